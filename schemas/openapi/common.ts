@@ -1,0 +1,243 @@
+/**
+ * Building blocks of the OpenAPI document: JSON Schema helpers, the shared
+ * components (Error, Pagination, envelopes, parameters) and the operation
+ * definition type every resource module uses. Pure data, no I/O.
+ */
+
+export type JsonSchema = { [key: string]: unknown };
+
+export const SCOPES = [
+  'account:read',
+  'offers:read',
+  'offers:write',
+  'publications:read',
+  'publications:write',
+  'groups:read',
+  'groups:write',
+  'segments:read',
+  'segments:write',
+  'coupons:read',
+  'coupons:write',
+  'commissions:read',
+  'templates:read',
+  'templates:write',
+  'schedules:read',
+  'schedules:write',
+  'monitors:read',
+  'monitors:write',
+  'store:read',
+  'store:write',
+  'journeys:read',
+  'journeys:write',
+  'inbox:read',
+  'inbox:write',
+  'analytics:read',
+  'links:write',
+  'webhooks:read',
+  'webhooks:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+
+export interface ParameterDef {
+  name: string;
+  in: 'query' | 'path';
+  required?: boolean;
+  description: string;
+  schema: JsonSchema;
+}
+
+export interface OperationDef {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI path template relative to the server URL, e.g. `/offers/{id}`. */
+  path: string;
+  scope: Scope;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Query parameters; the `id` path parameter is added from the template. */
+  query?: ParameterDef[];
+  /** Schema of the path `id` parameter when it differs from the default. */
+  idSchema?: JsonSchema;
+  body?: { schema: JsonSchema; required: boolean; description?: string };
+  success: { status: 200 | 201 | 202; description: string; schema: JsonSchema };
+  /** A second success status with the same body, e.g. 200 when a create finds the resource already there. */
+  alsoSucceeds?: { status: 200; description: string };
+}
+
+/** `$ref` to a component schema. */
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+export const str = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...extra });
+export const int = (extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', ...extra });
+export const num = (extra: JsonSchema = {}): JsonSchema => ({ type: 'number', ...extra });
+export const bool = (extra: JsonSchema = {}): JsonSchema => ({ type: 'boolean', ...extra });
+export const arr = (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: 'array', items, ...extra });
+export const nullable = (schema: JsonSchema): JsonSchema => {
+  const type = schema.type;
+  if (typeof type === 'string') return { ...schema, type: [type, 'null'] };
+  return { anyOf: [schema, { type: 'null' }] };
+};
+export const dateTime = (description: string): JsonSchema => ({ type: 'string', format: 'date-time', description });
+export const httpsUrl = (extra: JsonSchema = {}): JsonSchema => ({
+  type: 'string',
+  format: 'uri',
+  pattern: '^https://',
+  ...extra,
+});
+/** An id with a known prefix, e.g. `idOf('seg')` matches `seg_…`. */
+export const idOf = (prefix: string, description?: string): JsonSchema => ({
+  type: 'string',
+  pattern: `^${prefix}_[0-9a-z]{8,40}$`,
+  ...(description ? { description } : {}),
+});
+
+/** Closed object: listed properties only (additionalProperties false). */
+export const object = (
+  properties: Record<string, JsonSchema>,
+  required: string[] = [],
+  extra: JsonSchema = {},
+): JsonSchema => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+  additionalProperties: false,
+  ...extra,
+});
+
+/** A response record: every listed property is always present. */
+export const record = (properties: Record<string, JsonSchema>, extra: JsonSchema = {}): JsonSchema =>
+  object(properties, Object.keys(properties), extra);
+
+// --- envelopes (spec 2.1) ---------------------------------------------------
+
+export const singleEnvelope = (data: JsonSchema): JsonSchema =>
+  record({ data, request_id: ref('RequestId') });
+
+export const creationEnvelope = (data: JsonSchema): JsonSchema =>
+  record({ data, request_id: ref('RequestId'), created: bool({ description: 'true when this request created the resource, false when an existing one was returned' }) });
+
+export const listEnvelope = (item: JsonSchema): JsonSchema =>
+  record({ data: arr(item), pagination: ref('Pagination'), request_id: ref('RequestId') });
+
+export const eventEnvelope = (data: JsonSchema): JsonSchema =>
+  record({ data, event_id: ref('EventId'), request_id: ref('RequestId') });
+
+export const deletionEnvelope = (description: string): JsonSchema =>
+  object(
+    {
+      deleted: bool({ description }),
+      id: str({ description: 'id of the resource' }),
+      request_id: ref('RequestId'),
+    },
+    ['deleted', 'id', 'request_id'],
+  );
+
+// --- parameters (spec 4.2) --------------------------------------------------
+
+export const PAGINATION_PARAMS: ParameterDef[] = [
+  {
+    name: 'limit',
+    in: 'query',
+    description: 'Page size, 1 to 100.',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 30 },
+  },
+  {
+    name: 'offset',
+    in: 'query',
+    description: 'Number of items to skip, 0 or more.',
+    schema: { type: 'integer', minimum: 0, default: 0 },
+  },
+];
+
+export const DAYS_PARAM: ParameterDef = {
+  name: 'days',
+  in: 'query',
+  description: 'Window in days ending now, 1 to 365.',
+  schema: { type: 'integer', minimum: 1, maximum: 365, default: 30 },
+};
+
+export const filter = (name: string, description: string, schema: JsonSchema = str({ maxLength: 200 })): ParameterDef => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
+
+export const DEFAULT_ID_SCHEMA: JsonSchema = { type: 'string', minLength: 1, maxLength: 100 };
+
+// --- errors (spec 7) --------------------------------------------------------
+
+/** Every documented error `code`, by HTTP status. Stable: clients may switch on them. */
+export const ERROR_CODES = {
+  400: [
+    'invalid_request',
+    'validation_failed',
+    'malformed_json',
+    'body_not_allowed',
+    'invalid_transition',
+    'unknown_reference',
+  ],
+  401: ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'revoked_api_key'],
+  402: ['plan_required'],
+  403: ['insufficient_scope'],
+  404: ['not_found', 'route_not_found'],
+  405: ['method_not_allowed'],
+  409: ['conflict', 'resource_in_use', 'slug_taken', 'offer_archived'],
+  413: ['payload_too_large'],
+  415: ['unsupported_media_type'],
+  429: ['rate_limited'],
+  500: ['internal_error'],
+  501: ['not_implemented'],
+  503: ['service_unavailable'],
+} as const;
+export type ErrorStatus = keyof typeof ERROR_CODES;
+export type ErrorCode = (typeof ERROR_CODES)[ErrorStatus][number];
+
+export const ERROR_RESPONSES: Record<string, string> = {
+  '400': 'Invalid parameter, body or transition (`details` lists each invalid field).',
+  '401': 'Key missing, invalid, expired or revoked.',
+  '402': 'The account plan does not include API access.',
+  '403': 'The key lacks the scope this operation requires.',
+  '404': 'The resource does not exist in this account and environment.',
+  '409': 'The current state of the resource prevents the operation.',
+  '413': 'The JSON body exceeds 128 KB.',
+  '415': 'The body is not JSON.',
+  '429': 'More than 120 requests in the current one-minute window of this key.',
+  '5XX': 'Server failure (retry with backoff and jitter), or 501 when the operation is not built yet.',
+};
+
+export const COMMON_SCHEMAS: Record<string, JsonSchema> = {
+  RequestId: str({ pattern: '^req_[0-9a-z]{8,40}$', description: 'Identifier of the request, also sent as the X-Request-Id header.' }),
+  EventId: str({ pattern: '^evt_[0-9a-z]{8,40}$', description: 'Identifier of the domain event the operation recorded.' }),
+  Environment: str({ enum: ['live', 'test'], description: 'live data, or the isolated test sandbox' }),
+  Pagination: record({
+    total: int({ minimum: 0 }),
+    limit: int({ minimum: 1, maximum: 100 }),
+    offset: int({ minimum: 0 }),
+    has_more: bool(),
+  }),
+  ErrorDetail: object(
+    {
+      location: str({ enum: ['path', 'query', 'body', 'header'] }),
+      field: str({ description: 'JSON-pointer-like path of the field, empty for the whole location' }),
+      rule: str({ description: 'the constraint that failed, e.g. maxLength, required, additionalProperties' }),
+      message: str(),
+    },
+    ['location', 'field', 'rule', 'message'],
+  ),
+  Error: object(
+    {
+      code: str({
+        enum: Object.values(ERROR_CODES).flat(),
+        description: 'Stable machine-readable code; see the README for the meaning of each.',
+      }),
+      message: str({ description: 'Human-readable explanation; never contains secrets.' }),
+      request_id: ref('RequestId'),
+      details: arr(ref('ErrorDetail'), { description: 'Present on validation errors: each invalid field.' }),
+    },
+    ['code', 'message', 'request_id'],
+  ),
+};

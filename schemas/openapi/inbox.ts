@@ -1,0 +1,225 @@
+import {
+  arr,
+  dateTime,
+  eventEnvelope,
+  filter,
+  idOf,
+  int,
+  JsonSchema,
+  listEnvelope,
+  nullable,
+  object,
+  OperationDef,
+  PAGINATION_PARAMS,
+  record,
+  ref,
+  singleEnvelope,
+  str,
+} from './common';
+
+export const CHANNEL_TYPES = ['whatsapp', 'telegram', 'instagram', 'messenger', 'webchat'] as const;
+export const CONVERSATION_STATUSES = ['open', 'pending', 'closed'] as const;
+export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export const DU_MODES = ['auto', 'assisted', 'manual'] as const;
+export const CONTACT_STAGES = ['new', 'engaged', 'customer', 'inactive'] as const;
+export const MESSAGE_STATUSES = ['received', 'queued', 'sent', 'delivered', 'read', 'failed'] as const;
+
+/** A CRM label: letters, digits, `_`, `-`, single inner spaces. */
+export const TAG = str({ minLength: 1, maxLength: 40, pattern: '^[\\p{L}\\p{N}_-]+(?: [\\p{L}\\p{N}_-]+)*$' });
+const ASSIGNEE = str({ minLength: 1, maxLength: 120, description: 'team member the conversation is assigned to (name or handle in the team)' });
+
+/**
+ * The inbox is a CRM without direct contact data: no phone number, e-mail,
+ * channel address (JID, chat id, handle) or channel session is ever returned.
+ */
+export const schemas: Record<string, JsonSchema> = {
+  ChannelType: str({ enum: [...CHANNEL_TYPES], description: 'Kind of messaging channel (never the address or session).' }),
+  ConversationStatus: str({
+    enum: [...CONVERSATION_STATUSES],
+    description:
+      '`open`: waiting for the team; `pending`: waiting for the contact (set when the team replies); `closed`: ended (close). ' +
+      'A new inbound message reopens a pending or closed conversation as `open`.',
+  }),
+  Priority: str({ enum: [...PRIORITIES], description: 'Urgency of a conversation.' }),
+  DuMode: str({
+    enum: [...DU_MODES],
+    description:
+      'DU (automation) mode: `auto` — journeys and automatic answers act alone; `assisted` — automations only suggest, ' +
+      'a person sends; `manual` — automations are off for the conversation.',
+  }),
+  Conversation: record(
+    {
+      id: idOf('cnv'),
+      channel: ref('ChannelType'),
+      status: ref('ConversationStatus'),
+      assignee: nullable(str({ description: 'team member in charge; null when unassigned' })),
+      priority: ref('Priority'),
+      du_mode: ref('DuMode'),
+      contact_id: idOf('ctc'),
+      tags: arr(str()),
+      unread_count: int({ minimum: 0, description: 'inbound messages the team has not read' }),
+      last_message_at: nullable(dateTime('time of the latest message either way')),
+      last_message_preview: nullable(str({ maxLength: 140, description: 'the first characters of the latest message text' })),
+      created_at: dateTime('when the conversation started'),
+      updated_at: dateTime('last change'),
+      closed_at: nullable(dateTime('when it was closed; null unless closed')),
+    },
+    { description: 'Conversation metadata and context. No phone number, e-mail or channel address.' },
+  ),
+  ConversationUpdate: object(
+    {
+      assignee: nullable({ ...ASSIGNEE, description: `${ASSIGNEE.description as string}; null unassigns` }),
+      priority: ref('Priority'),
+      du_mode: ref('DuMode'),
+      tags: arr(TAG, { maxItems: 30, uniqueItems: true, description: 'replaces the conversation\'s tags' }),
+    },
+    [],
+    { description: 'Assign, prioritise, tag or change the DU mode. Only the fields sent change.' },
+  ),
+  ConversationCloseRequest: object(
+    { reason: str({ minLength: 1, maxLength: 500, description: 'why the conversation was closed, kept in its history and event' }) },
+    [],
+    { description: 'Optional details of the close.' },
+  ),
+  Message: record(
+    {
+      id: idOf('msg'),
+      conversation_id: idOf('cnv'),
+      direction: str({ enum: ['inbound', 'outbound'], description: '`inbound` from the contact, `outbound` from the team or an automation' }),
+      author: str({ enum: ['contact', 'team', 'automation'], description: 'who wrote it' }),
+      text: nullable(str({ description: 'the text; null for a media-only message' })),
+      media_type: nullable(str({ enum: ['image', 'audio', 'video', 'document', 'sticker'], description: 'kind of attached media, if any' })),
+      template_id: nullable(idOf('tpl', 'template an outbound reply was rendered from')),
+      status: str({
+        enum: [...MESSAGE_STATUSES],
+        description:
+          'inbound messages are `received`; outbound ones move queued → sent → delivered → read, or → failed',
+      }),
+      error: nullable(str({ description: 'why an outbound message failed; null otherwise' })),
+      sent_at: nullable(dateTime('when the channel accepted (outbound) or sent (inbound) it; null while queued')),
+      created_at: dateTime('when it was recorded'),
+    },
+    { description: 'One message of a conversation.' },
+  ),
+  ConversationReply: {
+    description:
+      'A reply: free `text`, or a template (`template_id`, placeholders filled from `offer_id` when given). It is registered ' +
+      'as an outbound message (`queued`) and delivered later by the channel connector.',
+    oneOf: [
+      object({ text: str({ minLength: 1, maxLength: 4096, description: 'the reply text' }) }, ['text'], { description: 'A text reply.' }),
+      object(
+        {
+          template_id: idOf('tpl', 'the template to render'),
+          offer_id: idOf('off', 'fills the template placeholders (`{title}`, `{price}`, …) from this offer'),
+        },
+        ['template_id'],
+        { description: 'A reply rendered from a template.' },
+      ),
+    ],
+  },
+  Contact: record(
+    {
+      id: idOf('ctc'),
+      display_name: nullable(str({ description: 'the name the contact shows on the channel; null when unknown' })),
+      channels: arr(ref('ChannelType'), { description: 'channels the contact has talked on' }),
+      stage: str({ enum: [...CONTACT_STAGES], description: 'relationship stage' }),
+      interests: arr(str(), { description: 'interests inferred from conversations and clicks (e.g. categories)' }),
+      tags: arr(str()),
+      conversation_count: int({ minimum: 0 }),
+      first_seen_at: dateTime('first message'),
+      last_seen_at: nullable(dateTime('latest inbound message')),
+    },
+    { description: 'A contact profile without direct contact data: no phone number, e-mail or channel address.' },
+  ),
+};
+
+export const operations: OperationDef[] = [
+  {
+    operationId: 'conversations_list',
+    method: 'get',
+    path: '/inbox/conversations',
+    scope: 'inbox:read',
+    tag: 'Inbox',
+    summary: 'List conversation metadata, latest activity first',
+    query: [
+      ...PAGINATION_PARAMS,
+      filter('status', 'Only conversations in this state.', ref('ConversationStatus')),
+      filter('channel', 'Only conversations of this channel type.', ref('ChannelType')),
+      filter('assignee', 'Only conversations assigned to this team member.', ASSIGNEE),
+      filter('priority', 'Only conversations of this priority.', ref('Priority')),
+      filter('contact_id', 'Only conversations of this contact.', idOf('ctc')),
+    ],
+    success: { status: 200, description: 'A page of conversations.', schema: listEnvelope(ref('Conversation')) },
+  },
+  {
+    operationId: 'conversation_get',
+    method: 'get',
+    path: '/inbox/conversations/{id}',
+    scope: 'inbox:read',
+    tag: 'Inbox',
+    summary: 'Conversation context without direct contact data',
+    success: { status: 200, description: 'The conversation.', schema: singleEnvelope(ref('Conversation')) },
+  },
+  {
+    operationId: 'conversation_update',
+    method: 'patch',
+    path: '/inbox/conversations/{id}',
+    scope: 'inbox:write',
+    tag: 'Inbox',
+    summary: 'Assign, prioritise, change DU mode',
+    body: { schema: ref('ConversationUpdate'), required: false },
+    success: { status: 200, description: 'The conversation after the change.', schema: singleEnvelope(ref('Conversation')) },
+  },
+  {
+    operationId: 'conversation_close',
+    method: 'post',
+    path: '/inbox/conversations/{id}/close',
+    scope: 'inbox:write',
+    tag: 'Inbox',
+    summary: 'End the conversation and record an event',
+    description: 'Closing a conversation that is already closed is a 409 `conflict`.',
+    body: { schema: ref('ConversationCloseRequest'), required: false },
+    success: { status: 200, description: 'The closed conversation and the event recorded.', schema: eventEnvelope(ref('Conversation')) },
+  },
+  {
+    operationId: 'conversation_messages_list',
+    method: 'get',
+    path: '/inbox/conversations/{id}/messages',
+    scope: 'inbox:read',
+    tag: 'Inbox',
+    summary: 'Message history, newest first',
+    description: 'Paginated with `limit`/`offset`, newest message first.',
+    query: [...PAGINATION_PARAMS],
+    success: { status: 200, description: 'A page of messages.', schema: listEnvelope(ref('Message')) },
+  },
+  {
+    operationId: 'conversation_reply',
+    method: 'post',
+    path: '/inbox/conversations/{id}/reply',
+    scope: 'inbox:write',
+    tag: 'Inbox',
+    summary: 'Register an outbound reply for the channel connector',
+    description:
+      'The message is stored as `queued` and handed to the channel connector, which delivers it later; follow its `status` ' +
+      'in the message history. A closed conversation is a 409 `conflict`.',
+    body: { schema: ref('ConversationReply'), required: true },
+    success: { status: 202, description: 'The registered message (`queued`) and the event recorded.', schema: eventEnvelope(ref('Message')) },
+  },
+  {
+    operationId: 'contacts_list',
+    method: 'get',
+    path: '/inbox/contacts',
+    scope: 'inbox:read',
+    tag: 'Inbox',
+    summary: 'Contact profiles, stage and interests (no phone or e-mail)',
+    description: 'Latest seen first.',
+    query: [
+      ...PAGINATION_PARAMS,
+      filter('stage', 'Only contacts at this stage.', str({ enum: [...CONTACT_STAGES] })),
+      filter('tag', 'Only contacts with this tag.', TAG),
+      filter('channel', 'Only contacts seen on this channel type.', ref('ChannelType')),
+      filter('query', 'Case-insensitive search in the display name.', str({ minLength: 1, maxLength: 120 })),
+    ],
+    success: { status: 200, description: 'A page of contacts.', schema: listEnvelope(ref('Contact')) },
+  },
+];

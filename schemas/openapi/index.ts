@@ -1,0 +1,159 @@
+/**
+ * The offerops OpenAPI 3.1 document, assembled from one module per area.
+ * `schemas/openapi.json` is this object written out (`npm run openapi`); a
+ * contract test fails when the two differ.
+ */
+import { COMMON_SCHEMAS, DEFAULT_ID_SCHEMA, ERROR_RESPONSES, JsonSchema, OperationDef } from './common';
+import * as account from './account';
+import * as analytics from './analytics';
+import * as commissions from './commissions';
+import * as coupons from './coupons';
+import * as groups from './groups';
+import * as inbox from './inbox';
+import * as journeys from './journeys';
+import * as links from './links';
+import * as monitors from './monitors';
+import * as offers from './offers';
+import * as publications from './publications';
+import * as schedules from './schedules';
+import * as segments from './segments';
+import * as store from './store';
+import * as templates from './templates';
+import * as webhooks from './webhooks';
+
+export const SCOPE_EXTENSION = 'x-offerops-scope';
+
+const modules: { schemas: Record<string, JsonSchema>; operations: OperationDef[] }[] = [
+  account,
+  offers,
+  groups,
+  segments,
+  coupons,
+  commissions,
+  publications,
+  templates,
+  schedules,
+  monitors,
+  store,
+  journeys,
+  inbox,
+  analytics,
+  links,
+  webhooks,
+];
+
+function operationObject(op: OperationDef): JsonSchema {
+  const parameters: JsonSchema[] = [];
+  if (op.path.includes('{id}')) {
+    parameters.push({
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: 'Identifier of the resource.',
+      schema: op.idSchema ?? DEFAULT_ID_SCHEMA,
+    });
+  }
+  for (const p of op.query ?? []) {
+    parameters.push({ name: p.name, in: p.in, required: p.required ?? false, description: p.description, schema: p.schema });
+  }
+  const responses: JsonSchema = {
+    [String(op.success.status)]: {
+      description: op.success.description,
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } },
+      content: { 'application/json': { schema: op.success.schema } },
+    },
+  };
+  if (op.alsoSucceeds) {
+    responses[String(op.alsoSucceeds.status)] = {
+      description: op.alsoSucceeds.description,
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } },
+      content: { 'application/json': { schema: op.success.schema } },
+    };
+  }
+  for (const status of Object.keys(ERROR_RESPONSES)) {
+    responses[status] = { $ref: `#/components/responses/Error${status}` };
+  }
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    [SCOPE_EXTENSION]: op.scope,
+    ...(parameters.length ? { parameters } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: op.body.required,
+            ...(op.body.description ? { description: op.body.description } : {}),
+            content: { 'application/json': { schema: op.body.schema } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+function build(): JsonSchema {
+  const schemas: Record<string, JsonSchema> = { ...COMMON_SCHEMAS };
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const tags: string[] = [];
+  for (const m of modules) {
+    for (const [name, schema] of Object.entries(m.schemas)) {
+      if (schemas[name]) throw new Error(`schema ${name} declared twice`);
+      schemas[name] = schema;
+    }
+    for (const op of m.operations) {
+      const item = (paths[op.path] ??= {});
+      if (item[op.method]) throw new Error(`${op.method} ${op.path} declared twice`);
+      item[op.method] = operationObject(op);
+      if (!tags.includes(op.tag)) tags.push(op.tag);
+    }
+  }
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
+    responses[`Error${status}`] = {
+      description,
+      headers: {
+        'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
+        ...(status === '429'
+          ? {
+              'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+              RateLimit: { description: 'Remaining requests and seconds to reset: `"default";r=0;t=42`.', schema: { type: 'string' } },
+              'RateLimit-Policy': { description: 'The policy: `"default";q=120;w=60`.', schema: { type: 'string' } },
+            }
+          : {}),
+      },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return {
+    openapi: '3.1.2',
+    info: {
+      title: 'offerops Operations API',
+      version: '1.1.0',
+      description:
+        'Multi-tenant, account-scoped API for running an affiliate-offer operation. Every call acts on the account ' +
+        'and environment (live or test) bound to the API key. Each operation carries its required scope in `x-offerops-scope`.',
+    },
+    servers: [{ url: 'http://127.0.0.1:8080/api/v1', description: 'local stack started by `npm start`' }],
+    security: [{ ApiKey: [] }],
+    tags: tags.map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key: `Authorization: Bearer oo_live_…` (live data) or `oo_test_…` (sandbox).',
+        },
+      },
+      headers: {
+        XRequestId: { description: 'The request id (`req_…`), also in every JSON body.', schema: { type: 'string' } },
+      },
+      responses,
+      schemas,
+    },
+  };
+}
+
+export const openapiDocument: JsonSchema = build();

@@ -1,0 +1,330 @@
+import {
+  arr,
+  bool,
+  creationEnvelope,
+  dateTime,
+  deletionEnvelope,
+  filter,
+  idOf,
+  int,
+  JsonSchema,
+  listEnvelope,
+  nullable,
+  num,
+  object,
+  OperationDef,
+  PAGINATION_PARAMS,
+  record,
+  ref,
+  singleEnvelope,
+  str,
+} from './common';
+import { TAG } from './inbox';
+
+export const BLOCK_TYPES = ['trigger', 'message', 'wait', 'condition', 'tag', 'assign', 'webhook', 'end'] as const;
+export type BlockType = (typeof BLOCK_TYPES)[number];
+export const EXECUTION_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out'] as const;
+
+const EVENT_KIND = str({
+  minLength: 3,
+  maxLength: 80,
+  pattern: '^[a-z_]+\\.[a-z_]+$',
+  description: 'an event kind of the catalogue, e.g. `conversation.updated`; unknown kinds are a 400 `validation_failed`',
+});
+const BLOCK_ID = str({ minLength: 1, maxLength: 40, pattern: '^[a-z0-9_-]+$', description: 'id of the block, unique in the journey' });
+const tags = (description: string): JsonSchema => arr(TAG, { minItems: 1, maxItems: 20, uniqueItems: true, description });
+
+/** The `config` of each block type (closed objects). */
+const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
+  trigger: {
+    name: 'JourneyTriggerConfig',
+    schema: object(
+      {
+        channel: ref('ChannelType'),
+        keywords: arr(str({ minLength: 1, maxLength: 60 }), {
+          maxItems: 20,
+          uniqueItems: true,
+          description: 'start only when the triggering message contains one of these words (case-insensitive)',
+        }),
+      },
+      [],
+      { description: 'Entry of the graph; narrows the journey\'s `trigger` event. An empty object accepts every such event.' },
+    ),
+  },
+  message: {
+    name: 'JourneyMessageConfig',
+    schema: {
+      description: 'Send a message in the conversation: a `text`, or a template (`template_id`).',
+      oneOf: [
+        object({ text: str({ minLength: 1, maxLength: 4096 }) }, ['text']),
+        object({ template_id: idOf('tpl', 'the template to send') }, ['template_id']),
+      ],
+    },
+  },
+  wait: {
+    name: 'JourneyWaitConfig',
+    schema: object(
+      {
+        minutes: int({ minimum: 1, maximum: 43200, description: 'wait this long (at most 30 days)' }),
+        until_reply: bool({ description: 'continue as soon as the contact replies (with `minutes` as the time-out)' }),
+      },
+      ['minutes'],
+      { description: 'Pause the execution.' },
+    ),
+  },
+  condition: {
+    name: 'JourneyConditionConfig',
+    schema: object(
+      {
+        field: str({ enum: ['tag', 'stage', 'interest', 'channel', 'du_mode', 'replied'], description: 'what to test about the contact or conversation' }),
+        operator: str({ enum: ['eq', 'neq', 'contains', 'exists'] }),
+        value: str({ maxLength: 120, description: 'the value compared; not used by `exists`' }),
+      },
+      ['field', 'operator'],
+      { description: 'Branch: `next[0]` when the test holds, `next[1]` otherwise.' },
+    ),
+  },
+  tag: {
+    name: 'JourneyTagConfig',
+    schema: object(
+      { add: tags('tags to add to the conversation and contact'), remove: tags('tags to remove') },
+      [],
+      { description: 'Change tags.', minProperties: 1 },
+    ),
+  },
+  assign: {
+    name: 'JourneyAssignConfig',
+    schema: object(
+      {
+        assignee: nullable(str({ minLength: 1, maxLength: 120, description: 'team member; null unassigns' })),
+        priority: ref('Priority'),
+        du_mode: ref('DuMode'),
+      },
+      [],
+      { description: 'Assign, prioritise or change the DU mode of the conversation.', minProperties: 1 },
+    ),
+  },
+  webhook: {
+    name: 'JourneyWebhookConfig',
+    schema: object(
+      { webhook_id: idOf('whk', 'a webhook destination of this account; arbitrary URLs are not allowed') },
+      ['webhook_id'],
+      { description: 'Notify a registered webhook destination (signed like every delivery).' },
+    ),
+  },
+  end: {
+    name: 'JourneyEndConfig',
+    schema: object(
+      { close_conversation: bool({ description: 'also close the conversation' }) },
+      [],
+      { description: 'End the execution.' },
+    ),
+  },
+};
+
+/** How many successors a block may have. */
+const NEXT_MAX: Record<BlockType, number> = {
+  trigger: 1,
+  message: 1,
+  wait: 1,
+  condition: 2,
+  tag: 1,
+  assign: 1,
+  webhook: 1,
+  end: 0,
+};
+
+const position = (response: boolean): JsonSchema =>
+  response ? nullable(ref('JourneyBlockPosition')) : ref('JourneyBlockPosition');
+
+/** One closed variant of a block per type, discriminated by `type`. */
+const blockVariant = (type: BlockType, response: boolean): JsonSchema => {
+  const properties: Record<string, JsonSchema> = {
+    id: BLOCK_ID,
+    type: str({ const: type }),
+    name: response ? nullable(str()) : str({ minLength: 1, maxLength: 80, description: 'label shown in the editor' }),
+    config: ref(CONFIGS[type].name),
+    next: arr(BLOCK_ID, {
+      maxItems: NEXT_MAX[type],
+      description:
+        type === 'condition'
+          ? '[block when true, block when false]'
+          : type === 'end'
+            ? 'always empty: `end` closes the path'
+            : 'the following block; empty ends the path',
+    }),
+    position: position(response),
+  };
+  return response ? record(properties) : object(properties, ['id', 'type', 'config']);
+};
+
+const BLOCKS_DESCRIPTION =
+  'The graph: exactly one `trigger` block (the entry), every `next` naming a block of the journey, no loop without a `wait` ' +
+  'block, every block reachable from the trigger. A graph that breaks these rules is a 400 `validation_failed`.';
+
+const journeyFields = (create: boolean): Record<string, JsonSchema> => ({
+  name: str({ minLength: 1, maxLength: 120 }),
+  description: create ? str({ maxLength: 500 }) : nullable(str({ maxLength: 500 })),
+  trigger: EVENT_KIND,
+  channels: arr(ref('ChannelType'), {
+    minItems: 1,
+    uniqueItems: true,
+    description: 'channels the journey runs on' + (create ? '; every channel when omitted' : ''),
+  }),
+  blocks: arr(ref('JourneyBlockInput'), { minItems: 1, maxItems: 200, description: BLOCKS_DESCRIPTION }),
+});
+
+export const schemas: Record<string, JsonSchema> = {
+  JourneyBlockType: str({ enum: [...BLOCK_TYPES], description: 'Kind of block of a journey graph.' }),
+  ...Object.fromEntries(Object.values(CONFIGS).map((c) => [c.name, c.schema])),
+  JourneyBlockPosition: record(
+    { x: num({ minimum: -100000, maximum: 100000 }), y: num({ minimum: -100000, maximum: 100000 }) },
+    { description: 'Where the visual editor draws the block.' },
+  ),
+  JourneyBlockInput: {
+    description: 'A block of the graph; `config` has the shape of its `type` (Journey<Type>Config).',
+    oneOf: BLOCK_TYPES.map((t) => blockVariant(t, false)),
+  },
+  JourneyBlock: {
+    description: 'A block of the graph as stored; `config` has the shape of its `type`.',
+    oneOf: BLOCK_TYPES.map((t) => blockVariant(t, true)),
+  },
+  JourneyMetrics: record(
+    {
+      running: int({ minimum: 0, description: 'executions under way' }),
+      completed: int({ minimum: 0 }),
+      failed: int({ minimum: 0, description: 'failed, cancelled, terminated or timed out' }),
+      completion_rate: nullable(num({ minimum: 0, maximum: 1, description: 'completed / finished executions; null before any finished' })),
+      last_execution_at: nullable(dateTime('start of the latest execution')),
+    },
+    { description: 'Aggregate performance of a journey since its creation.' },
+  ),
+  JourneyCreate: object(journeyFields(true), ['name', 'trigger', 'blocks'], {
+    description: 'A visual automation. It is created as a draft (`active` 0) and runs only after POST /journeys/{id}/activate.',
+  }),
+  JourneyUpdate: object(journeyFields(false), [], {
+    description:
+      'Only the fields sent change; `blocks` replaces the whole graph. Executions already running finish on the graph they started with.',
+  }),
+  Journey: record(
+    {
+      id: idOf('jrn'),
+      name: str(),
+      description: nullable(str()),
+      trigger: str({ description: 'the event kind that starts an execution' }),
+      channels: arr(ref('ChannelType')),
+      blocks: arr(ref('JourneyBlock')),
+      active: int({ enum: [0, 1], description: '1 when active, 0 for a draft or a paused journey' }),
+      executions: int({ minimum: 0, description: 'executions ever started' }),
+      metrics: ref('JourneyMetrics'),
+      activated_at: nullable(dateTime('when it was last activated; null while never activated')),
+      created_at: dateTime('creation time'),
+      updated_at: dateTime('last change'),
+    },
+    { description: 'A journey (DU automation): a graph of blocks started by an event kind.' },
+  ),
+  JourneyActivateRequest: object(
+    { active: bool({ description: '`true` activates, `false` pauses', default: true }) },
+    [],
+    { description: 'Activate (the default) or pause.' },
+  ),
+  JourneyExecution: record(
+    {
+      id: str({ minLength: 1, maxLength: 200, description: 'id of the execution (its durable workflow id)' }),
+      journey_id: idOf('jrn'),
+      conversation_id: nullable(idOf('cnv', 'the conversation the execution acts on, when any')),
+      status: ref('JourneyExecutionStatus'),
+      current_step: nullable(str({ description: 'id of the block being executed; null once closed' })),
+      error: nullable(str({ description: 'why it failed; null otherwise' })),
+      started_at: dateTime('start'),
+      closed_at: nullable(dateTime('end; null while running')),
+    },
+    { description: 'One run of a journey.' },
+  ),
+  JourneyExecutionStatus: str({
+    enum: [...EXECUTION_STATUSES],
+    description: '`running`, or how it closed: `completed`, `failed`, `cancelled` (the journey was paused), `terminated` (stopped by an operator), `timed_out`.',
+  }),
+  JourneyDeletion: { ...deletionEnvelope('true: the journey was removed'), description: 'Result of DELETE /journeys/{id}.' },
+};
+
+export const operations: OperationDef[] = [
+  {
+    operationId: 'journeys_list',
+    method: 'get',
+    path: '/journeys',
+    scope: 'journeys:read',
+    tag: 'Journeys',
+    summary: 'List flows with aggregate performance',
+    query: [
+      ...PAGINATION_PARAMS,
+      filter('active', 'Only active (true) or inactive (false) journeys.', bool()),
+      filter('trigger', 'Only journeys started by this event kind.', EVENT_KIND),
+    ],
+    success: { status: 200, description: 'A page of journeys.', schema: listEnvelope(ref('Journey')) },
+  },
+  {
+    operationId: 'journey_create',
+    method: 'post',
+    path: '/journeys',
+    scope: 'journeys:write',
+    tag: 'Journeys',
+    summary: 'Create a safe visual automation (as a draft)',
+    body: { schema: ref('JourneyCreate'), required: true },
+    success: { status: 201, description: 'The new journey, `active` 0.', schema: creationEnvelope(ref('Journey')) },
+  },
+  {
+    operationId: 'journey_get',
+    method: 'get',
+    path: '/journeys/{id}',
+    scope: 'journeys:read',
+    tag: 'Journeys',
+    summary: 'Blocks, channels, metrics',
+    success: { status: 200, description: 'The journey.', schema: singleEnvelope(ref('Journey')) },
+  },
+  {
+    operationId: 'journey_update',
+    method: 'patch',
+    path: '/journeys/{id}',
+    scope: 'journeys:write',
+    tag: 'Journeys',
+    summary: 'Update graph and rules',
+    body: { schema: ref('JourneyUpdate'), required: false },
+    success: { status: 200, description: 'The journey after the change.', schema: singleEnvelope(ref('Journey')) },
+  },
+  {
+    operationId: 'journey_delete',
+    method: 'delete',
+    path: '/journeys/{id}',
+    scope: 'journeys:write',
+    tag: 'Journeys',
+    summary: 'Delete a journey that never executed',
+    description: 'A journey with executions (`executions` > 0) is refused with 409 `resource_in_use`; pause it instead.',
+    success: { status: 200, description: 'The deletion envelope.', schema: ref('JourneyDeletion') },
+  },
+  {
+    operationId: 'journey_activate',
+    method: 'post',
+    path: '/journeys/{id}/activate',
+    scope: 'journeys:write',
+    tag: 'Journeys',
+    summary: 'Activate or pause',
+    description:
+      'Without a body, activates. Pausing stops new executions; running ones are cancelled. Setting the state it already ' +
+      'has changes nothing.',
+    body: { schema: ref('JourneyActivateRequest'), required: false },
+    success: { status: 200, description: 'The journey in its new state.', schema: singleEnvelope(ref('Journey')) },
+  },
+  {
+    operationId: 'journey_executions_list',
+    method: 'get',
+    path: '/journeys/{id}/executions',
+    scope: 'journeys:read',
+    tag: 'Journeys',
+    summary: 'List executions: status, step, times',
+    description: 'Newest first.',
+    idSchema: { type: 'string', minLength: 2, maxLength: 100 },
+    query: [...PAGINATION_PARAMS, filter('status', 'Only executions in this status.', ref('JourneyExecutionStatus'))],
+    success: { status: 200, description: 'A page of executions.', schema: listEnvelope(ref('JourneyExecution')) },
+  },
+];

@@ -1,0 +1,188 @@
+import {
+  bool,
+  creationEnvelope,
+  dateTime,
+  eventEnvelope,
+  filter,
+  httpsUrl,
+  idOf,
+  int,
+  JsonSchema,
+  listEnvelope,
+  nullable,
+  num,
+  object,
+  OperationDef,
+  PAGINATION_PARAMS,
+  record,
+  ref,
+  singleEnvelope,
+  str,
+} from './common';
+
+export const OFFER_STATUSES = ['pending', 'approved', 'rejected', 'archived'] as const;
+
+/** Spec 2.2: the fields accepted on create and update, with their constraints. */
+const offerFields = (withDefaults: boolean): Record<string, JsonSchema> => ({
+  url: httpsUrl({ maxLength: 2000, description: 'HTTPS URL of the original product; unique per account and environment' }),
+  title: str({ minLength: 3, maxLength: 240 }),
+  marketplace: str({ maxLength: 40 }),
+  price: num({ minimum: 0, description: 'current price' }),
+  original_price: num({ minimum: 0, description: 'previous price' }),
+  currency: str({
+    minLength: 3,
+    maxLength: 8,
+    description: 'ISO 4217 code',
+    ...(withDefaults ? { default: 'BRL' } : {}),
+  }),
+  image: httpsUrl({ maxLength: 2000, description: 'HTTPS image URL' }),
+  store: str({ maxLength: 120, description: 'store name' }),
+  category: str({ maxLength: 120 }),
+  coupon: str({ maxLength: 80, description: 'coupon code' }),
+  copy: str({ maxLength: 6000, description: 'editorial text' }),
+  status: ref('OfferStatus'),
+});
+
+export const schemas: Record<string, JsonSchema> = {
+  OfferStatus: str({
+    enum: [...OFFER_STATUSES],
+    description:
+      'Curation state. Created as `pending`. Moves: pending → approved | rejected; approved → pending | rejected; ' +
+      'rejected → pending | approved; archived → pending (restore). `archived` is reached only through DELETE. ' +
+      'Any other move is a 400 `invalid_transition`; changing fields of an archived offer is a 409 `offer_archived`.',
+  }),
+  OfferCreate: object(offerFields(true), ['url', 'title'], {
+    description: 'Fields of a new offer. `status`, when sent, must be `pending`.',
+  }),
+  OfferUpdate: object(offerFields(false), [], { description: 'Only the fields sent change.' }),
+  Offer: record({
+    id: idOf('off'),
+    url: str(),
+    title: str(),
+    marketplace: nullable(str()),
+    price: nullable(num()),
+    original_price: nullable(num()),
+    discount_pct: nullable(int({ minimum: 0, maximum: 100, description: 'derived from price and original_price' })),
+    currency: str(),
+    image: nullable(str()),
+    store: nullable(str()),
+    category: nullable(str()),
+    coupon: nullable(str()),
+    copy: nullable(str()),
+    status: ref('OfferStatus'),
+    status_history: {
+      type: 'array',
+      description: 'every curation move, oldest first',
+      items: record({ status: ref('OfferStatus'), at: dateTime('when the move happened') }),
+    },
+    created_at: dateTime('creation time'),
+    updated_at: dateTime('last change'),
+    archived_at: nullable(dateTime('when the offer was archived')),
+  }),
+  OfferArchive: object(
+    {
+      deleted: bool({ description: 'true: the offer left the active flow' }),
+      archived: bool({ description: 'true: the offer is kept, with its history, as `archived`' }),
+      id: idOf('off'),
+      request_id: ref('RequestId'),
+    },
+    ['deleted', 'archived', 'id', 'request_id'],
+  ),
+  OfferPreviewRequest: object({ segment_id: idOf('seg', 'use this segment\'s presentation (store name, tagline)') }),
+  OfferPublishRequest: object({
+    segment_id: idOf('seg', 'publish to every active group of this segment'),
+    group_id: idOf('grp', 'publish to this one group'),
+    with_image: bool({ description: 'send the offer image when the channel supports it' }),
+  }),
+  OfferPreview: record({
+    offer_id: idOf('off'),
+    segment_id: nullable(idOf('seg')),
+    text: str({ description: 'the final message, exactly as it would be sent' }),
+    image: nullable(str({ description: 'the image that would accompany it' })),
+    length: int({ minimum: 0, description: 'characters in text' }),
+  }),
+  OfferPublishResult: record({
+    offer_id: idOf('off'),
+    publications: { type: 'array', items: ref('Publication') },
+  }),
+};
+
+export const operations: OperationDef[] = [
+  {
+    operationId: 'offers_list',
+    method: 'get',
+    path: '/offers',
+    scope: 'offers:read',
+    tag: 'Offers',
+    summary: 'List offers, newest first; archived offers only with status=archived',
+    query: [
+      ...PAGINATION_PARAMS,
+      filter('status', 'Only offers in this curation state.', ref('OfferStatus')),
+      filter('marketplace', 'Only offers of this marketplace (exact match).', str({ maxLength: 40 })),
+      filter('query', 'Case-insensitive search in title or store.', str({ minLength: 1, maxLength: 200 })),
+    ],
+    success: { status: 200, description: 'A page of offers.', schema: listEnvelope(ref('Offer')) },
+  },
+  {
+    operationId: 'offer_create',
+    method: 'post',
+    path: '/offers',
+    scope: 'offers:write',
+    tag: 'Offers',
+    summary: 'Create a pending offer (idempotent by URL)',
+    description:
+      'When an offer with the same url exists in this account and environment it is returned unchanged with `created: false` ' +
+      '(status 200); nothing is overwritten and nothing is published. `status`, when sent, must be `pending`.',
+    body: { schema: ref('OfferCreate'), required: true },
+    success: { status: 201, description: 'A new pending offer (`created: true`).', schema: creationEnvelope(ref('Offer')) },
+    alsoSucceeds: { status: 200, description: 'An offer with this url already existed: returned unchanged with `created: false`.' },
+  },
+  {
+    operationId: 'offer_get',
+    method: 'get',
+    path: '/offers/{id}',
+    scope: 'offers:read',
+    tag: 'Offers',
+    summary: 'Offer detail',
+    success: { status: 200, description: 'The offer.', schema: singleEnvelope(ref('Offer')) },
+  },
+  {
+    operationId: 'offer_update',
+    method: 'patch',
+    path: '/offers/{id}',
+    scope: 'offers:write',
+    tag: 'Offers',
+    summary: 'Update only the fields sent',
+    body: { schema: ref('OfferUpdate'), required: false },
+    success: { status: 200, description: 'The offer after the change.', schema: singleEnvelope(ref('Offer')) },
+  },
+  {
+    operationId: 'offer_archive',
+    method: 'delete',
+    path: '/offers/{id}',
+    scope: 'offers:write',
+    tag: 'Offers',
+    summary: 'Archive the offer (history kept)',
+    success: { status: 200, description: 'The archive envelope.', schema: ref('OfferArchive') },
+  },
+  {
+    operationId: 'offer_preview',
+    method: 'post',
+    path: '/offers/{id}/preview',
+    scope: 'offers:read',
+    tag: 'Offers',
+    summary: 'Assemble the final message without sending it',
+    body: { schema: ref('OfferPreviewRequest'), required: false },
+    success: { status: 200, description: 'The assembled message.', schema: eventEnvelope(ref('OfferPreview')) },
+  },
+  {
+    operationId: 'offer_publish',
+    method: 'post',
+    path: '/offers/{id}/publish',
+    scope: 'publications:write',
+    tag: 'Offers',
+    summary: 'Queue a publication to an authorized group or segment',
+    body: { schema: ref('OfferPublishRequest'), required: false },
+    success: { status: 200, description: 'The queued publications.', schema: eventEnvelope(ref('OfferPublishResult')) },
+  },
+];

@@ -1,0 +1,116 @@
+import {
+  bool,
+  creationEnvelope,
+  dateTime,
+  deletionEnvelope,
+  idOf,
+  int,
+  JsonSchema,
+  listEnvelope,
+  nullable,
+  object,
+  OperationDef,
+  PAGINATION_PARAMS,
+  record,
+  ref,
+  singleEnvelope,
+  str,
+} from './common';
+
+export const DISTRIBUTIONS = ['broadcast', 'round_robin', 'least_loaded'] as const;
+
+const segmentFields: Record<string, JsonSchema> = {
+  name: str({ minLength: 1, maxLength: 120 }),
+  slug: str({
+    minLength: 1,
+    maxLength: 80,
+    pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
+    description: 'public slug, unique per account and environment; derived from name when omitted',
+  }),
+  description: str({ maxLength: 2000 }),
+  store_name: str({ maxLength: 120, description: 'storefront name' }),
+  store_tagline: str({ maxLength: 240, description: 'storefront phrase' }),
+  store_color: str({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'main colour, #RRGGBB' }),
+  auto_expand: bool({ description: 'open a new group automatically when the linked ones are full' }),
+  distribution: ref('Distribution'),
+  waitlist: bool({ description: 'keep a waiting list when every group is full' }),
+};
+
+export const schemas: Record<string, JsonSchema> = {
+  Distribution: str({
+    enum: [...DISTRIBUTIONS],
+    description:
+      '`broadcast`: every active group of the segment receives each publication; `round_robin`: groups take turns; ' +
+      '`least_loaded`: the active group with the fewest recent sends.',
+  }),
+  SegmentCreate: object(segmentFields, ['name']),
+  SegmentUpdate: object(segmentFields, [], { description: 'Only the fields sent change.' }),
+  Segment: record({
+    id: idOf('seg'),
+    name: str(),
+    slug: str(),
+    description: nullable(str()),
+    store_name: nullable(str()),
+    store_tagline: nullable(str()),
+    store_color: nullable(str()),
+    auto_expand: bool(),
+    distribution: ref('Distribution'),
+    waitlist: bool(),
+    group_count: int({ minimum: 0, description: 'groups linked to the segment' }),
+    created_at: dateTime('creation time'),
+    updated_at: dateTime('last change'),
+  }),
+  SegmentDeletion: deletionEnvelope('true: the segment was removed'),
+};
+
+export const operations: OperationDef[] = [
+  {
+    operationId: 'segments_list',
+    method: 'get',
+    path: '/segments',
+    scope: 'segments:read',
+    tag: 'Segments',
+    summary: 'List segments',
+    query: [...PAGINATION_PARAMS],
+    success: { status: 200, description: 'A page of segments.', schema: listEnvelope(ref('Segment')) },
+  },
+  {
+    operationId: 'segment_create',
+    method: 'post',
+    path: '/segments',
+    scope: 'segments:write',
+    tag: 'Segments',
+    summary: 'Create a segment',
+    body: { schema: ref('SegmentCreate'), required: true },
+    success: { status: 201, description: 'The new segment.', schema: creationEnvelope(ref('Segment')) },
+  },
+  {
+    operationId: 'segment_get',
+    method: 'get',
+    path: '/segments/{id}',
+    scope: 'segments:read',
+    tag: 'Segments',
+    summary: 'Segment detail',
+    success: { status: 200, description: 'The segment.', schema: singleEnvelope(ref('Segment')) },
+  },
+  {
+    operationId: 'segment_update',
+    method: 'patch',
+    path: '/segments/{id}',
+    scope: 'segments:write',
+    tag: 'Segments',
+    summary: 'Update identity, distribution, presentation',
+    body: { schema: ref('SegmentUpdate'), required: false },
+    success: { status: 200, description: 'The segment after the change.', schema: singleEnvelope(ref('Segment')) },
+  },
+  {
+    operationId: 'segment_delete',
+    method: 'delete',
+    path: '/segments/{id}',
+    scope: 'segments:write',
+    tag: 'Segments',
+    summary: 'Delete a segment no group or schedule links to',
+    description: 'A segment linked to groups or schedules is refused with 409 `resource_in_use`.',
+    success: { status: 200, description: 'The deletion envelope.', schema: ref('SegmentDeletion') },
+  },
+];

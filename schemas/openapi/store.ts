@@ -1,0 +1,200 @@
+import {
+  bool,
+  creationEnvelope,
+  dateTime,
+  filter,
+  httpsUrl,
+  idOf,
+  int,
+  JsonSchema,
+  listEnvelope,
+  nullable,
+  object,
+  OperationDef,
+  PAGINATION_PARAMS,
+  record,
+  ref,
+  singleEnvelope,
+  str,
+} from './common';
+
+export const STORE_THEMES = ['classic', 'minimal', 'magazine', 'dark'] as const;
+export const STORE_NETWORKS = ['instagram', 'facebook', 'tiktok', 'youtube', 'x', 'telegram', 'whatsapp', 'site'] as const;
+const COLOR_ROLES = ['primary', 'secondary', 'background', 'text'] as const;
+
+const HEX = '^#[0-9A-Fa-f]{6}$';
+const SLUG = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
+const flag = (description: string): JsonSchema => int({ enum: [0, 1], description });
+
+export const schemas: Record<string, JsonSchema> = {
+  StoreTheme: str({ enum: [...STORE_THEMES], description: 'Visual theme of the public store.' }),
+  StoreColorsInput: object(
+    Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ pattern: HEX, description: `${c} colour, #RRGGBB` })])),
+    [],
+    { description: 'Colour overrides; an omitted colour follows the theme. Replaced as a whole on update.' },
+  ),
+  StoreColors: record(
+    Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ pattern: HEX })])),
+    { description: 'The colours in effect: the overrides sent, else the theme\'s.' },
+  ),
+  StoreNetworksInput: object(
+    Object.fromEntries(STORE_NETWORKS.map((n) => [n, httpsUrl({ maxLength: 500, description: `public HTTPS link to the ${n} profile, channel or group invite` })])),
+    [],
+    { description: 'Public links to the store\'s social networks; an omitted network is not shown. Replaced as a whole on update.' },
+  ),
+  StoreNetworks: record(
+    Object.fromEntries(STORE_NETWORKS.map((n) => [n, nullable(str({ description: `${n} link; null when not set` }))])),
+    { description: 'Public links to the store\'s social networks.' },
+  ),
+  StoreUpdate: object(
+    {
+      name: str({ minLength: 1, maxLength: 80, description: 'public name of the store' }),
+      tagline: nullable(str({ maxLength: 160, description: 'short phrase under the name' })),
+      description: nullable(str({ maxLength: 1000, description: 'about text' })),
+      theme: ref('StoreTheme'),
+      colors: ref('StoreColorsInput'),
+      logo: nullable(httpsUrl({ maxLength: 2000, description: 'HTTPS image URL of the logo' })),
+      networks: ref('StoreNetworksInput'),
+      seo_title: nullable(str({ maxLength: 70, description: 'title of the home page for search engines' })),
+      seo_description: nullable(str({ maxLength: 180, description: 'description of the home page for search engines' })),
+      subdomain: str({
+        minLength: 3,
+        maxLength: 63,
+        pattern: '^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$',
+        description: 'the store\'s address under the service domain; taken or reserved names are a 409 `slug_taken`',
+      }),
+      domain: nullable(
+        str({
+          maxLength: 253,
+          format: 'hostname',
+          pattern: '^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$',
+          description:
+            'custom domain (e.g. `ofertas.example.com`); changing it sets `domain_verified` to 0 until its DNS points to ' +
+            '`dns_target`; null removes it',
+        }),
+      ),
+      active: bool({ description: 'publish (true) or take down (false) the public store; returned as `active` 1 or 0' }),
+    },
+    [],
+    { description: 'Only the fields sent change; `null` clears an optional value; `colors` and `networks` are replaced as a whole.' },
+  ),
+  Store: record(
+    {
+      id: idOf('sto'),
+      subdomain: str(),
+      name: str(),
+      tagline: nullable(str()),
+      description: nullable(str()),
+      theme: ref('StoreTheme'),
+      colors: ref('StoreColors'),
+      logo: nullable(str()),
+      networks: ref('StoreNetworks'),
+      seo_title: nullable(str()),
+      seo_description: nullable(str()),
+      domain: nullable(str({ description: 'custom domain; null when none' })),
+      domain_verified: flag('1 when `domain` points to the store, else 0'),
+      dns_target: nullable(str({ description: 'host the custom domain must have a CNAME record to; null without a domain' })),
+      active: flag('1 when the public store is online, else 0'),
+      url: str({ format: 'uri', description: 'public address of the store (the custom domain once verified, else the subdomain)' }),
+      created_at: dateTime('creation time'),
+      updated_at: dateTime('last change'),
+    },
+    { description: 'The public store of the account: identity, theme, networks and address. Only public configuration.' },
+  ),
+  StoreCollection: record(
+    {
+      id: idOf('col'),
+      title: str(),
+      slug: str(),
+      description: nullable(str()),
+      position: int({ minimum: 0, description: 'public order: collections are shown by ascending position' }),
+      published: bool({ description: 'shown on the public store' }),
+      offer_count: int({ minimum: 0, description: 'offers in the collection' }),
+      created_at: dateTime('creation time'),
+      updated_at: dateTime('last change'),
+    },
+    { description: 'An editorial collection of offers on the store.' },
+  ),
+  StorePageCreate: object(
+    {
+      title: str({ minLength: 2, maxLength: 160 }),
+      slug: str({
+        minLength: 1,
+        maxLength: 80,
+        pattern: SLUG,
+        description: 'unique public slug (lower-case words joined by `-`); derived from the title when omitted; taken is a 409 `slug_taken`',
+      }),
+      summary: str({ maxLength: 500, description: 'short text for listings' }),
+      body: str({ maxLength: 50000, description: 'the page, in Markdown (raw HTML is escaped when rendered)' }),
+      cover: httpsUrl({ maxLength: 2000, description: 'HTTPS image shown on top of the page' }),
+      seo_title: str({ maxLength: 70, description: 'title for search engines; `title` when omitted' }),
+      seo_description: str({ maxLength: 180, description: 'description for search engines; `summary` when omitted' }),
+      published: bool({ description: 'visible on the public store right away', default: false }),
+    },
+    ['title'],
+    { description: 'A Markdown page of the store with its own SEO.' },
+  ),
+  StorePage: record(
+    {
+      id: idOf('pag'),
+      title: str(),
+      slug: str(),
+      summary: nullable(str()),
+      body: str({ description: 'Markdown; empty when none was sent' }),
+      cover: nullable(str()),
+      seo_title: nullable(str()),
+      seo_description: nullable(str()),
+      published: bool(),
+      path: str({ pattern: '^/', description: 'path of the page on the store, `/p/{slug}`' }),
+      url: str({ format: 'uri', description: 'public address of the page' }),
+      published_at: nullable(dateTime('when the page was first published')),
+      created_at: dateTime('creation time'),
+      updated_at: dateTime('last change'),
+    },
+    { description: 'A Markdown page of the store.' },
+  ),
+};
+
+export const operations: OperationDef[] = [
+  {
+    operationId: 'store_get',
+    method: 'get',
+    path: '/store',
+    scope: 'store:read',
+    tag: 'Store',
+    summary: 'Public store configuration',
+    description: 'Only what the public store shows and its address; no integration or payment settings.',
+    success: { status: 200, description: 'The store.', schema: singleEnvelope(ref('Store')) },
+  },
+  {
+    operationId: 'store_update',
+    method: 'patch',
+    path: '/store',
+    scope: 'store:write',
+    tag: 'Store',
+    summary: 'Update identity, theme, networks, address and availability',
+    body: { schema: ref('StoreUpdate'), required: false },
+    success: { status: 200, description: 'The store after the change.', schema: singleEnvelope(ref('Store')) },
+  },
+  {
+    operationId: 'store_collections_list',
+    method: 'get',
+    path: '/store/collections',
+    scope: 'store:read',
+    tag: 'Store',
+    summary: 'List editorial collections in public order',
+    description: 'Ordered by `position`, ascending.',
+    query: [...PAGINATION_PARAMS, filter('published', 'Only published (true) or hidden (false) collections.', bool())],
+    success: { status: 200, description: 'A page of collections.', schema: listEnvelope(ref('StoreCollection')) },
+  },
+  {
+    operationId: 'store_page_create',
+    method: 'post',
+    path: '/store/pages',
+    scope: 'store:write',
+    tag: 'Store',
+    summary: 'Create a Markdown page with its own SEO',
+    body: { schema: ref('StorePageCreate'), required: true },
+    success: { status: 201, description: 'The new page.', schema: creationEnvelope(ref('StorePage')) },
+  },
+];

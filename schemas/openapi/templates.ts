@@ -1,0 +1,135 @@
+import {
+  arr,
+  bool,
+  creationEnvelope,
+  dateTime,
+  deletionEnvelope,
+  filter,
+  idOf,
+  int,
+  JsonSchema,
+  listEnvelope,
+  nullable,
+  object,
+  OperationDef,
+  PAGINATION_PARAMS,
+  record,
+  ref,
+  singleEnvelope,
+  str,
+} from './common';
+
+export const TEMPLATE_FORMATS = ['plain', 'markdown', 'whatsapp', 'telegram_html'] as const;
+export const PLACEHOLDERS = ['title', 'price', 'original_price', 'discount_pct', 'coupon', 'store', 'url', 'copy'] as const;
+
+const PLACEHOLDER_LIST = PLACEHOLDERS.map((p) => `\`{${p}}\``).join(', ');
+
+const templateFields = (create: boolean): Record<string, JsonSchema> => ({
+  name: str({ minLength: 1, maxLength: 120, description: 'name shown to the team' }),
+  description: create ? str({ maxLength: 500 }) : nullable(str({ maxLength: 500 })),
+  body: str({
+    minLength: 1,
+    maxLength: 4096,
+    // Literal text, `{{`/`}}` for literal braces, or a known placeholder.
+    pattern: `^(?:[^{}]|\\{\\{|\\}\\}|\\{(?:${PLACEHOLDERS.join('|')})\\})*$`,
+    description:
+      `The message, with placeholders filled from the offer when sent: ${PLACEHOLDER_LIST}. ` +
+      'A placeholder whose value is empty is removed with its line. Write `{{` and `}}` for literal braces; any other brace is refused.',
+  }),
+  format: str({
+    enum: [...TEMPLATE_FORMATS],
+    description:
+      'How `body` is marked up: `plain` text, `markdown`, WhatsApp markup (`*bold*`, `_italic_`), or Telegram HTML ' +
+      '(`<b>`, `<i>`, `<a>`). Channels that do not support the markup receive the plain text.',
+    ...(create ? { default: 'plain' } : {}),
+  }),
+  is_default: bool({
+    description:
+      'the template used when a publication names none, for its segment (`segment_id`) or for the whole account (no segment); ' +
+      'setting it clears the flag on the previous default of the same scope',
+    ...(create ? { default: false } : {}),
+  }),
+  segment_id: create
+    ? idOf('seg', 'restrict the template to this segment')
+    : nullable(idOf('seg', 'restrict the template to this segment; null makes it account-wide')),
+});
+
+export const schemas: Record<string, JsonSchema> = {
+  TemplateFormat: str({ enum: [...TEMPLATE_FORMATS], description: 'Markup of a template body.' }),
+  TemplateCreate: object(templateFields(true), ['name', 'body'], { description: 'A reusable message template.' }),
+  TemplateUpdate: object(templateFields(false), [], { description: 'Only the fields sent change; `null` clears an optional value.' }),
+  Template: record(
+    {
+      id: idOf('tpl'),
+      name: str(),
+      description: nullable(str()),
+      body: str(),
+      format: ref('TemplateFormat'),
+      is_default: bool(),
+      segment_id: nullable(idOf('seg')),
+      placeholders: arr(str({ enum: [...PLACEHOLDERS] }), { description: 'placeholders the body uses, in order of first use' }),
+      schedule_count: int({ minimum: 0, description: 'schedules that use the template (a used template cannot be deleted)' }),
+      created_at: dateTime('creation time'),
+      updated_at: dateTime('last change'),
+    },
+    { description: 'A reusable message template.' },
+  ),
+  TemplateDeletion: { ...deletionEnvelope('true: the template was removed'), description: 'Result of DELETE /templates/{id}.' },
+};
+
+export const operations: OperationDef[] = [
+  {
+    operationId: 'templates_list',
+    method: 'get',
+    path: '/templates',
+    scope: 'templates:read',
+    tag: 'Templates',
+    summary: 'List templates',
+    query: [
+      ...PAGINATION_PARAMS,
+      filter('segment_id', 'Only templates of this segment.', idOf('seg')),
+      filter('format', 'Only templates of this format.', ref('TemplateFormat')),
+    ],
+    success: { status: 200, description: 'A page of templates.', schema: listEnvelope(ref('Template')) },
+  },
+  {
+    operationId: 'template_create',
+    method: 'post',
+    path: '/templates',
+    scope: 'templates:write',
+    tag: 'Templates',
+    summary: 'Create a reusable template',
+    description: 'A `segment_id` this account does not have is a 400 `unknown_reference`.',
+    body: { schema: ref('TemplateCreate'), required: true },
+    success: { status: 201, description: 'The new template.', schema: creationEnvelope(ref('Template')) },
+  },
+  {
+    operationId: 'template_get',
+    method: 'get',
+    path: '/templates/{id}',
+    scope: 'templates:read',
+    tag: 'Templates',
+    summary: 'Template body and configuration',
+    success: { status: 200, description: 'The template.', schema: singleEnvelope(ref('Template')) },
+  },
+  {
+    operationId: 'template_update',
+    method: 'patch',
+    path: '/templates/{id}',
+    scope: 'templates:write',
+    tag: 'Templates',
+    summary: 'Update the fields sent',
+    body: { schema: ref('TemplateUpdate'), required: false },
+    success: { status: 200, description: 'The template after the change.', schema: singleEnvelope(ref('Template')) },
+  },
+  {
+    operationId: 'template_delete',
+    method: 'delete',
+    path: '/templates/{id}',
+    scope: 'templates:write',
+    tag: 'Templates',
+    summary: 'Delete a template no schedule uses',
+    description: 'A template used by a schedule is refused with 409 `resource_in_use`.',
+    success: { status: 200, description: 'The deletion envelope.', schema: ref('TemplateDeletion') },
+  },
+];
