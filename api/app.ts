@@ -1,0 +1,116 @@
+/**
+ * `createApp(deps)` builds the Koa application from the operation table; it
+ * never listens (`main` does). Per operation: authenticate → rate limit →
+ * plan and scope → JSON body → validation → handler.
+ */
+import Router from '@koa/router';
+import Koa, { Middleware } from 'koa';
+import { openapiDocument } from '../schemas/openapi/index';
+import { Operation, operations } from '../schemas/operations';
+import { ApiError } from './errors';
+import { handlers } from './handlers/index';
+import { AppDeps, Handler } from './handlers/types';
+import { authenticate, AuthState, authorize } from './middleware/auth';
+import { jsonBody } from './middleware/body';
+import { accessLog, errorHandler } from './middleware/errors';
+import { rateLimit } from './middleware/rate-limit';
+import { requestId } from './middleware/request-id';
+import { validateRequest } from './middleware/validate';
+
+export const API_PREFIX = '/api/v1';
+export const BODY_LIMIT = 128 * 1024;
+export const RATE_LIMIT = { limit: 120, windowMs: 60_000 };
+
+function invoke(op: Operation, handler: Handler, deps: AppDeps): Middleware {
+  return async (ctx) => {
+    const auth = ctx.state.auth as AuthState;
+    const reply = await handler(
+      {
+        tenant: auth.tenant,
+        key: auth.key,
+        account: auth.account,
+        params: ctx.state.params,
+        query: ctx.state.query,
+        body: ctx.state.body,
+      },
+      deps,
+    );
+    ctx.status = reply.status ?? op.successStatus;
+    ctx.body = { ...reply.body, request_id: ctx.state.requestId };
+  };
+}
+
+/** Answers healthy only when MongoDB and Temporal both answer. */
+function healthz(deps: AppDeps): Middleware {
+  return async (ctx) => {
+    const [mongodb, temporal] = await Promise.all([
+      deps.db.command({ ping: 1 }).then(
+        () => true,
+        () => false,
+      ),
+      deps.temporal.client.workflowService.describeNamespace({ namespace: deps.temporal.namespace }).then(
+        () => true,
+        () => false,
+      ),
+    ]);
+    ctx.status = mongodb && temporal ? 200 : 503;
+    ctx.body = { status: mongodb && temporal ? 'ok' : 'unavailable', mongodb, temporal, request_id: ctx.state.requestId };
+  };
+}
+
+/** Routes from the operation table; static segments before parameters so `/commissions/summary` wins over `/commissions/{id}`. */
+function buildRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: API_PREFIX });
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = openapiDocument;
+  });
+  const ordered = [...operations].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
+  for (const op of ordered) {
+    const handler = handlers[op.operationId];
+    if (!handler) throw new Error(`operation ${op.operationId} has no handler`);
+    router.register(
+      op.routerPath,
+      [op.method.toUpperCase()],
+      [
+        async (ctx, next) => {
+          ctx.state.operation = op;
+          await next();
+        },
+        authenticate(deps.db),
+        rateLimit(deps.db, deps.rateLimit ?? RATE_LIMIT),
+        authorize(op),
+        jsonBody(op, BODY_LIMIT),
+        validateRequest(op),
+        invoke(op, handler, deps),
+      ],
+      { name: op.operationId },
+    );
+  }
+  return router;
+}
+
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  const router = buildRouter(deps);
+  app.use(requestId());
+  app.use(accessLog(deps.logger));
+  app.use(errorHandler(deps.logger));
+  app.use(async (ctx, next) => (ctx.path === '/healthz' && ctx.method === 'GET' ? healthz(deps)(ctx, next) : next()));
+  app.use(router.routes());
+  app.use(async (ctx) => {
+    // Nothing answered: either the path is unknown, or it is known under other methods.
+    const match = router.match(ctx.path, ctx.method);
+    if (match.path.length > 0) {
+      const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
+      throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(', ')}.`, undefined, {
+        Allow: allowed.join(', '),
+      });
+    }
+    throw new ApiError(404, 'route_not_found', `No operation at ${ctx.method} ${ctx.path}.`);
+  });
+  app.on('error', () => {
+    /* already logged by errorHandler; keeps Koa from printing stacks to stderr */
+  });
+  return app;
+}

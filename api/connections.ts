@@ -1,0 +1,39 @@
+/**
+ * Connections shared by the API and worker processes, configured from the
+ * environment the stack launcher (or an operator) sets.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { Db, MongoClient } from 'mongodb';
+
+export interface ConnectionConfig {
+  mongodbUri: string;
+  mongodbDb: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConnectionConfig {
+  const need = (name: string): string => {
+    const value = env[name];
+    if (!value) throw new Error(`${name} is not set (npm start sets it for you)`);
+    return value;
+  };
+  return {
+    mongodbUri: need('MONGODB_URI'),
+    mongodbDb: env.MONGODB_DB || 'offerops',
+    temporalAddress: need('TEMPORAL_ADDRESS'),
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'offerops',
+  };
+}
+
+export async function connectMongo(config: Pick<ConnectionConfig, 'mongodbUri' | 'mongodbDb'>): Promise<{ client: MongoClient; db: Db }> {
+  const client = await MongoClient.connect(config.mongodbUri, { serverSelectionTimeoutMS: 10_000 });
+  return { client, db: client.db(config.mongodbDb) };
+}
+
+export async function connectTemporal(
+  config: Pick<ConnectionConfig, 'temporalAddress' | 'temporalNamespace'>,
+): Promise<{ connection: Connection; client: Client }> {
+  const connection = await Connection.connect({ address: config.temporalAddress });
+  return { connection, client: new Client({ connection, namespace: config.temporalNamespace }) };
+}

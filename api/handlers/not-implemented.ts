@@ -1,0 +1,10 @@
+import { ApiError } from '../errors';
+import { Handler } from './types';
+
+/**
+ * The handler of an operation whose issue has not landed: 501 after the
+ * request passed authentication, scope and validation. The README lists them.
+ */
+export const notImplemented: Handler = async () => {
+  throw new ApiError(501, 'not_implemented', 'This operation is declared in the contract but not built yet.');
+};

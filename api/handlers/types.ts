@@ -1,0 +1,45 @@
+import { Client } from '@temporalio/client';
+import { Db } from 'mongodb';
+import { Logger } from 'pino';
+import { AccountDoc, ApiKeyDoc } from '../store/accounts';
+import { Page, Tenant } from '../store/db';
+
+/** What `createApp` needs; `main` builds it from MongoDB and Temporal connections. */
+export interface AppDeps {
+  db: Db;
+  temporal: { client: Client; namespace: string };
+  logger: Logger;
+  rateLimit?: { limit: number; windowMs: number };
+}
+
+/** A validated request, as a handler sees it. */
+export interface Request {
+  tenant: Tenant;
+  key: ApiKeyDoc;
+  account: AccountDoc;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown> | undefined;
+}
+
+/** A response body without `request_id` (added by the router), and its status when not the documented success. */
+export interface Reply {
+  status?: number;
+  body: Record<string, unknown>;
+}
+
+export type Handler = (req: Request, deps: AppDeps) => Promise<Reply>;
+
+export const pageOf = (query: Record<string, unknown>): Page => ({ limit: query.limit as number, offset: query.offset as number });
+
+/** The list envelope of spec 2.1 (without request_id). */
+export function listReply<T>(items: T[], total: number, page: Page): Reply {
+  return {
+    body: {
+      data: items,
+      pagination: { total, limit: page.limit, offset: page.offset, has_more: page.offset + items.length < total },
+    },
+  };
+}
+
+export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);

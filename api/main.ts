@@ -1,0 +1,34 @@
+/** The API process: wires MongoDB and Temporal into the app and listens. */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { createApp } from './app';
+import { configFromEnv, connectMongo, connectTemporal } from './connections';
+import { createLogger } from './logger';
+import { ensureIndexes } from './store/db';
+
+async function main(): Promise<void> {
+  const logger = createLogger('offerops-api');
+  const config = configFromEnv();
+  const mongo = await connectMongo(config);
+  await ensureIndexes(mongo.db);
+  const temporal = await connectTemporal(config);
+  const app = createApp({ db: mongo.db, temporal: { client: temporal.client, namespace: config.temporalNamespace }, logger });
+  const server = createServer(app.callback());
+  server.listen(Number(process.env.PORT ?? 8080), process.env.HOST ?? '127.0.0.1');
+  await once(server, 'listening');
+  logger.info({ address: server.address() }, 'listening');
+
+  const stop = async () => {
+    server.close();
+    server.closeIdleConnections();
+    await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((err) => {
+  console.error('offerops-api: failed to start:', err);
+  process.exit(1);
+});

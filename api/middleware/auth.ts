@@ -1,0 +1,53 @@
+import { Middleware } from 'koa';
+import { Db } from 'mongodb';
+import { Operation } from '../../schemas/operations';
+import { ApiError } from '../errors';
+import { AccountDoc, ApiKeyDoc, checkApiKey, planHasApiAccess } from '../store/accounts';
+import { Tenant } from '../store/db';
+
+export interface AuthState {
+  key: ApiKeyDoc;
+  account: AccountDoc;
+  tenant: Tenant;
+}
+
+const REASONS = {
+  invalid: ['invalid_api_key', 'The API key is not valid.'],
+  expired: ['expired_api_key', 'The API key has expired.'],
+  revoked: ['revoked_api_key', 'The API key has been revoked.'],
+} as const;
+
+/** `Authorization: Bearer <key>` → `ctx.state.auth`, or 401. */
+export function authenticate(db: Db): Middleware {
+  return async (ctx, next) => {
+    const header = ctx.get('Authorization');
+    const match = /^Bearer +(\S+)\s*$/i.exec(header);
+    if (!match) {
+      throw new ApiError(401, 'missing_api_key', 'Send the API key as `Authorization: Bearer <key>`.', undefined, {
+        'WWW-Authenticate': 'Bearer',
+      });
+    }
+    const check = await checkApiKey(db, match[1]!);
+    if (!check.ok) {
+      const [code, message] = REASONS[check.reason];
+      throw new ApiError(401, code, message, undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    }
+    const auth: AuthState = { key: check.key, account: check.account, tenant: { accountId: check.account._id, env: check.key.env } };
+    ctx.state.auth = auth;
+    await next();
+  };
+}
+
+/** 402 when the plan has no API access, 403 when the key lacks the operation's scope. */
+export function authorize(op: Operation): Middleware {
+  return async (ctx, next) => {
+    const { key, account } = ctx.state.auth as AuthState;
+    if (!planHasApiAccess(account.plan)) {
+      throw new ApiError(402, 'plan_required', `The ${account.plan} plan does not include API access.`);
+    }
+    if (!key.scopes.includes(op.scope)) {
+      throw new ApiError(403, 'insufficient_scope', `This operation needs the ${op.scope} scope.`);
+    }
+    await next();
+  };
+}

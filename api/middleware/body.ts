@@ -1,0 +1,45 @@
+import { Middleware } from 'koa';
+import { Operation } from '../../schemas/operations';
+import { ApiError } from '../errors';
+
+const isJson = (type: string): boolean => /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);
+
+async function readRaw(req: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limit) throw new ApiError(413, 'payload_too_large', `The body exceeds ${limit} bytes.`);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads the JSON body into `ctx.state.body` (undefined when empty): 413 past
+ * `limit` bytes, 415 when it is not JSON, 400 when it does not parse or the
+ * operation takes no body.
+ */
+export function jsonBody(op: Operation, limit: number): Middleware {
+  return async (ctx, next) => {
+    const declared = Number(ctx.get('Content-Length') || 0);
+    if (declared > limit) throw new ApiError(413, 'payload_too_large', `The body exceeds ${limit} bytes.`);
+    const raw = ctx.req.readableEnded ? Buffer.alloc(0) : await readRaw(ctx.req, limit);
+    const text = raw.toString('utf8');
+    if (text.trim() === '') {
+      ctx.state.body = undefined;
+    } else if (!op.body) {
+      throw new ApiError(400, 'body_not_allowed', `${op.method.toUpperCase()} ${op.path} takes no body.`);
+    } else if (!isJson(ctx.get('Content-Type'))) {
+      throw new ApiError(415, 'unsupported_media_type', 'Send the body as Content-Type: application/json.');
+    } else {
+      try {
+        ctx.state.body = JSON.parse(text);
+      } catch (err) {
+        throw new ApiError(400, 'malformed_json', `The body is not valid JSON: ${(err as Error).message}`);
+      }
+    }
+    await next();
+  };
+}

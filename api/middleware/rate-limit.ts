@@ -1,0 +1,35 @@
+import { Middleware } from 'koa';
+import { Db } from 'mongodb';
+import { ApiError } from '../errors';
+import { hit } from '../store/rate-limits';
+import { AuthState } from './auth';
+
+export interface RateLimitOptions {
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * `limit` requests per `windowMs` per credential, counted in MongoDB so all
+ * API processes share it. Every response says where the caller stands
+ * (IETF RateLimit headers); past the limit: 429 with Retry-After.
+ */
+export function rateLimit(db: Db, opts: RateLimitOptions): Middleware {
+  const policy = `"default";q=${opts.limit};w=${Math.round(opts.windowMs / 1000)}`;
+  return async (ctx, next) => {
+    const { key } = ctx.state.auth as AuthState;
+    const now = new Date();
+    const window = await hit(db, key._id, opts.windowMs, now);
+    const reset = Math.max(1, Math.ceil((window.resetAt.getTime() - now.getTime()) / 1000));
+    const remaining = Math.max(0, opts.limit - window.count);
+    const headers = { 'RateLimit-Policy': policy, RateLimit: `"default";r=${remaining};t=${reset}` };
+    ctx.set(headers);
+    if (window.count > opts.limit) {
+      throw new ApiError(429, 'rate_limited', `More than ${opts.limit} requests in this window; retry in ${reset} s.`, undefined, {
+        ...headers,
+        'Retry-After': String(reset),
+      });
+    }
+    await next();
+  };
+}

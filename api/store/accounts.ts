@@ -1,0 +1,113 @@
+/**
+ * Accounts and their API keys. A key is `oo_<env>_<40 random characters>`;
+ * only its SHA-256 is stored. Keys have enough entropy (≈238 bits) that a
+ * fast hash is the right tool; the lookup is by hash and the final comparison
+ * is constant-time.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Db } from 'mongodb';
+import { PLANS } from '../../schemas/openapi/account';
+import { Scope, SCOPES } from '../../schemas/openapi/common';
+import { newId, randomToken } from '../ids';
+import { Environment, platformCollection } from './db';
+
+export type Plan = (typeof PLANS)[number];
+
+/** Plans whose accounts may call the API (others get 402). */
+const API_PLANS: ReadonlySet<Plan> = new Set(['pro', 'business']);
+export const planHasApiAccess = (plan: Plan): boolean => API_PLANS.has(plan);
+
+/** Sandbox (test) credentials live one hour, one day or seven days (spec 5.3). */
+export const TEST_KEY_LIFETIMES = { '1h': 3_600_000, '1d': 86_400_000, '7d': 604_800_000 } as const;
+
+export interface AccountDoc {
+  _id: string;
+  name: string;
+  plan: Plan;
+  created_at: Date;
+}
+
+export interface ApiKeyDoc {
+  _id: string;
+  account_id: string;
+  env: Environment;
+  name: string;
+  scopes: Scope[];
+  hash: string;
+  prefix: string;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const sha256 = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+
+const accounts = (db: Db) => platformCollection<AccountDoc>(db, 'accounts');
+const keys = (db: Db) => platformCollection<ApiKeyDoc>(db, 'api_keys');
+
+export async function createAccount(db: Db, input: { name: string; plan?: Plan }): Promise<AccountDoc> {
+  const doc: AccountDoc = { _id: newId('acc'), name: input.name, plan: input.plan ?? 'pro', created_at: new Date() };
+  await accounts(db).insertOne(doc);
+  return doc;
+}
+
+export const getAccount = (db: Db, id: string): Promise<AccountDoc | null> => accounts(db).findOne({ _id: id });
+
+export class KeyInputError extends Error {}
+
+export async function createApiKey(
+  db: Db,
+  input: { accountId: string; env: Environment; scopes: readonly string[]; name?: string; expiresInMs?: number | null },
+): Promise<{ keyId: string; apiKey: string; key: ApiKeyDoc }> {
+  if (!(await getAccount(db, input.accountId))) throw new KeyInputError(`no account ${input.accountId}`);
+  const unknown = input.scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length) throw new KeyInputError(`unknown scopes: ${unknown.join(', ')}`);
+  if (input.scopes.length === 0) throw new KeyInputError('a key needs at least one scope');
+  let expiresInMs = input.expiresInMs ?? null;
+  if (input.env === 'test') {
+    // Sandbox credentials always expire: one hour, one day or (default) seven days.
+    expiresInMs ??= TEST_KEY_LIFETIMES['7d'];
+    if (!(Object.values(TEST_KEY_LIFETIMES) as number[]).includes(expiresInMs)) {
+      throw new KeyInputError('test keys live 1h, 1d or 7d');
+    }
+  }
+  const apiKey = `oo_${input.env}_${randomToken(40)}`;
+  const now = new Date();
+  const key: ApiKeyDoc = {
+    _id: newId('key'),
+    account_id: input.accountId,
+    env: input.env,
+    name: input.name ?? `${input.env} key`,
+    scopes: [...new Set(input.scopes)] as Scope[],
+    hash: sha256(apiKey).toString('hex'),
+    prefix: apiKey.slice(0, 12),
+    created_at: now,
+    expires_at: expiresInMs === null ? null : new Date(now.getTime() + expiresInMs),
+    revoked_at: null,
+  };
+  await keys(db).insertOne(key);
+  return { keyId: key._id, apiKey, key };
+}
+
+/** Revokes a key; false when there is no such key. Revoking twice keeps the first time. */
+export async function revokeApiKey(db: Db, keyId: string): Promise<boolean> {
+  const res = await keys(db).updateOne({ _id: keyId, revoked_at: null }, { $set: { revoked_at: new Date() } });
+  return res.matchedCount === 1 || (await keys(db).countDocuments({ _id: keyId })) === 1;
+}
+
+export type KeyCheck =
+  | { ok: true; key: ApiKeyDoc; account: AccountDoc }
+  | { ok: false; reason: 'invalid' | 'expired' | 'revoked' };
+
+/** Finds the key a presented secret belongs to and says whether it may be used now. */
+export async function checkApiKey(db: Db, presented: string, now = new Date()): Promise<KeyCheck> {
+  if (!/^oo_(live|test)_[A-Za-z0-9]{40}$/.test(presented)) return { ok: false, reason: 'invalid' };
+  const digest = sha256(presented);
+  const key = await keys(db).findOne({ hash: digest.toString('hex') });
+  if (!key || !timingSafeEqual(Buffer.from(key.hash, 'hex'), digest)) return { ok: false, reason: 'invalid' };
+  if (key.revoked_at) return { ok: false, reason: 'revoked' };
+  if (key.expires_at && key.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+  const account = await getAccount(db, key.account_id);
+  if (!account) return { ok: false, reason: 'invalid' };
+  return { ok: true, key, account };
+}

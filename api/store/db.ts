@@ -1,0 +1,144 @@
+/**
+ * The only place that names collections. Tenant data is reached through
+ * `tenantCollection`, which stamps the account id and environment into every
+ * filter and every insert, so an unscoped query cannot be written by accident.
+ *
+ * Portable subset: everything here works on MongoDB 7 and on FerretDB 1.24
+ * (SQLite): plain and unique compound indexes, $set/$inc/$push/$setOnInsert,
+ * findOneAndUpdate, countDocuments. No TTL or partial indexes, transactions,
+ * change streams, $lookup/$facet or date operators.
+ */
+import { Collection, Db, Document, Filter, FindOptions, UpdateFilter } from 'mongodb';
+
+export type Environment = 'live' | 'test';
+
+/** Whose data: an account and one of its two environments. Required by every tenant query. */
+export interface Tenant {
+  readonly accountId: string;
+  readonly env: Environment;
+}
+
+export interface TenantDoc extends Document {
+  _id: string;
+  account_id: string;
+  env: Environment;
+}
+
+/** Collections of tenant data. */
+export const TENANT_COLLECTIONS = ['offers', 'groups', 'segments', 'schedules', 'events'] as const;
+export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
+
+/** Collections of platform data (accounts, keys, counters), not scoped to one tenant. */
+export type PlatformCollectionName = 'accounts' | 'api_keys' | 'rate_limits';
+
+export function platformCollection<T extends Document>(db: Db, name: PlatformCollectionName): Collection<T> {
+  return db.collection<T>(name);
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export interface PageResult<T> {
+  items: T[];
+  total: number;
+}
+
+/** A collection seen through one tenant. */
+export class TenantCollection<T extends TenantDoc> {
+  private readonly coll: Collection<T>;
+
+  constructor(db: Db, name: TenantCollectionName, readonly tenant: Tenant) {
+    this.coll = db.collection<T>(name);
+  }
+
+  private scoped(filter: Filter<T>): Filter<T> {
+    return { ...filter, account_id: this.tenant.accountId, env: this.tenant.env } as Filter<T>;
+  }
+
+  findById(id: string): Promise<T | null> {
+    return this.coll.findOne(this.scoped({ _id: id } as Filter<T>)) as Promise<T | null>;
+  }
+
+  findOne(filter: Filter<T>): Promise<T | null> {
+    return this.coll.findOne(this.scoped(filter)) as Promise<T | null>;
+  }
+
+  async page(filter: Filter<T>, page: Page, sort: FindOptions['sort'] = { _id: -1 }): Promise<PageResult<T>> {
+    const scoped = this.scoped(filter);
+    const [items, total] = await Promise.all([
+      this.coll.find(scoped, { sort, skip: page.offset, limit: page.limit }).toArray(),
+      this.coll.countDocuments(scoped),
+    ]);
+    return { items: items as T[], total };
+  }
+
+  count(filter: Filter<T>): Promise<number> {
+    return this.coll.countDocuments(this.scoped(filter));
+  }
+
+  /** How many of the tenant's documents have each of `values` in `field`. */
+  async countBy(field: string, values: string[]): Promise<Map<string, number>> {
+    const rows = await this.coll
+      .aggregate<{ _id: string; n: number }>([
+        { $match: this.scoped({ [field]: { $in: values } } as Filter<T>) },
+        { $group: { _id: `$${field}`, n: { $sum: 1 } } },
+      ])
+      .toArray();
+    return new Map(rows.map((r) => [r._id, r.n]));
+  }
+
+  async exists(filter: Filter<T>): Promise<boolean> {
+    return (await this.coll.findOne(this.scoped(filter), { projection: { _id: 1 } })) !== null;
+  }
+
+  /** Inserts a document of this tenant; account id and environment are added here. */
+  async insert(doc: Omit<T, 'account_id' | 'env'>): Promise<T> {
+    const full = { ...doc, account_id: this.tenant.accountId, env: this.tenant.env } as unknown as T;
+    await this.coll.insertOne(full as Parameters<Collection<T>['insertOne']>[0]);
+    return full;
+  }
+
+  /** Applies `update` to the tenant's document `id` (when it also matches `filter`); the document after, or null. */
+  updateById(id: string, update: UpdateFilter<T>, filter: Filter<T> = {}): Promise<T | null> {
+    return this.coll.findOneAndUpdate(this.scoped({ ...filter, _id: id } as Filter<T>), update, {
+      returnDocument: 'after',
+    }) as Promise<T | null>;
+  }
+
+  async deleteById(id: string, filter: Filter<T> = {}): Promise<boolean> {
+    const res = await this.coll.deleteOne(this.scoped({ ...filter, _id: id } as Filter<T>));
+    return res.deletedCount === 1;
+  }
+}
+
+export const tenantCollection = <T extends TenantDoc>(db: Db, name: TenantCollectionName, tenant: Tenant) =>
+  new TenantCollection<T>(db, name, tenant);
+
+/** Indexes every query of the store relies on. Idempotent; run at start-up. */
+export async function ensureIndexes(db: Db): Promise<void> {
+  const tenantKey = { account_id: 1, env: 1 } as const;
+  await Promise.all([
+    db.collection('api_keys').createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' }),
+    db.collection('api_keys').createIndex({ account_id: 1 }, { name: 'account' }),
+    db.collection('offers').createIndex({ ...tenantKey, url: 1 }, { unique: true, name: 'tenant_url_unique' }),
+    db.collection('offers').createIndex({ ...tenantKey, status: 1, _id: -1 }, { name: 'tenant_status' }),
+    db.collection('groups').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
+    db.collection('segments').createIndex({ ...tenantKey, slug: 1 }, { unique: true, name: 'tenant_slug_unique' }),
+    db.collection('schedules').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
+    db.collection('events').createIndex({ ...tenantKey, kind: 1, occurred_day: 1 }, { name: 'tenant_kind_day' }),
+    db.collection('rate_limits').createIndex({ window_end: 1 }, { name: 'window_end' }),
+  ]);
+}
+
+/**
+ * True for a unique-index violation. MongoDB reports E11000 everywhere;
+ * FerretDB 1.24 does on inserts and upserts but reports an update that
+ * collides as InternalError (code 1) carrying SQLite's UNIQUE message.
+ */
+export function isDuplicateKey(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  return code === 11000 || (code === 1 && typeof message === 'string' && message.includes('UNIQUE constraint failed'));
+}

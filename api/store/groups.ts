@@ -1,0 +1,66 @@
+import { Db, Filter } from 'mongodb';
+import { GROUP_ROLES } from '../../schemas/openapi/groups';
+import { newId } from '../ids';
+import { Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+
+export type GroupRole = (typeof GROUP_ROLES)[number];
+
+export interface GroupSettings {
+  name: string;
+  role: GroupRole;
+  segment_id: string | null;
+  capacity: number | null;
+  automation: boolean;
+  active: boolean;
+}
+
+/**
+ * A chat destination. `channel_id` and `address` (the JID or chat id) are
+ * internal: they never appear in an API response or an event.
+ */
+export interface GroupDoc extends TenantDoc, GroupSettings {
+  channel_id: string | null;
+  channel_type: string | null;
+  address: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const groups = (db: Db, tenant: Tenant) => tenantCollection<GroupDoc>(db, 'groups', tenant);
+
+export function listGroups(db: Db, tenant: Tenant, q: { segment_id?: string; active?: boolean }, page: Page): Promise<PageResult<GroupDoc>> {
+  const filter: Filter<GroupDoc> = {};
+  if (q.segment_id !== undefined) filter.segment_id = q.segment_id;
+  if (q.active !== undefined) filter.active = q.active;
+  return groups(db, tenant).page(filter, page);
+}
+
+export const getGroup = (db: Db, tenant: Tenant, id: string): Promise<GroupDoc | null> => groups(db, tenant).findById(id);
+
+export const updateGroup = (db: Db, tenant: Tenant, id: string, set: Partial<GroupSettings>): Promise<GroupDoc | null> =>
+  groups(db, tenant).updateById(id, { $set: { ...set, updated_at: new Date() } });
+
+export function createGroup(
+  db: Db,
+  tenant: Tenant,
+  input: { name: string; segment_id?: string | null; channel?: { id: string; type: string; address: string } },
+): Promise<GroupDoc> {
+  const now = new Date();
+  return groups(db, tenant).insert({
+    _id: newId('grp', now.getTime()),
+    name: input.name,
+    role: 'distribution',
+    segment_id: input.segment_id ?? null,
+    capacity: null,
+    automation: false,
+    active: true,
+    channel_id: input.channel?.id ?? null,
+    channel_type: input.channel?.type ?? null,
+    address: input.channel?.address ?? null,
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+export const countGroupsBySegment = (db: Db, tenant: Tenant, segmentIds: string[]): Promise<Map<string, number>> =>
+  groups(db, tenant).countBy('segment_id', segmentIds);

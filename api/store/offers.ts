@@ -1,0 +1,97 @@
+import { Db, Filter, UpdateFilter } from 'mongodb';
+import { OFFER_STATUSES } from '../../schemas/openapi/offers';
+import { newId } from '../ids';
+import { isDuplicateKey, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+
+export type OfferStatus = (typeof OFFER_STATUSES)[number];
+
+/** The editable fields of spec 2.2 (status aside). */
+export interface OfferFields {
+  url: string;
+  title: string;
+  marketplace?: string;
+  price?: number;
+  original_price?: number;
+  currency: string;
+  image?: string;
+  store?: string;
+  category?: string;
+  coupon?: string;
+  copy?: string;
+}
+
+export interface OfferDoc extends TenantDoc, OfferFields {
+  status: OfferStatus;
+  status_history: { status: OfferStatus; at: Date }[];
+  created_at: Date;
+  updated_at: Date;
+  archived_at: Date | null;
+}
+
+const offers = (db: Db, tenant: Tenant) => tenantCollection<OfferDoc>(db, 'offers', tenant);
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export interface OfferQuery {
+  status?: OfferStatus;
+  marketplace?: string;
+  query?: string;
+}
+
+export function listOffers(db: Db, tenant: Tenant, q: OfferQuery, page: Page): Promise<PageResult<OfferDoc>> {
+  const filter: Filter<OfferDoc> = q.status ? { status: q.status } : { status: { $ne: 'archived' } };
+  if (q.marketplace !== undefined) filter.marketplace = q.marketplace;
+  if (q.query !== undefined) {
+    const pattern = { $regex: escapeRegex(q.query), $options: 'i' };
+    filter.$or = [{ title: pattern }, { store: pattern }];
+  }
+  return offers(db, tenant).page(filter, page);
+}
+
+export const getOffer = (db: Db, tenant: Tenant, id: string): Promise<OfferDoc | null> => offers(db, tenant).findById(id);
+
+/** Creates a pending offer, or returns the tenant's offer with the same URL untouched. */
+export async function createOffer(db: Db, tenant: Tenant, fields: OfferFields): Promise<{ offer: OfferDoc; created: boolean }> {
+  const coll = offers(db, tenant);
+  const existing = await coll.findOne({ url: fields.url });
+  if (existing) return { offer: existing, created: false };
+  const now = new Date();
+  try {
+    const offer = await coll.insert({
+      _id: newId('off', now.getTime()),
+      ...fields,
+      status: 'pending',
+      status_history: [{ status: 'pending', at: now }],
+      created_at: now,
+      updated_at: now,
+      archived_at: null,
+    });
+    return { offer, created: true };
+  } catch (err) {
+    // A concurrent request created the same URL first: that one wins.
+    if (!isDuplicateKey(err)) throw err;
+    const winner = await coll.findOne({ url: fields.url });
+    if (!winner) throw err;
+    return { offer: winner, created: false };
+  }
+}
+
+/**
+ * Applies `set` (and a status move) to the offer if it is still in `expected`
+ * status; null when it changed in between (the caller re-reads).
+ */
+export function updateOffer(
+  db: Db,
+  tenant: Tenant,
+  id: string,
+  expected: OfferStatus,
+  set: Partial<OfferFields>,
+  move: OfferStatus | null,
+): Promise<OfferDoc | null> {
+  const now = new Date();
+  const update: UpdateFilter<OfferDoc> = {
+    $set: { ...set, updated_at: now, ...(move ? { status: move, archived_at: move === 'archived' ? now : null } : {}) },
+    ...(move ? { $push: { status_history: { status: move, at: now } } as unknown as UpdateFilter<OfferDoc>['$push'] } : {}),
+  };
+  return offers(db, tenant).updateById(id, update, { status: expected });
+}

@@ -1,0 +1,62 @@
+import { Db } from 'mongodb';
+import { DISTRIBUTIONS } from '../../schemas/openapi/segments';
+import { newId } from '../ids';
+import { isDuplicateKey, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+
+export type Distribution = (typeof DISTRIBUTIONS)[number];
+
+export interface SegmentFields {
+  name: string;
+  slug: string;
+  description: string | null;
+  store_name: string | null;
+  store_tagline: string | null;
+  store_color: string | null;
+  auto_expand: boolean;
+  distribution: Distribution;
+  waitlist: boolean;
+}
+
+export interface SegmentDoc extends TenantDoc, SegmentFields {
+  created_at: Date;
+  updated_at: Date;
+}
+
+const segments = (db: Db, tenant: Tenant) => tenantCollection<SegmentDoc>(db, 'segments', tenant);
+
+export class SlugTakenError extends Error {}
+
+export const listSegments = (db: Db, tenant: Tenant, page: Page): Promise<PageResult<SegmentDoc>> =>
+  segments(db, tenant).page({}, page);
+
+export const getSegment = (db: Db, tenant: Tenant, id: string): Promise<SegmentDoc | null> => segments(db, tenant).findById(id);
+
+export async function createSegment(db: Db, tenant: Tenant, fields: SegmentFields): Promise<SegmentDoc> {
+  const now = new Date();
+  try {
+    return await segments(db, tenant).insert({ _id: newId('seg', now.getTime()), ...fields, created_at: now, updated_at: now });
+  } catch (err) {
+    if (isDuplicateKey(err)) throw new SlugTakenError(fields.slug);
+    throw err;
+  }
+}
+
+export async function updateSegment(db: Db, tenant: Tenant, id: string, set: Partial<SegmentFields>): Promise<SegmentDoc | null> {
+  try {
+    return await segments(db, tenant).updateById(id, { $set: { ...set, updated_at: new Date() } });
+  } catch (err) {
+    if (isDuplicateKey(err)) throw new SlugTakenError(set.slug ?? '');
+    throw err;
+  }
+}
+
+/** What still links to a segment: groups and schedules. */
+export async function segmentLinks(db: Db, tenant: Tenant, id: string): Promise<{ groups: number; schedules: number }> {
+  const [groups, schedules] = await Promise.all([
+    tenantCollection(db, 'groups', tenant).count({ segment_id: id }),
+    tenantCollection(db, 'schedules', tenant).count({ segment_id: id }),
+  ]);
+  return { groups, schedules };
+}
+
+export const deleteSegment = (db: Db, tenant: Tenant, id: string): Promise<boolean> => segments(db, tenant).deleteById(id);
