@@ -1,0 +1,16 @@
+/**
+ * Custom search attributes of offerops workflows. Registered on the namespace
+ * at start-up (tools/stack/temporal-setup.ts); workflows set them with
+ * `upsertSearchAttributes`/`typedSearchAttributes`. Workflow-safe: imports
+ * only `@temporalio/common`.
+ */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+export const OfferopsAccountId = defineSearchAttributeKey('OfferopsAccountId', SearchAttributeType.KEYWORD);
+/** `live` or `test`. */
+export const OfferopsEnvironment = defineSearchAttributeKey('OfferopsEnvironment', SearchAttributeType.KEYWORD);
+export const OfferopsResourceId = defineSearchAttributeKey('OfferopsResourceId', SearchAttributeType.KEYWORD);
+/** What the workflow is about, e.g. `publication` or `webhook_delivery`. */
+export const OfferopsKind = defineSearchAttributeKey('OfferopsKind', SearchAttributeType.KEYWORD);
+
+export const OFFEROPS_SEARCH_ATTRIBUTES = [OfferopsAccountId, OfferopsEnvironment, OfferopsResourceId, OfferopsKind] as const;
