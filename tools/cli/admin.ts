@@ -1,0 +1,66 @@
+/**
+ * Operator commands, run against the stack's MongoDB directly (there is no
+ * developer panel yet). Each returns the JSON object the CLI prints.
+ */
+import { Db } from 'mongodb';
+import { SCOPES } from '../../schemas/openapi/common';
+import { PLANS } from '../../schemas/openapi/account';
+import { createAccount, createApiKey, getAccount, KeyInputError, Plan, revokeApiKey, TEST_KEY_LIFETIMES } from '../../api/store/accounts';
+import { Environment } from '../../api/store/db';
+import { createGroup } from '../../api/store/groups';
+import { getSegment } from '../../api/store/segments';
+
+export class UsageError extends Error {}
+
+function oneOf<T extends string>(what: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${what} must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+export async function accountCreate(db: Db, opts: { name?: string; plan?: string }) {
+  if (!opts.name) throw new UsageError('--name is required');
+  const plan = oneOf<Plan>('--plan', opts.plan, PLANS, 'pro');
+  const account = await createAccount(db, { name: opts.name, plan });
+  const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES, name: 'owner key' });
+  return { account_id: account._id, api_key: apiKey };
+}
+
+export async function keyCreate(db: Db, opts: { account?: string; scopes?: string; env?: string; expires?: string; name?: string }) {
+  if (!opts.account) throw new UsageError('--account is required');
+  if (!opts.scopes) throw new UsageError('--scopes is required (a:read,b:write or all)');
+  const env = oneOf<Environment>('--env', opts.env, ['live', 'test'], 'live');
+  const lifetime = opts.expires === undefined ? undefined : oneOf('--expires', opts.expires, ['1h', '1d', '7d'] as const, '7d');
+  const scopes = opts.scopes === 'all' ? SCOPES : opts.scopes.split(',').map((s) => s.trim()).filter(Boolean);
+  try {
+    const { keyId, apiKey } = await createApiKey(db, {
+      accountId: opts.account,
+      env,
+      scopes,
+      name: opts.name,
+      expiresInMs: lifetime ? TEST_KEY_LIFETIMES[lifetime] : null,
+    });
+    return { key_id: keyId, api_key: apiKey };
+  } catch (err) {
+    if (err instanceof KeyInputError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+export async function keyRevoke(db: Db, keyId: string | undefined) {
+  if (!keyId) throw new UsageError('usage: admin key revoke KEY_ID');
+  if (!(await revokeApiKey(db, keyId))) throw new UsageError(`no key ${keyId}`);
+  return { revoked: true };
+}
+
+export async function groupCreate(db: Db, opts: { account?: string; name?: string; env?: string; segment?: string }) {
+  if (!opts.account) throw new UsageError('--account is required');
+  if (!opts.name) throw new UsageError('--name is required');
+  const tenant = { accountId: opts.account, env: oneOf<Environment>('--env', opts.env, ['live', 'test'], 'live') };
+  if (!(await getAccount(db, tenant.accountId))) throw new UsageError(`no account ${tenant.accountId}`);
+  if (opts.segment && !(await getSegment(db, tenant, opts.segment))) {
+    throw new UsageError(`no segment ${opts.segment} in ${tenant.accountId} (${tenant.env})`);
+  }
+  const group = await createGroup(db, tenant, { name: opts.name, segment_id: opts.segment ?? null });
+  return { group_id: group._id };
+}
