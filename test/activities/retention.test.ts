@@ -1,0 +1,83 @@
+/**
+ * The retention activity against a real MongoDB-protocol database (the
+ * stack's): it stands in for TTL indexes by deleting finished windows.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { Db, MongoClient } from 'mongodb';
+import { createActivities } from '../../activities/index';
+import { ensureIndexes } from '../../api/store/db';
+import { hit } from '../../api/store/rate-limits';
+import { stackEnv } from '../helpers/stack';
+
+let client: MongoClient;
+let db: Db;
+
+before(async () => {
+  client = await MongoClient.connect(stackEnv().mongodbUri, { serverSelectionTimeoutMS: 10_000 });
+  db = client.db(`t_ret_${randomBytes(6).toString('hex')}`);
+  await ensureIndexes(db);
+});
+after(async () => {
+  await db.dropDatabase().catch(() => undefined);
+  await client.close();
+});
+
+const MIN = 60_000;
+const windows = () => db.collection<{ _id: string; window_start: Date; window_end: Date; count: number }>('rate_limits');
+
+/** A window of one credential that ended (or ends) `endOffsetMs` from now. */
+function win(id: string, endOffsetMs: number) {
+  const end = new Date(Date.now() + endOffsetMs);
+  return { _id: id, window_start: new Date(end.getTime() - MIN), window_end: end, count: 7 };
+}
+
+test('sweepExpiredRecords removes only windows that ended, and reports how many', async () => {
+  await windows().deleteMany({});
+  await windows().insertMany([
+    win('key_ended_1', -60 * MIN),
+    win('key_ended_2', -2 * 24 * 60 * MIN),
+    win('key_ended_3', -10 * MIN),
+    win('key_open_1', 30_000),
+    win('key_open_2', 59_000),
+  ]);
+  const activities = createActivities({ db });
+  const result = await activities.sweepExpiredRecords();
+  assert.deepEqual(result, { rate_limit_windows: 3 });
+  const left = (await windows().find({}).toArray()).map((w) => w._id).sort();
+  assert.deepEqual(left, ['key_open_1', 'key_open_2']);
+  // The survivors are untouched.
+  assert.equal((await windows().findOne({ _id: 'key_open_1' }))?.count, 7);
+  // Nothing more to do: a second sweep removes nothing.
+  assert.deepEqual(await activities.sweepExpiredRecords(), { rate_limit_windows: 0 });
+  assert.equal(await windows().countDocuments(), 2);
+});
+
+test('a window that ended moments ago is kept for the grace period (default one minute), then removed', async () => {
+  await windows().deleteMany({});
+  await windows().insertMany([win('key_just_ended', -5_000), win('key_long_gone', -5 * MIN)]);
+  assert.deepEqual(await createActivities({ db }).sweepExpiredRecords(), { rate_limit_windows: 1 });
+  assert.deepEqual((await windows().find({}).toArray()).map((w) => w._id), ['key_just_ended']);
+  // With no grace, it goes too.
+  assert.deepEqual(await createActivities({ db, windowGraceMs: 0 }).sweepExpiredRecords(), { rate_limit_windows: 1 });
+  assert.equal(await windows().countDocuments(), 0);
+});
+
+test('windows written by the rate limiter itself are swept once finished, and the limiter starts afresh', async () => {
+  await windows().deleteMany({});
+  const long = new Date(Date.now() - 10 * MIN);
+  await hit(db, 'key_old', MIN, long);
+  await hit(db, 'key_old', MIN, new Date(long.getTime() + 1_000));
+  await hit(db, 'key_now', MIN);
+  assert.equal(await windows().countDocuments(), 2);
+  assert.deepEqual(await createActivities({ db }).sweepExpiredRecords(), { rate_limit_windows: 1 });
+  assert.deepEqual((await windows().find({}).toArray()).map((w) => w._id), ['key_now']);
+  const fresh = await hit(db, 'key_old', MIN);
+  assert.equal(fresh.count, 1);
+});
+
+test('an empty collection: zero removed', async () => {
+  await windows().deleteMany({});
+  assert.deepEqual(await createActivities({ db }).sweepExpiredRecords(), { rate_limit_windows: 0 });
+});

@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { test } from 'node:test';
+import { handlers, UNBUILT_OPERATIONS } from '../../api/handlers/index';
+import { EVENT_CATALOGUE } from '../../schemas/events/index';
+import { ERROR_RESPONSES, JsonSchema, SCOPES } from '../../schemas/openapi/common';
+import { openapiDocument, SCOPE_EXTENSION } from '../../schemas/openapi/index';
+import { operations } from '../../schemas/operations';
+import { ajv, DOCUMENT_ID, validatorFor } from '../../schemas/validator';
+import { SPEC_OPERATION_IDS, SPEC_OPERATIONS } from './spec-operations';
+
+const ROOT = resolve(__dirname, '../../..');
+const doc = openapiDocument as any;
+const components: Record<string, JsonSchema> = doc.components.schemas;
+const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+
+test('document header: OpenAPI 3.1.2, contract 1.1.0, /api/v1 server, bearer ApiKey by default', () => {
+  assert.equal(doc.openapi, '3.1.2');
+  assert.equal(doc.info.version, '1.1.0');
+  assert.match(doc.servers[0].url, /\/api\/v1$/);
+  assert.deepEqual(doc.security, [{ ApiKey: [] }]);
+  assert.deepEqual({ type: doc.components.securitySchemes.ApiKey.type, scheme: doc.components.securitySchemes.ApiKey.scheme }, { type: 'http', scheme: 'bearer' });
+});
+
+test('declares exactly the 73 operations of spec 4.1 with their methods, paths and scopes', () => {
+  assert.equal(SPEC_OPERATIONS.length, 73);
+  const declared = operations.map((o) => `${key(o.method, o.path)} ${o.scope}`).sort();
+  const spec = SPEC_OPERATIONS.map(([m, p, s]) => `${key(m, p)} ${s}`).sort();
+  assert.deepEqual(declared, spec);
+  assert.deepEqual([...new Set(operations.map((o) => o.scope))].sort(), [...SCOPES].sort());
+});
+
+test('operationIds are unique, and the ones the spec names sit on their operations', () => {
+  const ids = operations.map((o) => o.operationId);
+  assert.equal(new Set(ids).size, ids.length);
+  const byRoute = new Map(operations.map((o) => [key(o.method, o.path), o.operationId]));
+  const named = SPEC_OPERATIONS.slice(0, 13).map(([m, p]) => byRoute.get(key(m, p)));
+  assert.deepEqual(named, [...SPEC_OPERATION_IDS]);
+  for (const id of ids) assert.match(id, /^[a-z]+(_[a-z]+)*$/);
+});
+
+test('every operation carries its scope extension and the Error schema on every status of spec 7', () => {
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      assert.ok(SCOPES.includes(op[SCOPE_EXTENSION]), `${method} ${path} scope`);
+      for (const status of Object.keys(ERROR_RESPONSES)) {
+        assert.equal(op.responses[status]?.$ref, `#/components/responses/Error${status}`, `${method} ${path} ${status}`);
+      }
+      assert.ok(op.summary, `${method} ${path} summary`);
+    }
+  }
+  for (const status of Object.keys(ERROR_RESPONSES)) {
+    assert.deepEqual(doc.components.responses[`Error${status}`].content['application/json'].schema, { $ref: '#/components/schemas/Error' });
+  }
+  assert.deepEqual(components.Error!.required, ['code', 'message', 'request_id']);
+});
+
+test('path ids, pagination, filters and days follow spec 4.2', () => {
+  for (const op of operations) {
+    const params = (op.pathSchema.properties ?? {}) as Record<string, any>;
+    if (op.path.includes('{id}')) {
+      const expected = op.operationId === 'journey_executions_list' ? { minLength: 2, maxLength: 100 } : {};
+      assert.equal(params.id.type, 'string', op.operationId);
+      for (const [k, v] of Object.entries(expected)) assert.equal(params.id[k], v, `${op.operationId} id ${k}`);
+    }
+    const query = (op.querySchema.properties ?? {}) as Record<string, any>;
+    const isList = (op.responseSchema as any).properties?.pagination !== undefined;
+    if (isList) {
+      assert.deepEqual(query.limit, { type: 'integer', minimum: 1, maximum: 100, default: 30 }, op.operationId);
+      assert.deepEqual(query.offset, { type: 'integer', minimum: 0, default: 0 }, op.operationId);
+    }
+    if (op.path.startsWith('/analytics/')) {
+      assert.equal(query.days.minimum, 1, op.operationId);
+      assert.equal(query.days.maximum, 365, op.operationId);
+    }
+  }
+  const filters = (path: string) => Object.keys(operations.find((o) => o.method === 'get' && o.path === path)!.querySchema.properties as object);
+  for (const f of ['status', 'marketplace', 'query']) assert.ok(filters('/offers').includes(f), f);
+  for (const f of ['status', 'group_id', 'offer_id']) assert.ok(filters('/publications').includes(f), f);
+  for (const f of ['status', 'channel']) assert.ok(filters('/inbox/conversations').includes(f), f);
+  assert.ok(filters('/journeys/{id}/executions').includes('status'));
+});
+
+/** Every object a request may contain is closed (unknown properties are refused). */
+function assertClosed(schema: any, where: string, seen = new Set<any>()): void {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
+  seen.add(schema);
+  if (typeof schema.$ref === 'string') return assertClosed(components[schema.$ref.split('/').pop()], schema.$ref, seen);
+  if (schema.type === 'object' || schema.properties) {
+    if (schema.properties && Object.keys(schema.properties).length) assert.equal(schema.additionalProperties, false, `${where} is closed`);
+  }
+  for (const v of Object.values(schema)) {
+    if (Array.isArray(v)) v.forEach((x) => assertClosed(x, where, seen));
+    else if (typeof v === 'object') assertClosed(v, where, seen);
+  }
+}
+
+test('request bodies, path and query parameters refuse unknown properties', () => {
+  for (const op of operations) {
+    if (op.body) assertClosed(op.body.schema, `${op.operationId} body`);
+    assert.equal(op.querySchema.additionalProperties, false);
+    assert.equal(op.pathSchema.additionalProperties, false);
+  }
+});
+
+test('spec 2.2 offer constraints are in the contract exactly', () => {
+  const p = (components.OfferCreate as any).properties;
+  assert.deepEqual((components.OfferCreate as any).required, ['url', 'title']);
+  assert.equal(p.url.maxLength, 2000);
+  assert.equal(p.url.format, 'uri');
+  assert.deepEqual([p.title.minLength, p.title.maxLength], [3, 240]);
+  assert.equal(p.marketplace.maxLength, 40);
+  assert.deepEqual([p.currency.minLength, p.currency.maxLength, p.currency.default], [3, 8, 'BRL']);
+  assert.equal(p.copy.maxLength, 6000);
+  assert.equal(p.image.format, 'uri');
+  for (const f of ['price', 'original_price']) assert.equal(p[f].type, 'number');
+  assert.deepEqual((components.SegmentCreate as any).required, ['name']);
+  const body = operations.find((o) => o.operationId === 'store_page_create')!.body!.schema;
+  const page = (body.$ref ? components[(body.$ref as string).split('/').pop()!] : body) as any;
+  assert.deepEqual(page.required, ['title']);
+  assert.deepEqual([page.properties.title.minLength, page.properties.title.maxLength], [2, 160]);
+  assert.equal(page.properties.slug.maxLength, 80);
+  assert.equal(page.properties.summary.maxLength, 500);
+  assert.equal(page.properties.body.maxLength, 50000);
+  assert.equal(page.properties.seo_title.maxLength, 70);
+  assert.equal(page.properties.seo_description.maxLength, 180);
+});
+
+test('every component schema compiles under Ajv 2020 strict mode', () => {
+  for (const name of Object.keys(components)) {
+    assert.doesNotThrow(() => ajv.compile({ $ref: `${DOCUMENT_ID}#/components/schemas/${name}` }), name);
+  }
+  for (const op of operations) {
+    for (const schema of [op.pathSchema, op.querySchema, op.responseSchema, ...(op.body ? [op.body.schema] : [])]) {
+      assert.doesNotThrow(() => validatorFor(schema), op.operationId);
+    }
+  }
+});
+
+test('schemas/openapi.json is the document as built (run `npm run openapi` after a change)', () => {
+  const committed = JSON.parse(readFileSync(resolve(ROOT, 'schemas/openapi.json'), 'utf8'));
+  assert.deepEqual(committed, JSON.parse(JSON.stringify(openapiDocument)));
+});
+
+test('handlers and operations match one to one', () => {
+  assert.deepEqual(Object.keys(handlers).sort(), operations.map((o) => o.operationId).sort());
+});
+
+test('the README lists exactly the operations that still answer 501', () => {
+  const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+  const section = /<!-- unbuilt:start -->([\s\S]*?)<!-- unbuilt:end -->/.exec(readme);
+  assert.ok(section, 'README has the unbuilt section markers');
+  const listed = [...section[1]!.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort();
+  assert.deepEqual(listed, [...UNBUILT_OPERATIONS].sort());
+});
+
+test('every event kind has a versioned JSON schema file in schemas/events/', () => {
+  const files = readdirSync(resolve(ROOT, 'schemas/events')).filter((f) => f.endsWith('.json')).sort();
+  assert.deepEqual(files, EVENT_CATALOGUE.map((e) => `${e.kind}.v${e.version}.json`).sort());
+  for (const e of EVENT_CATALOGUE) {
+    const schema = e.schema as any;
+    assert.equal(schema.$id, `https://offerops.dev/schemas/events/${e.kind}.v${e.version}.json`);
+    assert.match(e.kind, /^[a-z_]+\.[a-z_]+$/);
+    assert.deepEqual(schema.required, ['id', 'kind', 'version', 'account', 'environment', 'occurred_at', 'data']);
+    assert.doesNotThrow(() => validatorFor(schema), e.kind);
+  }
+});

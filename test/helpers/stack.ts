@@ -1,0 +1,109 @@
+/**
+ * The running test stack (started once per `npm test` by tools/stack/test.ts)
+ * and an isolated app on it: each test file gets its own MongoDB database and
+ * a real HTTP server on loopback.
+ */
+import { once } from 'node:events';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Db } from 'mongodb';
+import { createApp } from '../../api/app';
+import { connectMongo, connectTemporal } from '../../api/connections';
+import { createLogger } from '../../api/logger';
+import { createAccount, createApiKey, Plan } from '../../api/store/accounts';
+import { Environment, ensureIndexes } from '../../api/store/db';
+import { SCOPES } from '../../schemas/openapi/common';
+import { Client, Connection } from '@temporalio/client';
+
+export function stackEnv() {
+  const need = (name: string): string => {
+    const v = process.env[name];
+    if (!v) throw new Error(`${name} is not set: run the tests with npm test, which starts the stack`);
+    return v;
+  };
+  return {
+    mongodbUri: need('MONGODB_URI'),
+    temporalAddress: need('TEMPORAL_ADDRESS'),
+    temporalNamespace: process.env.TEMPORAL_NAMESPACE || 'offerops',
+  };
+}
+
+export interface TestApp {
+  baseUrl: string;
+  origin: string;
+  db: Db;
+  dbName: string;
+  temporal: { client: Client; connection: Connection; namespace: string };
+  close(): Promise<void>;
+}
+
+/**
+ * `dbName` starts a second app on the database of an earlier one (e.g. two API
+ * processes sharing MongoDB); such an app leaves the database to its owner on close.
+ */
+export async function startTestApp(
+  opts: { rateLimit?: { limit: number; windowMs: number }; dbName?: string } = {},
+): Promise<TestApp> {
+  const env = stackEnv();
+  const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
+  const mongo = await connectMongo({ mongodbUri: env.mongodbUri, mongodbDb: dbName });
+  await ensureIndexes(mongo.db);
+  const temporal = await connectTemporal(env);
+  const app = createApp({
+    db: mongo.db,
+    temporal: { client: temporal.client, namespace: env.temporalNamespace },
+    logger: createLogger('test', 'silent'),
+    ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
+  });
+  const server: Server = createServer(app.callback());
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    baseUrl: `${origin}/api/v1`,
+    db: mongo.db,
+    dbName,
+    temporal: { ...temporal, namespace: env.temporalNamespace },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      if (!opts.dbName) await mongo.db.dropDatabase().catch(() => undefined);
+      await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
+    },
+  };
+}
+
+export interface Tenant {
+  accountId: string;
+  env: Environment;
+  apiKey: string;
+  keyId: string;
+}
+
+/** An account with one key (every scope unless told otherwise). */
+export async function seedTenant(
+  db: Db,
+  opts: { plan?: Plan; env?: Environment; scopes?: readonly string[]; name?: string } = {},
+): Promise<Tenant> {
+  const account = await createAccount(db, { name: opts.name ?? 'Test account', plan: opts.plan ?? 'pro' });
+  const env = opts.env ?? 'live';
+  const key = await createApiKey(db, { accountId: account._id, env, scopes: opts.scopes ?? SCOPES });
+  return { accountId: account._id, env, apiKey: key.apiKey, keyId: key.keyId };
+}
+
+/** Another key on the same account. */
+export async function addKey(
+  db: Db,
+  tenant: { accountId: string },
+  opts: { env?: Environment; scopes?: readonly string[]; expiresInMs?: number | null } = {},
+): Promise<{ apiKey: string; keyId: string }> {
+  const env = opts.env ?? 'live';
+  return createApiKey(db, {
+    accountId: tenant.accountId,
+    env,
+    scopes: opts.scopes ?? SCOPES,
+    ...(opts.expiresInMs !== undefined ? { expiresInMs: opts.expiresInMs } : {}),
+  });
+}
