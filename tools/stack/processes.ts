@@ -1,0 +1,347 @@
+/**
+ * Child processes of the stack, supervised so that nothing outlives us.
+ *
+ * - Children stay in our process group (no `detached`): Ctrl-C in a terminal
+ *   and a CI runner's kill of the group reach every one of them directly,
+ *   even when this process is stuck.
+ * - A stop request (signal, or an error at start-up) stops them in reverse
+ *   start order — the app before Temporal, Temporal before MongoDB — with
+ *   SIGTERM, then SIGKILL after a grace period.
+ * - If this process is SIGKILLed: on Linux every child is started through
+ *   `setpriv --pdeathsig TERM` (util-linux), so the kernel stops it; FerretDB
+ *   also exits when its stdin pipe closes; elsewhere the pid files under
+ *   `<data>/run/` let the next start on the same data directory stop the
+ *   leftovers (a lock there also keeps two stacks off one data directory).
+ * - Child output goes to `<data>/logs/<name>.log`, not the console.
+ */
+import { ChildProcess, execFileSync, spawn, spawnSync, StdioNull, StdioPipe } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { AddressInfo, createServer } from 'node:net';
+import { constants as osConstants } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export type Log = (line: string) => void;
+
+/** Progress lines on stderr, prefixed `offerops:`. */
+export const log: Log = (line) => process.stderr.write(`offerops: ${line}\n`);
+
+/** Everything we spawned and that still runs; SIGKILLed if we exit without stopping it. */
+const live = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+let deathSignalPrefix: string[] | undefined;
+/** `setpriv --pdeathsig TERM --` where it works (Linux, util-linux ≥ 2.33), else nothing. */
+function withDeathSignal(argv: string[]): string[] {
+  deathSignalPrefix ??=
+    process.platform === 'linux' && spawnSync('setpriv', ['--pdeathsig', 'TERM', '--', 'true']).status === 0
+      ? ['setpriv', '--pdeathsig', 'TERM', '--']
+      : [];
+  return [...deathSignalPrefix, ...argv];
+}
+
+function track(child: ChildProcess): ChildProcess {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  child.once('error', () => live.delete(child));
+  return child;
+}
+
+/** Runs a command to completion; rejects with the tail of its output when it fails. */
+export function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = track(spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] }));
+    let output = '';
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit code ${code}`})\n${output.trim()}`));
+    });
+  });
+}
+
+/** Ports the OS considers free right now (all held open together, so they differ). */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const server = createServer().listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      return server;
+    }),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+/** Retries `attempt` until it resolves; `check` throws to give up early (e.g. the server died). */
+export async function poll<T>(
+  what: string,
+  attempt: () => Promise<T>,
+  opts: { timeoutMs: number; intervalMs?: number; check?: () => void },
+): Promise<T> {
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    opts.check?.();
+    let result: T;
+    try {
+      result = await attempt();
+    } catch (err) {
+      opts.check?.();
+      if (Date.now() >= deadline) {
+        throw new Error(`timed out after ${opts.timeoutMs / 1000} s waiting for ${what}: ${(err as Error).message}`);
+      }
+      await sleep(opts.intervalMs ?? 250);
+      continue;
+    }
+    opts.check?.();
+    return result;
+  }
+}
+
+/** Starts the lines each run appends to a child's log. */
+const RUN_MARK = '=== offerops:';
+
+/** The last lines a child's latest run wrote to its (possibly large) log file. */
+export function logTail(file: string, lines = 25): string {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const length = Math.min(size, 64 * 1024);
+      const buffer = Buffer.alloc(length);
+      readSync(fd, buffer, 0, length, size - length);
+      const text = buffer.toString('utf8');
+      return text.slice(Math.max(0, text.lastIndexOf(RUN_MARK))).trimEnd().split('\n').slice(-lines).join('\n');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '(no log)';
+  }
+}
+
+interface PidRecord {
+  pid: number;
+  cmdline: string;
+}
+
+/** The command line of a running process, or null when there is none (or no way to tell). */
+function commandLine(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') || null;
+  } catch {
+    if (process.platform === 'linux') return null;
+  }
+  try {
+    const args = execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return args.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Still the very process the record describes (not a recycled pid)? */
+const isRunning = (record: PidRecord): boolean => commandLine(record.pid) === record.cmdline;
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // it ended meanwhile
+  }
+}
+
+function readRecord(file: string): PidRecord | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as PidRecord;
+  } catch {
+    return null;
+  }
+}
+
+export class ManagedChild {
+  private stopRequested = false;
+  private spawnError?: Error;
+  readonly exited: Promise<void>;
+
+  constructor(
+    readonly name: string,
+    readonly child: ChildProcess,
+    readonly logFile: string,
+    onExit: (managed: ManagedChild, expected: boolean) => void,
+  ) {
+    this.exited = new Promise((resolve) => {
+      let ended = false;
+      const done = (err?: Error) => {
+        if (ended) return;
+        ended = true;
+        if (err instanceof Error) this.spawnError = err;
+        onExit(this, this.stopRequested);
+        resolve();
+      };
+      child.once('exit', () => done());
+      child.once('error', done);
+    });
+  }
+
+  get running(): boolean {
+    return this.child.pid !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** An error that says how the child ended, with the end of its log. */
+  failure(): Error {
+    const how = this.child.signalCode
+      ? `was killed by ${this.child.signalCode}`
+      : this.child.exitCode !== null
+        ? `exited with code ${this.child.exitCode}`
+        : `could not be started (${this.spawnError?.message ?? 'unknown error'})`;
+    return new Error(`${this.name} ${how}; last lines of ${this.logFile}:\n${logTail(this.logFile)}`);
+  }
+
+  /** Throws `failure()` unless the child still runs (a `poll` check). */
+  assertRunning(): void {
+    if (!this.running) throw this.failure();
+  }
+
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopRequested = true;
+    if (!this.running) return;
+    this.child.kill('SIGTERM');
+    const timer = sleep(graceMs, 'timeout', { ref: false });
+    if ((await Promise.race([this.exited, timer])) === 'timeout') {
+      this.child.kill('SIGKILL');
+      await this.exited;
+    }
+  }
+}
+
+/**
+ * Owns everything one stack started, under one data directory, and stops it
+ * all (once, in reverse order) on `stop()`.
+ */
+export class Supervisor {
+  /** Called when a child ends without being asked to. */
+  onUnexpectedExit: (child: ManagedChild) => void = () => undefined;
+  private readonly cleanups: Array<() => Promise<void> | void> = [];
+  private stopped?: Promise<void>;
+
+  private constructor(
+    readonly dataDir: string,
+    private readonly log: Log,
+  ) {}
+
+  /** Takes the data directory's lock and stops what a crashed earlier run left behind. */
+  static async open(dataDir: string, log: Log): Promise<Supervisor> {
+    const runDir = join(dataDir, 'run');
+    mkdirSync(runDir, { recursive: true });
+    mkdirSync(join(dataDir, 'logs'), { recursive: true });
+    const lock = join(runDir, 'supervisor.json');
+    const mine = JSON.stringify({ pid: process.pid, cmdline: commandLine(process.pid) ?? '' } satisfies PidRecord);
+    try {
+      writeFileSync(lock, mine, { flag: 'wx' });
+    } catch {
+      const owner = readRecord(lock);
+      if (owner && isRunning(owner)) {
+        throw new Error(`another offerops stack (pid ${owner.pid}) is using ${dataDir}: stop it, or set OFFEROPS_DATA_DIR`);
+      }
+      rmSync(lock, { force: true });
+      writeFileSync(lock, mine, { flag: 'wx' });
+    }
+    const supervisor = new Supervisor(dataDir, log);
+    supervisor.defer(() => rmSync(lock, { force: true }));
+    await supervisor.stopLeftovers(runDir);
+    return supervisor;
+  }
+
+  get stopping(): boolean {
+    return this.stopped !== undefined;
+  }
+
+  spawn(
+    name: string,
+    command: string,
+    args: string[],
+    opts: { env?: NodeJS.ProcessEnv; stdin?: StdioPipe | StdioNull; stdout?: 'log' | 'pipe' | 'inherit' } = {},
+  ): ManagedChild {
+    if (this.stopping) throw new Error(`not starting ${name}: the stack is stopping`);
+    const logFile = join(this.dataDir, 'logs', `${name}.log`);
+    const output = opts.stdout === 'inherit' ? 'inherit' : openSync(logFile, 'a');
+    if (typeof output === 'number') writeSync(output, `${RUN_MARK} ${name} started at ${new Date().toISOString()}\n`);
+    const [file, ...argv] = withDeathSignal([command, ...args]);
+    let child: ChildProcess;
+    try {
+      child = track(
+        spawn(file!, argv, {
+          env: opts.env ?? process.env,
+          stdio: [opts.stdin ?? 'ignore', opts.stdout === 'pipe' ? 'pipe' : output, output],
+        }),
+      );
+    } finally {
+      if (typeof output === 'number') closeSync(output);
+    }
+    const pidFile = join(this.dataDir, 'run', `${name}.json`);
+    if (child.pid !== undefined) {
+      writeFileSync(pidFile, JSON.stringify({ pid: child.pid, cmdline: [command, ...args].join(' ') } satisfies PidRecord));
+    }
+    const managed = new ManagedChild(name, child, logFile, (ended, expected) => {
+      rmSync(pidFile, { force: true });
+      if (!expected && !this.stopping) this.onUnexpectedExit(ended);
+    });
+    this.defer(() => managed.stop());
+    return managed;
+  }
+
+  /** Runs `cleanup` on stop, before everything registered earlier. */
+  defer(cleanup: () => Promise<void> | void): void {
+    this.cleanups.push(cleanup);
+  }
+
+  stop(): Promise<void> {
+    this.stopped ??= (async () => {
+      for (const cleanup of this.cleanups.reverse()) {
+        try {
+          await cleanup();
+        } catch (err) {
+          this.log(`while stopping: ${(err as Error).message}`);
+        }
+      }
+    })();
+    return this.stopped;
+  }
+
+  private async stopLeftovers(runDir: string): Promise<void> {
+    for (const entry of readdirSync(runDir).filter((f) => f.endsWith('.json') && f !== 'supervisor.json')) {
+      const file = join(runDir, entry);
+      const record = readRecord(file);
+      if (record && isRunning(record)) {
+        this.log(`stopping ${entry.slice(0, -5)} (pid ${record.pid}) left over from an earlier run`);
+        signal(record.pid, 'SIGTERM');
+        for (let i = 0; i < 40 && isRunning(record); i++) await sleep(250);
+        if (isRunning(record)) signal(record.pid, 'SIGKILL');
+      }
+      rmSync(file, { force: true });
+    }
+  }
+}
+
+/**
+ * On SIGINT, SIGTERM or SIGHUP: run `stop` once (later signals are ignored
+ * while it runs), then exit with 128 + the signal number.
+ */
+export function onStopSignal(stop: (signal: NodeJS.Signals) => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void stop(signal).finally(() => process.exit(128 + osConstants.signals[signal]));
+    });
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * The offerops stack: a MongoDB-protocol server, a Temporal server (our
+ * namespace and search attributes ensured on it) and, with `withApp`, the
+ * worker and API processes. Every part comes from the environment when given
+ * (MONGODB_URI, TEMPORAL_ADDRESS), else is started here, on free ports, with
+ * its state under the supervisor's data directory.
+ */
+import { once } from 'node:events';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MongoClient } from 'mongodb';
+import { ferretdbBinary, mongodOnPath, temporalBinary } from './binaries';
+import { freePorts, Log, poll, Supervisor } from './processes';
+import { ensureNamespace, waitForTemporal } from './temporal-setup';
+
+export interface StackOptions {
+  /** Owns everything the stack starts; `stack.stop()` is `supervisor.stop()`. */
+  supervisor: Supervisor;
+  /** Also run the worker and the API (`npm start`); the test runner does not. */
+  withApp: boolean;
+  /** The API's port (default: a free one). */
+  port?: number;
+  /** Run MongoDB and Temporal in Docker containers when an engine answers (test runner only). */
+  containers?: boolean;
+  log: Log;
+}
+
+export interface Stack {
+  mongodbUri: string;
+  mongodbDb: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  /** The namespace's workflow list in the Temporal Web UI, when we started the server. */
+  temporalUiUrl?: string;
+  /** `http://127.0.0.1:PORT/api/v1`, with `withApp`. */
+  apiUrl?: string;
+  stop(): Promise<void>;
+}
+
+interface Backends {
+  mongodbUri: string;
+  temporalAddress: string;
+  temporalUi?: string;
+}
+
+const STARTUP_TIMEOUT_MS = 60_000;
+
+/** Hides credentials in a connection string before it reaches a message. */
+const redact = (uri: string): string => uri.replace(/\/\/[^@/]*@/, '//***@');
+
+export async function startStack(opts: StackOptions): Promise<Stack> {
+  const { supervisor, log } = opts;
+  const mongodbDb = process.env.MONGODB_DB || 'offerops';
+  const temporalNamespace = process.env.TEMPORAL_NAMESPACE || 'offerops';
+  try {
+    if (opts.withApp && opts.port !== undefined) await assertPortFree(opts.port); // before minutes of first-start work
+    const tryContainers =
+      opts.containers === true && !process.env.MONGODB_URI && !process.env.TEMPORAL_ADDRESS && (await dockerAnswers());
+    const backends =
+      (tryContainers ? await startContainers(supervisor, log) : null) ?? (await startLocal(supervisor, temporalNamespace, log));
+    await ensureNamespace(backends.temporalAddress, temporalNamespace, log);
+    const stack: Stack = {
+      mongodbUri: backends.mongodbUri,
+      mongodbDb,
+      temporalAddress: backends.temporalAddress,
+      temporalNamespace,
+      ...(backends.temporalUi ? { temporalUiUrl: `${backends.temporalUi}/namespaces/${temporalNamespace}/workflows` } : {}),
+      stop: () => supervisor.stop(),
+    };
+    if (opts.withApp) stack.apiUrl = await startApp(supervisor, stack, opts.port);
+    writeStackFile(supervisor, stack);
+    return stack;
+  } catch (err) {
+    await supervisor.stop();
+    throw err;
+  }
+}
+
+async function startLocal(supervisor: Supervisor, namespace: string, log: Log): Promise<Backends> {
+  const [mongodbUri, temporal] = await Promise.all([startMongo(supervisor, log), startTemporal(supervisor, namespace, log)]);
+  return { mongodbUri, ...temporal };
+}
+
+async function waitForMongo(uri: string, check?: () => void): Promise<void> {
+  await poll(
+    `MongoDB at ${redact(uri)}`,
+    async () => {
+      const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 2_000 });
+      try {
+        await client.db('admin').command({ ping: 1 });
+      } finally {
+        await client.close();
+      }
+    },
+    { timeoutMs: STARTUP_TIMEOUT_MS, intervalMs: 300, check },
+  );
+}
+
+/** MONGODB_URI, else `mongod` on PATH, else the embedded FerretDB. */
+async function startMongo(supervisor: Supervisor, log: Log): Promise<string> {
+  if (process.env.MONGODB_URI) {
+    await waitForMongo(process.env.MONGODB_URI);
+    return process.env.MONGODB_URI;
+  }
+  const mongod = mongodOnPath();
+  if (mongod) {
+    const [port] = await freePorts(1);
+    const dbpath = join(supervisor.dataDir, 'mongod');
+    mkdirSync(dbpath, { recursive: true });
+    const child = supervisor.spawn('mongod', mongod, ['--dbpath', dbpath, '--bind_ip', '127.0.0.1', '--port', String(port)]);
+    const uri = `mongodb://127.0.0.1:${port}/`;
+    await waitForMongo(uri, () => child.assertRunning());
+    return uri;
+  }
+  const binary = await ferretdbBinary(log);
+  const child = supervisor.spawn('ferretdb', binary, ['--listen', '127.0.0.1:0', '--dir', join(supervisor.dataDir, 'ferretdb')], {
+    stdin: 'pipe', // FerretDB exits when this pipe closes, i.e. when we do.
+    stdout: 'pipe', // its one line: the URI, once it listens
+  });
+  const lines = createInterface({ input: child.child.stdout! });
+  const [uri] = (await Promise.race([
+    once(lines, 'line', { signal: AbortSignal.timeout(STARTUP_TIMEOUT_MS) }),
+    child.exited.then(() => Promise.reject(child.failure())),
+  ])) as [string];
+  await waitForMongo(uri, () => child.assertRunning());
+  return uri;
+}
+
+/** TEMPORAL_ADDRESS, else `temporal server start-dev` on SQLite with the Web UI. */
+async function startTemporal(
+  supervisor: Supervisor,
+  namespace: string,
+  log: Log,
+): Promise<{ temporalAddress: string; temporalUi?: string }> {
+  if (process.env.TEMPORAL_ADDRESS) {
+    await waitForTemporal(process.env.TEMPORAL_ADDRESS);
+    return { temporalAddress: process.env.TEMPORAL_ADDRESS };
+  }
+  const binary = await temporalBinary(log);
+  const [port, uiPort] = await freePorts(2);
+  const dir = join(supervisor.dataDir, 'temporal');
+  mkdirSync(dir, { recursive: true });
+  // prettier-ignore
+  const child = supervisor.spawn('temporal', binary, [
+    'server', 'start-dev',
+    '--db-filename', join(dir, 'temporal.db'),
+    '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort),
+    '--namespace', namespace,
+    '--log-level', 'warn',
+  ]);
+  const temporalAddress = `127.0.0.1:${port}`;
+  await waitForTemporal(temporalAddress, { check: () => child.assertRunning() });
+  return { temporalAddress, temporalUi: `http://127.0.0.1:${uiPort}` };
+}
+
+async function assertPortFree(port: number): Promise<void> {
+  const server = createServer();
+  try {
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+  } catch {
+    throw new Error(`port ${port} is already in use on 127.0.0.1: stop what uses it, or set PORT`);
+  } finally {
+    server.close();
+  }
+}
+
+/** The worker and the API (built into dist/ by `npm run build`); resolves with the API's base URL. */
+async function startApp(supervisor: Supervisor, stack: Stack, port?: number): Promise<string> {
+  const apiPort = port ?? (await freePorts(1))[0]!;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MONGODB_URI: stack.mongodbUri,
+    MONGODB_DB: stack.mongodbDb,
+    TEMPORAL_ADDRESS: stack.temporalAddress,
+    TEMPORAL_NAMESPACE: stack.temporalNamespace,
+    PORT: String(apiPort),
+    OFFEROPS_DATA_DIR: supervisor.dataDir,
+  };
+  const dist = resolve(__dirname, '../..');
+  const worker = supervisor.spawn('worker', process.execPath, [join(dist, 'worker/main.js')], { env });
+  const api = supervisor.spawn('api', process.execPath, [join(dist, 'api/main.js')], { env });
+  const origin = `http://127.0.0.1:${apiPort}`;
+  await poll(
+    `${origin}/healthz`,
+    async () => {
+      const response = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      if (response.status !== 200) throw new Error(`it answered ${response.status}`);
+    },
+    {
+      timeoutMs: STARTUP_TIMEOUT_MS,
+      intervalMs: 300,
+      check: () => {
+        worker.assertRunning();
+        api.assertRunning();
+      },
+    },
+  );
+  return `${origin}/api/v1`;
+}
+
+/** `<data>/stack.json` tells operator commands where the running stack is. */
+function writeStackFile(supervisor: Supervisor, stack: Stack): void {
+  const file = join(supervisor.dataDir, 'stack.json');
+  const info = {
+    mongodb_uri: stack.mongodbUri,
+    mongodb_db: stack.mongodbDb,
+    temporal_address: stack.temporalAddress,
+    temporal_namespace: stack.temporalNamespace,
+    temporal_ui_url: stack.temporalUiUrl ?? null,
+    api_url: stack.apiUrl ?? null,
+    pid: process.pid,
+  };
+  writeFileSync(file, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  supervisor.defer(() => rmSync(file, { force: true }));
+}
+
+/** A Docker engine answers (testcontainers' own detection, bounded); OFFEROPS_NO_DOCKER=1 skips it. */
+async function dockerAnswers(): Promise<boolean> {
+  if (process.env.OFFEROPS_NO_DOCKER === '1') return false;
+  try {
+    const { getContainerRuntimeClient } = await import('testcontainers');
+    const timeout = sleep(5_000, undefined, { ref: false }).then(() => Promise.reject(new Error('no answer')));
+    await Promise.race([getContainerRuntimeClient(), timeout]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * mongo:7 and the Temporal CLI image (testcontainers' reaper removes them even
+ * if we die); null when they cannot be started, e.g. images out of reach.
+ */
+async function startContainers(supervisor: Supervisor, log: Log): Promise<Backends | null> {
+  const { GenericContainer } = await import('testcontainers');
+  log('a Docker engine answers: running MongoDB and Temporal in containers');
+  const started = async (container: InstanceType<typeof GenericContainer>) => {
+    const running = await container.start();
+    supervisor.defer(async () => {
+      await running.stop();
+    });
+    return running;
+  };
+  try {
+    const [mongo, temporal] = await Promise.all([
+      started(new GenericContainer('mongo:7').withExposedPorts(27017)),
+      started(
+        new GenericContainer('temporalio/temporal:1.5.1')
+          .withCommand(['server', 'start-dev', '--ip', '0.0.0.0'])
+          .withExposedPorts(7233, 8233),
+      ),
+    ]);
+    const backends: Backends = {
+      mongodbUri: `mongodb://${mongo.getHost()}:${mongo.getMappedPort(27017)}/?directConnection=true`,
+      temporalAddress: `${temporal.getHost()}:${temporal.getMappedPort(7233)}`,
+      temporalUi: `http://${temporal.getHost()}:${temporal.getMappedPort(8233)}`,
+    };
+    await Promise.all([waitForMongo(backends.mongodbUri), waitForTemporal(backends.temporalAddress)]);
+    return backends;
+  } catch (err) {
+    log(`containers failed (${(err as Error).message.split('\n')[0]}); using local processes`);
+    return null;
+  }
+}

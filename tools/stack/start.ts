@@ -1,0 +1,96 @@
+/**
+ * `npm start`: the whole service on the embedded stack (OFFEROPS_DATA_DIR,
+ * default ./.offerops; the API on PORT, default 8080). On the first start it
+ * creates a demo account and prints its keys once. Ctrl-C stops everything.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { connectMongo } from '../../api/connections';
+import { createAccount, createApiKey, TEST_KEY_LIFETIMES } from '../../api/store/accounts';
+import { SCOPES } from '../../schemas/openapi/common';
+import { log, onStopSignal, Supervisor } from './processes';
+import { Stack, startStack } from './stack';
+
+interface DemoAccount {
+  accountId: string;
+  liveKey: string;
+  testKey: string;
+}
+
+/** Creates the demo account unless `<data>/demo.json` says it exists; the file keeps ids, never secrets. */
+async function createDemoAccountOnce(stack: Stack, dataDir: string): Promise<DemoAccount | null> {
+  const file = join(dataDir, 'demo.json');
+  if (existsSync(file)) return null;
+  const mongo = await connectMongo({ mongodbUri: stack.mongodbUri, mongodbDb: stack.mongodbDb });
+  try {
+    const account = await createAccount(mongo.db, { name: 'Demo account', plan: 'pro' });
+    const live = await createApiKey(mongo.db, { accountId: account._id, env: 'live', scopes: SCOPES, name: 'demo live key' });
+    const test = await createApiKey(mongo.db, {
+      accountId: account._id,
+      env: 'test',
+      scopes: SCOPES,
+      name: 'demo test key',
+      expiresInMs: TEST_KEY_LIFETIMES['7d'],
+    });
+    const record = { account_id: account._id, live_key_id: live.keyId, test_key_id: test.keyId, created_at: new Date().toISOString() };
+    writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+    return { accountId: account._id, liveKey: live.apiKey, testKey: test.apiKey };
+  } finally {
+    await mongo.client.close();
+  }
+}
+
+function banner(stack: Stack, dataDir: string, demo: DemoAccount | null): string {
+  const lines = [
+    'offerops is running',
+    `  API:         ${stack.apiUrl}`,
+    `  OpenAPI:     ${stack.apiUrl}/openapi.json`,
+    stack.temporalUiUrl
+      ? `  Temporal UI: ${stack.temporalUiUrl}`
+      : `  Temporal:    ${stack.temporalAddress} (namespace ${stack.temporalNamespace})`,
+    `  Data:        ${dataDir}`,
+  ];
+  if (demo) {
+    lines.push(
+      `Demo account ${demo.accountId} (shown once, keep them):`,
+      `  live key: ${demo.liveKey}`,
+      `  test key: ${demo.testKey}`,
+    );
+  }
+  lines.push('Press Ctrl-C to stop.');
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  const dataDir = resolve(process.env.OFFEROPS_DATA_DIR || '.offerops');
+  const port = Number(process.env.PORT || 8080);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`PORT must be a port number, not ${process.env.PORT}`);
+
+  const supervisor = await Supervisor.open(dataDir, log);
+  let interrupted = false;
+  onStopSignal(async () => {
+    interrupted = true;
+    log('stopping …');
+    await supervisor.stop();
+    log('stopped');
+  });
+  try {
+    const stack = await startStack({ supervisor, withApp: true, port, log });
+    supervisor.onUnexpectedExit = (child) => {
+      log(child.failure().message);
+      log('stopping …');
+      void supervisor.stop().finally(() => process.exit(1));
+    };
+    const demo = await createDemoAccountOnce(stack, dataDir);
+    process.stdout.write(banner(stack, dataDir, demo));
+  } catch (err) {
+    if (interrupted) return; // the signal handler finishes stopping and exits
+    await supervisor.stop();
+    throw err;
+  }
+}
+
+main().catch((err: Error) => {
+  log(`could not start: ${err.message}`);
+  process.exit(1);
+});

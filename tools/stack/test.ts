@@ -1,0 +1,98 @@
+/**
+ * `npm test`: starts the stack (without the app) on a fresh data directory,
+ * runs `node --test` over every compiled test file — or the files and
+ * `--flag=value` options given after `npm test --` — with the stack's
+ * coordinates in its environment, stops the stack and exits with the tests'
+ * exit code. OFFEROPS_KEEP_TEST_DATA=1 keeps the data directory (logs included).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { log, onStopSignal, Supervisor } from './processes';
+import { startStack } from './stack';
+
+const DIST = resolve(__dirname, '../..');
+/** Every test run's data directory lives here, so a later run can clear a crashed one's. */
+const RUNS_DIR = join(tmpdir(), 'offerops-tests');
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return testFiles(path);
+      return entry.name.endsWith('.test.js') ? [path] : [];
+    })
+    .sort();
+}
+
+/** `test/x.test.ts` is accepted for `dist/test/x.test.js`. */
+const compiledPath = (arg: string): string =>
+  arg.startsWith('-') ? arg : arg.replace(/^(\.\/)?test\//, 'dist/test/').replace(/\.test\.ts$/, '.test.js');
+
+/** Data directories of earlier runs that died without cleaning up (their lock is stale). */
+async function removeAbandonedRuns(except: string): Promise<void> {
+  for (const entry of readdirSync(RUNS_DIR)) {
+    const dir = join(RUNS_DIR, entry);
+    if (dir === except || !existsSync(join(dir, 'run', 'supervisor.json'))) continue;
+    try {
+      await (await Supervisor.open(dir, log)).stop();
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // a live run owns it
+    }
+  }
+}
+
+/** Resolves with the exit code, or null when a stop signal handler owns the exit. */
+async function main(): Promise<number | null> {
+  mkdirSync(RUNS_DIR, { recursive: true });
+  const dataDir = mkdtempSync(join(RUNS_DIR, 'run-'));
+  await removeAbandonedRuns(dataDir);
+  const supervisor = await Supervisor.open(dataDir, log);
+  const finish = async () => {
+    await supervisor.stop();
+    if (process.env.OFFEROPS_KEEP_TEST_DATA === '1') log(`test data kept in ${dataDir}`);
+    else rmSync(dataDir, { recursive: true, force: true });
+  };
+  let interrupted = false;
+  onStopSignal(async () => {
+    interrupted = true;
+    await finish();
+  });
+
+  try {
+    const stack = await startStack({ supervisor, withApp: false, containers: true, log });
+    supervisor.onUnexpectedExit = (child) => {
+      if (child.name !== 'tests') log(child.failure().message);
+    };
+    const args = process.argv.slice(2).map(compiledPath);
+    const files = args.some((arg) => !arg.startsWith('-')) ? [] : testFiles(join(DIST, 'test'));
+    const tests = supervisor.spawn('tests', process.execPath, ['--test', '--test-reporter=spec', ...args, ...files], {
+      stdout: 'inherit',
+      env: {
+        ...process.env,
+        MONGODB_URI: stack.mongodbUri,
+        MONGODB_DB: stack.mongodbDb,
+        TEMPORAL_ADDRESS: stack.temporalAddress,
+        TEMPORAL_NAMESPACE: stack.temporalNamespace,
+        OFFEROPS_TEST_DATA_DIR: dataDir,
+      },
+    });
+    await tests.exited;
+    if (interrupted) return null;
+    await finish();
+    return tests.child.exitCode ?? 1;
+  } catch (err) {
+    if (interrupted) return null;
+    await finish();
+    throw err;
+  }
+}
+
+main().then(
+  (code) => code !== null && process.exit(code),
+  (err: Error) => {
+    log(`tests could not run: ${err.message}`);
+    process.exit(1);
+  },
+);
