@@ -2,6 +2,13 @@ import { Middleware } from 'koa';
 import { Operation } from '../../schemas/operations';
 import { ApiError } from '../errors';
 
+/**
+ * 413. The rest of the body is left unread (draining would let a client push
+ * unlimited bytes), so the connection cannot carry another request: close it.
+ */
+const tooLarge = (limit: number): ApiError =>
+  new ApiError(413, 'payload_too_large', `The body exceeds ${limit} bytes.`, undefined, { Connection: 'close' });
+
 const isJson = (type: string): boolean => /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);
 
 async function readRaw(req: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
@@ -10,7 +17,7 @@ async function readRaw(req: NodeJS.ReadableStream, limit: number): Promise<Buffe
   for await (const chunk of req) {
     const buf = chunk as Buffer;
     size += buf.length;
-    if (size > limit) throw new ApiError(413, 'payload_too_large', `The body exceeds ${limit} bytes.`);
+    if (size > limit) throw tooLarge(limit);
     chunks.push(buf);
   }
   return Buffer.concat(chunks);
@@ -24,7 +31,7 @@ async function readRaw(req: NodeJS.ReadableStream, limit: number): Promise<Buffe
 export function jsonBody(op: Operation, limit: number): Middleware {
   return async (ctx, next) => {
     const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > limit) throw new ApiError(413, 'payload_too_large', `The body exceeds ${limit} bytes.`);
+    if (declared > limit) throw tooLarge(limit);
     const raw = ctx.req.readableEnded ? Buffer.alloc(0) : await readRaw(ctx.req, limit);
     const text = raw.toString('utf8');
     if (text.trim() === '') {

@@ -52,6 +52,8 @@ function check(location: ErrorDetail['location'], schema: JsonSchema, value: unk
 
 /** Validates path, query and body against the operation's schemas; 400 listing every invalid field. */
 export function validateRequest(op: Operation): Middleware {
+  // Compile now, so a schema Ajv refuses fails the start-up, not a request.
+  for (const schema of [op.pathSchema, op.querySchema, ...(op.body ? [op.body.schema] : [])]) validatorFor(schema);
   return async (ctx, next) => {
     const params = { ...(ctx.params as Record<string, string>) };
     const query = coerceQuery(op, ctx.query);
