@@ -8,18 +8,21 @@ import { createActivities } from '../activities/index';
 import { configFromEnv, connectMongo } from '../api/connections';
 import { createLogger } from '../api/logger';
 import { ensureIndexes } from '../api/store/db';
-import { RETENTION_EVERY, RETENTION_SCHEDULE_ID, TASK_QUEUE } from '../workflows/constants';
+import { SCHEDULES, TASK_QUEUE } from '../workflows/constants';
 
-async function ensureRetentionSchedule(client: Client): Promise<void> {
-  try {
-    await client.schedule.create({
-      scheduleId: RETENTION_SCHEDULE_ID,
-      spec: { intervals: [{ every: RETENTION_EVERY }] },
-      action: { type: 'startWorkflow', workflowType: 'retentionSweep', taskQueue: TASK_QUEUE, args: [] },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-    });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+/** Creates the housekeeping Schedules that do not exist yet. */
+async function ensureSchedules(client: Client): Promise<void> {
+  for (const s of SCHEDULES) {
+    try {
+      await client.schedule.create({
+        scheduleId: s.id,
+        spec: { intervals: [{ every: s.every }] },
+        action: { type: 'startWorkflow', workflowType: s.workflowType, taskQueue: TASK_QUEUE, args: [] },
+        policies: { overlap: ScheduleOverlapPolicy.SKIP },
+      });
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    }
   }
 }
 
@@ -30,13 +33,14 @@ async function main(): Promise<void> {
   await ensureIndexes(mongo.db);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
-  await ensureRetentionSchedule(new Client({ connection: clientConnection, namespace: config.temporalNamespace }));
+  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
+  await ensureSchedules(client);
   const worker = await Worker.create({
     connection,
     namespace: config.temporalNamespace,
     taskQueue: TASK_QUEUE,
     workflowsPath: require.resolve('../workflows/index'),
-    activities: createActivities({ db: mongo.db }),
+    activities: createActivities({ db: mongo.db, temporal: client }),
   });
   logger.info({ taskQueue: TASK_QUEUE, namespace: config.temporalNamespace }, 'worker running');
   // Worker.run installs SIGINT/SIGTERM handlers and drains before it resolves.

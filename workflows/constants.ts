@@ -1,6 +1,8 @@
 /** Names shared by the worker, the API and operators. */
 export const TASK_QUEUE = 'offerops';
 
-/** The Temporal Schedule that runs `retentionSweep`. */
-export const RETENTION_SCHEDULE_ID = 'offerops-retention-sweep';
-export const RETENTION_EVERY = '5 minutes';
+/** Temporal Schedules the worker keeps in place: id, workflow type, period. */
+export const SCHEDULES = [
+  { id: 'offerops-retention-sweep', workflowType: 'retentionSweep', every: '5 minutes' },
+  { id: 'offerops-outbox-sweep', workflowType: 'outboxSweep', every: '1 minute' },
+] as const;

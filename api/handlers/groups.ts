@@ -1,5 +1,7 @@
 import { notFound } from '../errors';
-import { recordEvent } from '../store/events';
+import { commitEvents } from '../events';
+import { conflict } from '../errors';
+import { prepareEvent } from '../store/events';
 import { getGroup, GroupDoc, GroupSettings, listGroups, updateGroup } from '../store/groups';
 import { referencedSegment } from './offers';
 import { Handler, listReply, pageOf } from './types';
@@ -43,8 +45,10 @@ export const groupUpdate: Handler = async (req, deps) => {
   if (typeof set.segment_id === 'string') await referencedSegment(deps, req, set.segment_id);
   const changed = Object.keys(set);
   if (!changed.length) return { body: { data: toGroup(group) } };
-  const updated = await updateGroup(deps.db, req.tenant, group._id, set);
-  if (!updated) throw notFound('group', group._id);
-  await recordEvent(deps.db, req.tenant, 'group.updated', { group: toGroup(updated), changed });
+  const updated = await updateGroup(deps.db, req.tenant, group, set, (after) =>
+    prepareEvent(req.tenant, 'group.updated', { group: toGroup(after), changed }),
+  );
+  if (!updated) throw conflict('conflict', 'The group changed while this request ran; read it again and retry.');
+  await commitEvents(deps, 'groups', group._id);
   return { body: { data: toGroup(updated) } };
 };

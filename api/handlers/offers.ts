@@ -1,6 +1,7 @@
 import { badRequest, conflict, notFound } from '../errors';
 import { discountPct, renderOfferMessage } from '../messages';
-import { recordEvent } from '../store/events';
+import { commitEvents, startDispatch } from '../events';
+import { prepareEvent, recordEvent } from '../store/events';
 import { isDuplicateKey } from '../store/db';
 import { createOffer, getOffer, listOffers, OfferDoc, OfferFields, OfferStatus, updateOffer } from '../store/offers';
 import { getSegment, SegmentDoc } from '../store/segments';
@@ -68,6 +69,8 @@ export async function referencedSegment(deps: AppDeps, req: Request, id: string)
   return segment;
 }
 
+const changedMeanwhile = () => conflict('conflict', 'The offer changed while this request ran; read it again and retry.');
+
 const pickFields = (body: Record<string, unknown>): Partial<OfferFields> =>
   Object.fromEntries(FIELDS.filter((f) => f in body).map((f) => [f, body[f]]));
 
@@ -86,8 +89,10 @@ export const offerCreate: Handler = async (req, deps) => {
     ]);
   }
   const fields = pickFields(body) as OfferFields;
-  const { offer, created } = await createOffer(deps.db, req.tenant, fields);
-  if (created) await recordEvent(deps.db, req.tenant, 'offer.created', { offer: toOffer(offer) });
+  const { offer, created } = await createOffer(deps.db, req.tenant, fields, (o) =>
+    prepareEvent(req.tenant, 'offer.created', { offer: toOffer(o) }),
+  );
+  if (created) await commitEvents(deps, 'offers', offer._id);
   return { status: created ? 201 : 200, body: { data: toOffer(offer), created } };
 };
 
@@ -114,22 +119,26 @@ export const offerUpdate: Handler = async (req, deps) => {
   if (!changed.length) return { body: { data: toOffer(offer) } };
   let updated: OfferDoc | null;
   try {
-    updated = await updateOffer(deps.db, req.tenant, offer._id, offer.status, set, move);
+    updated = await updateOffer(deps.db, req.tenant, offer, set, move, (after) =>
+      prepareEvent(req.tenant, 'offer.updated', { offer: toOffer(after), changed }),
+    );
   } catch (err) {
     if (isDuplicateKey(err)) throw conflict('conflict', 'Another offer of this account already has this url.');
     throw err;
   }
-  if (!updated) throw conflict('conflict', 'The offer changed while this request ran; read it again and retry.');
-  await recordEvent(deps.db, req.tenant, 'offer.updated', { offer: toOffer(updated), changed });
+  if (!updated) throw changedMeanwhile();
+  await commitEvents(deps, 'offers', offer._id);
   return { body: { data: toOffer(updated) } };
 };
 
 export const offerArchive: Handler = async (req, deps) => {
   const offer = await mustGetOffer(req, deps);
   if (offer.status !== 'archived') {
-    const archived = await updateOffer(deps.db, req.tenant, offer._id, offer.status, {}, 'archived');
-    if (!archived) throw conflict('conflict', 'The offer changed while this request ran; read it again and retry.');
-    await recordEvent(deps.db, req.tenant, 'offer.archived', { offer: toOffer(archived) });
+    const archived = await updateOffer(deps.db, req.tenant, offer, {}, 'archived', (after) =>
+      prepareEvent(req.tenant, 'offer.archived', { offer: toOffer(after) }),
+    );
+    if (!archived) throw changedMeanwhile();
+    await commitEvents(deps, 'offers', offer._id);
   }
   return { body: { deleted: true, archived: true, id: offer._id } };
 };
@@ -147,5 +156,6 @@ export const offerPreview: Handler = async (req, deps) => {
     length: [...text].length,
   };
   const event = await recordEvent(deps.db, req.tenant, 'offer.previewed', { preview });
+  await startDispatch(deps.temporal.client, event);
   return { body: { data: preview, event_id: event.id } };
 };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { conflict, notFound } from '../errors';
-import { recordEvent } from '../store/events';
+import { commitEvents } from '../events';
+import { prepareEvent } from '../store/events';
 import { countGroupsBySegment } from '../store/groups';
 import {
   createSegment,
@@ -81,34 +82,33 @@ export const segmentCreate: Handler = async (req, deps) => {
     distribution: (body.distribution as SegmentFields['distribution'] | undefined) ?? 'broadcast',
     waitlist: (body.waitlist as boolean | undefined) ?? false,
   };
+  const describe = (s: SegmentDoc) => prepareEvent(req.tenant, 'segment.created', { segment: toSegment(s, 0) });
   let segment: SegmentDoc;
   try {
-    segment = await createSegment(deps.db, req.tenant, fields);
+    segment = await createSegment(deps.db, req.tenant, fields, describe);
   } catch (err) {
     if (!(err instanceof SlugTakenError)) throw err;
     if (given) throw slugTaken(given);
     // A derived slug collided: keep the name's slug recognisable, make it unique.
     try {
-      segment = await createSegment(deps.db, req.tenant, { ...fields, slug: `${base}-${randomBytes(3).toString('hex')}` });
+      segment = await createSegment(deps.db, req.tenant, { ...fields, slug: `${base}-${randomBytes(3).toString('hex')}` }, describe);
     } catch (again) {
       if (again instanceof SlugTakenError) throw slugTaken(base);
       throw again;
     }
   }
-  const data = toSegment(segment, 0);
-  await recordEvent(deps.db, req.tenant, 'segment.created', { segment: data });
-  return { status: 201, body: { data, created: true } };
+  await commitEvents(deps, 'segments', segment._id);
+  return { status: 201, body: { data: toSegment(segment, 0), created: true } };
 };
 
-async function withCount(deps: Parameters<Handler>[1], req: Parameters<Handler>[0], s: SegmentDoc) {
-  const counts = await countGroupsBySegment(deps.db, req.tenant, [s._id]);
-  return toSegment(s, counts.get(s._id) ?? 0);
+async function groupCount(deps: Parameters<Handler>[1], req: Parameters<Handler>[0], s: SegmentDoc): Promise<number> {
+  return (await countGroupsBySegment(deps.db, req.tenant, [s._id])).get(s._id) ?? 0;
 }
 
 export const segmentGet: Handler = async (req, deps) => {
   const segment = await getSegment(deps.db, req.tenant, req.params.id!);
   if (!segment) throw notFound('segment', req.params.id!);
-  return { body: { data: await withCount(deps, req, segment) } };
+  return { body: { data: toSegment(segment, await groupCount(deps, req, segment)) } };
 };
 
 export const segmentUpdate: Handler = async (req, deps) => {
@@ -117,18 +117,20 @@ export const segmentUpdate: Handler = async (req, deps) => {
   const body = req.body ?? {};
   const set = Object.fromEntries(FIELDS.filter((k) => k in body && body[k] !== segment[k]).map((k) => [k, body[k]])) as Partial<SegmentFields>;
   const changed = Object.keys(set);
-  if (!changed.length) return { body: { data: await withCount(deps, req, segment) } };
+  const count = await groupCount(deps, req, segment);
+  if (!changed.length) return { body: { data: toSegment(segment, count) } };
   let updated: SegmentDoc | null;
   try {
-    updated = await updateSegment(deps.db, req.tenant, segment._id, set);
+    updated = await updateSegment(deps.db, req.tenant, segment, set, (after) =>
+      prepareEvent(req.tenant, 'segment.updated', { segment: toSegment(after, count), changed }),
+    );
   } catch (err) {
     if (err instanceof SlugTakenError) throw slugTaken(err.message);
     throw err;
   }
-  if (!updated) throw notFound('segment', segment._id);
-  const data = await withCount(deps, req, updated);
-  await recordEvent(deps.db, req.tenant, 'segment.updated', { segment: data, changed });
-  return { body: { data } };
+  if (!updated) throw conflict('conflict', 'The segment changed while this request ran; read it again and retry.');
+  await commitEvents(deps, 'segments', segment._id);
+  return { body: { data: toSegment(updated, count) } };
 };
 
 export const segmentDelete: Handler = async (req, deps) => {
@@ -141,8 +143,8 @@ export const segmentDelete: Handler = async (req, deps) => {
       `The segment is linked to ${links.groups} group(s) and ${links.schedules} schedule(s); unlink them first.`,
     );
   }
-  if (await deleteSegment(deps.db, req.tenant, segment._id)) {
-    await recordEvent(deps.db, req.tenant, 'segment.deleted', { segment_id: segment._id });
+  if (await deleteSegment(deps.db, req.tenant, segment._id, prepareEvent(req.tenant, 'segment.deleted', { segment_id: segment._id }))) {
+    await commitEvents(deps, 'segments', segment._id);
   }
   return { body: { deleted: true, id: segment._id } };
 };

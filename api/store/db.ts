@@ -22,6 +22,21 @@ export interface TenantDoc extends Document {
   _id: string;
   account_id: string;
   env: Environment;
+  /** Domain events written in the same atomic write as the change they describe; see outbox.ts. */
+  _outbox?: OutboxEvent[];
+  /** A removal whose event is still in the outbox: invisible to every read. */
+  _deleted?: true;
+}
+
+/** A domain event as published: `{id, kind, version, account, environment, occurred_at, data}`. */
+export interface OutboxEvent {
+  id: string;
+  kind: string;
+  version: number;
+  account: string;
+  environment: Environment;
+  occurred_at: string;
+  data: Record<string, unknown>;
 }
 
 /** Collections of tenant data. */
@@ -54,7 +69,7 @@ export class TenantCollection<T extends TenantDoc> {
   }
 
   private scoped(filter: Filter<T>): Filter<T> {
-    return { ...filter, account_id: this.tenant.accountId, env: this.tenant.env } as Filter<T>;
+    return { ...filter, account_id: this.tenant.accountId, env: this.tenant.env, _deleted: { $ne: true } } as Filter<T>;
   }
 
   findById(id: string): Promise<T | null> {
@@ -93,23 +108,64 @@ export class TenantCollection<T extends TenantDoc> {
     return (await this.coll.findOne(this.scoped(filter), { projection: { _id: 1 } })) !== null;
   }
 
-  /** Inserts a document of this tenant; account id and environment are added here. */
-  async insert(doc: Omit<T, 'account_id' | 'env'>): Promise<T> {
-    const full = { ...doc, account_id: this.tenant.accountId, env: this.tenant.env } as unknown as T;
+  /**
+   * Inserts a document of this tenant (account id and environment are added
+   * here), with the event describing it in the same write.
+   */
+  async insert(doc: Omit<T, 'account_id' | 'env'>, event?: OutboxEvent): Promise<T> {
+    const full = {
+      ...doc,
+      account_id: this.tenant.accountId,
+      env: this.tenant.env,
+      ...(event ? { _outbox: [event] } : {}),
+    } as unknown as T;
     await this.coll.insertOne(full as Parameters<Collection<T>['insertOne']>[0]);
     return full;
   }
 
-  /** Applies `update` to the tenant's document `id` (when it also matches `filter`); the document after, or null. */
-  updateById(id: string, update: UpdateFilter<T>, filter: Filter<T> = {}): Promise<T | null> {
-    return this.coll.findOneAndUpdate(this.scoped({ ...filter, _id: id } as Filter<T>), update, {
+  /**
+   * Applies `update` to the tenant's document `id` when it also matches
+   * `filter`, appending `event` to its outbox in the same write. The document
+   * after, or null when nothing matched.
+   */
+  updateById(id: string, update: UpdateFilter<T>, filter: Filter<T> = {}, event?: OutboxEvent): Promise<T | null> {
+    const withEvent = event ? { ...update, $push: { ...(update.$push ?? {}), _outbox: event } } : update;
+    return this.coll.findOneAndUpdate(this.scoped({ ...filter, _id: id } as Filter<T>), withEvent as UpdateFilter<T>, {
       returnDocument: 'after',
     }) as Promise<T | null>;
   }
 
-  async deleteById(id: string, filter: Filter<T> = {}): Promise<boolean> {
-    const res = await this.coll.deleteOne(this.scoped({ ...filter, _id: id } as Filter<T>));
-    return res.deletedCount === 1;
+  /**
+   * Optimistic update: applies `set` to `current` if nobody changed the
+   * document since it was read (same `updated_at`), with the event `describe`
+   * makes of the result in the same write. The document after, or null when
+   * it changed in between (the caller re-reads).
+   */
+  async updateFrom<D extends T & { updated_at: Date }>(
+    current: D,
+    set: Partial<D>,
+    describe?: (after: D) => OutboxEvent,
+  ): Promise<D | null> {
+    const now = new Date();
+    const { _outbox: _ignored, ...base } = current;
+    const after = { ...base, ...set, updated_at: now } as D;
+    const event = describe?.(after);
+    const update = { $set: { ...set, updated_at: now }, ...(event ? { $push: { _outbox: event } } : {}) };
+    const filter = this.scoped({ _id: current._id, updated_at: current.updated_at } as Filter<T>);
+    const res = await this.coll.updateOne(filter, update as unknown as UpdateFilter<T>);
+    return res.matchedCount === 1 ? after : null;
+  }
+
+  /**
+   * Removes the tenant's document `id` (when it matches `filter`). With an
+   * event, the document first becomes an invisible tombstone carrying it;
+   * relaying the outbox then deletes it.
+   */
+  async deleteById(id: string, filter: Filter<T> = {}, event?: OutboxEvent): Promise<boolean> {
+    const target = this.scoped({ ...filter, _id: id } as Filter<T>);
+    if (!event) return (await this.coll.deleteOne(target)).deletedCount === 1;
+    const update = { $set: { _deleted: true }, $push: { _outbox: event } } as unknown as UpdateFilter<T>;
+    return (await this.coll.updateOne(target, update)).matchedCount === 1;
   }
 }
 
@@ -128,6 +184,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('segments').createIndex({ ...tenantKey, slug: 1 }, { unique: true, name: 'tenant_slug_unique' }),
     db.collection('schedules').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
     db.collection('events').createIndex({ ...tenantKey, kind: 1, occurred_day: 1 }, { name: 'tenant_kind_day' }),
+    db.collection('events').createIndex({ dispatched_at: 1 }, { name: 'dispatch' }),
     db.collection('rate_limits').createIndex({ window_end: 1 }, { name: 'window_end' }),
   ]);
 }

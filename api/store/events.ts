@@ -1,23 +1,22 @@
 /**
- * Domain events, as published: `{id, kind, version, account, environment,
- * occurred_at, data}`. Each is checked against its schema in
- * `schemas/events/` before it is stored, with day and hour buckets for
- * analytics (no date operators needed).
+ * Domain events and their outbox.
+ *
+ * Without transactions (FerretDB has none), an event is made durable in the
+ * same single-document write as the change it describes: it rides in the
+ * document's `_outbox`. `relayOutbox` then copies it into the `events`
+ * collection (idempotently, keyed by the event id) and removes it from the
+ * document; the worker's sweep relays whatever a crashed process left. So an
+ * event exists if and only if its change happened, and it is stored once.
+ *
+ * Each event is checked against its schema in `schemas/events/` when it is
+ * prepared, and stored with day and hour buckets for analytics.
  */
-import { Db } from 'mongodb';
+import { Db, UpdateFilter } from 'mongodb';
 import { eventDefinition, eventErrors, EventKind } from '../../schemas/events/index';
 import { newId } from '../ids';
-import { Environment, Tenant, tenantCollection, TenantDoc } from './db';
+import { isDuplicateKey, OutboxEvent, Tenant, TENANT_COLLECTIONS, TenantCollectionName, tenantCollection, TenantDoc } from './db';
 
-export interface DomainEvent {
-  id: string;
-  kind: EventKind;
-  version: number;
-  account: string;
-  environment: Environment;
-  occurred_at: string;
-  data: Record<string, unknown>;
-}
+export type DomainEvent = OutboxEvent;
 
 interface EventDoc extends TenantDoc {
   kind: EventKind;
@@ -26,10 +25,12 @@ interface EventDoc extends TenantDoc {
   occurred_day: string;
   occurred_hour: number;
   data: Record<string, unknown>;
+  /** When the event was handed to delivery (webhooks); null until then. */
+  dispatched_at: Date | null;
 }
 
-export async function recordEvent(db: Db, tenant: Tenant, kind: EventKind, data: Record<string, unknown>): Promise<DomainEvent> {
-  const at = new Date();
+/** Builds an event of `kind` for `tenant`, valid against its schema (a mismatch is a bug: it throws). */
+export function prepareEvent(tenant: Tenant, kind: EventKind, data: Record<string, unknown>, at = new Date()): DomainEvent {
   const event: DomainEvent = {
     id: newId('evt', at.getTime()),
     kind,
@@ -41,28 +42,94 @@ export async function recordEvent(db: Db, tenant: Tenant, kind: EventKind, data:
   };
   const errors = eventErrors(event);
   if (errors) throw new Error(`event ${kind} does not match its schema: ${errors}`);
-  await tenantCollection<EventDoc>(db, 'events', tenant).insert({
-    _id: event.id,
-    kind,
-    version: event.version,
-    occurred_at: at,
-    occurred_day: event.occurred_at.slice(0, 10),
-    occurred_hour: at.getUTCHours(),
-    data,
-  });
   return event;
 }
 
+/** Stores an event in the events collection; true when it was not there yet. */
+async function store(db: Db, event: DomainEvent): Promise<boolean> {
+  const at = new Date(event.occurred_at);
+  try {
+    await db.collection<EventDoc>('events').insertOne({
+      _id: event.id,
+      account_id: event.account,
+      env: event.environment,
+      kind: event.kind,
+      version: event.version,
+      occurred_at: at,
+      occurred_day: event.occurred_at.slice(0, 10),
+      occurred_hour: at.getUTCHours(),
+      data: event.data,
+      dispatched_at: null,
+    });
+    return true;
+  } catch (err) {
+    if (isDuplicateKey(err)) return false; // relayed before (by the sweep or a retry)
+    throw err;
+  }
+}
+
+/** An event that accompanies no change of a document (e.g. a preview). */
+export async function recordEvent(db: Db, tenant: Tenant, kind: EventKind, data: Record<string, unknown>): Promise<DomainEvent> {
+  const event = prepareEvent(tenant, kind, data);
+  await store(db, event);
+  return event;
+}
+
+/**
+ * Moves the outbox of document `id` of `collection` into the events
+ * collection, then drops a tombstone whose outbox is empty. Returns the
+ * events relayed now.
+ */
+export async function relayOutbox(db: Db, collection: TenantCollectionName, id: string): Promise<DomainEvent[]> {
+  const coll = db.collection<TenantDoc>(collection);
+  const doc = await coll.findOne({ _id: id }, { projection: { _outbox: 1, _deleted: 1 } });
+  if (!doc) return [];
+  const relayed: DomainEvent[] = [];
+  for (const event of doc._outbox ?? []) {
+    if (await store(db, event)) relayed.push(event);
+    await coll.updateOne({ _id: id }, { $pull: { _outbox: { id: event.id } } } as unknown as UpdateFilter<TenantDoc>);
+  }
+  if (doc._deleted) await coll.deleteOne({ _id: id, _deleted: true });
+  return relayed;
+}
+
+/** Relays every outbox a crashed writer left behind; the events relayed. */
+export async function relayAllOutboxes(db: Db): Promise<DomainEvent[]> {
+  const relayed: DomainEvent[] = [];
+  for (const name of TENANT_COLLECTIONS) {
+    const pending = await db
+      .collection<TenantDoc>(name)
+      .find({ '_outbox.0': { $exists: true } }, { projection: { _id: 1 } })
+      .toArray();
+    for (const { _id } of pending) relayed.push(...(await relayOutbox(db, name, _id)));
+  }
+  return relayed;
+}
+
+const toEvent = (doc: EventDoc): DomainEvent => ({
+  id: doc._id,
+  kind: doc.kind,
+  version: doc.version,
+  account: doc.account_id,
+  environment: doc.env,
+  occurred_at: doc.occurred_at.toISOString(),
+  data: doc.data,
+});
+
 export async function getEvent(db: Db, tenant: Tenant, id: string): Promise<DomainEvent | null> {
   const doc = await tenantCollection<EventDoc>(db, 'events', tenant).findById(id);
-  if (!doc) return null;
-  return {
-    id: doc._id,
-    kind: doc.kind,
-    version: doc.version,
-    account: doc.account_id,
-    environment: doc.env,
-    occurred_at: doc.occurred_at.toISOString(),
-    data: doc.data,
-  };
+  return doc ? toEvent(doc) : null;
+}
+
+/** Events that occurred before `before` and were not handed to delivery yet, oldest first. */
+export async function undispatchedEvents(db: Db, before: Date, limit: number): Promise<DomainEvent[]> {
+  const docs = await db
+    .collection<EventDoc>('events')
+    .find({ dispatched_at: null, occurred_at: { $lt: before } }, { sort: { _id: 1 }, limit })
+    .toArray();
+  return docs.map(toEvent);
+}
+
+export async function markDispatched(db: Db, id: string): Promise<void> {
+  await db.collection<EventDoc>('events').updateOne({ _id: id }, { $set: { dispatched_at: new Date() } });
 }

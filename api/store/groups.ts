@@ -1,7 +1,7 @@
 import { Db, Filter } from 'mongodb';
 import { GROUP_ROLES } from '../../schemas/openapi/groups';
 import { newId } from '../ids';
-import { Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
 
 export type GroupRole = (typeof GROUP_ROLES)[number];
 
@@ -37,8 +37,14 @@ export function listGroups(db: Db, tenant: Tenant, q: { segment_id?: string; act
 
 export const getGroup = (db: Db, tenant: Tenant, id: string): Promise<GroupDoc | null> => groups(db, tenant).findById(id);
 
-export const updateGroup = (db: Db, tenant: Tenant, id: string, set: Partial<GroupSettings>): Promise<GroupDoc | null> =>
-  groups(db, tenant).updateById(id, { $set: { ...set, updated_at: new Date() } });
+/** Applies `set` unless the group changed since it was read (then null). */
+export const updateGroup = (
+  db: Db,
+  tenant: Tenant,
+  current: GroupDoc,
+  set: Partial<GroupSettings>,
+  describe: (after: GroupDoc) => OutboxEvent,
+): Promise<GroupDoc | null> => groups(db, tenant).updateFrom(current, set, describe);
 
 export function createGroup(
   db: Db,

@@ -1,7 +1,7 @@
-import { Db, Filter, UpdateFilter } from 'mongodb';
+import { Db, Filter } from 'mongodb';
 import { OFFER_STATUSES } from '../../schemas/openapi/offers';
 import { newId } from '../ids';
-import { isDuplicateKey, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
 
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
 
@@ -50,22 +50,31 @@ export function listOffers(db: Db, tenant: Tenant, q: OfferQuery, page: Page): P
 
 export const getOffer = (db: Db, tenant: Tenant, id: string): Promise<OfferDoc | null> => offers(db, tenant).findById(id);
 
-/** Creates a pending offer, or returns the tenant's offer with the same URL untouched. */
-export async function createOffer(db: Db, tenant: Tenant, fields: OfferFields): Promise<{ offer: OfferDoc; created: boolean }> {
+/**
+ * Creates a pending offer (with the event `describe` makes of it, in the same
+ * write), or returns the tenant's offer with the same URL untouched.
+ */
+export async function createOffer(
+  db: Db,
+  tenant: Tenant,
+  fields: OfferFields,
+  describe: (offer: OfferDoc) => OutboxEvent,
+): Promise<{ offer: OfferDoc; created: boolean }> {
   const coll = offers(db, tenant);
   const existing = await coll.findOne({ url: fields.url });
   if (existing) return { offer: existing, created: false };
   const now = new Date();
+  const doc = {
+    _id: newId('off', now.getTime()),
+    ...fields,
+    status: 'pending' as const,
+    status_history: [{ status: 'pending' as const, at: now }],
+    created_at: now,
+    updated_at: now,
+    archived_at: null,
+  };
   try {
-    const offer = await coll.insert({
-      _id: newId('off', now.getTime()),
-      ...fields,
-      status: 'pending',
-      status_history: [{ status: 'pending', at: now }],
-      created_at: now,
-      updated_at: now,
-      archived_at: null,
-    });
+    const offer = await coll.insert(doc, describe({ ...doc, account_id: tenant.accountId, env: tenant.env }));
     return { offer, created: true };
   } catch (err) {
     // A concurrent request created the same URL first: that one wins.
@@ -77,21 +86,24 @@ export async function createOffer(db: Db, tenant: Tenant, fields: OfferFields): 
 }
 
 /**
- * Applies `set` (and a status move) to the offer if it is still in `expected`
- * status; null when it changed in between (the caller re-reads).
+ * Applies `set` and a status move to `current` unless the offer changed
+ * since it was read (then null: the caller re-reads).
  */
 export function updateOffer(
   db: Db,
   tenant: Tenant,
-  id: string,
-  expected: OfferStatus,
+  current: OfferDoc,
   set: Partial<OfferFields>,
   move: OfferStatus | null,
+  describe: (offer: OfferDoc) => OutboxEvent,
 ): Promise<OfferDoc | null> {
   const now = new Date();
-  const update: UpdateFilter<OfferDoc> = {
-    $set: { ...set, updated_at: now, ...(move ? { status: move, archived_at: move === 'archived' ? now : null } : {}) },
-    ...(move ? { $push: { status_history: { status: move, at: now } } as unknown as UpdateFilter<OfferDoc>['$push'] } : {}),
-  };
-  return offers(db, tenant).updateById(id, update, { status: expected });
+  const moved: Partial<OfferDoc> = move
+    ? {
+        status: move,
+        archived_at: move === 'archived' ? now : null,
+        status_history: [...current.status_history, { status: move, at: now }],
+      }
+    : {};
+  return offers(db, tenant).updateFrom(current, { ...set, ...moved }, describe);
 }

@@ -1,7 +1,7 @@
 import { Db } from 'mongodb';
 import { DISTRIBUTIONS } from '../../schemas/openapi/segments';
 import { newId } from '../ids';
-import { isDuplicateKey, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
 
 export type Distribution = (typeof DISTRIBUTIONS)[number];
 
@@ -31,19 +31,32 @@ export const listSegments = (db: Db, tenant: Tenant, page: Page): Promise<PageRe
 
 export const getSegment = (db: Db, tenant: Tenant, id: string): Promise<SegmentDoc | null> => segments(db, tenant).findById(id);
 
-export async function createSegment(db: Db, tenant: Tenant, fields: SegmentFields): Promise<SegmentDoc> {
+export async function createSegment(
+  db: Db,
+  tenant: Tenant,
+  fields: SegmentFields,
+  describe: (segment: SegmentDoc) => OutboxEvent,
+): Promise<SegmentDoc> {
   const now = new Date();
+  const doc = { _id: newId('seg', now.getTime()), ...fields, created_at: now, updated_at: now };
   try {
-    return await segments(db, tenant).insert({ _id: newId('seg', now.getTime()), ...fields, created_at: now, updated_at: now });
+    return await segments(db, tenant).insert(doc, describe({ ...doc, account_id: tenant.accountId, env: tenant.env }));
   } catch (err) {
     if (isDuplicateKey(err)) throw new SlugTakenError(fields.slug);
     throw err;
   }
 }
 
-export async function updateSegment(db: Db, tenant: Tenant, id: string, set: Partial<SegmentFields>): Promise<SegmentDoc | null> {
+/** Applies `set` unless the segment changed since it was read (then null). */
+export async function updateSegment(
+  db: Db,
+  tenant: Tenant,
+  current: SegmentDoc,
+  set: Partial<SegmentFields>,
+  describe: (after: SegmentDoc) => OutboxEvent,
+): Promise<SegmentDoc | null> {
   try {
-    return await segments(db, tenant).updateById(id, { $set: { ...set, updated_at: new Date() } });
+    return await segments(db, tenant).updateFrom(current, set, describe);
   } catch (err) {
     if (isDuplicateKey(err)) throw new SlugTakenError(set.slug ?? '');
     throw err;
@@ -59,4 +72,5 @@ export async function segmentLinks(db: Db, tenant: Tenant, id: string): Promise<
   return { groups, schedules };
 }
 
-export const deleteSegment = (db: Db, tenant: Tenant, id: string): Promise<boolean> => segments(db, tenant).deleteById(id);
+export const deleteSegment = (db: Db, tenant: Tenant, id: string, event: OutboxEvent): Promise<boolean> =>
+  segments(db, tenant).deleteById(id, {}, event);

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
 import { Db, MongoClient } from 'mongodb';
 import { createActivities } from '../../activities/index';
 import { ensureIndexes } from '../../api/store/db';
@@ -13,15 +14,20 @@ import { stackEnv } from '../helpers/stack';
 
 let client: MongoClient;
 let db: Db;
+let connection: Connection;
+let temporal: Client;
 
 before(async () => {
   client = await MongoClient.connect(stackEnv().mongodbUri, { serverSelectionTimeoutMS: 10_000 });
+  connection = await Connection.connect({ address: stackEnv().temporalAddress });
+  temporal = new Client({ connection, namespace: stackEnv().temporalNamespace });
   db = client.db(`t_ret_${randomBytes(6).toString('hex')}`);
   await ensureIndexes(db);
 });
 after(async () => {
   await db.dropDatabase().catch(() => undefined);
   await client.close();
+  await connection.close();
 });
 
 const MIN = 60_000;
@@ -42,7 +48,7 @@ test('sweepExpiredRecords removes only windows that ended, and reports how many'
     win('key_open_1', 30_000),
     win('key_open_2', 59_000),
   ]);
-  const activities = createActivities({ db });
+  const activities = createActivities({ db, temporal });
   const result = await activities.sweepExpiredRecords();
   assert.deepEqual(result, { rate_limit_windows: 3 });
   const left = (await windows().find({}).toArray()).map((w) => w._id).sort();
@@ -57,10 +63,10 @@ test('sweepExpiredRecords removes only windows that ended, and reports how many'
 test('a window that ended moments ago is kept for the grace period (default one minute), then removed', async () => {
   await windows().deleteMany({});
   await windows().insertMany([win('key_just_ended', -5_000), win('key_long_gone', -5 * MIN)]);
-  assert.deepEqual(await createActivities({ db }).sweepExpiredRecords(), { rate_limit_windows: 1 });
+  assert.deepEqual(await createActivities({ db, temporal }).sweepExpiredRecords(), { rate_limit_windows: 1 });
   assert.deepEqual((await windows().find({}).toArray()).map((w) => w._id), ['key_just_ended']);
   // With no grace, it goes too.
-  assert.deepEqual(await createActivities({ db, windowGraceMs: 0 }).sweepExpiredRecords(), { rate_limit_windows: 1 });
+  assert.deepEqual(await createActivities({ db, temporal, windowGraceMs: 0 }).sweepExpiredRecords(), { rate_limit_windows: 1 });
   assert.equal(await windows().countDocuments(), 0);
 });
 
@@ -71,7 +77,7 @@ test('windows written by the rate limiter itself are swept once finished, and th
   await hit(db, 'key_old', MIN, new Date(long.getTime() + 1_000));
   await hit(db, 'key_now', MIN);
   assert.equal(await windows().countDocuments(), 2);
-  assert.deepEqual(await createActivities({ db }).sweepExpiredRecords(), { rate_limit_windows: 1 });
+  assert.deepEqual(await createActivities({ db, temporal }).sweepExpiredRecords(), { rate_limit_windows: 1 });
   assert.deepEqual((await windows().find({}).toArray()).map((w) => w._id), ['key_now']);
   const fresh = await hit(db, 'key_old', MIN);
   assert.equal(fresh.count, 1);
@@ -79,5 +85,5 @@ test('windows written by the rate limiter itself are swept once finished, and th
 
 test('an empty collection: zero removed', async () => {
   await windows().deleteMany({});
-  assert.deepEqual(await createActivities({ db }).sweepExpiredRecords(), { rate_limit_windows: 0 });
+  assert.deepEqual(await createActivities({ db, temporal }).sweepExpiredRecords(), { rate_limit_windows: 0 });
 });
