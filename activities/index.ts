@@ -11,6 +11,8 @@ import { sweepWindows } from '../api/store/rate-limits';
 export interface ActivityDeps {
   db: Db;
   temporal: Client;
+  /** Unseals stored secrets (api/crypto.ts). */
+  secretKey: Buffer;
   /** How long finished rate-limit windows are kept (ms). */
   windowGraceMs?: number;
   /** How old an undispatched event must be before the sweep dispatches it (ms): younger ones are the API's. */

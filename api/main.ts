@@ -2,6 +2,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { createApp } from './app';
+import { secretKeyFromEnv } from './crypto';
 import { configFromEnv, connectMongo, connectTemporal } from './connections';
 import { createLogger } from './logger';
 import { ensureIndexes } from './store/db';
@@ -12,7 +13,12 @@ async function main(): Promise<void> {
   const mongo = await connectMongo(config);
   await ensureIndexes(mongo.db);
   const temporal = await connectTemporal(config);
-  const app = createApp({ db: mongo.db, temporal: { client: temporal.client, namespace: config.temporalNamespace }, logger });
+  const app = createApp({
+    db: mongo.db,
+    secretKey: secretKeyFromEnv(),
+    temporal: { client: temporal.client, namespace: config.temporalNamespace },
+    logger,
+  });
   const server = createServer(app.callback());
   server.listen(Number(process.env.PORT ?? 8080), process.env.HOST ?? '127.0.0.1');
   await once(server, 'listening');

@@ -6,6 +6,7 @@ import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } fro
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index';
 import { configFromEnv, connectMongo } from '../api/connections';
+import { secretKeyFromEnv } from '../api/crypto';
 import { createLogger } from '../api/logger';
 import { ensureIndexes } from '../api/store/db';
 import { SCHEDULES, TASK_QUEUE } from '../workflows/constants';
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
     namespace: config.temporalNamespace,
     taskQueue: TASK_QUEUE,
     workflowsPath: require.resolve('../workflows/index'),
-    activities: createActivities({ db: mongo.db, temporal: client }),
+    activities: createActivities({ db: mongo.db, temporal: client, secretKey: secretKeyFromEnv() }),
   });
   logger.info({ taskQueue: TASK_QUEUE, namespace: config.temporalNamespace }, 'worker running');
   // Worker.run installs SIGINT/SIGTERM handlers and drains before it resolves.

@@ -7,6 +7,8 @@ import { Page, Tenant } from '../store/db';
 /** What `createApp` needs; `main` builds it from MongoDB and Temporal connections. */
 export interface AppDeps {
   db: Db;
+  /** Seals stored secrets (api/crypto.ts). */
+  secretKey: Buffer;
   temporal: { client: Client; namespace: string };
   logger: Logger;
   rateLimit?: { limit: number; windowMs: number };

@@ -1,28 +1,11 @@
 /**
  * The catalogue of domain events: one JSON schema per kind and version in
- * this folder (`<kind>.v<version>.json`). Event data reuse the API's records
- * by reference to the OpenAPI document.
+ * this folder, named `<kind>.v<version>.json`. Event data reuse the API's
+ * records by reference to the OpenAPI document. Adding a kind is adding a file.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { validatorFor } from '../validator';
-import groupUpdated from './group.updated.v1.json';
-import offerArchived from './offer.archived.v1.json';
-import offerCreated from './offer.created.v1.json';
-import offerPreviewed from './offer.previewed.v1.json';
-import offerUpdated from './offer.updated.v1.json';
-import segmentCreated from './segment.created.v1.json';
-import segmentDeleted from './segment.deleted.v1.json';
-import segmentUpdated from './segment.updated.v1.json';
-
-const SCHEMAS = [
-  offerCreated,
-  offerUpdated,
-  offerArchived,
-  offerPreviewed,
-  groupUpdated,
-  segmentCreated,
-  segmentUpdated,
-  segmentDeleted,
-] as const;
 
 export type EventKind = string;
 
@@ -32,22 +15,37 @@ export interface EventDefinition {
   schema: Record<string, unknown>;
 }
 
-export const EVENT_CATALOGUE: readonly EventDefinition[] = SCHEMAS.map((schema) => ({
-  kind: schema.properties.kind.const,
-  version: schema.properties.version.const,
-  schema,
-}));
+/** The folder of the JSON files: beside this source, or reached from its compiled copy under dist/. */
+export const EVENTS_DIR = __dirname.includes(`${join('dist', 'schemas')}`) ? resolve(__dirname, '../../../schemas/events') : __dirname;
 
-const byKind = new Map(EVENT_CATALOGUE.map((d) => [d.kind, d]));
+function load(): EventDefinition[] {
+  return readdirSync(EVENTS_DIR)
+    .filter((f) => /^[a-z_]+\.[a-z_]+\.v\d+\.json$/.test(f))
+    .sort()
+    .map((file) => {
+      const schema = JSON.parse(readFileSync(join(EVENTS_DIR, file), 'utf8'));
+      return { kind: schema.properties.kind.const, version: schema.properties.version.const, schema };
+    });
+}
+
+export const EVENT_CATALOGUE: readonly EventDefinition[] = load();
+
+/** The newest version of each kind is the one emitted. */
+const current = new Map<EventKind, EventDefinition>();
+for (const d of EVENT_CATALOGUE) if ((current.get(d.kind)?.version ?? 0) < d.version) current.set(d.kind, d);
+
+export const EVENT_KINDS: readonly EventKind[] = [...current.keys()].sort();
 
 export function eventDefinition(kind: EventKind): EventDefinition {
-  const def = byKind.get(kind);
+  const def = current.get(kind);
   if (!def) throw new Error(`event kind ${kind} is not in the catalogue`);
   return def;
 }
 
-/** Validates a published event against the schema of its kind; the Ajv errors, or null. */
-export function eventErrors(event: { kind: EventKind }): string | null {
-  const validate = validatorFor(eventDefinition(event.kind).schema);
+/** Validates a published event against the schema of its kind and version; the Ajv errors, or null. */
+export function eventErrors(event: { kind: EventKind; version: number }): string | null {
+  const def = EVENT_CATALOGUE.find((d) => d.kind === event.kind && d.version === event.version);
+  if (!def) return `no schema for ${event.kind} v${event.version}`;
+  const validate = validatorFor(def.schema);
   return validate(event) ? null : JSON.stringify(validate.errors);
 }

@@ -1,4 +1,5 @@
 import {
+  arr,
   bool,
   dateTime,
   filter,
@@ -16,44 +17,60 @@ import {
 } from './common';
 
 export const PUBLICATION_STATUSES = ['queued', 'sending', 'sent', 'partial', 'failed'] as const;
+export const DELIVERY_STATUSES = ['queued', 'waiting', 'sending', 'sent', 'failed'] as const;
 
 /**
- * A publication is one send of one piece of content (an offer, or the text of
- * a schedule) to one group. Publishing to a segment fans out into one
- * publication per active group of the segment. The channel session, the
- * group's address (JID, chat id) and any connector credential never appear.
+ * A publication is one publish request (an offer, or the text of a schedule
+ * run) to one destination: a group, or every active group of a segment. One
+ * durable workflow (`publication-<id>`) sends it, one activity per group;
+ * each group's result is kept. The channel session, the group's address
+ * (JID, chat id) and any connector credential never appear.
  */
 export const schemas: Record<string, JsonSchema> = {
   PublicationStatus: str({
     enum: [...PUBLICATION_STATUSES],
     description:
-      '`queued`: waiting for the channel connector; `sending`: an attempt is under way; `sent`: every message reached the ' +
-      'channel; `partial`: the text was delivered but an accompanying message (the image) failed; `failed`: nothing was ' +
-      'delivered after the last attempt (see `error`). Moves: queued → sending → sent | partial | failed; sending → queued ' +
-      '(retry after a transient failure).',
+      '`queued`: recorded, its workflow started; `sending`: groups are being sent to; `sent`: every group received it; ' +
+      '`partial`: some groups received it and the others failed for good; `failed`: no group received it. ' +
+      'Moves: queued → sending → sent | partial | failed (sent, partial and failed are final).',
+  }),
+  GroupDeliveryStatus: str({
+    enum: [...DELIVERY_STATUSES],
+    description:
+      '`queued`: not attempted yet; `waiting`: held by the pacing of the group or channel; `sending`: an attempt is under way ' +
+      '(transient channel errors are retried with backoff); `sent`: the channel accepted it; `failed`: a permanent error, ' +
+      'or retries exhausted.',
+  }),
+  GroupDelivery: record({
+    group_id: idOf('grp'),
+    status: ref('GroupDeliveryStatus'),
+    attempts: int({ minimum: 0, description: 'send attempts made to this group' }),
+    error: nullable(str({ description: 'why the last attempt failed, in words safe to show (no channel internals)' })),
+    with_image: bool({ description: 'whether the image went with the text to this group' }),
+    sent_at: nullable(dateTime('when the channel accepted the message')),
   }),
   Publication: record(
     {
       id: idOf('pub'),
       offer_id: nullable(idOf('off', 'the offer sent; null for a text-only scheduled publication')),
-      group_id: idOf('grp', 'the destination group'),
-      segment_id: nullable(idOf('seg', 'the segment the send was addressed to, when it was addressed to a segment')),
+      group_id: nullable(idOf('grp', 'the group it was addressed to, when addressed to one group')),
+      segment_id: nullable(idOf('seg', 'the segment it was addressed to, when addressed to a segment')),
       schedule_id: nullable(idOf('sch', 'the schedule that produced it, when it came from one')),
       template_id: nullable(idOf('tpl', 'the template the message was rendered with; null for the default layout')),
+      text: str({ description: 'the message as sent' }),
+      with_image: bool({ description: 'whether the offer image is sent with the text where the channel supports it' }),
       status: ref('PublicationStatus'),
-      attempts: int({ minimum: 0, description: 'delivery attempts made so far' }),
-      error: nullable(str({ description: 'why the last attempt failed, in words safe to show (no channel internals)' })),
-      with_image: bool({ description: 'whether the offer image was (or will be) sent with the text' }),
+      deliveries: arr(ref('GroupDelivery'), { description: 'one entry per destination group' }),
       event_id: nullable(ref('EventId')),
       queued_at: dateTime('when the publication was queued'),
-      sent_at: nullable(dateTime('when the channel accepted the last message; null until sent or partial')),
+      completed_at: nullable(dateTime('when it reached sent, partial or failed')),
       created_at: dateTime('creation time'),
       updated_at: dateTime('last change'),
     },
     {
       description:
-        'One send to one group. `event_id` is the event of the operation that queued it (offer publish, schedule run). ' +
-        'Never carries the channel session, the group address or credentials.',
+        'One publish request to one destination, with the result of each group. `event_id` is the event of the operation ' +
+        'that queued it. Never carries the channel session, the group address or credentials.',
     },
   ),
 };
@@ -70,7 +87,7 @@ export const operations: OperationDef[] = [
     query: [
       ...PAGINATION_PARAMS,
       filter('status', 'Only publications in this state.', ref('PublicationStatus')),
-      filter('group_id', 'Only publications sent to this group.', idOf('grp')),
+      filter('group_id', 'Only publications with a delivery to this group.', idOf('grp')),
       filter('offer_id', 'Only publications of this offer.', idOf('off')),
       filter('segment_id', 'Only publications addressed to this segment.', idOf('seg')),
       filter('schedule_id', 'Only publications produced by this schedule.', idOf('sch')),
@@ -84,7 +101,7 @@ export const operations: OperationDef[] = [
     scope: 'publications:read',
     tag: 'Publications',
     summary: 'Publication result (no channel session)',
-    description: 'State, attempts and error of one send.',
+    description: 'State of the publication and of each group delivery: attempts, error, sent time.',
     success: { status: 200, description: 'The publication.', schema: singleEnvelope(ref('Publication')) },
   },
 ];

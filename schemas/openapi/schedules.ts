@@ -130,7 +130,7 @@ export const schemas: Record<string, JsonSchema> = {
   ScheduleRunResult: record(
     {
       schedule: ref('Schedule'),
-      publications: arr(ref('Publication'), { description: 'the publications this run queued, one per destination group' }),
+      publications: arr(ref('Publication'), { description: 'the publication this run queued' }),
     },
     { description: 'The schedule after a run-now and what it queued.' },
   ),

@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { Db, MongoClient } from 'mongodb';
 import { createActivities } from '../../activities/index';
+import { secretKeyFromEnv } from '../../api/crypto';
 import { ensureIndexes } from '../../api/store/db';
 import { hit } from '../../api/store/rate-limits';
 import { stackEnv } from '../helpers/stack';
@@ -48,7 +49,7 @@ test('sweepExpiredRecords removes only windows that ended, and reports how many'
     win('key_open_1', 30_000),
     win('key_open_2', 59_000),
   ]);
-  const activities = createActivities({ db, temporal });
+  const activities = createActivities({ db, secretKey: secretKeyFromEnv(), temporal });
   const result = await activities.sweepExpiredRecords();
   assert.deepEqual(result, { rate_limit_windows: 3 });
   const left = (await windows().find({}).toArray()).map((w) => w._id).sort();
@@ -63,10 +64,10 @@ test('sweepExpiredRecords removes only windows that ended, and reports how many'
 test('a window that ended moments ago is kept for the grace period (default one minute), then removed', async () => {
   await windows().deleteMany({});
   await windows().insertMany([win('key_just_ended', -5_000), win('key_long_gone', -5 * MIN)]);
-  assert.deepEqual(await createActivities({ db, temporal }).sweepExpiredRecords(), { rate_limit_windows: 1 });
+  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), { rate_limit_windows: 1 });
   assert.deepEqual((await windows().find({}).toArray()).map((w) => w._id), ['key_just_ended']);
   // With no grace, it goes too.
-  assert.deepEqual(await createActivities({ db, temporal, windowGraceMs: 0 }).sweepExpiredRecords(), { rate_limit_windows: 1 });
+  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal, windowGraceMs: 0 }).sweepExpiredRecords(), { rate_limit_windows: 1 });
   assert.equal(await windows().countDocuments(), 0);
 });
 
@@ -77,7 +78,7 @@ test('windows written by the rate limiter itself are swept once finished, and th
   await hit(db, 'key_old', MIN, new Date(long.getTime() + 1_000));
   await hit(db, 'key_now', MIN);
   assert.equal(await windows().countDocuments(), 2);
-  assert.deepEqual(await createActivities({ db, temporal }).sweepExpiredRecords(), { rate_limit_windows: 1 });
+  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), { rate_limit_windows: 1 });
   assert.deepEqual((await windows().find({}).toArray()).map((w) => w._id), ['key_now']);
   const fresh = await hit(db, 'key_old', MIN);
   assert.equal(fresh.count, 1);
@@ -85,5 +86,5 @@ test('windows written by the rate limiter itself are swept once finished, and th
 
 test('an empty collection: zero removed', async () => {
   await windows().deleteMany({});
-  assert.deepEqual(await createActivities({ db, temporal }).sweepExpiredRecords(), { rate_limit_windows: 0 });
+  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), { rate_limit_windows: 0 });
 });

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
 import { createApp } from '../../api/app';
+import { secretKeyFromEnv } from '../../api/crypto';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 
@@ -23,7 +24,7 @@ before(async () => {
       done();
     },
   });
-  const app = createApp({ db: base.db, temporal: base.temporal, logger: pino({ level: 'info' }, sink) });
+  const app = createApp({ db: base.db, secretKey: secretKeyFromEnv(), temporal: base.temporal, logger: pino({ level: 'info' }, sink) });
   const server = createServer(app.callback());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

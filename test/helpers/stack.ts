@@ -9,6 +9,7 @@ import { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Db } from 'mongodb';
 import { createApp } from '../../api/app';
+import { secretKeyFromEnv } from '../../api/crypto';
 import { connectMongo, connectTemporal } from '../../api/connections';
 import { createLogger } from '../../api/logger';
 import { createAccount, createApiKey, Plan } from '../../api/store/accounts';
@@ -52,6 +53,7 @@ export async function startTestApp(
   const temporal = await connectTemporal(env);
   const app = createApp({
     db: mongo.db,
+    secretKey: secretKeyFromEnv(),
     temporal: { client: temporal.client, namespace: env.temporalNamespace },
     logger: createLogger('test', 'silent'),
     ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),

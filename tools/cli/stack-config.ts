@@ -2,7 +2,8 @@
  * Where the running stack is: `npm start` writes `<data dir>/stack.json`
  * while it runs; MONGODB_URI / MONGODB_DB in the environment take precedence.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { newSecretKey } from '../../api/crypto';
 import { join, resolve } from 'node:path';
 
 export interface StackInfo {
@@ -25,4 +26,18 @@ export function stackInfo(env: NodeJS.ProcessEnv = process.env): StackInfo {
     throw new Error(`no running stack: ${file} does not exist (start one with npm start, or set MONGODB_URI)`);
   }
   return JSON.parse(text) as StackInfo;
+}
+
+/**
+ * The key that seals stored secrets: OFFEROPS_SECRET_KEY when set, else
+ * `<data dir>/secret.key`, created (mode 0600) on first use.
+ */
+export function secretKeyFor(dir: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (env.OFFEROPS_SECRET_KEY) return env.OFFEROPS_SECRET_KEY;
+  const file = join(dir, 'secret.key');
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, `${newSecretKey()}\n`, { mode: 0o600, flag: 'wx' });
+  }
+  return readFileSync(file, 'utf8').trim();
 }

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient } from 'mongodb';
+import { secretKeyFor } from '../cli/stack-config';
 import { ferretdbBinary, mongodOnPath, temporalBinary } from './binaries';
 import { freePorts, Log, poll, Supervisor } from './processes';
 import { ensureNamespace, waitForTemporal } from './temporal-setup';
@@ -179,6 +180,7 @@ async function startApp(supervisor: Supervisor, stack: Stack, port?: number): Pr
     TEMPORAL_NAMESPACE: stack.temporalNamespace,
     PORT: String(apiPort),
     OFFEROPS_DATA_DIR: supervisor.dataDir,
+    OFFEROPS_SECRET_KEY: secretKeyFor(supervisor.dataDir),
   };
   const dist = resolve(__dirname, '../..');
   const worker = supervisor.spawn('worker', process.execPath, [join(dist, 'worker/main.js')], { env });

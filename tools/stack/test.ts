@@ -5,6 +5,7 @@
  * coordinates in its environment, stops the stack and exits with the tests'
  * exit code. OFFEROPS_KEEP_TEST_DATA=1 keeps the data directory (logs included).
  */
+import { secretKeyFor } from '../cli/stack-config';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -76,6 +77,7 @@ async function main(): Promise<number | null> {
         TEMPORAL_ADDRESS: stack.temporalAddress,
         TEMPORAL_NAMESPACE: stack.temporalNamespace,
         OFFEROPS_TEST_DATA_DIR: dataDir,
+        OFFEROPS_SECRET_KEY: secretKeyFor(dataDir),
       },
     });
     await tests.exited;
