@@ -30,28 +30,31 @@ const templateFields = (create: boolean): Record<string, JsonSchema> => ({
   body: str({
     minLength: 1,
     maxLength: 4096,
-    // Literal text, `{{`/`}}` for literal braces, or a known placeholder.
-    pattern: `^(?:[^{}]|\\{\\{|\\}\\}|\\{(?:${PLACEHOLDERS.join('|')})\\})*$`,
     description:
-      `The message, with placeholders filled from the offer when sent: ${PLACEHOLDER_LIST}. ` +
-      'A placeholder whose value is empty is removed with its line. Write `{{` and `}}` for literal braces; any other brace is refused.',
+      `The message, with placeholders filled from the offer when it is rendered: ${PLACEHOLDER_LIST}. ` +
+      'Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). ' +
+      'A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. ' +
+      'Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` ' +
+      'whose `details` name the field `body` and the placeholder.',
   }),
   format: str({
     enum: [...TEMPLATE_FORMATS],
     description:
-      'How `body` is marked up: `plain` text, `markdown`, WhatsApp markup (`*bold*`, `_italic_`), or Telegram HTML ' +
-      '(`<b>`, `<i>`, `<a>`). Channels that do not support the markup receive the plain text.',
+      'The markup `body` is written in, which decides how offer values are escaped: `plain` (no markup, values as they are), ' +
+      '`markdown` (Markdown metacharacters in values are backslash-escaped, the url is not), `whatsapp` (`*bold*`, `_italic_`, ' +
+      '`~strike~`; WhatsApp has no escape, values go as they are) or `telegram_html` (`<b>`, `<i>`, `<a href>`…; values are ' +
+      'HTML-escaped).',
     ...(create ? { default: 'plain' } : {}),
   }),
   is_default: bool({
     description:
-      'the template used when a publication names none, for its segment (`segment_id`) or for the whole account (no segment); ' +
-      'setting it clears the flag on the previous default of the same scope',
+      'the template used when a preview or publication names none: for its segment (`segment_id`), or for the whole account ' +
+      '(no segment) when the segment has no default; setting it clears the flag on the previous default of the same scope',
     ...(create ? { default: false } : {}),
   }),
   segment_id: create
-    ? idOf('seg', 'restrict the template to this segment')
-    : nullable(idOf('seg', 'restrict the template to this segment; null makes it account-wide')),
+    ? idOf('seg', 'the segment the template belongs to (with `is_default`, that segment\'s default); omitted for an account-wide template')
+    : nullable(idOf('seg', 'the segment the template belongs to; null makes it account-wide')),
 });
 
 export const schemas: Record<string, JsonSchema> = {
@@ -89,6 +92,7 @@ export const operations: OperationDef[] = [
       ...PAGINATION_PARAMS,
       filter('segment_id', 'Only templates of this segment.', idOf('seg')),
       filter('format', 'Only templates of this format.', ref('TemplateFormat')),
+      filter('is_default', 'Only default templates (`true`) or only the others (`false`).', bool()),
     ],
     success: { status: 200, description: 'A page of templates.', schema: listEnvelope(ref('Template')) },
   },
@@ -99,7 +103,9 @@ export const operations: OperationDef[] = [
     scope: 'templates:write',
     tag: 'Templates',
     summary: 'Create a reusable template',
-    description: 'A `segment_id` this account does not have is a 400 `unknown_reference`.',
+    description:
+      'An unknown placeholder in `body` is a 400 `validation_failed`; a `segment_id` this account does not have is a 400 ' +
+      '`unknown_reference`. With `is_default: true` the previous default of the same scope stops being the default.',
     body: { schema: ref('TemplateCreate'), required: true },
     success: { status: 201, description: 'The new template.', schema: creationEnvelope(ref('Template')) },
   },
@@ -119,6 +125,9 @@ export const operations: OperationDef[] = [
     scope: 'templates:write',
     tag: 'Templates',
     summary: 'Update the fields sent',
+    description:
+      'The same checks as on creation. Setting `is_default: true` (or moving a default template to another scope) clears ' +
+      'the flag on the previous default of that scope.',
     body: { schema: ref('TemplateUpdate'), required: false },
     success: { status: 200, description: 'The template after the change.', schema: singleEnvelope(ref('Template')) },
   },
@@ -129,7 +138,7 @@ export const operations: OperationDef[] = [
     scope: 'templates:write',
     tag: 'Templates',
     summary: 'Delete a template no schedule uses',
-    description: 'A template used by a schedule is refused with 409 `resource_in_use`.',
+    description: 'A template a schedule names (whatever its status) is refused with 409 `resource_in_use`.',
     success: { status: 200, description: 'The deletion envelope.', schema: ref('TemplateDeletion') },
   },
 ];
