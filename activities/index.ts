@@ -7,10 +7,13 @@ import { Db } from 'mongodb';
 import { startDispatch } from '../api/events';
 import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../api/store/events';
 import { sweepWindows } from '../api/store/rate-limits';
+import { createPublicationActivities } from './publications';
 
 export interface ActivityDeps {
   db: Db;
   temporal: Client;
+  /** The queue workflows started by activities go to (default TASK_QUEUE). */
+  taskQueue?: string;
   /** Unseals stored secrets (api/crypto.ts). */
   secretKey: Buffer;
   /** How long finished rate-limit windows are kept (ms). */
@@ -20,20 +23,27 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
+  const publications = createPublicationActivities(deps);
   return {
+    ...publications,
     /** Deletes expired platform records; how many of each kind. */
     async sweepExpiredRecords(): Promise<Record<string, number>> {
       const before = new Date(Date.now() - (deps.windowGraceMs ?? 60_000));
       return { rate_limit_windows: await sweepWindows(deps.db, before) };
     },
 
-    /** Relays outboxes left in documents and dispatches events nobody dispatched. */
-    async relayPendingEvents(): Promise<{ relayed: number; dispatched: number }> {
+    /**
+     * Finishes what a crashed API process left: relays outboxes left in
+     * documents, dispatches events nobody dispatched, starts the workflows of
+     * publications left queued.
+     */
+    async relayPendingEvents(): Promise<{ relayed: number; dispatched: number; resumed: number }> {
       const relayed = await relayAllOutboxes(deps.db);
       const stale = await undispatchedEvents(deps.db, new Date(Date.now() - (deps.dispatchGraceMs ?? 30_000)), 500);
       const byId = new Map([...relayed, ...stale].map((e) => [e.id, e]));
-      for (const event of byId.values()) await startDispatch(deps.temporal, event);
-      return { relayed: relayed.length, dispatched: byId.size };
+      for (const event of byId.values()) await startDispatch(deps.temporal, event, deps.taskQueue);
+      const resumed = await publications.resumeQueuedPublications();
+      return { relayed: relayed.length, dispatched: byId.size, resumed };
     },
 
     async markEventDispatched(eventId: string): Promise<void> {

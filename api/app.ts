@@ -30,6 +30,7 @@ function invoke(op: Operation, handler: Handler, deps: AppDeps): Middleware {
         key: auth.key,
         account: auth.account,
         params: ctx.state.params,
+        idempotencyKey: ctx.get('Idempotency-Key') || null,
         query: ctx.state.query,
         body: ctx.state.body,
       },

@@ -4,12 +4,15 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { Db, MongoClient } from 'mongodb';
+import { TASK_QUEUE } from '../workflows/constants';
 
 export interface ConnectionConfig {
   mongodbUri: string;
   mongodbDb: string;
   temporalAddress: string;
   temporalNamespace: string;
+  /** The task queue of the offerops worker (OFFEROPS_TASK_QUEUE, default `offerops`). */
+  taskQueue: string;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConnectionConfig {
@@ -23,6 +26,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConnectionC
     mongodbDb: env.MONGODB_DB || 'offerops',
     temporalAddress: need('TEMPORAL_ADDRESS'),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'offerops',
+    taskQueue: env.OFFEROPS_TASK_QUEUE || TASK_QUEUE,
   };
 }
 

@@ -14,11 +14,11 @@ import { DomainEvent, relayOutbox } from './store/events';
 export const dispatchWorkflowId = (eventId: string): string => `event-dispatch-${eventId}`;
 
 /** Starts the delivery of `event` (idempotent). */
-export async function startDispatch(client: Client, event: DomainEvent): Promise<void> {
+export async function startDispatch(client: Client, event: DomainEvent, taskQueue = TASK_QUEUE): Promise<void> {
   try {
     await client.workflow.start('dispatchEvent', {
       workflowId: dispatchWorkflowId(event.id),
-      taskQueue: TASK_QUEUE,
+      taskQueue,
       args: [{ event_id: event.id }],
       typedSearchAttributes: [
         { key: OfferopsAccountId, value: event.account },
@@ -34,11 +34,11 @@ export async function startDispatch(client: Client, event: DomainEvent): Promise
 
 /** Relays the outbox of document `id` and starts the delivery of its events. */
 export async function commitEvents(
-  deps: { db: Db; temporal: { client: Client } },
+  deps: { db: Db; temporal: { client: Client; taskQueue?: string } },
   collection: TenantCollectionName,
   id: string,
 ): Promise<DomainEvent[]> {
   const events = await relayOutbox(deps.db, collection, id);
-  for (const event of events) await startDispatch(deps.temporal.client, event);
+  for (const event of events) await startDispatch(deps.temporal.client, event, deps.temporal.taskQueue);
   return events;
 }

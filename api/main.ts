@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const app = createApp({
     db: mongo.db,
     secretKey: secretKeyFromEnv(),
-    temporal: { client: temporal.client, namespace: config.temporalNamespace },
+    temporal: { client: temporal.client, namespace: config.temporalNamespace, taskQueue: config.taskQueue },
     logger,
   });
   const server = createServer(app.callback());

@@ -1,9 +1,17 @@
 /**
- * The final text of an offer message, as a chat group receives it
- * (WhatsApp/Telegram-style emphasis). Preview and publish share it.
+ * The final text of an offer message, as a chat group receives it. Preview
+ * and publish share it: `renderOfferForSend` picks the template (the one
+ * named, else the segment's default, else the account's) and renders it, or
+ * falls back to the built-in layout (`renderOfferMessage`, WhatsApp-style
+ * emphasis) when the account has no template for it.
  */
-import { OfferDoc } from './store/offers';
+import { Db } from 'mongodb';
+import { PLACEHOLDERS } from '../schemas/openapi/templates';
+import { badRequest } from './errors';
+import { Tenant } from './store/db';
+import { OfferDoc, OfferFields } from './store/offers';
 import { SegmentDoc } from './store/segments';
+import { defaultTemplate, getTemplate, TemplateDoc, TemplateFormat } from './store/templates';
 
 export function formatMoney(amount: number, currency: string): string {
   try {
@@ -37,4 +45,178 @@ export function renderOfferMessage(offer: OfferDoc, segment: SegmentDoc | null):
   lines.push('', offer.store ? `🛒 ${offer.store}: ${offer.url}` : `🛒 ${offer.url}`);
   if (segment?.store_tagline) lines.push('', `_${segment.store_tagline}_`);
   return lines.join('\n');
+}
+
+// --- templates -----------------------------------------------------------
+
+export type Placeholder = (typeof PLACEHOLDERS)[number];
+
+const isPlaceholder = (name: string): name is Placeholder => (PLACEHOLDERS as readonly string[]).includes(name);
+
+type Part = { text: string } | { placeholder: Placeholder };
+
+/** Why a body cannot be saved: an unknown placeholder or a brace that is neither `{{`, `}}` nor part of a placeholder. */
+export interface TemplateProblem {
+  rule: 'placeholder' | 'brace';
+  message: string;
+}
+
+export interface ParsedTemplate {
+  /** The body's lines, each as literal text and placeholders. */
+  lines: Part[][];
+  /** Placeholders used, in order of first use. */
+  placeholders: Placeholder[];
+  problems: TemplateProblem[];
+}
+
+const KNOWN = PLACEHOLDERS.map((p) => `{${p}}`).join(', ');
+
+/** Reads a template body: `{name}` is a placeholder, `{{` and `}}` are literal braces; a placeholder never spans lines. */
+export function parseTemplate(body: string): ParsedTemplate {
+  const placeholders: Placeholder[] = [];
+  const problems: TemplateProblem[] = [];
+  const lines = body.split('\n').map((line, index) => {
+    const parts: Part[] = [];
+    let text = '';
+    const lone = (brace: string) =>
+      problems.push({
+        rule: 'brace',
+        message: `line ${index + 1} has a lone ${brace}; write ${brace}${brace} for a literal brace`,
+      });
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i]!;
+      if ((c === '{' || c === '}') && line[i + 1] === c) {
+        text += c;
+        i++;
+      } else if (c === '}') {
+        lone('}');
+        text += c;
+      } else if (c === '{') {
+        const end = line.indexOf('}', i + 1);
+        const name = end === -1 ? null : line.slice(i + 1, end);
+        if (name === null || name.includes('{')) {
+          lone('{');
+          text += c;
+        } else if (!isPlaceholder(name)) {
+          problems.push({ rule: 'placeholder', message: `unknown placeholder {${name}}; known: ${KNOWN} ({{ and }} write literal braces)` });
+          text += `{${name}}`;
+          i = end;
+        } else {
+          if (text) parts.push({ text });
+          text = '';
+          parts.push({ placeholder: name });
+          if (!placeholders.includes(name)) placeholders.push(name);
+          i = end;
+        }
+      } else {
+        text += c;
+      }
+    }
+    if (text) parts.push({ text });
+    return parts;
+  });
+  return { lines, placeholders, problems };
+}
+
+/** The offer fields a template can use. */
+export type MessageOffer = Pick<OfferFields, 'title' | 'url' | 'currency' | 'price' | 'original_price' | 'coupon' | 'store' | 'copy'>;
+
+/** Each placeholder's value, or null when the offer has none. `{original_price}` only shows above `{price}`. */
+function placeholderValues(offer: MessageOffer): Record<Placeholder, string | null> {
+  const pct = discountPct(offer.price, offer.original_price);
+  return {
+    title: offer.title,
+    price: offer.price != null ? formatMoney(offer.price, offer.currency) : null,
+    original_price: pct !== null ? formatMoney(offer.original_price!, offer.currency) : null,
+    discount_pct: pct !== null ? String(pct) : null,
+    coupon: offer.coupon || null,
+    store: offer.store || null,
+    url: offer.url,
+    copy: offer.copy || null,
+  };
+}
+
+const escapeHtml = (v: string): string => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** How a value is written into a body of each format. */
+const ESCAPE: Record<TemplateFormat, (value: string, placeholder: Placeholder) => string> = {
+  plain: (v) => v,
+  // Backslash-escape Markdown metacharacters, except in the url (an autolinked URL would keep the backslashes).
+  markdown: (v, p) => (p === 'url' ? v : v.replace(/[\\`*_[\]<>~|#]/g, '\\$&')),
+  // WhatsApp has no escape syntax: values go as they are.
+  whatsapp: (v) => v,
+  telegram_html: (v) => escapeHtml(v),
+};
+
+/**
+ * Fills a template's placeholders from the offer. A missing value renders as
+ * nothing; a line whose placeholders are all missing is dropped, and so is a
+ * blank line the drop would leave doubled (or leading, or trailing).
+ */
+export function renderTemplate(template: { body: string; format: TemplateFormat }, offer: MessageOffer): string {
+  const values = placeholderValues(offer);
+  const escape = ESCAPE[template.format];
+  const out: string[] = [];
+  let afterDrop = false;
+  const lastBlank = () => out.length === 0 || out[out.length - 1]!.trim() === '';
+  for (const parts of parseTemplate(template.body).lines) {
+    let used = 0;
+    let filled = 0;
+    const line = parts
+      .map((part) => {
+        if ('text' in part) return part.text;
+        used++;
+        const value = values[part.placeholder];
+        if (!value) return '';
+        filled++;
+        return escape(value, part.placeholder);
+      })
+      .join('');
+    if (used > 0 && filled === 0) {
+      afterDrop = true;
+      continue;
+    }
+    if (line.trim() === '' && afterDrop && lastBlank()) continue;
+    afterDrop = false;
+    out.push(line);
+  }
+  if (afterDrop) while (out.length && lastBlank()) out.pop();
+  return out.join('\n');
+}
+
+/**
+ * The template a message uses: the one named (a 400 `unknown_reference` when
+ * this tenant has no such template), else the segment's default, else the
+ * account's default; null means the built-in layout.
+ */
+export async function resolveTemplate(
+  db: Db,
+  tenant: Tenant,
+  { templateId, segmentId }: { templateId?: string | null; segmentId?: string | null },
+): Promise<TemplateDoc | null> {
+  if (templateId) {
+    const named = await getTemplate(db, tenant, templateId);
+    if (!named) {
+      throw badRequest('unknown_reference', `No template ${JSON.stringify(templateId)} in this account and environment.`, [
+        { location: 'body', field: 'template_id', rule: 'exists', message: 'does not name a template of this account' },
+      ]);
+    }
+    return named;
+  }
+  return (segmentId ? await defaultTemplate(db, tenant, segmentId) : null) ?? (await defaultTemplate(db, tenant, null));
+}
+
+/**
+ * The text an offer is sent (or previewed) with, the template it came from
+ * (null: the built-in layout) and the markup of the text (`whatsapp` for the
+ * built-in layout), for the connector to tell the channel how to read it.
+ */
+export async function renderOfferForSend(
+  db: Db,
+  tenant: Tenant,
+  { offer, segment, templateId }: { offer: OfferDoc; segment: SegmentDoc | null; templateId?: string | null },
+): Promise<{ text: string; templateId: string | null; format: TemplateFormat }> {
+  const template = await resolveTemplate(db, tenant, { templateId, segmentId: segment?._id ?? null });
+  if (!template) return { text: renderOfferMessage(offer, segment), templateId: null, format: 'whatsapp' };
+  return { text: renderTemplate(template, offer), templateId: template._id, format: template.format };
 }

@@ -9,16 +9,16 @@ import { configFromEnv, connectMongo } from '../api/connections';
 import { secretKeyFromEnv } from '../api/crypto';
 import { createLogger } from '../api/logger';
 import { ensureIndexes } from '../api/store/db';
-import { SCHEDULES, TASK_QUEUE } from '../workflows/constants';
+import { SCHEDULES } from '../workflows/constants';
 
 /** Creates the housekeeping Schedules that do not exist yet. */
-async function ensureSchedules(client: Client): Promise<void> {
+async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
   for (const s of SCHEDULES) {
     try {
       await client.schedule.create({
         scheduleId: s.id,
         spec: { intervals: [{ every: s.every }] },
-        action: { type: 'startWorkflow', workflowType: s.workflowType, taskQueue: TASK_QUEUE, args: [] },
+        action: { type: 'startWorkflow', workflowType: s.workflowType, taskQueue, args: [] },
         policies: { overlap: ScheduleOverlapPolicy.SKIP },
       });
     } catch (err) {
@@ -35,15 +35,15 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
-  await ensureSchedules(client);
+  await ensureSchedules(client, config.taskQueue);
   const worker = await Worker.create({
     connection,
     namespace: config.temporalNamespace,
-    taskQueue: TASK_QUEUE,
+    taskQueue: config.taskQueue,
     workflowsPath: require.resolve('../workflows/index'),
-    activities: createActivities({ db: mongo.db, temporal: client, secretKey: secretKeyFromEnv() }),
+    activities: createActivities({ db: mongo.db, temporal: client, taskQueue: config.taskQueue, secretKey: secretKeyFromEnv() }),
   });
-  logger.info({ taskQueue: TASK_QUEUE, namespace: config.temporalNamespace }, 'worker running');
+  logger.info({ taskQueue: config.taskQueue, namespace: config.temporalNamespace }, 'worker running');
   // Worker.run installs SIGINT/SIGTERM handlers and drains before it resolves.
   await worker.run();
   await Promise.allSettled([clientConnection.close(), connection.close(), mongo.client.close()]);

@@ -1,3 +1,4 @@
 /** Every workflow type the offerops worker runs. Deterministic code only. */
 export { dispatchEvent, outboxSweep } from './events';
+export { publication } from './publication';
 export { retentionSweep } from './retention';

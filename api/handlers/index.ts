@@ -5,13 +5,14 @@
 import { accountGet } from './account';
 import { groupGet, groupsList, groupUpdate } from './groups';
 import { notImplemented } from './not-implemented';
+import { offerPublish, publicationGet, publicationsList } from './publications';
 import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpdate } from './offers';
 import { segmentCreate, segmentDelete, segmentGet, segmentsList, segmentUpdate } from './segments';
+import { templateCreate, templateDelete, templateGet, templatesList, templateUpdate } from './templates';
 import { Handler } from './types';
 
 /** Operations declared in the contract whose issue has not landed: they answer 501. */
 export const UNBUILT_OPERATIONS = [
-  'offer_publish',
   'coupons_list',
   'coupon_create',
   'coupon_get',
@@ -20,13 +21,6 @@ export const UNBUILT_OPERATIONS = [
   'commissions_list',
   'commissions_summary',
   'commission_get',
-  'publications_list',
-  'publication_get',
-  'templates_list',
-  'template_create',
-  'template_get',
-  'template_update',
-  'template_delete',
   'schedules_list',
   'schedule_create',
   'schedule_get',
@@ -79,6 +73,9 @@ export const handlers: Readonly<Record<string, Handler>> = {
   offer_update: offerUpdate,
   offer_archive: offerArchive,
   offer_preview: offerPreview,
+  offer_publish: offerPublish,
+  publications_list: publicationsList,
+  publication_get: publicationGet,
   groups_list: groupsList,
   group_get: groupGet,
   group_update: groupUpdate,
@@ -87,5 +84,10 @@ export const handlers: Readonly<Record<string, Handler>> = {
   segment_get: segmentGet,
   segment_update: segmentUpdate,
   segment_delete: segmentDelete,
+  templates_list: templatesList,
+  template_create: templateCreate,
+  template_get: templateGet,
+  template_update: templateUpdate,
+  template_delete: templateDelete,
   ...Object.fromEntries(UNBUILT_OPERATIONS.map((id) => [id, notImplemented])),
 };

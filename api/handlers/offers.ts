@@ -1,5 +1,5 @@
 import { badRequest, conflict, notFound } from '../errors';
-import { discountPct, renderOfferMessage } from '../messages';
+import { discountPct, renderOfferForSend } from '../messages';
 import { commitEvents, startDispatch } from '../events';
 import { prepareEvent, recordEvent } from '../store/events';
 import { isDuplicateKey } from '../store/db';
@@ -147,15 +147,20 @@ export const offerPreview: Handler = async (req, deps) => {
   const offer = await mustGetOffer(req, deps);
   const segmentId = req.body?.segment_id as string | undefined;
   const segment = segmentId ? await referencedSegment(deps, req, segmentId) : null;
-  const text = renderOfferMessage(offer, segment);
+  const { text, templateId } = await renderOfferForSend(deps.db, req.tenant, {
+    offer,
+    segment,
+    templateId: req.body?.template_id as string | undefined,
+  });
   const preview = {
     offer_id: offer._id,
     segment_id: segment?._id ?? null,
+    template_id: templateId,
     text,
     image: offer.image ?? null,
     length: [...text].length,
   };
   const event = await recordEvent(deps.db, req.tenant, 'offer.previewed', { preview });
-  await startDispatch(deps.temporal.client, event);
+  await startDispatch(deps.temporal.client, event, deps.temporal.taskQueue);
   return { body: { data: preview, event_id: event.id } };
 };

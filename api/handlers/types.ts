@@ -9,7 +9,8 @@ export interface AppDeps {
   db: Db;
   /** Seals stored secrets (api/crypto.ts). */
   secretKey: Buffer;
-  temporal: { client: Client; namespace: string };
+  /** `taskQueue` defaults to TASK_QUEUE; tests run their own worker on their own queue. */
+  temporal: { client: Client; namespace: string; taskQueue?: string };
   logger: Logger;
   rateLimit?: { limit: number; windowMs: number };
 }
@@ -20,6 +21,8 @@ export interface Request {
   key: ApiKeyDoc;
   account: AccountDoc;
   params: Record<string, string>;
+  /** The `Idempotency-Key` header, when sent. */
+  idempotencyKey: string | null;
   query: Record<string, unknown>;
   body: Record<string, unknown> | undefined;
 }

@@ -40,7 +40,7 @@ export interface OutboxEvent {
 }
 
 /** Collections of tenant data. */
-export const TENANT_COLLECTIONS = ['offers', 'groups', 'segments', 'schedules', 'events'] as const;
+export const TENANT_COLLECTIONS = ['offers', 'groups', 'segments', 'schedules', 'events', 'publications', 'deliveries', 'templates'] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 
 /** Collections of platform data (accounts, keys, counters), not scoped to one tenant. */
@@ -87,6 +87,11 @@ export class TenantCollection<T extends TenantDoc> {
       this.coll.countDocuments(scoped),
     ]);
     return { items: items as T[], total };
+  }
+
+  /** Every matching document (for small, bounded sets such as one page's children). */
+  all(filter: Filter<T>): Promise<T[]> {
+    return this.coll.find(this.scoped(filter)).toArray() as Promise<T[]>;
   }
 
   count(filter: Filter<T>): Promise<number> {
@@ -185,6 +190,13 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('schedules').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
     db.collection('events').createIndex({ ...tenantKey, kind: 1, occurred_day: 1 }, { name: 'tenant_kind_day' }),
     db.collection('events').createIndex({ dispatched_at: 1 }, { name: 'dispatch' }),
+    db.collection('publications').createIndex({ ...tenantKey, status: 1, _id: -1 }, { name: 'tenant_status' }),
+    db.collection('publications').createIndex({ ...tenantKey, offer_id: 1 }, { name: 'tenant_offer' }),
+    db.collection('deliveries').createIndex({ ...tenantKey, publication_id: 1 }, { name: 'tenant_publication' }),
+    db.collection('deliveries').createIndex({ ...tenantKey, group_id: 1 }, { name: 'tenant_group' }),
+    // At most one default per scope: see api/store/templates.ts.
+    db.collection('templates').createIndex({ ...tenantKey, default_key: 1 }, { unique: true, name: 'tenant_default_unique' }),
+    db.collection('templates').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
     db.collection('rate_limits').createIndex({ window_end: 1 }, { name: 'window_end' }),
   ]);
 }

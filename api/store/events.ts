@@ -30,9 +30,15 @@ interface EventDoc extends TenantDoc {
 }
 
 /** Builds an event of `kind` for `tenant`, valid against its schema (a mismatch is a bug: it throws). */
-export function prepareEvent(tenant: Tenant, kind: EventKind, data: Record<string, unknown>, at = new Date()): DomainEvent {
+export function prepareEvent(
+  tenant: Tenant,
+  kind: EventKind,
+  data: Record<string, unknown>,
+  at = new Date(),
+  id = newId('evt', at.getTime()),
+): DomainEvent {
   const event: DomainEvent = {
-    id: newId('evt', at.getTime()),
+    id,
     kind,
     version: eventDefinition(kind).version,
     account: tenant.accountId,

@@ -88,7 +88,10 @@ export const schemas: Record<string, JsonSchema> = {
     },
     ['deleted', 'archived', 'id', 'request_id'],
   ),
-  OfferPreviewRequest: object({ segment_id: idOf('seg', 'use this segment\'s presentation (store name, tagline)') }),
+  OfferPreviewRequest: object({
+    segment_id: idOf('seg', 'render for this segment: its default template, or the built-in layout with its store name and tagline'),
+    template_id: idOf('tpl', 'render with this template instead of the default one'),
+  }),
   OfferPublishRequest: object({
     segment_id: idOf('seg', 'publish to every active group of this segment'),
     group_id: idOf('grp', 'publish to this one group'),
@@ -97,6 +100,9 @@ export const schemas: Record<string, JsonSchema> = {
   OfferPreview: record({
     offer_id: idOf('off'),
     segment_id: nullable(idOf('seg')),
+    template_id: nullable(
+      idOf('tpl', 'the template the text was rendered with: the one named, else the segment\'s default, else the account\'s; null for the built-in layout'),
+    ),
     text: str({ description: 'the final message, exactly as it would be sent' }),
     image: nullable(str({ description: 'the image that would accompany it' })),
     length: int({ minimum: 0, description: 'characters in text' }),

@@ -31,7 +31,17 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
   const segment = await client.post('/segments', { name: `Tenant segment ${++n}`, store_name: 'Secret Store' });
   assert.equal(segment.status, 201, segment.text);
   const group = await createGroup(app.db, tenant, { name: 'Tenant group', channel: { id: 'chn_1', type: 'whatsapp', address: '123@g.us' } });
-  return { offer: offer.body.data.id as string, segment: segment.body.data.id as string, group: group._id };
+  const template = await client.post('/templates', { name: 'Tenant template', body: 'Secret Store {title}', is_default: true });
+  assert.equal(template.status, 201, template.text);
+  const published = await client.post(`/offers/${offer.body.data.id}/publish`, { group_id: group._id });
+  assert.equal(published.status, 200, published.text);
+  return {
+    offer: offer.body.data.id as string,
+    segment: segment.body.data.id as string,
+    group: group._id,
+    template: template.body.data.id as string,
+    publication: published.body.data.publications[0].id as string,
+  };
 }
 
 type Ids = Awaited<ReturnType<typeof seedResources>>;
@@ -43,13 +53,21 @@ function byIdOperations(ids: Ids) {
     offers: { id: ids.offer, change: { title: 'Hijacked title', price: 1 } },
     segments: { id: ids.segment, change: { name: 'Hijacked', store_name: 'Hijacked' } },
     groups: { id: ids.group, change: { name: 'Hijacked', active: false } },
+    templates: { id: ids.template, change: { name: 'Hijacked', is_default: false } },
+    publications: { id: ids.publication, change: {} },
   };
   return operations
     .filter((op) => op.path.includes('{id}') && !unbuilt.has(op.operationId))
     .map((op) => {
       const resource = resources[op.path.split('/')[1]!];
       assert.ok(resource, `${op.operationId} is built and takes an id: add its resource to this test`);
-      const body = op.operationId.endsWith('_preview') ? { segment_id: ids.segment } : op.method === 'patch' ? resource.change : undefined;
+      const body = op.operationId.endsWith('_preview')
+        ? { segment_id: ids.segment }
+        : op.operationId.endsWith('_publish')
+          ? { group_id: ids.group }
+          : op.method === 'patch'
+            ? resource.change
+            : undefined;
       return { op, method: op.method.toUpperCase(), path: op.path.replace('{id}', resource.id), body };
     });
 }
@@ -65,6 +83,8 @@ async function snapshot(owner: ApiClient, ids: Ids, accountId: string) {
     offer: await read(`/offers/${ids.offer}`),
     segment: await read(`/segments/${ids.segment}`),
     group: await read(`/groups/${ids.group}`),
+    template: await read(`/templates/${ids.template}`),
+    publication: await read(`/publications/${ids.publication}`),
     offers: await read('/offers?limit=100'),
     segments: await read('/segments?limit=100'),
     groups: await read('/groups?limit=100'),

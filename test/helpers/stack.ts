@@ -44,7 +44,7 @@ export interface TestApp {
  * processes sharing MongoDB); such an app leaves the database to its owner on close.
  */
 export async function startTestApp(
-  opts: { rateLimit?: { limit: number; windowMs: number }; dbName?: string } = {},
+  opts: { rateLimit?: { limit: number; windowMs: number }; dbName?: string; taskQueue?: string } = {},
 ): Promise<TestApp> {
   const env = stackEnv();
   const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
@@ -54,7 +54,7 @@ export async function startTestApp(
   const app = createApp({
     db: mongo.db,
     secretKey: secretKeyFromEnv(),
-    temporal: { client: temporal.client, namespace: env.temporalNamespace },
+    temporal: { client: temporal.client, namespace: env.temporalNamespace, ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}) },
     logger: createLogger('test', 'silent'),
     ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
   });

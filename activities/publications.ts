@@ -1,0 +1,112 @@
+/**
+ * The activities of the publication workflow: they move the publication and
+ * its deliveries in MongoDB and send through the group's channel connector.
+ */
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { commitEvents } from '../api/events';
+import { startPublicationWorkflow, toPublication } from '../api/publishing';
+import { Environment, Tenant } from '../api/store/db';
+import { prepareEvent } from '../api/store/events';
+import { deliveriesOf, getDelivery, getPublication, queuedBefore, setPublicationStatus, updateDelivery } from '../api/store/publications';
+import type { ActivityDeps } from './index';
+import { createChannelActivities } from './channels';
+
+interface Ref {
+  publication_id: string;
+  account: string;
+  environment: Environment;
+}
+interface GroupRef extends Ref {
+  group_id: string;
+}
+
+const tenantOf = (r: Ref): Tenant => ({ accountId: r.account, env: r.environment });
+
+async function mustGetPublication(deps: ActivityDeps, r: Ref) {
+  const publication = await getPublication(deps.db, tenantOf(r), r.publication_id);
+  if (!publication) throw ApplicationFailure.nonRetryable(`no publication ${r.publication_id}`, 'PublicationMissing');
+  return publication;
+}
+
+export function createPublicationActivities(deps: ActivityDeps) {
+  const channels = createChannelActivities(deps);
+  const eventDeps = { db: deps.db, temporal: { client: deps.temporal, taskQueue: deps.taskQueue } };
+
+  return {
+    /** Moves the publication to `sending`; the groups still to deliver (a replayed start skips finished ones). */
+    async beginPublication(r: Ref): Promise<string[]> {
+      const tenant = tenantOf(r);
+      const publication = await mustGetPublication(deps, r);
+      if (publication.status === 'queued') await setPublicationStatus(deps.db, tenant, publication, 'sending');
+      const deliveries = (await deliveriesOf(deps.db, tenant, [publication._id])).get(publication._id) ?? [];
+      return deliveries.filter((d) => d.status !== 'sent' && d.status !== 'failed').map((d) => d.group_id);
+    },
+
+    /** The earliest time this group may receive a message (pacing per group and per channel), reserved. */
+    async reserveDeliverySlot(r: GroupRef): Promise<string> {
+      return channels.reserveSendSlot({ account: r.account, environment: r.environment, groupId: r.group_id });
+    },
+
+    async markDeliveryWaiting(r: GroupRef): Promise<void> {
+      await updateDelivery(deps.db, tenantOf(r), r.publication_id, r.group_id, { status: 'waiting' });
+    },
+
+    /** One attempt to send the publication to one group; every attempt is counted on the delivery. */
+    async deliverToGroup(r: GroupRef): Promise<void> {
+      const tenant = tenantOf(r);
+      const delivery = await getDelivery(deps.db, tenant, r.publication_id, r.group_id);
+      if (delivery?.status === 'sent') return; // sent by an attempt whose completion was lost
+      const publication = await mustGetPublication(deps, r);
+      const attempt = Context.current().info.attempt;
+      await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { status: 'sending', attempts: attempt });
+      try {
+        const sent = await channels.sendToGroup({
+          account: r.account,
+          environment: r.environment,
+          groupId: r.group_id,
+          text: publication.text,
+          imageUrl: publication.with_image ? publication.image_url : null,
+          idempotencyKey: `${publication._id}:${r.group_id}`,
+        });
+        await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, {
+          status: 'sent',
+          error: null,
+          with_image: sent.withImage,
+          sent_at: new Date(),
+        });
+      } catch (err) {
+        await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { error: (err as Error).message });
+        throw err;
+      }
+    },
+
+    /** A group the publication could not reach: permanent error, or retries exhausted. */
+    async failDelivery(r: GroupRef & { error: string }): Promise<void> {
+      await updateDelivery(deps.db, tenantOf(r), r.publication_id, r.group_id, { status: 'failed', error: r.error });
+    },
+
+    /** sent, partial or failed from the deliveries; records `publication.completed`. */
+    async completePublication(r: Ref): Promise<string> {
+      const tenant = tenantOf(r);
+      const publication = await mustGetPublication(deps, r);
+      if (publication.completed_at) return publication.status;
+      const deliveries = (await deliveriesOf(deps.db, tenant, [publication._id])).get(publication._id) ?? [];
+      const sent = deliveries.filter((d) => d.status === 'sent').length;
+      const status = sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
+      const done = await setPublicationStatus(deps.db, tenant, publication, status, (after) =>
+        prepareEvent(tenant, 'publication.completed', { publication: toPublication(after, deliveries) }),
+      );
+      if (!done) throw new Error('the publication changed while completing; retrying');
+      await commitEvents(eventDeps, 'publications', publication._id);
+      return status;
+    },
+
+    /** Starts the workflow of publications left queued (the API died between recording and starting). */
+    async resumeQueuedPublications(): Promise<number> {
+      const stale = await queuedBefore(deps.db, new Date(Date.now() - 60_000), 200);
+      for (const p of stale) await startPublicationWorkflow(deps.temporal, p, deps.taskQueue);
+      return stale.length;
+    },
+  };
+}

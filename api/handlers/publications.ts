@@ -1,0 +1,38 @@
+import { notFound } from '../errors';
+import { publicationRecord, queuePublication, toPublication } from '../publishing';
+import { deliveriesOf, getPublication, listPublications, PublicationQuery } from '../store/publications';
+import { Handler, listReply, pageOf } from './types';
+
+/** POST /offers/{id}/publish: answers once the publication is recorded and its workflow start is durable. */
+export const offerPublish: Handler = async (req, deps) => {
+  const body = req.body ?? {};
+  const { publication } = await queuePublication(deps, req.tenant, {
+    offer_id: req.params.id!,
+    text: null,
+    template_id: null,
+    group_id: (body.group_id as string | undefined) ?? null,
+    segment_id: (body.segment_id as string | undefined) ?? null,
+    with_image: (body.with_image as boolean | undefined) ?? false,
+    schedule_id: null,
+    idempotency_key: req.idempotencyKey,
+  });
+  return {
+    body: {
+      data: { offer_id: req.params.id!, publications: [await publicationRecord(deps.db, req.tenant, publication)] },
+      event_id: publication.event_id,
+    },
+  };
+};
+
+export const publicationsList: Handler = async (req, deps) => {
+  const page = pageOf(req.query);
+  const { items, total } = await listPublications(deps.db, req.tenant, req.query as PublicationQuery, page);
+  const deliveries = await deliveriesOf(deps.db, req.tenant, items.map((p) => p._id));
+  return listReply(items.map((p) => toPublication(p, deliveries.get(p._id) ?? [])), total, page);
+};
+
+export const publicationGet: Handler = async (req, deps) => {
+  const publication = await getPublication(deps.db, req.tenant, req.params.id!);
+  if (!publication) throw notFound('publication', req.params.id!);
+  return { body: { data: await publicationRecord(deps.db, req.tenant, publication) } };
+};

@@ -1,0 +1,246 @@
+/**
+ * Queuing a publication: checks the content and the destination, records the
+ * publication (queued) with one delivery per group, and starts its durable
+ * workflow `publication-<id>` before answering. The publish operation and
+ * every schedule run come through here.
+ */
+import { createHash } from 'node:crypto';
+import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Db } from 'mongodb';
+import { TASK_QUEUE } from '../workflows/constants';
+import { OfferopsAccountId, OfferopsEnvironment, OfferopsKind, OfferopsResourceId } from '../workflows/search-attributes';
+import { ApiError, badRequest, conflict, notFound } from './errors';
+import { commitEvents } from './events';
+import { newId } from './ids';
+import { renderOfferForSend } from './messages';
+import { Tenant } from './store/db';
+import { prepareEvent } from './store/events';
+import { getGroup, GroupDoc, listGroups } from './store/groups';
+import { getOffer } from './store/offers';
+import {
+  countDeliveriesByGroup,
+  DeliveryDoc,
+  deliveriesOf,
+  getPublication,
+  inFlightPublication,
+  insertPublication,
+  PublicationDoc,
+} from './store/publications';
+import { getSegment, SegmentDoc } from './store/segments';
+
+export interface PublishingDeps {
+  db: Db;
+  temporal: { client: Client; taskQueue?: string };
+}
+
+export interface PublishInput {
+  offer_id: string | null;
+  text: string | null;
+  template_id: string | null;
+  group_id: string | null;
+  segment_id: string | null;
+  with_image: boolean;
+  schedule_id: string | null;
+  /** Same key (per account and environment) → the same publication, never a second one. */
+  idempotency_key: string | null;
+}
+
+export const publicationWorkflowId = (id: string): string => `publication-${id}`;
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** The API record of a publication: never a channel, address or session. */
+export function toPublication(p: PublicationDoc, deliveries: DeliveryDoc[]): Record<string, unknown> {
+  return {
+    id: p._id,
+    offer_id: p.offer_id,
+    group_id: p.group_id,
+    segment_id: p.segment_id,
+    schedule_id: p.schedule_id,
+    template_id: p.template_id,
+    text: p.text,
+    with_image: p.with_image,
+    status: p.status,
+    deliveries: deliveries.map((d) => ({
+      group_id: d.group_id,
+      status: d.status,
+      attempts: d.attempts,
+      error: d.error,
+      with_image: d.with_image,
+      sent_at: iso(d.sent_at),
+    })),
+    event_id: p.event_id,
+    queued_at: p.queued_at.toISOString(),
+    completed_at: iso(p.completed_at),
+    created_at: p.created_at.toISOString(),
+    updated_at: p.updated_at.toISOString(),
+  };
+}
+
+export async function publicationRecord(db: Db, tenant: Tenant, p: PublicationDoc): Promise<Record<string, unknown>> {
+  return toPublication(p, (await deliveriesOf(db, tenant, [p._id])).get(p._id) ?? []);
+}
+
+/** Starts (or finds already started) the workflow of a publication. */
+export async function startPublicationWorkflow(client: Client, p: PublicationDoc, taskQueue = TASK_QUEUE): Promise<void> {
+  try {
+    await client.workflow.start('publication', {
+      workflowId: publicationWorkflowId(p._id),
+      taskQueue,
+      args: [{ publication_id: p._id, account: p.account_id, environment: p.env }],
+      typedSearchAttributes: [
+        { key: OfferopsAccountId, value: p.account_id },
+        { key: OfferopsEnvironment, value: p.env },
+        { key: OfferopsResourceId, value: p._id },
+        { key: OfferopsKind, value: 'publication' },
+      ],
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+const unknownReference = (field: string, what: string, id: string) =>
+  badRequest('unknown_reference', `No ${what} ${JSON.stringify(id)} in this account and environment.`, [
+    { location: 'body', field, rule: 'exists', message: `does not name a ${what} of this account` },
+  ]);
+
+/** A group can receive publications when it is active and (for live data) connected to a channel. */
+function sendable(tenant: Tenant, g: GroupDoc): boolean {
+  return g.active && (tenant.env === 'test' || g.channel_id !== null);
+}
+
+/** The groups a segment publication goes to, by the segment's distribution. */
+async function segmentTargets(db: Db, tenant: Tenant, segment: SegmentDoc): Promise<GroupDoc[]> {
+  const { items } = await listGroups(db, tenant, { segment_id: segment._id, active: true }, { limit: 1000, offset: 0 });
+  const groups = items.filter((g) => sendable(tenant, g)).sort((a, b) => a._id.localeCompare(b._id));
+  if (!groups.length || segment.distribution === 'broadcast') return groups;
+  // round_robin and least_loaded pick one group; the per-group delivery counts drive both.
+  const { counts, total } = await deliveryCounts(db, tenant, groups);
+  if (segment.distribution === 'round_robin') return [groups[total % groups.length]!];
+  return [groups.reduce((best, g) => ((counts.get(g._id) ?? 0) < (counts.get(best._id) ?? 0) ? g : best))];
+}
+
+async function deliveryCounts(db: Db, tenant: Tenant, groups: GroupDoc[]) {
+  const counts = await countDeliveriesByGroup(db, tenant, groups.map((g) => g._id));
+  let total = 0;
+  for (const n of counts.values()) total += n;
+  return { counts, total };
+}
+
+async function destination(db: Db, tenant: Tenant, input: PublishInput): Promise<{ groups: GroupDoc[]; segment: SegmentDoc | null }> {
+  if ((input.group_id === null) === (input.segment_id === null)) {
+    throw badRequest('validation_failed', 'Give exactly one destination: group_id or segment_id.', [
+      { location: 'body', field: 'group_id', rule: 'oneOf', message: 'exactly one of group_id and segment_id is required' },
+    ]);
+  }
+  if (input.group_id) {
+    const group = await getGroup(db, tenant, input.group_id);
+    if (!group) throw unknownReference('group_id', 'group', input.group_id);
+    if (!group.active) throw conflict('destination_unavailable', 'The group is inactive; activate it before publishing to it.');
+    if (!sendable(tenant, group)) throw conflict('destination_unavailable', 'The group is not connected to a channel.');
+    return { groups: [group], segment: group.segment_id ? await getSegment(db, tenant, group.segment_id) : null };
+  }
+  const segment = await getSegment(db, tenant, input.segment_id!);
+  if (!segment) throw unknownReference('segment_id', 'segment', input.segment_id!);
+  const groups = await segmentTargets(db, tenant, segment);
+  if (!groups.length) throw conflict('destination_unavailable', 'The segment has no active, connected group to publish to.');
+  return { groups, segment };
+}
+
+const requestHash = (input: PublishInput): string =>
+  createHash('sha256').update(JSON.stringify({ ...input, idempotency_key: null })).digest('hex');
+
+function idempotentId(tenant: Tenant, key: string): string {
+  const digest = createHash('sha256').update(`${tenant.accountId}\n${tenant.env}\n${key}`).digest();
+  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
+  return `pub_${[...digest.subarray(0, 24)].map((b) => alphabet[b & 31]).join('')}`;
+}
+
+/** Records a queued publication and starts its workflow; an existing one for the same request is returned instead. */
+export async function queuePublication(
+  deps: PublishingDeps,
+  tenant: Tenant,
+  input: PublishInput,
+): Promise<{ publication: PublicationDoc; created: boolean }> {
+  const { db } = deps;
+  const offer = input.offer_id ? await getOffer(db, tenant, input.offer_id) : null;
+  if (input.offer_id && !offer) throw notFound('offer', input.offer_id);
+  if (offer && (offer.status === 'archived' || offer.status === 'rejected')) {
+    throw conflict('offer_not_publishable', `The offer is ${offer.status}; only pending or approved offers are published.`);
+  }
+  if (!offer && !input.text) throw new ApiError(400, 'validation_failed', 'Nothing to publish: give an offer or a text.');
+
+  const hash = input.idempotency_key ? requestHash(input) : null;
+  const existing = input.idempotency_key
+    ? await getPublication(db, tenant, idempotentId(tenant, input.idempotency_key))
+    : await inFlightPublication(db, tenant, {
+        offer_id: input.offer_id,
+        group_id: input.group_id,
+        segment_id: input.segment_id,
+        schedule_id: input.schedule_id,
+      });
+  if (existing) {
+    if (hash && existing.request_hash !== hash) {
+      throw conflict('idempotency_key_reused', 'This Idempotency-Key was used for a different request.');
+    }
+    await startPublicationWorkflow(deps.temporal.client, existing, deps.temporal.taskQueue);
+    return { publication: existing, created: false };
+  }
+
+  const { groups, segment } = await destination(db, tenant, input);
+  const rendered = offer
+    ? await renderOfferForSend(db, tenant, { offer, segment, templateId: input.template_id })
+    : { text: input.text!, templateId: input.template_id };
+  const now = new Date();
+  const doc: PublicationDoc = {
+    account_id: tenant.accountId,
+    env: tenant.env,
+    _id: input.idempotency_key ? idempotentId(tenant, input.idempotency_key) : newId('pub', now.getTime()),
+    offer_id: input.offer_id,
+    group_id: input.group_id,
+    segment_id: input.segment_id,
+    schedule_id: input.schedule_id,
+    template_id: rendered.templateId,
+    text: rendered.text,
+    image_url: offer?.image ?? null,
+    with_image: input.with_image,
+    status: 'queued',
+    group_ids: groups.map((g) => g._id),
+    event_id: newId('evt', now.getTime()),
+    request_hash: hash,
+    queued_at: now,
+    completed_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const queuedDeliveries = doc.group_ids.map(
+    (group_id, position): DeliveryDoc => ({
+      _id: '',
+      account_id: tenant.accountId,
+      env: tenant.env,
+      publication_id: doc._id,
+      group_id,
+      position,
+      status: 'queued',
+      attempts: 0,
+      error: null,
+      with_image: false,
+      sent_at: null,
+    }),
+  );
+  // The publication names the event that queued it, and that event carries the publication.
+  const event = prepareEvent(tenant, 'publication.queued', { publication: toPublication(doc, queuedDeliveries) }, now, doc.event_id!);
+  let publication: PublicationDoc;
+  try {
+    publication = await insertPublication(db, tenant, doc, event);
+  } catch (err) {
+    // The same Idempotency-Key raced us here: the winner's publication is the answer.
+    const winner = input.idempotency_key ? await getPublication(db, tenant, doc._id) : null;
+    if (!winner) throw err;
+    return { publication: winner, created: false };
+  }
+  await commitEvents(deps, 'publications', publication._id);
+  await startPublicationWorkflow(deps.temporal.client, publication, deps.temporal.taskQueue);
+  return { publication, created: true };
+}

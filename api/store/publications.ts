@@ -1,0 +1,147 @@
+/**
+ * Publications: one publish request to one destination, with one delivery
+ * per group. The workflow `publication-<id>` moves them; this is their record.
+ * Deliveries are documents of their own (`<pub>:<grp>`), so the concurrent
+ * per-group activities of a fan-out never write the same document.
+ */
+import { Db, Filter } from 'mongodb';
+import { DELIVERY_STATUSES, PUBLICATION_STATUSES } from '../../schemas/openapi/publications';
+import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+
+export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface DeliveryDoc extends TenantDoc {
+  publication_id: string;
+  group_id: string;
+  /** Position in the publication's fan-out. */
+  position: number;
+  status: DeliveryStatus;
+  attempts: number;
+  error: string | null;
+  with_image: boolean;
+  sent_at: Date | null;
+}
+
+export interface PublicationDoc extends TenantDoc {
+  offer_id: string | null;
+  group_id: string | null;
+  segment_id: string | null;
+  schedule_id: string | null;
+  template_id: string | null;
+  text: string;
+  image_url: string | null;
+  with_image: boolean;
+  status: PublicationStatus;
+  group_ids: string[];
+  event_id: string | null;
+  /** sha256 of the request that created it under an Idempotency-Key; null without one. */
+  request_hash: string | null;
+  queued_at: Date;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const publications = (db: Db, tenant: Tenant) => tenantCollection<PublicationDoc>(db, 'publications', tenant);
+const deliveries = (db: Db, tenant: Tenant) => tenantCollection<DeliveryDoc>(db, 'deliveries', tenant);
+
+export const deliveryId = (publicationId: string, groupId: string): string => `${publicationId}:${groupId}`;
+
+export interface PublicationQuery {
+  status?: PublicationStatus;
+  group_id?: string;
+  offer_id?: string;
+  segment_id?: string;
+  schedule_id?: string;
+}
+
+export function listPublications(db: Db, tenant: Tenant, q: PublicationQuery, page: Page): Promise<PageResult<PublicationDoc>> {
+  const filter: Filter<PublicationDoc> = {};
+  if (q.status) filter.status = q.status;
+  if (q.group_id) filter.group_ids = q.group_id;
+  if (q.offer_id) filter.offer_id = q.offer_id;
+  if (q.segment_id) filter.segment_id = q.segment_id;
+  if (q.schedule_id) filter.schedule_id = q.schedule_id;
+  return publications(db, tenant).page(filter, page);
+}
+
+export const getPublication = (db: Db, tenant: Tenant, id: string): Promise<PublicationDoc | null> =>
+  publications(db, tenant).findById(id);
+
+/** An unfinished publication of the same content to the same destination (a double click). */
+export const inFlightPublication = (
+  db: Db,
+  tenant: Tenant,
+  key: { offer_id: string | null; group_id: string | null; segment_id: string | null; schedule_id: string | null },
+): Promise<PublicationDoc | null> => publications(db, tenant).findOne({ ...key, status: { $in: ['queued', 'sending'] } });
+
+/** Records the deliveries, then the publication with its event (the publication is what makes them visible). */
+export async function insertPublication(
+  db: Db,
+  tenant: Tenant,
+  doc: Omit<PublicationDoc, 'account_id' | 'env'>,
+  event: OutboxEvent,
+): Promise<PublicationDoc> {
+  const coll = deliveries(db, tenant);
+  for (const [position, groupId] of doc.group_ids.entries()) {
+    const id = deliveryId(doc._id, groupId);
+    if (await coll.findById(id)) continue; // a retried insert after a crash
+    await coll.insert({
+      _id: id,
+      publication_id: doc._id,
+      group_id: groupId,
+      position,
+      status: 'queued',
+      attempts: 0,
+      error: null,
+      with_image: false,
+      sent_at: null,
+    });
+  }
+  return publications(db, tenant).insert(doc, event);
+}
+
+/** The deliveries of these publications, by publication id, in fan-out order. */
+export async function deliveriesOf(db: Db, tenant: Tenant, publicationIds: string[]): Promise<Map<string, DeliveryDoc[]>> {
+  const rows = await deliveries(db, tenant).all({ publication_id: { $in: publicationIds } });
+  const out = new Map<string, DeliveryDoc[]>();
+  for (const row of rows.sort((a, b) => a.position - b.position)) {
+    out.set(row.publication_id, [...(out.get(row.publication_id) ?? []), row]);
+  }
+  return out;
+}
+
+/** Publications left `queued` before `before` (their workflow may never have started). */
+export function queuedBefore(db: Db, before: Date, limit: number): Promise<PublicationDoc[]> {
+  return db
+    .collection<PublicationDoc>('publications')
+    .find({ status: 'queued', queued_at: { $lt: before }, _deleted: { $ne: true } }, { sort: { _id: 1 }, limit })
+    .toArray();
+}
+
+type DeliveryFields = Pick<DeliveryDoc, 'status' | 'attempts' | 'error' | 'with_image' | 'sent_at'>;
+
+/** Sets fields of one group's delivery. */
+export async function updateDelivery(db: Db, tenant: Tenant, publicationId: string, groupId: string, set: Partial<DeliveryFields>): Promise<void> {
+  await deliveries(db, tenant).updateById(deliveryId(publicationId, groupId), { $set: set });
+}
+
+export const getDelivery = (db: Db, tenant: Tenant, publicationId: string, groupId: string): Promise<DeliveryDoc | null> =>
+  deliveries(db, tenant).findById(deliveryId(publicationId, groupId));
+
+/** Moves the publication to `status` (and its event, in the same write) unless it is already there. */
+export async function setPublicationStatus(
+  db: Db,
+  tenant: Tenant,
+  current: PublicationDoc,
+  status: PublicationStatus,
+  describe?: (after: PublicationDoc) => OutboxEvent,
+): Promise<PublicationDoc | null> {
+  const final = status === 'sent' || status === 'partial' || status === 'failed';
+  return publications(db, tenant).updateFrom(current, { status, ...(final ? { completed_at: new Date() } : {}) }, describe);
+}
+
+/** Deliveries made so far to each of these groups. */
+export const countDeliveriesByGroup = (db: Db, tenant: Tenant, groupIds: string[]): Promise<Map<string, number>> =>
+  deliveries(db, tenant).countBy('group_id', groupIds);

@@ -1,0 +1,150 @@
+/**
+ * Publishing end to end: the API queues, a worker (in this process, on its
+ * own task queue, with the real activities) sends through the sandbox
+ * connector, and the publication and its deliveries end in their final state.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities/index';
+import { secretKeyFromEnv } from '../../api/crypto';
+import { createGroup } from '../../api/store/groups';
+import { ApiClient } from '../helpers/client';
+import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
+
+const taskQueue = `test-publish-${randomBytes(4).toString('hex')}`;
+let app: TestApp;
+let native: NativeConnection;
+let worker: Worker;
+let running: Promise<void>;
+
+before(async () => {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  app = await startTestApp({ taskQueue });
+  native = await NativeConnection.connect({ address: stackEnv().temporalAddress });
+  worker = await Worker.create({
+    connection: native,
+    namespace: stackEnv().temporalNamespace,
+    taskQueue,
+    workflowsPath: require.resolve('../../workflows/index'),
+    activities: createActivities({ db: app.db, temporal: app.temporal.client, taskQueue, secretKey: secretKeyFromEnv() }),
+  });
+  running = worker.run();
+});
+after(async () => {
+  worker.shutdown();
+  await running;
+  await native.close();
+  await app.close();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+let n = 0;
+async function sandboxTenant() {
+  const tenant = await seedTenant(app.db, { env: 'test' });
+  const api = new ApiClient(app.baseUrl, tenant.apiKey);
+  const offer = (await api.post('/offers', { url: `https://shop.example/pub/${++n}`, title: 'Air Fryer', price: 299.9, original_price: 499.9 })).body.data;
+  const segment = (await api.post('/segments', { name: `Cozinha ${n}` })).body.data;
+  const groups = [];
+  for (const name of ['A', 'B', 'C']) groups.push(await createGroup(app.db, tenant, { name: `Group ${name}`, segment_id: segment.id }));
+  return { tenant, api, offer, segment, groups };
+}
+
+const finished = (api: ApiClient, id: string) =>
+  until(`publication ${id} to finish`, async () => {
+    const p = (await api.get(`/publications/${id}`)).body.data;
+    return p.completed_at ? p : undefined;
+  });
+
+describe('POST /offers/{id}/publish', () => {
+  test('to a segment: queued at once, then every active group receives it exactly once', async () => {
+    const { api, offer, segment, groups } = await sandboxTenant();
+    const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id });
+    assert.equal(res.status, 200);
+    const queued = res.body.data.publications[0];
+    assert.equal(queued.status, 'queued');
+    assert.equal(queued.event_id, res.body.event_id);
+    assert.deepEqual(queued.deliveries.map((d: any) => d.group_id).sort(), groups.map((g) => g._id).sort());
+    const event = await app.db.collection('events').findOne({ _id: res.body.event_id } as any);
+    assert.equal(event?.kind, 'publication.queued');
+
+    const done = await finished(api, queued.id);
+    assert.equal(done.status, 'sent');
+    for (const d of done.deliveries) {
+      assert.equal(d.status, 'sent');
+      assert.equal(d.attempts, 1);
+      assert.ok(d.sent_at);
+    }
+    const sandbox = await app.db.collection('sandbox_messages').find({ _id: { $regex: `^${queued.id}:` } } as any).toArray();
+    assert.equal(sandbox.length, 3, 'one message per group');
+    assert.ok((await app.db.collection('events').findOne({ kind: 'publication.completed', 'data.publication.id': queued.id } as any)));
+  });
+
+  test('the same Idempotency-Key returns the same publication; another body under it is a 409', async () => {
+    const { api, offer, groups } = await sandboxTenant();
+    const key = `idem-${randomBytes(4).toString('hex')}`;
+    const first = await api.post(`/offers/${offer.id}/publish`, { group_id: groups[0]!._id }, { headers: { 'Idempotency-Key': key } });
+    const again = await api.post(`/offers/${offer.id}/publish`, { group_id: groups[0]!._id }, { headers: { 'Idempotency-Key': key } });
+    assert.equal(again.body.data.publications[0].id, first.body.data.publications[0].id);
+    const other = await api.post(`/offers/${offer.id}/publish`, { group_id: groups[1]!._id }, { headers: { 'Idempotency-Key': key } });
+    assert.equal(other.status, 409);
+    assert.equal(other.body.code, 'idempotency_key_reused');
+    await finished(api, first.body.data.publications[0].id);
+    const total = await app.db.collection('publications').countDocuments({ offer_id: offer.id });
+    assert.equal(total, 1);
+  });
+
+  test('destinations are checked: one of group or segment, the account\'s, active', async () => {
+    const { api, offer, groups, segment } = await sandboxTenant();
+    assert.equal((await api.post(`/offers/${offer.id}/publish`, {})).status, 400);
+    assert.equal((await api.post(`/offers/${offer.id}/publish`, { group_id: groups[0]!._id, segment_id: segment.id })).status, 400);
+    const stranger = await sandboxTenant();
+    const foreign = await api.post(`/offers/${offer.id}/publish`, { group_id: stranger.groups[0]!._id });
+    assert.equal(foreign.status, 400);
+    assert.equal(foreign.body.code, 'unknown_reference');
+    await api.patch(`/groups/${groups[0]!._id}`, { active: false });
+    const inactive = await api.post(`/offers/${offer.id}/publish`, { group_id: groups[0]!._id });
+    assert.equal(inactive.status, 409);
+    assert.equal(inactive.body.code, 'destination_unavailable');
+    const empty = (await api.post('/segments', { name: `Empty ${++n}` })).body.data;
+    assert.equal((await api.post(`/offers/${offer.id}/publish`, { segment_id: empty.id })).body.code, 'destination_unavailable');
+    assert.equal(await app.db.collection('publications').countDocuments({ offer_id: offer.id }), 0, 'nothing recorded');
+  });
+
+  test('archived and rejected offers are not published (409)', async () => {
+    const { api, offer, groups } = await sandboxTenant();
+    await api.patch(`/offers/${offer.id}`, { status: 'rejected' });
+    const res = await api.post(`/offers/${offer.id}/publish`, { group_id: groups[0]!._id });
+    assert.equal(res.status, 409);
+    assert.equal(res.body.code, 'offer_not_publishable');
+  });
+});
+
+describe('GET /publications', () => {
+  test('lists with filters status, group_id and offer_id; get shows each group result', async () => {
+    const { api, offer, groups, segment } = await sandboxTenant();
+    const a = (await api.post(`/offers/${offer.id}/publish`, { group_id: groups[0]!._id })).body.data.publications[0];
+    await finished(api, a.id);
+    const b = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
+    await finished(api, b.id);
+    assert.deepEqual((await api.get(`/publications?offer_id=${offer.id}`)).body.data.map((p: any) => p.id), [b.id, a.id]);
+    assert.deepEqual((await api.get(`/publications?group_id=${groups[1]!._id}`)).body.data.map((p: any) => p.id), [b.id]);
+    assert.equal((await api.get(`/publications?offer_id=${offer.id}&status=sent`)).body.pagination.total, 2);
+    assert.equal((await api.get(`/publications?offer_id=${offer.id}&status=failed`)).body.pagination.total, 0);
+    const got = (await api.get(`/publications/${b.id}`)).body.data;
+    assert.equal(got.deliveries.length, 3);
+    assert.equal(got.segment_id, segment.id);
+    assert.equal((await api.get('/publications/pub_0000000000000000000000')).status, 404);
+  });
+});

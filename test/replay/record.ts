@@ -1,0 +1,96 @@
+/**
+ * Records the histories the replay test replays: runs each workflow type on
+ * the test stack with fake activities and writes its history to
+ * test/replay/histories/<type>.<case>.json. Run it (with the stack's
+ * TEMPORAL_ADDRESS) after a deliberate, versioned workflow change:
+ *   npm test -- dist/test/replay/record.js
+ */
+import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { temporalBinary } from '../../tools/stack/binaries';
+import { stackEnv } from '../helpers/stack';
+
+const DIR = resolve(__dirname, '../../../test/replay/histories');
+
+/** Fake activities: enough for every workflow to take its interesting paths. */
+function fakeActivities() {
+  const flaky = new Set<string>();
+  return {
+    async beginPublication() {
+      return ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'];
+    },
+    async reserveDeliverySlot(r: { group_id: string }) {
+      return new Date(Date.now() + (r.group_id === 'grp_paced' ? 1000 : 0)).toISOString();
+    },
+    async markDeliveryWaiting() {},
+    async deliverToGroup(r: { group_id: string }) {
+      if (r.group_id === 'grp_bad') throw ApplicationFailure.nonRetryable('refused', 'ChannelPermanent');
+      if (r.group_id === 'grp_flaky' && !flaky.has(r.group_id)) {
+        flaky.add(r.group_id);
+        throw new Error('503');
+      }
+    },
+    async failDelivery() {},
+    async completePublication() {
+      return 'partial';
+    },
+    async sweepExpiredRecords() {
+      return { rate_limit_windows: 2 };
+    },
+    async relayPendingEvents() {
+      return { relayed: 1, dispatched: 1, resumed: 0 };
+    },
+    async markEventDispatched() {},
+    async webhookTargets() {
+      return [];
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const env = stackEnv();
+  const temporal = await temporalBinary((line) => console.log(line));
+  const connection = await Connection.connect({ address: env.temporalAddress });
+  const client = new Client({ connection, namespace: env.temporalNamespace });
+  const native = await NativeConnection.connect({ address: env.temporalAddress });
+  const taskQueue = `record-${randomBytes(4).toString('hex')}`;
+  const worker = await Worker.create({
+    connection: native,
+    namespace: env.temporalNamespace,
+    taskQueue,
+    workflowsPath: require.resolve('../../workflows/index'),
+    activities: fakeActivities(),
+  });
+  const cases: [string, string, unknown[]][] = [
+    ['publication', 'fan-out', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live' }]],
+    ['retentionSweep', 'sweep', []],
+    ['outboxSweep', 'sweep', []],
+    ['dispatchEvent', 'no-webhooks', [{ event_id: 'evt_replay' }]],
+  ];
+  await worker.runUntil(async () => {
+    for (const [type, name, args] of cases) {
+      const workflowId = `record-${type}-${randomBytes(4).toString('hex')}`;
+      await client.workflow.execute(type, { workflowId, taskQueue, args });
+      // The Temporal CLI writes histories in the standard JSON form the replayer reads.
+      const json = execFileSync(temporal, [
+        'workflow', 'show', '--workflow-id', workflowId, '--address', env.temporalAddress,
+        '--namespace', env.temporalNamespace, '--output', 'json',
+      ]);
+      writeFileSync(resolve(DIR, `${type}.${name}.json`), json);
+      console.log(`recorded ${type}.${name}.json`);
+    }
+  });
+  await native.close();
+  await connection.close();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,127 @@
+/**
+ * The publication workflow with fake activities on the real Temporal server:
+ * fan-out, retries of transient errors, permanent errors failing one group
+ * only, durable pacing waits, and the final state.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
+import { stackEnv } from '../helpers/stack';
+
+let connection: Connection;
+let client: Client;
+let native: NativeConnection;
+
+before(async () => {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const env = stackEnv();
+  connection = await Connection.connect({ address: env.temporalAddress });
+  client = new Client({ connection, namespace: env.temporalNamespace });
+  native = await NativeConnection.connect({ address: env.temporalAddress });
+});
+after(async () => {
+  await connection.close();
+  await native.close();
+});
+
+interface Calls {
+  deliver: string[];
+  failed: { group: string; error: string }[];
+  waiting: string[];
+}
+
+function fakes(plan: { groups: string[]; slots?: Record<string, number>; behaviour: Record<string, 'ok' | 'permanent' | 'flaky'> }) {
+  const calls: Calls = { deliver: [], failed: [], waiting: [] };
+  const sent = new Set<string>();
+  const flakes = new Set<string>();
+  const activities = {
+    async beginPublication() {
+      return plan.groups;
+    },
+    async reserveDeliverySlot(r: { group_id: string }) {
+      return new Date(Date.now() + (plan.slots?.[r.group_id] ?? 0)).toISOString();
+    },
+    async markDeliveryWaiting(r: { group_id: string }) {
+      calls.waiting.push(r.group_id);
+    },
+    async deliverToGroup(r: { group_id: string }) {
+      calls.deliver.push(r.group_id);
+      const behaviour = plan.behaviour[r.group_id];
+      if (behaviour === 'permanent') throw ApplicationFailure.nonRetryable('the gateway refused the destination', 'ChannelPermanent');
+      if (behaviour === 'flaky' && !flakes.has(r.group_id)) {
+        flakes.add(r.group_id);
+        throw new Error('gateway unavailable (503)');
+      }
+      sent.add(r.group_id);
+    },
+    async failDelivery(r: { group_id: string; error: string }) {
+      calls.failed.push({ group: r.group_id, error: r.error });
+    },
+    async completePublication() {
+      return sent.size === plan.groups.length ? 'sent' : sent.size === 0 ? 'failed' : 'partial';
+    },
+  };
+  return { activities, calls };
+}
+
+async function run(plan: Parameters<typeof fakes>[0]) {
+  const taskQueue = `test-publication-${randomBytes(4).toString('hex')}`;
+  const { activities, calls } = fakes(plan);
+  const worker = await Worker.create({
+    connection: native,
+    namespace: stackEnv().temporalNamespace,
+    taskQueue,
+    workflowsPath: require.resolve('../../workflows/index'),
+    activities,
+  });
+  const workflowId = `publication-pub_test${randomBytes(6).toString('hex')}`;
+  const result = await worker.runUntil(
+    client.workflow.execute('publication', {
+      workflowId,
+      taskQueue,
+      args: [{ publication_id: 'pub_test', account: 'acc_test', environment: 'live' }],
+    }),
+  );
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  return { result, calls, history };
+}
+
+test('every group is sent to once; the publication is sent', async () => {
+  const { result, calls } = await run({ groups: ['grp_a', 'grp_b', 'grp_c'], behaviour: { grp_a: 'ok', grp_b: 'ok', grp_c: 'ok' } });
+  assert.deepEqual(result, { status: 'sent' });
+  assert.deepEqual([...calls.deliver].sort(), ['grp_a', 'grp_b', 'grp_c']);
+  assert.deepEqual(calls.failed, []);
+});
+
+test('a transient error is retried; a permanent one fails that group only (partial)', async () => {
+  const { result, calls } = await run({
+    groups: ['grp_ok', 'grp_bad', 'grp_flaky'],
+    behaviour: { grp_ok: 'ok', grp_bad: 'permanent', grp_flaky: 'flaky' },
+  });
+  assert.deepEqual(result, { status: 'partial' });
+  assert.equal(calls.deliver.filter((g) => g === 'grp_flaky').length, 2, 'retried once');
+  assert.equal(calls.deliver.filter((g) => g === 'grp_bad').length, 1, 'a permanent error is not retried');
+  assert.deepEqual(calls.failed, [{ group: 'grp_bad', error: 'the gateway refused the destination' }]);
+});
+
+test('when every group fails the publication fails', async () => {
+  const { result } = await run({ groups: ['grp_x'], behaviour: { grp_x: 'permanent' } });
+  assert.deepEqual(result, { status: 'failed' });
+});
+
+test('a paced group waits on a durable timer before its send', async () => {
+  const { result, calls, history } = await run({
+    groups: ['grp_now', 'grp_later'],
+    slots: { grp_later: 1500 },
+    behaviour: { grp_now: 'ok', grp_later: 'ok' },
+  });
+  assert.deepEqual(result, { status: 'sent' });
+  assert.deepEqual(calls.waiting, ['grp_later']);
+  const timers = history.events!.filter((e) => e.timerStartedEventAttributes);
+  assert.equal(timers.length, 1);
+  const seconds = Number(timers[0]!.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0);
+  assert.ok(seconds <= 2, `timer of ${seconds}s`);
+});
