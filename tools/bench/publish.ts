@@ -1,0 +1,151 @@
+/**
+ * `npm run bench:publish`: publish-to-delivered latency and fan-out
+ * throughput of offerops, printed beside a bare Temporal workflow with no-op
+ * activities on the same server, in the same process, as a ratio.
+ *
+ * offerops side: a real HTTP publish through the API (validation, MongoDB
+ * writes, outbox, workflow start) until the `publication-<id>` workflow has
+ * delivered to every group through the sandbox connector (test environment:
+ * the chat network is not measured). Starts its own stack (or uses
+ * MONGODB_URI / TEMPORAL_ADDRESS). Options: BENCH_RUNS (default 20),
+ * BENCH_GROUPS (default 50).
+ */
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities/index';
+import { createApp } from '../../api/app';
+import { connectMongo, connectTemporal } from '../../api/connections';
+import { newSecretKey } from '../../api/crypto';
+import { createLogger } from '../../api/logger';
+import { createAccount, createApiKey } from '../../api/store/accounts';
+import { ensureIndexes } from '../../api/store/db';
+import { createGroup } from '../../api/store/groups';
+import { SCOPES } from '../../schemas/openapi/common';
+import { log, Supervisor } from '../stack/processes';
+import { startStack } from '../stack/stack';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const GROUPS = Number(process.env.BENCH_GROUPS ?? 50);
+
+const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
+const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-bench-'));
+  const supervisor = await Supervisor.open(dataDir, log);
+  try {
+    const stack = await startStack({ supervisor, withApp: false, log });
+    const mongo = await connectMongo({ mongodbUri: stack.mongodbUri, mongodbDb: `bench_${randomBytes(4).toString('hex')}` });
+    await ensureIndexes(mongo.db);
+    const temporal = await connectTemporal(stack);
+    const native = await NativeConnection.connect({ address: stack.temporalAddress });
+    const secretKey = Buffer.from(newSecretKey(), 'base64');
+    const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
+    const baselineQueue = `${taskQueue}-baseline`;
+
+    const app = createApp({
+      db: mongo.db,
+      secretKey,
+      temporal: { client: temporal.client, namespace: stack.temporalNamespace, taskQueue },
+      logger: createLogger('bench', 'silent'),
+    });
+    const server = createServer(app.callback()).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+
+    const worker = await Worker.create({
+      connection: native,
+      namespace: stack.temporalNamespace,
+      taskQueue,
+      workflowsPath: require.resolve('../../workflows/index'),
+      activities: createActivities({ db: mongo.db, temporal: temporal.client, taskQueue, secretKey }),
+    });
+    const baseline = await Worker.create({
+      connection: native,
+      namespace: stack.temporalNamespace,
+      taskQueue: baselineQueue,
+      workflowsPath: require.resolve('./baseline-workflows'),
+      activities: { noop: async () => undefined },
+    });
+
+    const account = await createAccount(mongo.db, { name: 'Bench' });
+    const tenant = { accountId: account._id, env: 'test' as const };
+    const { apiKey } = await createApiKey(mongo.db, { accountId: account._id, env: 'test', scopes: SCOPES });
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(base + path, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = (await res.json()) as any;
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const offer = (await call('POST', '/offers', { url: 'https://shop.example/bench', title: 'Bench offer', price: 10 })).data;
+    const segment = (await call('POST', '/segments', { name: 'Bench segment' })).data;
+    const one = await createGroup(mongo.db, tenant, { name: 'Bench single' });
+    for (let i = 0; i < GROUPS; i++) await createGroup(mongo.db, tenant, { name: `Bench ${i}`, segment_id: segment.id });
+
+    const publishAndWait = async (destination: Record<string, string>) => {
+      const started = process.hrtime.bigint();
+      const res = await call('POST', `/offers/${offer.id}/publish`, destination);
+      await temporal.client.workflow.getHandle(`publication-${res.data.publications[0].id}`).result();
+      return ms(started);
+    };
+    const bareRun = async (type: string, args: unknown[]) => {
+      const started = process.hrtime.bigint();
+      await temporal.client.workflow.execute(type, { workflowId: `bench-${randomBytes(6).toString('hex')}`, taskQueue: baselineQueue, args });
+      return ms(started);
+    };
+
+    const latency: number[] = [];
+    const bare: number[] = [];
+    let fanOut = 0;
+    let bareFanOut = 0;
+    await worker.runUntil(() =>
+      baseline.runUntil(async () => {
+        // Warm both paths (bundles, connections, JIT) before measuring.
+        await publishAndWait({ group_id: one._id });
+        await bareRun('baselineOne', []);
+        for (let i = 0; i < RUNS; i++) {
+          latency.push(await publishAndWait({ group_id: one._id }));
+          bare.push(await bareRun('baselineOne', []));
+        }
+        fanOut = await publishAndWait({ segment_id: segment.id });
+        bareFanOut = await bareRun('baselineFanOut', [GROUPS]);
+      }),
+    );
+
+    const row = (name: string, ours: number, floor: number, unit: string) =>
+      console.log(`${name.padEnd(34)} ${ours.toFixed(1).padStart(9)} ${floor.toFixed(1).padStart(9)}  ${unit.padEnd(9)} ${(ours / floor).toFixed(2).padStart(6)}×`);
+    console.log(`\npublish benchmark: ${RUNS} single-group publications, one ${GROUPS}-group fan-out (sandbox connector)\n`);
+    console.log(`${'metric'.padEnd(34)} ${'offerops'.padStart(9)} ${'bare'.padStart(9)}  ${'unit'.padEnd(9)} ${'ratio'.padStart(7)}`);
+    row('publish→delivered latency, p50', quantile(latency, 0.5), quantile(bare, 0.5), 'ms');
+    row('publish→delivered latency, p95', quantile(latency, 0.95), quantile(bare, 0.95), 'ms');
+    row(`fan-out to ${GROUPS} groups, total`, fanOut, bareFanOut, 'ms');
+    const tput = (GROUPS / fanOut) * 1000;
+    const bareTput = (GROUPS / bareFanOut) * 1000;
+    console.log(`${`fan-out throughput`.padEnd(34)} ${tput.toFixed(1).padStart(9)} ${bareTput.toFixed(1).padStart(9)}  ${'groups/s'.padEnd(9)} ${(tput / bareTput).toFixed(2).padStart(6)}×`);
+
+    server.close();
+    await native.close();
+    await temporal.connection.close();
+    await mongo.db.dropDatabase();
+    await mongo.client.close();
+  } finally {
+    await supervisor.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
