@@ -1,11 +1,13 @@
 /**
- * Sending to a group through its channel. Test-environment sends go to the
- * sandbox connector, which records each message once per idempotency key and
- * sends nothing. Live channel connectors (http, telegram) and pacing land
- * with the channels work of issue 3; until then a live send fails that group
- * permanently with a clear error instead of pretending.
+ * Sending to a group through its channel, and pacing. Test-environment
+ * sends always go to the sandbox connector.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { channelConfig, ChannelConfig, getChannel } from '../api/store/channels';
+import { Tenant } from '../api/store/db';
+import { getGroup, GroupDoc } from '../api/store/groups';
+import { reserveSendSlot } from '../api/store/pacing';
+import { ConnectorError, connectorFor } from './connectors';
 import type { ActivityDeps } from './index';
 
 export interface SendInput {
@@ -17,25 +19,48 @@ export interface SendInput {
   idempotencyKey: string;
 }
 
+const permanent = (message: string) => ApplicationFailure.nonRetryable(message, 'ChannelPermanent');
+
 export function createChannelActivities(deps: ActivityDeps) {
+  async function target(tenant: Tenant, groupId: string): Promise<{ group: GroupDoc; channel: ChannelConfig | null }> {
+    const group = await getGroup(deps.db, tenant, groupId);
+    if (!group) throw permanent('the group no longer exists');
+    if (tenant.env === 'test' || !group.channel_id) return { group, channel: null };
+    const channel = await getChannel(deps.db, tenant, group.channel_id);
+    if (!channel) throw permanent('the group\'s channel no longer exists');
+    return { group, channel: channelConfig(channel, deps.secretKey) };
+  }
+
   return {
-    /** The earliest time the group may receive a message (no pacing yet: now). */
-    async reserveSendSlot(_input: { account: string; environment: 'live' | 'test'; groupId: string }): Promise<string> {
-      return new Date().toISOString();
+    /** The earliest time the group may receive a message (per-group and per-channel pacing), reserved. */
+    async reserveSendSlot(input: { account: string; environment: 'live' | 'test'; groupId: string }): Promise<string> {
+      const { group, channel } = await target({ accountId: input.account, env: input.environment }, input.groupId);
+      const at = await reserveSendSlot(deps.db, {
+        groupId: group._id,
+        groupIntervalMs: group.min_interval_ms ?? 0,
+        channelId: channel?.id ?? null,
+        channelIntervalMs: channel?.minIntervalMs ?? 0,
+      });
+      return at.toISOString();
     },
 
     async sendToGroup(input: SendInput): Promise<{ providerMessageId: string | null; withImage: boolean }> {
-      if (input.environment !== 'test') {
-        throw ApplicationFailure.nonRetryable('live channel connectors are not available in this version', 'ChannelPermanent');
-      }
-      await deps.db
-        .collection<{ _id: string }>('sandbox_messages')
-        .updateOne(
-          { _id: input.idempotencyKey },
-          { $setOnInsert: { group_id: input.groupId, text: input.text, image_url: input.imageUrl, at: new Date() } },
-          { upsert: true },
+      const tenant = { accountId: input.account, env: input.environment };
+      const { group, channel } = await target(tenant, input.groupId);
+      if (!group.active) throw permanent('the group is inactive');
+      if (tenant.env === 'live' && !channel) throw permanent('the group is not connected to a channel');
+      const connector = connectorFor(channel, deps);
+      const withImage = input.imageUrl !== null && connector.supportsImages;
+      try {
+        const { providerMessageId } = await connector.send(
+          { to: group.address ?? group._id, text: input.text, ...(withImage ? { imageUrl: input.imageUrl! } : {}) },
+          input.idempotencyKey,
         );
-      return { providerMessageId: null, withImage: false };
+        return { providerMessageId, withImage };
+      } catch (err) {
+        if (err instanceof ConnectorError && err.permanent) throw permanent(err.message);
+        throw err;
+      }
     },
   };
 }

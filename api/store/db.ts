@@ -40,11 +40,11 @@ export interface OutboxEvent {
 }
 
 /** Collections of tenant data. */
-export const TENANT_COLLECTIONS = ['offers', 'groups', 'segments', 'schedules', 'events', 'publications', 'deliveries', 'templates'] as const;
+export const TENANT_COLLECTIONS = ['offers', 'groups', 'segments', 'schedules', 'events', 'publications', 'deliveries', 'templates', 'channels'] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 
 /** Collections of platform data (accounts, keys, counters), not scoped to one tenant. */
-export type PlatformCollectionName = 'accounts' | 'api_keys' | 'rate_limits';
+export type PlatformCollectionName = 'accounts' | 'api_keys' | 'rate_limits' | 'send_slots' | 'sandbox_messages';
 
 export function platformCollection<T extends Document>(db: Db, name: PlatformCollectionName): Collection<T> {
   return db.collection<T>(name);

@@ -22,6 +22,8 @@ export interface GroupDoc extends TenantDoc, GroupSettings {
   channel_id: string | null;
   channel_type: string | null;
   address: string | null;
+  /** Minimum time between two sends to this group (pacing). */
+  min_interval_ms: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -49,7 +51,12 @@ export const updateGroup = (
 export function createGroup(
   db: Db,
   tenant: Tenant,
-  input: { name: string; segment_id?: string | null; channel?: { id: string; type: string; address: string } },
+  input: {
+    name: string;
+    segment_id?: string | null;
+    channel?: { id: string; type: string; address: string };
+    minIntervalMs?: number;
+  },
 ): Promise<GroupDoc> {
   const now = new Date();
   return groups(db, tenant).insert({
@@ -63,6 +70,7 @@ export function createGroup(
     channel_id: input.channel?.id ?? null,
     channel_type: input.channel?.type ?? null,
     address: input.channel?.address ?? null,
+    min_interval_ms: input.minIntervalMs ?? 3000,
     created_at: now,
     updated_at: now,
   });

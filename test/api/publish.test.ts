@@ -10,7 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index';
 import { secretKeyFromEnv } from '../../api/crypto';
+import { createChannel } from '../../api/store/channels';
 import { createGroup } from '../../api/store/groups';
+import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
 
@@ -61,11 +63,15 @@ async function sandboxTenant() {
   return { tenant, api, offer, segment, groups };
 }
 
-const finished = (api: ApiClient, id: string) =>
-  until(`publication ${id} to finish`, async () => {
-    const p = (await api.get(`/publications/${id}`)).body.data;
-    return p.completed_at ? p : undefined;
-  });
+const finished = (api: ApiClient, id: string, timeoutMs?: number) =>
+  until(
+    `publication ${id} to finish`,
+    async () => {
+      const p = (await api.get(`/publications/${id}`)).body.data;
+      return p.completed_at ? p : undefined;
+    },
+    timeoutMs,
+  );
 
 describe('POST /offers/{id}/publish', () => {
   test('to a segment: queued at once, then every active group receives it exactly once', async () => {
@@ -146,5 +152,85 @@ describe('GET /publications', () => {
     assert.equal(got.deliveries.length, 3);
     assert.equal(got.segment_id, segment.id);
     assert.equal((await api.get('/publications/pub_0000000000000000000000')).status, 404);
+  });
+});
+
+describe('live channels (a local gateway of our http protocol)', () => {
+  const TOKEN = 'gw-live-token';
+  let gateway: FakeGateway;
+  before(async () => {
+    gateway = await startFakeGateway({ token: TOKEN });
+  });
+  after(() => gateway.close());
+
+  async function liveTenant(opts: { groups: number; groupIntervalMs?: number }) {
+    const tenant = await seedTenant(app.db);
+    const api = new ApiClient(app.baseUrl, tenant.apiKey);
+    const channel = await createChannel(app.db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 0 }, secretKeyFromEnv());
+    const segment = (await api.post('/segments', { name: `Live ${++n}` })).body.data;
+    const groups = [];
+    for (let i = 0; i < opts.groups; i++) {
+      const address = `1203630${++n}@g.us`;
+      groups.push({
+        address,
+        group: await createGroup(app.db, tenant, {
+          name: `Live group ${i}`,
+          segment_id: segment.id,
+          channel: { id: channel._id, type: 'http', address },
+          minIntervalMs: opts.groupIntervalMs ?? 0,
+        }),
+      });
+    }
+    const offer = (await api.post('/offers', { url: `https://shop.example/live/${++n}`, title: 'Smart TV 50"', price: 1999, image: 'https://img.example/tv.png' })).body.data;
+    return { api, segment, groups, offer };
+  }
+
+  test('each group address receives the publication once, with the image; nothing leaks the address', async () => {
+    const { api, segment, groups, offer } = await liveTenant({ groups: 3 });
+    const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id, with_image: true });
+    const done = await finished(api, res.body.data.publications[0].id);
+    assert.equal(done.status, 'sent');
+    for (const { address } of groups) {
+      const got = gateway.messages(address);
+      assert.equal(got.length, 1, address);
+      assert.equal(got[0]!.image_url, 'https://img.example/tv.png');
+      assert.match(got[0]!.text, /Smart TV 50"/);
+    }
+    assert.ok(done.deliveries.every((d: any) => d.with_image));
+    const text = JSON.stringify(done) + JSON.stringify((await api.get('/publications')).body);
+    for (const { address } of groups) assert.ok(!text.includes(address));
+    assert.ok(!text.includes(TOKEN));
+  });
+
+  test('transient errors are retried; a permanent one fails that group only: partial', async () => {
+    const { api, segment, groups, offer } = await liveTenant({ groups: 2 });
+    gateway.failTo(groups[1]!.address, 400);
+    gateway.failNext(2, 503);
+    const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id });
+    const done = await finished(api, res.body.data.publications[0].id, 60_000);
+    assert.equal(done.status, 'partial');
+    const byGroup = new Map(done.deliveries.map((d: any) => [d.group_id, d]));
+    const ok: any = byGroup.get(groups[0]!.group._id);
+    const bad: any = byGroup.get(groups[1]!.group._id);
+    assert.equal(ok.status, 'sent');
+    assert.equal(bad.status, 'failed');
+    assert.match(bad.error, /gateway answered 400/);
+    // Two induced 503s (retried), one success, one 400 (not retried): four requests in all.
+    const requests = gateway.requests.filter((r) => r.to === groups[0]!.address || r.to === groups[1]!.address);
+    assert.equal(requests.length, 4);
+    assert.equal(ok.attempts + bad.attempts, 4, 'every attempt is counted');
+    assert.equal(gateway.messages(groups[0]!.address).length, 1);
+  });
+
+  test('pacing: two publications to one group are spaced by its minimum interval', async () => {
+    const { api, groups, offer } = await liveTenant({ groups: 1, groupIntervalMs: 1500 });
+    const group = groups[0]!.group._id;
+    const first = (await api.post(`/offers/${offer.id}/publish`, { group_id: group })).body.data.publications[0];
+    const a = await finished(api, first.id);
+    const second = (await api.post(`/offers/${offer.id}/publish`, { group_id: group })).body.data.publications[0];
+    const b = await finished(api, second.id);
+    const gap = Date.parse(b.deliveries[0].sent_at) - Date.parse(a.deliveries[0].sent_at);
+    assert.ok(gap >= 1500, `sent ${gap} ms apart`);
+    assert.equal(gateway.messages(groups[0]!.address).length, 2);
   });
 });

@@ -7,6 +7,7 @@ import { SCOPES } from '../../schemas/openapi/common';
 import { PLANS } from '../../schemas/openapi/account';
 import { createAccount, createApiKey, getAccount, KeyInputError, Plan, revokeApiKey, TEST_KEY_LIFETIMES } from '../../api/store/accounts';
 import { Environment } from '../../api/store/db';
+import { CHANNEL_TYPES, ChannelType, createChannel, getChannel } from '../../api/store/channels';
 import { createGroup } from '../../api/store/groups';
 import { getSegment } from '../../api/store/segments';
 
@@ -53,14 +54,56 @@ export async function keyRevoke(db: Db, keyId: string | undefined) {
   return { revoked: true };
 }
 
-export async function groupCreate(db: Db, opts: { account?: string; name?: string; env?: string; segment?: string }) {
+function interval(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,7}$/.test(value)) throw new UsageError('--min-interval-ms must be a whole number of milliseconds');
+  return Number(value);
+}
+
+async function tenantOf(db: Db, opts: { account?: string; env?: string }) {
   if (!opts.account) throw new UsageError('--account is required');
-  if (!opts.name) throw new UsageError('--name is required');
   const tenant = { accountId: opts.account, env: oneOf<Environment>('--env', opts.env, ['live', 'test'], 'live') };
   if (!(await getAccount(db, tenant.accountId))) throw new UsageError(`no account ${tenant.accountId}`);
+  return tenant;
+}
+
+export async function channelConnect(
+  db: Db,
+  secretKey: Buffer,
+  opts: { account?: string; env?: string; type?: string; url?: string; token?: string; name?: string; 'min-interval-ms'?: string },
+) {
+  const tenant = await tenantOf(db, opts);
+  const type = oneOf<ChannelType>('--type', opts.type, CHANNEL_TYPES, 'http');
+  if (opts.type === undefined) throw new UsageError('--type is required (http, telegram or sandbox)');
+  if (type === 'http' && !opts.url) throw new UsageError('--url is required for an http channel');
+  if (opts.url && !/^https?:\/\/[^\s]+$/.test(opts.url)) throw new UsageError('--url must be an http(s) URL');
+  if (type === 'telegram' && !opts.token) throw new UsageError('--token (the bot token) is required for a telegram channel');
+  const channel = await createChannel(
+    db,
+    tenant,
+    { type, name: opts.name, url: opts.url ?? null, token: opts.token ?? null, minIntervalMs: interval(opts['min-interval-ms']) },
+    secretKey,
+  );
+  return { channel_id: channel._id };
+}
+
+export async function groupCreate(
+  db: Db,
+  opts: { account?: string; name?: string; env?: string; segment?: string; channel?: string; address?: string; 'min-interval-ms'?: string },
+) {
+  if (!opts.name) throw new UsageError('--name is required');
+  const tenant = await tenantOf(db, opts);
   if (opts.segment && !(await getSegment(db, tenant, opts.segment))) {
     throw new UsageError(`no segment ${opts.segment} in ${tenant.accountId} (${tenant.env})`);
   }
-  const group = await createGroup(db, tenant, { name: opts.name, segment_id: opts.segment ?? null });
+  if ((opts.channel === undefined) !== (opts.address === undefined)) throw new UsageError('give --channel and --address together');
+  const channel = opts.channel ? await getChannel(db, tenant, opts.channel) : null;
+  if (opts.channel && !channel) throw new UsageError(`no channel ${opts.channel} in ${tenant.accountId} (${tenant.env})`);
+  const group = await createGroup(db, tenant, {
+    name: opts.name,
+    segment_id: opts.segment ?? null,
+    ...(channel ? { channel: { id: channel._id, type: channel.type, address: opts.address! } } : {}),
+    minIntervalMs: interval(opts['min-interval-ms']),
+  });
   return { group_id: group._id };
 }

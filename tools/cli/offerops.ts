@@ -6,14 +6,15 @@
  */
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
-import { accountCreate, groupCreate, keyCreate, keyRevoke, UsageError } from './admin';
-import { stackInfo } from './stack-config';
+import { accountCreate, channelConnect, groupCreate, keyCreate, keyRevoke, UsageError } from './admin';
+import { dataDir, secretKeyFor, stackInfo } from './stack-config';
 
 const USAGE = `usage:
   offerops admin account create --name NAME [--plan free|pro|business]
   offerops admin key create --account ID --scopes a:read,b:write|all [--env live|test] [--expires 1h|1d|7d] [--name N]
   offerops admin key revoke KEY_ID
-  offerops admin group create --account ID --name NAME [--env live|test] [--segment SEG]
+  offerops admin channel connect --account ID --type http|telegram|sandbox [--url URL] [--token T] [--name N] [--env live|test] [--min-interval-ms N]
+  offerops admin group create --account ID --name NAME [--env live|test] [--segment SEG] [--channel CH --address ADDR] [--min-interval-ms N]
 The stack is found through OFFEROPS_DATA_DIR (default ./.offerops), or MONGODB_URI and MONGODB_DB.`;
 
 async function run(argv: string[]): Promise<object> {
@@ -29,12 +30,18 @@ async function run(argv: string[]): Promise<object> {
       env: { type: 'string' },
       expires: { type: 'string' },
       segment: { type: 'string' },
+      type: { type: 'string' },
+      url: { type: 'string' },
+      token: { type: 'string' },
+      channel: { type: 'string' },
+      address: { type: 'string' },
+      'min-interval-ms': { type: 'string' },
     },
   });
   const [area, noun, verb, ...rest] = positionals;
   if (area !== 'admin') throw new UsageError(USAGE);
   const command = `${noun} ${verb}`;
-  const known = ['account create', 'key create', 'key revoke', 'group create'];
+  const known = ['account create', 'key create', 'key revoke', 'channel connect', 'group create'];
   if (!known.includes(command)) throw new UsageError(USAGE);
 
   const info = stackInfo();
@@ -48,6 +55,8 @@ async function run(argv: string[]): Promise<object> {
         return await keyCreate(db, values);
       case 'key revoke':
         return await keyRevoke(db, rest[0]);
+      case 'channel connect':
+        return await channelConnect(db, Buffer.from(secretKeyFor(dataDir()), 'base64'), values);
       default:
         return await groupCreate(db, values);
     }

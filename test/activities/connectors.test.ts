@@ -1,0 +1,109 @@
+/** The channel connectors against real local servers: a gateway of our protocol and a Telegram Bot API stand-in. */
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { Db, MongoClient } from 'mongodb';
+import { ConnectorError, connectorFor } from '../../activities/connectors';
+import { ChannelConfig } from '../../api/store/channels';
+import { startFakeGateway, FakeGateway } from '../helpers/fake-gateway';
+import { stackEnv } from '../helpers/stack';
+
+const TOKEN = 'gw-token-s3cr3t';
+let gateway: FakeGateway;
+let client: MongoClient;
+let db: Db;
+
+before(async () => {
+  gateway = await startFakeGateway({ token: TOKEN });
+  client = await MongoClient.connect(stackEnv().mongodbUri);
+  db = client.db(`t_conn_${randomBytes(4).toString('hex')}`);
+});
+after(async () => {
+  await gateway.close();
+  await db.dropDatabase();
+  await client.close();
+});
+
+const http = (token = TOKEN): ChannelConfig => ({ id: 'chn_x', type: 'http', url: gateway.url, token, minIntervalMs: 0 });
+
+async function failure(p: Promise<unknown>): Promise<ConnectorError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof ConnectorError, String(err));
+    return err;
+  }
+  assert.fail('expected a failure');
+}
+
+test('http: sends our protocol with the idempotency key; the gateway deduplicates', async () => {
+  const connector = connectorFor(http(), { db });
+  const res = await connector.send({ to: '1203@g.us', text: 'Hello', imageUrl: 'https://img.example/a.png' }, 'pub_1:grp_1');
+  assert.equal(res.providerMessageId, 'msg-pub_1:grp_1');
+  await connector.send({ to: '1203@g.us', text: 'Hello' }, 'pub_1:grp_1');
+  assert.equal(gateway.messages('1203@g.us').length, 1);
+  assert.deepEqual(gateway.messages('1203@g.us')[0], { to: '1203@g.us', text: 'Hello', image_url: 'https://img.example/a.png', idempotency_key: 'pub_1:grp_1' });
+});
+
+test('http: 5xx, 429 and unreachable are transient; other 4xx permanent; no token or address in messages', async () => {
+  gateway.failNext(1, 503);
+  assert.equal((await failure(connectorFor(http(), { db }).send({ to: 'a@g.us', text: 'x' }, 'k1'))).permanent, false);
+  gateway.failNext(1, 429);
+  assert.equal((await failure(connectorFor(http(), { db }).send({ to: 'a@g.us', text: 'x' }, 'k2'))).permanent, false);
+  const wrongToken = await failure(connectorFor(http('wrong'), { db }).send({ to: 'a@g.us', text: 'x' }, 'k3'));
+  assert.equal(wrongToken.permanent, true);
+  gateway.failTo('refused@g.us', 400);
+  const refused = await failure(connectorFor(http(), { db }).send({ to: 'refused@g.us', text: 'x' }, 'k4'));
+  assert.equal(refused.permanent, true);
+  const down = await failure(connectorFor({ ...http(), url: 'http://127.0.0.1:1' }, { db }).send({ to: 'a@g.us', text: 'x' }, 'k5'));
+  assert.equal(down.permanent, false);
+  for (const err of [wrongToken, refused, down]) {
+    assert.ok(!err.message.includes(TOKEN) && !err.message.includes('wrong') && !err.message.includes('@g.us'), err.message);
+  }
+});
+
+test('telegram: sendMessage, sendPhoto with caption, error classes', async () => {
+  const calls: { path: string; body: any }[] = [];
+  let answer: { status: number; body: unknown } | null = null;
+  const server = createServer(async (req, res) => {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    calls.push({ path: req.url!, body: JSON.parse(text) });
+    const a = answer ?? { status: 200, body: { ok: true, result: { message_id: 42 } } };
+    answer = null;
+    res.writeHead(a.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(a.body));
+  }).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const bot: ChannelConfig = { id: 'chn_t', type: 'telegram', url: base, token: '123:ABC', minIntervalMs: 0 };
+  try {
+    const sent = await connectorFor(bot, { db }).send({ to: '-100200', text: 'Oferta' }, 'k');
+    assert.equal(sent.providerMessageId, '42');
+    await connectorFor(bot, { db }).send({ to: '-100200', text: 'Oferta', imageUrl: 'https://img.example/b.png' }, 'k');
+    assert.deepEqual(calls.map((c) => c.path), ['/bot123:ABC/sendMessage', '/bot123:ABC/sendPhoto']);
+    assert.deepEqual(calls[1]!.body, { chat_id: '-100200', photo: 'https://img.example/b.png', caption: 'Oferta' });
+    answer = { status: 429, body: { ok: false, error_code: 429, parameters: { retry_after: 7 } } };
+    const limited = await failure(connectorFor(bot, { db }).send({ to: '-100200', text: 'x' }, 'k'));
+    assert.equal(limited.permanent, false);
+    assert.match(limited.message, /retry after 7 s/);
+    answer = { status: 403, body: { ok: false, error_code: 403, description: 'bot was kicked' } };
+    const kicked = await failure(connectorFor(bot, { db }).send({ to: '-100200', text: 'x' }, 'k'));
+    assert.equal(kicked.permanent, true);
+    assert.ok(!kicked.message.includes('123:ABC'));
+  } finally {
+    server.close();
+  }
+});
+
+test('sandbox: records once per idempotency key, sends nothing', async () => {
+  const sandbox = connectorFor(null, { db });
+  await sandbox.send({ to: 'grp_1', text: 'one' }, 'pub_9:grp_1');
+  await sandbox.send({ to: 'grp_1', text: 'one again' }, 'pub_9:grp_1');
+  const rows = await db.collection('sandbox_messages').find({}).toArray();
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0]!.text, 'one');
+});

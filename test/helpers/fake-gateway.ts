@@ -1,0 +1,79 @@
+/**
+ * A chat gateway speaking our http connector protocol, as a real HTTP server
+ * on 127.0.0.1: checks the bearer token, deduplicates on `idempotency_key`
+ * (as the protocol requires of gateways) and records what each destination
+ * received. Knobs make it fail or slow down.
+ */
+import { once } from 'node:events';
+import { createServer, IncomingMessage } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+export interface GatewayMessage {
+  to: string;
+  text: string;
+  image_url?: string;
+  idempotency_key: string;
+}
+
+export interface FakeGateway {
+  url: string;
+  /** Messages delivered (after deduplication), all or to one destination. */
+  messages(to?: string): GatewayMessage[];
+  /** Every request received, duplicates and failures included. */
+  requests: GatewayMessage[];
+  failNext(count: number, status: number): void;
+  failTo(to: string, status: number): void;
+  delayMs: number;
+  close(): Promise<void>;
+}
+
+async function body(req: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  return text;
+}
+
+export async function startFakeGateway(opts: { token: string }): Promise<FakeGateway> {
+  const delivered = new Map<string, GatewayMessage>();
+  const failing = new Map<string, number>();
+  let failures: { count: number; status: number } = { count: 0, status: 503 };
+  const gateway: FakeGateway = {
+    url: '',
+    requests: [],
+    delayMs: 0,
+    messages: (to) => [...delivered.values()].filter((m) => to === undefined || m.to === to),
+    failNext: (count, status) => {
+      failures = { count, status };
+    },
+    failTo: (to, status) => {
+      failing.set(to, status);
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  const server = createServer(async (req, res) => {
+    const reply = (status: number, payload: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(payload));
+    };
+    if (req.method !== 'POST' || req.url !== '/messages') return reply(404, { error: 'not found' });
+    if (req.headers.authorization !== `Bearer ${opts.token}`) return reply(401, { error: 'bad token' });
+    const message = JSON.parse(await body(req)) as GatewayMessage;
+    gateway.requests.push(message);
+    if (gateway.delayMs) await new Promise((r) => setTimeout(r, gateway.delayMs));
+    if (failures.count > 0) {
+      failures.count--;
+      return reply(failures.status, { error: 'induced failure' });
+    }
+    const permanent = failing.get(message.to);
+    if (permanent) return reply(permanent, { error: 'destination refused' });
+    if (!delivered.has(message.idempotency_key)) delivered.set(message.idempotency_key, message);
+    reply(200, { id: `msg-${message.idempotency_key}` });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  gateway.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return gateway;
+}
