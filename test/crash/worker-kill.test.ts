@@ -1,0 +1,95 @@
+/**
+ * Durability: a publication to many groups, the worker process killed with
+ * SIGKILL in the middle of the fan-out and started again. Every group ends
+ * with exactly one message and the publication ends `sent`.
+ */
+import assert from 'node:assert/strict';
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { secretKeyFromEnv } from '../../api/crypto';
+import { createChannel } from '../../api/store/channels';
+import { createGroup } from '../../api/store/groups';
+import { ApiClient } from '../helpers/client';
+import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
+import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
+
+const GROUPS = 12;
+const TOKEN = 'crash-gateway-token';
+const taskQueue = `test-crash-${randomBytes(4).toString('hex')}`;
+let app: TestApp;
+let gateway: FakeGateway;
+
+before(async () => {
+  app = await startTestApp({ taskQueue });
+  gateway = await startFakeGateway({ token: TOKEN });
+});
+after(async () => {
+  await gateway.close();
+  await app.close();
+});
+
+function startWorker(): ChildProcess {
+  const env = stackEnv();
+  return spawn(process.execPath, [resolve(__dirname, '../../worker/main.js')], {
+    env: {
+      ...process.env,
+      MONGODB_URI: env.mongodbUri,
+      MONGODB_DB: app.dbName,
+      TEMPORAL_ADDRESS: env.temporalAddress,
+      TEMPORAL_NAMESPACE: env.temporalNamespace,
+      OFFEROPS_TASK_QUEUE: taskQueue,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function until(what: string, probe: () => Promise<boolean> | boolean, timeoutMs = 90_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+test('SIGKILL of the worker mid-fan-out: every group gets exactly one message, the publication ends sent', async () => {
+  const tenant = await seedTenant(app.db);
+  const api = new ApiClient(app.baseUrl, tenant.apiKey);
+  // The channel's pacing spreads the fan-out over a few seconds, so the kill lands in the middle of it.
+  const channel = await createChannel(app.db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 400 }, secretKeyFromEnv());
+  const segment = (await api.post('/segments', { name: 'Crash segment' })).body.data;
+  const addresses: string[] = [];
+  for (let i = 0; i < GROUPS; i++) {
+    const address = `55119${String(i).padStart(4, '0')}@g.us`;
+    addresses.push(address);
+    await createGroup(app.db, tenant, { name: `Crash ${i}`, segment_id: segment.id, channel: { id: channel._id, type: 'http', address }, minIntervalMs: 0 });
+  }
+  const offer = (await api.post('/offers', { url: 'https://shop.example/crash', title: 'Crash-proof offer' })).body.data;
+  gateway.delayMs = 150;
+
+  let worker = startWorker();
+  const queued = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
+  await until('a third of the groups to be reached', () => gateway.messages().length >= GROUPS / 3);
+  worker.kill('SIGKILL');
+  await once(worker, 'exit');
+  const atKill = gateway.messages().length;
+  assert.ok(atKill < GROUPS, `killed mid-fan-out (${atKill} of ${GROUPS} delivered)`);
+
+  worker = startWorker();
+  try {
+    await until('the publication to finish', async () => (await api.get(`/publications/${queued.id}`)).body.data.completed_at !== null);
+  } finally {
+    worker.kill('SIGTERM');
+    await once(worker, 'exit');
+  }
+  const done = (await api.get(`/publications/${queued.id}`)).body.data;
+  assert.equal(done.status, 'sent');
+  for (const address of addresses) assert.equal(gateway.messages(address).length, 1, `${address} received exactly one message`);
+  // A send cut by the kill may have reached the gateway twice: always under the same idempotency key.
+  const keys = new Set(gateway.requests.map((r) => r.idempotency_key));
+  assert.equal(keys.size, GROUPS);
+});
