@@ -8,6 +8,7 @@ import { startDispatch } from '../api/events';
 import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../api/store/events';
 import { sweepWindows } from '../api/store/rate-limits';
 import { createPublicationActivities } from './publications';
+import { createWebhookActivities } from './webhooks';
 
 export interface ActivityDeps {
   db: Db;
@@ -16,6 +17,10 @@ export interface ActivityDeps {
   taskQueue?: string;
   /** Unseals stored secrets (api/crypto.ts). */
   secretKey: Buffer;
+  /** Hosts or addresses webhooks may reach although private or loopback (OFFEROPS_WEBHOOK_ALLOW). */
+  webhookAllow?: readonly string[];
+  /** Extra CA certificate (PEM) trusted for webhook destinations (tests' self-signed receiver). */
+  webhookCa?: string;
   /** How long finished rate-limit windows are kept (ms). */
   windowGraceMs?: number;
   /** How old an undispatched event must be before the sweep dispatches it (ms): younger ones are the API's. */
@@ -26,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
   const publications = createPublicationActivities(deps);
   return {
     ...publications,
+    ...createWebhookActivities(deps),
     /** Deletes expired platform records; how many of each kind. */
     async sweepExpiredRecords(): Promise<Record<string, number>> {
       const before = new Date(Date.now() - (deps.windowGraceMs ?? 60_000));

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { createApp } from './app';
 import { secretKeyFromEnv } from './crypto';
+import { allowListFromEnv } from './destinations';
 import { configFromEnv, connectMongo, connectTemporal } from './connections';
 import { createLogger } from './logger';
 import { ensureIndexes } from './store/db';
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     secretKey: secretKeyFromEnv(),
     temporal: { client: temporal.client, namespace: config.temporalNamespace, taskQueue: config.taskQueue },
     logger,
+    webhookAllow: allowListFromEnv(),
   });
   const server = createServer(app.callback());
   server.listen(Number(process.env.PORT ?? 8080), process.env.HOST ?? '127.0.0.1');

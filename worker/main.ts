@@ -7,6 +7,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index';
 import { configFromEnv, connectMongo } from '../api/connections';
 import { secretKeyFromEnv } from '../api/crypto';
+import { allowListFromEnv } from '../api/destinations';
 import { createLogger } from '../api/logger';
 import { ensureIndexes } from '../api/store/db';
 import { SCHEDULES } from '../workflows/constants';
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     workflowsPath: require.resolve('../workflows/index'),
-    activities: createActivities({ db: mongo.db, temporal: client, taskQueue: config.taskQueue, secretKey: secretKeyFromEnv() }),
+    activities: createActivities({ db: mongo.db, temporal: client, taskQueue: config.taskQueue, secretKey: secretKeyFromEnv(), webhookAllow: allowListFromEnv() }),
   });
   logger.info({ taskQueue: config.taskQueue, namespace: config.temporalNamespace }, 'worker running');
   // Worker.run installs SIGINT/SIGTERM handlers and drains before it resolves.

@@ -10,6 +10,7 @@ import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpd
 import { segmentCreate, segmentDelete, segmentGet, segmentsList, segmentUpdate } from './segments';
 import { templateCreate, templateDelete, templateGet, templatesList, templateUpdate } from './templates';
 import { Handler } from './types';
+import { webhookCreate, webhookDelete, webhookDeliveriesList, webhookGet, webhooksList, webhookUpdate } from './webhooks';
 
 /** Operations declared in the contract whose issue has not landed: they answer 501. */
 export const UNBUILT_OPERATIONS = [
@@ -57,12 +58,6 @@ export const UNBUILT_OPERATIONS = [
   'analytics_sources',
   'analytics_heatmap',
   'link_convert',
-  'webhooks_list',
-  'webhook_create',
-  'webhook_get',
-  'webhook_update',
-  'webhook_delete',
-  'webhook_deliveries_list',
 ] as const;
 
 export const handlers: Readonly<Record<string, Handler>> = {
@@ -76,6 +71,12 @@ export const handlers: Readonly<Record<string, Handler>> = {
   offer_publish: offerPublish,
   publications_list: publicationsList,
   publication_get: publicationGet,
+  webhooks_list: webhooksList,
+  webhook_create: webhookCreate,
+  webhook_get: webhookGet,
+  webhook_update: webhookUpdate,
+  webhook_delete: webhookDelete,
+  webhook_deliveries_list: webhookDeliveriesList,
   groups_list: groupsList,
   group_get: groupGet,
   group_update: groupUpdate,

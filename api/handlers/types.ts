@@ -12,6 +12,8 @@ export interface AppDeps {
   /** `taskQueue` defaults to TASK_QUEUE; tests run their own worker on their own queue. */
   temporal: { client: Client; namespace: string; taskQueue?: string };
   logger: Logger;
+  /** Hosts or addresses webhooks may point to although private or loopback (OFFEROPS_WEBHOOK_ALLOW). */
+  webhookAllow?: readonly string[];
   rateLimit?: { limit: number; windowMs: number };
 }
 

@@ -40,7 +40,7 @@ export interface OutboxEvent {
 }
 
 /** Collections of tenant data. */
-export const TENANT_COLLECTIONS = ['offers', 'groups', 'segments', 'schedules', 'events', 'publications', 'deliveries', 'templates', 'channels'] as const;
+export const TENANT_COLLECTIONS = ['offers', 'groups', 'segments', 'schedules', 'events', 'publications', 'deliveries', 'templates', 'channels', 'webhooks'] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 
 /** Collections of platform data (accounts, keys, counters), not scoped to one tenant. */

@@ -127,6 +127,12 @@ export async function getEvent(db: Db, tenant: Tenant, id: string): Promise<Doma
   return doc ? toEvent(doc) : null;
 }
 
+/** An event by id alone, whoever's it is: for the worker, which starts from an event id. */
+export async function eventById(db: Db, id: string): Promise<DomainEvent | null> {
+  const doc = await db.collection<EventDoc>('events').findOne({ _id: id });
+  return doc ? toEvent(doc) : null;
+}
+
 /** Events that occurred before `before` and were not handed to delivery yet, oldest first. */
 export async function undispatchedEvents(db: Db, before: Date, limit: number): Promise<DomainEvent[]> {
   const docs = await db

@@ -77,7 +77,8 @@ export const bool = (extra: JsonSchema = {}): JsonSchema => ({ type: 'boolean', 
 export const arr = (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: 'array', items, ...extra });
 export const nullable = (schema: JsonSchema): JsonSchema => {
   const type = schema.type;
-  if (typeof type === 'string') return { ...schema, type: [type, 'null'] };
+  const withNull = Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {};
+  if (typeof type === 'string') return { ...schema, type: [type, 'null'], ...withNull };
   return { anyOf: [schema, { type: 'null' }] };
 };
 export const dateTime = (description: string): JsonSchema => ({ type: 'string', format: 'date-time', description });

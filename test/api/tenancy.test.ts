@@ -16,7 +16,7 @@ let app: TestApp;
 let api: ApiClient;
 
 before(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ webhookAllow: ['127.0.0.1'] });
   api = new ApiClient(app.baseUrl, (await seedTenant(app.db)).apiKey);
 });
 after(() => app.close());
@@ -33,6 +33,8 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
   const group = await createGroup(app.db, tenant, { name: 'Tenant group', channel: { id: 'chn_1', type: 'whatsapp', address: '123@g.us' } });
   const template = await client.post('/templates', { name: 'Tenant template', body: 'Secret Store {title}', is_default: true });
   assert.equal(template.status, 201, template.text);
+  const webhook = await client.post('/webhooks', { url: 'https://127.0.0.1/tenant-hook', events: ['offer.created'] });
+  assert.equal(webhook.status, 201, webhook.text);
   const published = await client.post(`/offers/${offer.body.data.id}/publish`, { group_id: group._id });
   assert.equal(published.status, 200, published.text);
   return {
@@ -41,6 +43,7 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
     group: group._id,
     template: template.body.data.id as string,
     publication: published.body.data.publications[0].id as string,
+    webhook: webhook.body.data.id as string,
   };
 }
 
@@ -55,6 +58,7 @@ function byIdOperations(ids: Ids) {
     groups: { id: ids.group, change: { name: 'Hijacked', active: false } },
     templates: { id: ids.template, change: { name: 'Hijacked', is_default: false } },
     publications: { id: ids.publication, change: {} },
+    webhooks: { id: ids.webhook, change: { description: 'Hijacked', state: 'disabled' } },
   };
   return operations
     .filter((op) => op.path.includes('{id}') && !unbuilt.has(op.operationId))
@@ -85,6 +89,7 @@ async function snapshot(owner: ApiClient, ids: Ids, accountId: string) {
     group: await read(`/groups/${ids.group}`),
     template: await read(`/templates/${ids.template}`),
     publication: await read(`/publications/${ids.publication}`),
+    webhook: await read(`/webhooks/${ids.webhook}`),
     offers: await read('/offers?limit=100'),
     segments: await read('/segments?limit=100'),
     groups: await read('/groups?limit=100'),

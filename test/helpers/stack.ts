@@ -44,7 +44,7 @@ export interface TestApp {
  * processes sharing MongoDB); such an app leaves the database to its owner on close.
  */
 export async function startTestApp(
-  opts: { rateLimit?: { limit: number; windowMs: number }; dbName?: string; taskQueue?: string } = {},
+  opts: { rateLimit?: { limit: number; windowMs: number }; dbName?: string; taskQueue?: string; webhookAllow?: string[] } = {},
 ): Promise<TestApp> {
   const env = stackEnv();
   const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
@@ -55,8 +55,9 @@ export async function startTestApp(
     db: mongo.db,
     secretKey: secretKeyFromEnv(),
     temporal: { client: temporal.client, namespace: env.temporalNamespace, ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}) },
-    logger: createLogger('test', 'silent'),
+    logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
     ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
+    ...(opts.webhookAllow ? { webhookAllow: opts.webhookAllow } : {}),
   });
   const server: Server = createServer(app.callback());
   server.listen(0, '127.0.0.1');

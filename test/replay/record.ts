@@ -20,6 +20,7 @@ const DIR = resolve(__dirname, '../../../test/replay/histories');
 /** Fake activities: enough for every workflow to take its interesting paths. */
 function fakeActivities() {
   const flaky = new Set<string>();
+  let attempts = 0;
   return {
     async beginPublication() {
       return ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'];
@@ -47,7 +48,19 @@ function fakeActivities() {
     },
     async markEventDispatched() {},
     async webhookTargets() {
-      return [];
+      return { account: 'acc_replay', environment: 'live', webhook_ids: ['whk_replay'] };
+    },
+    async attemptWebhookDelivery() {
+      attempts++;
+      const ok = attempts > 1;
+      return {
+        outcome: ok ? 'succeeded' : 'failed',
+        at: new Date().toISOString(),
+        http_status: ok ? 200 : 503,
+        duration_ms: 12,
+        error: ok ? null : 'the destination answered 503',
+        event_kind: 'offer.created',
+      };
     },
   };
 }
@@ -71,7 +84,12 @@ async function main(): Promise<void> {
     ['publication', 'fan-out', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live' }]],
     ['retentionSweep', 'sweep', []],
     ['outboxSweep', 'sweep', []],
-    ['dispatchEvent', 'no-webhooks', [{ event_id: 'evt_replay' }]],
+    ['dispatchEvent', 'one-webhook', [{ event_id: 'evt_replay' }]],
+    [
+      'webhookDelivery',
+      'retried',
+      [{ webhook_id: 'whk_replay', event_id: 'evt_replay2', account: 'acc_replay', environment: 'live', delays_ms: [0, 500, 500] }],
+    ],
   ];
   await worker.runUntil(async () => {
     for (const [type, name, args] of cases) {

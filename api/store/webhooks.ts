@@ -1,0 +1,68 @@
+/** Webhook destinations. The signing secret is stored sealed and never leaves this module in clear but for signing. */
+import { Db, Filter } from 'mongodb';
+import { WEBHOOK_STATES } from '../../schemas/openapi/webhooks';
+import { newId } from '../ids';
+import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+
+export type WebhookState = (typeof WEBHOOK_STATES)[number];
+
+export interface WebhookFields {
+  url: string;
+  events: string[];
+  description: string | null;
+  state: WebhookState;
+  disabled_reason: 'manual' | 'gone' | 'failing' | null;
+}
+
+export interface WebhookDoc extends TenantDoc, WebhookFields {
+  secret: string;
+  last_delivery_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const webhooks = (db: Db, tenant: Tenant) => tenantCollection<WebhookDoc>(db, 'webhooks', tenant);
+
+export function listWebhooks(db: Db, tenant: Tenant, q: { state?: WebhookState }, page: Page): Promise<PageResult<WebhookDoc>> {
+  const filter: Filter<WebhookDoc> = q.state ? { state: q.state } : {};
+  return webhooks(db, tenant).page(filter, page);
+}
+
+export const getWebhook = (db: Db, tenant: Tenant, id: string): Promise<WebhookDoc | null> => webhooks(db, tenant).findById(id);
+
+export async function createWebhook(
+  db: Db,
+  tenant: Tenant,
+  fields: WebhookFields,
+  sealedSecret: string,
+  describe: (w: WebhookDoc) => OutboxEvent,
+): Promise<WebhookDoc> {
+  const now = new Date();
+  const doc: WebhookDoc = {
+    _id: newId('whk', now.getTime()),
+    account_id: tenant.accountId,
+    env: tenant.env,
+    ...fields,
+    secret: sealedSecret,
+    last_delivery_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  return webhooks(db, tenant).insert(doc, describe(doc));
+}
+
+/** Applies `set` unless the webhook changed since it was read (then null). */
+export const updateWebhook = (
+  db: Db,
+  tenant: Tenant,
+  current: WebhookDoc,
+  set: Partial<WebhookFields & { last_delivery_at: Date }>,
+  describe?: (after: WebhookDoc) => OutboxEvent,
+): Promise<WebhookDoc | null> => webhooks(db, tenant).updateFrom(current, set, describe);
+
+export const deleteWebhook = (db: Db, tenant: Tenant, id: string, event: OutboxEvent): Promise<boolean> =>
+  webhooks(db, tenant).deleteById(id, {}, event);
+
+/** Enabled webhooks subscribed to `kind` (or to every kind). */
+export const subscribedWebhooks = (db: Db, tenant: Tenant, kind: string): Promise<WebhookDoc[]> =>
+  webhooks(db, tenant).all({ state: 'enabled', events: { $in: [kind, '*'] } });

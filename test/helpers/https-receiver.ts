@@ -1,0 +1,61 @@
+/**
+ * A webhook receiver: a real HTTPS server on 127.0.0.1 with a self-signed
+ * certificate made by the openssl CLI, answering with scripted statuses and
+ * keeping every request with its headers and raw body.
+ */
+import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:https';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ReceivedRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface HttpsReceiver {
+  url: string;
+  /** PEM of the certificate, for the client to trust. */
+  ca: string;
+  requests: ReceivedRequest[];
+  /** Statuses for the next requests, in order; 200 after they run out. */
+  script: number[];
+  close(): Promise<void>;
+}
+
+export async function startHttpsReceiver(): Promise<HttpsReceiver> {
+  const dir = mkdtempSync(join(tmpdir(), 'offerops-receiver-'));
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+  ], { stdio: 'ignore' });
+  const key = readFileSync(join(dir, 'key.pem'), 'utf8');
+  const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  rmSync(dir, { recursive: true, force: true });
+  const receiver: HttpsReceiver = {
+    url: '',
+    ca: cert,
+    requests: [],
+    script: [],
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  const server = createServer({ key, cert }, async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    receiver.requests.push({ path: req.url!, headers: req.headers as Record<string, string>, body });
+    const status = receiver.script.shift() ?? 200;
+    res.writeHead(status, status >= 300 && status < 400 ? { location: 'https://127.0.0.1:1/elsewhere' } : {});
+    res.end();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  receiver.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return receiver;
+}
