@@ -6,6 +6,7 @@ import { Client } from '@temporalio/client';
 import { Db } from 'mongodb';
 import { startDispatch } from '../api/events';
 import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../api/store/events';
+import { sweepSendSlots } from '../api/store/pacing';
 import { sweepWindows } from '../api/store/rate-limits';
 import { createPublicationActivities } from './publications';
 import { createWebhookActivities } from './webhooks';
@@ -35,7 +36,10 @@ export function createActivities(deps: ActivityDeps) {
     /** Deletes expired platform records; how many of each kind. */
     async sweepExpiredRecords(): Promise<Record<string, number>> {
       const before = new Date(Date.now() - (deps.windowGraceMs ?? 60_000));
-      return { rate_limit_windows: await sweepWindows(deps.db, before) };
+      return {
+        rate_limit_windows: await sweepWindows(deps.db, before),
+        send_slots: await sweepSendSlots(deps.db, new Date(Date.now() - 3_600_000)),
+      };
     },
 
     /**

@@ -7,7 +7,7 @@
 import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Db } from 'mongodb';
 import { TASK_QUEUE } from '../workflows/constants';
-import { OfferopsAccountId, OfferopsEnvironment, OfferopsKind, OfferopsResourceId } from '../workflows/search-attributes';
+import { offeropsSearchAttributes } from '../workflows/search-attributes';
 import { TenantCollectionName } from './store/db';
 import { DomainEvent, relayOutbox } from './store/events';
 
@@ -20,12 +20,7 @@ export async function startDispatch(client: Client, event: DomainEvent, taskQueu
       workflowId: dispatchWorkflowId(event.id),
       taskQueue,
       args: [{ event_id: event.id }],
-      typedSearchAttributes: [
-        { key: OfferopsAccountId, value: event.account },
-        { key: OfferopsEnvironment, value: event.environment },
-        { key: OfferopsResourceId, value: event.id },
-        { key: OfferopsKind, value: 'event_dispatch' },
-      ],
+      typedSearchAttributes: offeropsSearchAttributes(event.account, event.environment, event.id, 'event_dispatch'),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Db } from 'mongodb';
 import { TASK_QUEUE } from '../workflows/constants';
-import { OfferopsAccountId, OfferopsEnvironment, OfferopsKind, OfferopsResourceId } from '../workflows/search-attributes';
+import { offeropsSearchAttributes } from '../workflows/search-attributes';
 import { ApiError, badRequest, conflict, notFound } from './errors';
 import { commitEvents } from './events';
 import { newId } from './ids';
@@ -20,6 +20,7 @@ import { getOffer } from './store/offers';
 import {
   countDeliveriesByGroup,
   DeliveryDoc,
+  queuedDeliveries,
   deliveriesOf,
   getPublication,
   inFlightPublication,
@@ -88,12 +89,7 @@ export async function startPublicationWorkflow(client: Client, p: PublicationDoc
       workflowId: publicationWorkflowId(p._id),
       taskQueue,
       args: [{ publication_id: p._id, account: p.account_id, environment: p.env }],
-      typedSearchAttributes: [
-        { key: OfferopsAccountId, value: p.account_id },
-        { key: OfferopsEnvironment, value: p.env },
-        { key: OfferopsResourceId, value: p._id },
-        { key: OfferopsKind, value: 'publication' },
-      ],
+      typedSearchAttributes: offeropsSearchAttributes(p.account_id, p.env, p._id, 'publication'),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -214,23 +210,8 @@ export async function queuePublication(
     created_at: now,
     updated_at: now,
   };
-  const queuedDeliveries = doc.group_ids.map(
-    (group_id, position): DeliveryDoc => ({
-      _id: '',
-      account_id: tenant.accountId,
-      env: tenant.env,
-      publication_id: doc._id,
-      group_id,
-      position,
-      status: 'queued',
-      attempts: 0,
-      error: null,
-      with_image: false,
-      sent_at: null,
-    }),
-  );
   // The publication names the event that queued it, and that event carries the publication.
-  const event = prepareEvent(tenant, 'publication.queued', { publication: toPublication(doc, queuedDeliveries) }, now, doc.event_id!);
+  const event = prepareEvent(tenant, 'publication.queued', { publication: toPublication(doc, queuedDeliveries(doc)) }, now, doc.event_id!);
   let publication: PublicationDoc;
   try {
     publication = await insertPublication(db, tenant, doc, event);

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import { OfferopsAccountId, OfferopsEnvironment, OfferopsKind, OfferopsResourceId } from './search-attributes';
+import { offeropsSearchAttributes } from './search-attributes';
 
 const { markEventDispatched, relayPendingEvents, webhookTargets } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -23,12 +23,7 @@ export async function dispatchEvent(input: { event_id: string }): Promise<void> 
         workflowId: `webhook-delivery-${webhookId}-${input.event_id}`,
         args: [{ webhook_id: webhookId, event_id: input.event_id, account, environment }],
         parentClosePolicy: ParentClosePolicy.ABANDON,
-        typedSearchAttributes: [
-          { key: OfferopsAccountId, value: account },
-          { key: OfferopsEnvironment, value: environment },
-          { key: OfferopsResourceId, value: webhookId },
-          { key: OfferopsKind, value: 'webhook_delivery' },
-        ],
+        typedSearchAttributes: offeropsSearchAttributes(account, environment, webhookId, 'webhook_delivery'),
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -14,3 +14,11 @@ export const OfferopsResourceId = defineSearchAttributeKey('OfferopsResourceId',
 export const OfferopsKind = defineSearchAttributeKey('OfferopsKind', SearchAttributeType.KEYWORD);
 
 export const OFFEROPS_SEARCH_ATTRIBUTES = [OfferopsAccountId, OfferopsEnvironment, OfferopsResourceId, OfferopsKind] as const;
+
+/** The typed search attributes of an offerops workflow: whose it is and what it is about. */
+export const offeropsSearchAttributes = (account: string, environment: string, resourceId: string, kind: string) => [
+  { key: OfferopsAccountId, value: account },
+  { key: OfferopsEnvironment, value: environment },
+  { key: OfferopsResourceId, value: resourceId },
+  { key: OfferopsKind, value: kind },
+];

@@ -76,28 +76,33 @@ export const inFlightPublication = (
   key: { offer_id: string | null; group_id: string | null; segment_id: string | null; schedule_id: string | null },
 ): Promise<PublicationDoc | null> => publications(db, tenant).findOne({ ...key, status: { $in: ['queued', 'sending'] } });
 
+/** The deliveries of a new publication: one per group, queued. */
+export const queuedDeliveries = (p: PublicationDoc): DeliveryDoc[] =>
+  p.group_ids.map((group_id, position) => ({
+    _id: deliveryId(p._id, group_id),
+    account_id: p.account_id,
+    env: p.env,
+    publication_id: p._id,
+    group_id,
+    position,
+    status: 'queued',
+    attempts: 0,
+    error: null,
+    with_image: false,
+    sent_at: null,
+  }));
+
 /** Records the deliveries, then the publication with its event (the publication is what makes them visible). */
 export async function insertPublication(
   db: Db,
   tenant: Tenant,
-  doc: Omit<PublicationDoc, 'account_id' | 'env'>,
+  doc: PublicationDoc,
   event: OutboxEvent,
 ): Promise<PublicationDoc> {
   const coll = deliveries(db, tenant);
-  for (const [position, groupId] of doc.group_ids.entries()) {
-    const id = deliveryId(doc._id, groupId);
-    if (await coll.findById(id)) continue; // a retried insert after a crash
-    await coll.insert({
-      _id: id,
-      publication_id: doc._id,
-      group_id: groupId,
-      position,
-      status: 'queued',
-      attempts: 0,
-      error: null,
-      with_image: false,
-      sent_at: null,
-    });
+  for (const delivery of queuedDeliveries(doc)) {
+    if (await coll.findById(delivery._id)) continue; // a retried insert after a crash
+    await coll.insert(delivery);
   }
   return publications(db, tenant).insert(doc, event);
 }

@@ -51,23 +51,23 @@ test('sweepExpiredRecords removes only windows that ended, and reports how many'
   ]);
   const activities = createActivities({ db, secretKey: secretKeyFromEnv(), temporal });
   const result = await activities.sweepExpiredRecords();
-  assert.deepEqual(result, { rate_limit_windows: 3 });
+  assert.deepEqual(result, { rate_limit_windows: 3, send_slots: 0 });
   const left = (await windows().find({}).toArray()).map((w) => w._id).sort();
   assert.deepEqual(left, ['key_open_1', 'key_open_2']);
   // The survivors are untouched.
   assert.equal((await windows().findOne({ _id: 'key_open_1' }))?.count, 7);
   // Nothing more to do: a second sweep removes nothing.
-  assert.deepEqual(await activities.sweepExpiredRecords(), { rate_limit_windows: 0 });
+  assert.deepEqual(await activities.sweepExpiredRecords(), { rate_limit_windows: 0, send_slots: 0 });
   assert.equal(await windows().countDocuments(), 2);
 });
 
 test('a window that ended moments ago is kept for the grace period (default one minute), then removed', async () => {
   await windows().deleteMany({});
   await windows().insertMany([win('key_just_ended', -5_000), win('key_long_gone', -5 * MIN)]);
-  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), { rate_limit_windows: 1 });
+  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), { rate_limit_windows: 1, send_slots: 0 });
   assert.deepEqual((await windows().find({}).toArray()).map((w) => w._id), ['key_just_ended']);
   // With no grace, it goes too.
-  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal, windowGraceMs: 0 }).sweepExpiredRecords(), { rate_limit_windows: 1 });
+  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal, windowGraceMs: 0 }).sweepExpiredRecords(), { rate_limit_windows: 1, send_slots: 0 });
   assert.equal(await windows().countDocuments(), 0);
 });
 
@@ -78,7 +78,7 @@ test('windows written by the rate limiter itself are swept once finished, and th
   await hit(db, 'key_old', MIN, new Date(long.getTime() + 1_000));
   await hit(db, 'key_now', MIN);
   assert.equal(await windows().countDocuments(), 2);
-  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), { rate_limit_windows: 1 });
+  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), { rate_limit_windows: 1, send_slots: 0 });
   assert.deepEqual((await windows().find({}).toArray()).map((w) => w._id), ['key_now']);
   const fresh = await hit(db, 'key_old', MIN);
   assert.equal(fresh.count, 1);
@@ -86,5 +86,5 @@ test('windows written by the rate limiter itself are swept once finished, and th
 
 test('an empty collection: zero removed', async () => {
   await windows().deleteMany({});
-  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), { rate_limit_windows: 0 });
+  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), { rate_limit_windows: 0, send_slots: 0 });
 });

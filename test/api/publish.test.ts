@@ -6,51 +6,27 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities/index';
 import { secretKeyFromEnv } from '../../api/crypto';
 import { createChannel } from '../../api/store/channels';
 import { createGroup } from '../../api/store/groups';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { ApiClient } from '../helpers/client';
-import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
+import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
+import { startTestWorker, waitFor } from '../helpers/worker';
 
 const taskQueue = `test-publish-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
-let native: NativeConnection;
-let worker: Worker;
-let running: Promise<void>;
+let worker: { stop(): Promise<void> };
 
 before(async () => {
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
   app = await startTestApp({ taskQueue });
-  native = await NativeConnection.connect({ address: stackEnv().temporalAddress });
-  worker = await Worker.create({
-    connection: native,
-    namespace: stackEnv().temporalNamespace,
-    taskQueue,
-    workflowsPath: require.resolve('../../workflows/index'),
-    activities: createActivities({ db: app.db, temporal: app.temporal.client, taskQueue, secretKey: secretKeyFromEnv() }),
-  });
-  running = worker.run();
+  worker = await startTestWorker(app, taskQueue);
 });
 after(async () => {
-  worker.shutdown();
-  await running;
-  await native.close();
+  await worker.stop();
   await app.close();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 let n = 0;
 async function sandboxTenant() {
@@ -64,7 +40,7 @@ async function sandboxTenant() {
 }
 
 const finished = (api: ApiClient, id: string, timeoutMs?: number) =>
-  until(
+  waitFor(
     `publication ${id} to finish`,
     async () => {
       const p = (await api.get(`/publications/${id}`)).body.data;

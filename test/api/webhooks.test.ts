@@ -8,60 +8,29 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
-import { createActivities } from '../../activities/index';
-import { secretKeyFromEnv } from '../../api/crypto';
 import { deliveryWorkflowId } from '../../api/webhooks';
 import { ApiClient } from '../helpers/client';
 import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
-import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
+import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
+import { startTestWorker, waitFor } from '../helpers/worker';
 
 const taskQueue = `test-webhooks-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
 let receiver: HttpsReceiver;
-let native: NativeConnection;
-let worker: Worker;
-let running: Promise<void>;
+let worker: { stop(): Promise<void> };
 
 before(async () => {
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
   app = await startTestApp({ taskQueue, webhookAllow: ['127.0.0.1'] });
   receiver = await startHttpsReceiver();
-  native = await NativeConnection.connect({ address: stackEnv().temporalAddress });
-  worker = await Worker.create({
-    connection: native,
-    namespace: stackEnv().temporalNamespace,
-    taskQueue,
-    workflowsPath: require.resolve('../../workflows/index'),
-    activities: createActivities({
-      db: app.db,
-      temporal: app.temporal.client,
-      taskQueue,
-      secretKey: secretKeyFromEnv(),
-      webhookAllow: ['127.0.0.1'],
-      webhookCa: receiver.ca,
-    }),
-  });
-  running = worker.run();
+  worker = await startTestWorker(app, taskQueue, { webhookAllow: ['127.0.0.1'], webhookCa: receiver.ca });
 });
 after(async () => {
-  worker.shutdown();
-  await running;
-  await native.close();
+  await worker.stop();
   await receiver.close();
   await app.close();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 
 async function tenant() {
   return new ApiClient(app.baseUrl, (await seedTenant(app.db)).apiKey);
@@ -95,7 +64,6 @@ describe('webhooks CRUD', () => {
   });
 
   test('private, loopback, link-local and unique-local destinations are refused without the allow-list', async () => {
-    const api = new ApiClient(app.baseUrl, '');
     const strict = await startTestApp({ dbName: app.dbName });
     try {
       const client = new ApiClient(strict.baseUrl, (await seedTenant(strict.db)).apiKey);
@@ -107,7 +75,6 @@ describe('webhooks CRUD', () => {
     } finally {
       await strict.close();
     }
-    void api;
   });
 });
 
@@ -116,12 +83,12 @@ describe('delivery', () => {
     const api = await tenant();
     const hook = (await api.post('/webhooks', { url: `${receiver.url}/e2e`, events: ['offer.created'] })).body.data;
     const offer = (await api.post('/offers', { url: `https://shop.example/wh/${randomBytes(3).toString('hex')}`, title: 'Webhook offer' })).body.data;
-    const request = await until('the delivery', async () => receiver.requests.find((r) => r.path === '/e2e'));
+    const request = await waitFor('the delivery', async () => receiver.requests.find((r) => r.path === '/e2e'));
     const payload = new Webhook(hook.secret).verify(request.body, request.headers) as any;
     assert.equal(payload.kind, 'offer.created');
     assert.equal(payload.data.offer.id, offer.id);
     assert.equal(request.headers['webhook-id'], payload.id);
-    const listed = await until('the delivery in visibility', async () => {
+    const listed = await waitFor('the delivery in visibility', async () => {
       const res = await api.get(`/webhooks/${hook.id}/deliveries`);
       const d = res.body.data[0];
       return d && d.state === 'succeeded' ? res.body : undefined;
@@ -183,11 +150,12 @@ describe('delivery', () => {
     const api = await tenant();
     const hook = (await api.post('/webhooks', { url: `${receiver.url}/deleted`, events: ['offer.created'] })).body.data;
     await api.post('/offers', { url: `https://shop.example/del/${randomBytes(3).toString('hex')}`, title: 'To be forgotten' });
-    await until('a delivery', async () => ((await api.get(`/webhooks/${hook.id}/deliveries`)).body.pagination.total === 1 ? true : undefined));
+    await waitFor('a delivery', async () => ((await api.get(`/webhooks/${hook.id}/deliveries`)).body.pagination.total === 1 ? true : undefined));
     const res = await api.delete(`/webhooks/${hook.id}`);
     assert.deepEqual([res.status, res.body.deleted], [200, true]);
     assert.equal((await api.get(`/webhooks/${hook.id}`)).status, 404);
     const query = `OfferopsKind = 'webhook_delivery' AND OfferopsResourceId = '${hook.id}'`;
-    await until('the executions to be deleted', async () => ((await app.temporal.client.workflow.count(query)).count === 0 ? true : undefined));
+    // Deletion is asynchronous on the server and visibility follows it: allow it time under load.
+    await waitFor('the executions to be deleted', async () => ((await app.temporal.client.workflow.count(query)).count === 0 ? true : undefined), 90_000);
   });
 });
