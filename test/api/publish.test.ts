@@ -204,9 +204,15 @@ describe('live channels (a local gateway of our http protocol)', () => {
     const first = (await api.post(`/offers/${offer.id}/publish`, { group_id: group })).body.data.publications[0];
     const a = await finished(api, first.id);
     const second = (await api.post(`/offers/${offer.id}/publish`, { group_id: group })).body.data.publications[0];
-    const b = await finished(api, second.id);
-    const gap = Date.parse(b.deliveries[0].sent_at) - Date.parse(a.deliveries[0].sent_at);
-    assert.ok(gap >= 1500, `sent ${gap} ms apart`);
-    assert.equal(gateway.messages(groups[0]!.address).length, 2);
+    await finished(api, second.id);
+    // The two sends took distinct slots of the group, one interval apart…
+    const slots = (await app.db.collection('send_slots').find({ _id: { $regex: `^group:${group}:` } } as any).toArray()).map((c) => c.at.getTime()).sort();
+    assert.equal(slots.length, 2);
+    assert.ok(slots[1]! - slots[0]! >= 1500, `slots ${slots[1]! - slots[0]!} ms apart`);
+    // …and the second waited for its slot (a durable timer never fires early).
+    const arrivals = gateway.requests.filter((r) => r.to === groups[0]!.address).map((r) => r.at);
+    assert.equal(arrivals.length, 2);
+    assert.ok(arrivals[1]! >= slots[1]!, 'the second send did not start before its slot');
+    assert.ok(a.deliveries[0].sent_at);
   });
 });

@@ -19,8 +19,8 @@ export interface FakeGateway {
   url: string;
   /** Messages delivered (after deduplication), all or to one destination. */
   messages(to?: string): GatewayMessage[];
-  /** Every request received, duplicates and failures included. */
-  requests: GatewayMessage[];
+  /** Every request received (with its arrival time, ms), duplicates and failures included. */
+  requests: (GatewayMessage & { at: number })[];
   failNext(count: number, status: number): void;
   failTo(to: string, status: number): void;
   delayMs: number;
@@ -61,7 +61,7 @@ export async function startFakeGateway(opts: { token: string }): Promise<FakeGat
     if (req.method !== 'POST' || req.url !== '/messages') return reply(404, { error: 'not found' });
     if (req.headers.authorization !== `Bearer ${opts.token}`) return reply(401, { error: 'bad token' });
     const message = JSON.parse(await body(req)) as GatewayMessage;
-    gateway.requests.push(message);
+    gateway.requests.push({ ...message, at: Date.now() });
     if (gateway.delayMs) await new Promise((r) => setTimeout(r, gateway.delayMs));
     if (failures.count > 0) {
       failures.count--;
