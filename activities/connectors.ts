@@ -15,7 +15,7 @@
  */
 import { Db } from 'mongodb';
 import { ChannelConfig } from '../api/store/channels';
-import { platformCollection } from '../api/store/db';
+import { recordSandboxMessage } from '../api/store/sandbox';
 
 export interface OutboundMessage {
   to: string;
@@ -106,11 +106,7 @@ function sandboxConnector(db: Db): Connector {
   return {
     supportsImages: true,
     async send(message, idempotencyKey) {
-      await platformCollection<{ _id: string }>(db, 'sandbox_messages').updateOne(
-        { _id: idempotencyKey },
-        { $setOnInsert: { to: message.to, text: message.text, image_url: message.imageUrl ?? null, at: new Date() } },
-        { upsert: true },
-      );
+      await recordSandboxMessage(db, idempotencyKey, message);
       return { providerMessageId: idempotencyKey };
     },
   };

@@ -109,10 +109,6 @@ export class TenantCollection<T extends TenantDoc> {
     return new Map(rows.map((r) => [r._id, r.n]));
   }
 
-  async exists(filter: Filter<T>): Promise<boolean> {
-    return (await this.coll.findOne(this.scoped(filter), { projection: { _id: 1 } })) !== null;
-  }
-
   /**
    * Inserts a document of this tenant (account id and environment are added
    * here), with the event describing it in the same write.
