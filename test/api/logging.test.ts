@@ -45,7 +45,9 @@ test('request logs carry ids, route, status and duration, and never the key or t
   const api = new ApiClient(baseUrl, tenant.apiKey);
   const created = await api.post('/offers', { url: 'https://shop.example/secret-path', title: 'Top secret title' });
   await api.get(`/offers/${created.body.data.id}`);
-  await api.withKey(`${tenant.apiKey.slice(0, -1)}x`).get('/me');
+  // A wrong key: the real one with its last character changed.
+  const wrong = `${tenant.apiKey.slice(0, -1)}${tenant.apiKey.endsWith('x') ? 'y' : 'x'}`;
+  await api.withKey(wrong).get('/me');
   const text = lines.join('\n');
   assert.ok(!text.includes(tenant.apiKey), 'the key is not logged');
   assert.ok(!text.includes(tenant.apiKey.slice(0, -1)), 'not even a wrong key');
