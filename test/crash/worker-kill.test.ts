@@ -24,7 +24,8 @@ let app: TestApp;
 let gateway: FakeGateway;
 
 before(async () => {
-  app = await startTestApp({ taskQueue });
+  // The test polls the API until the restarted worker finishes: no rate limit should cut that short.
+  app = await startTestApp({ taskQueue, rateLimit: { limit: 100_000, windowMs: 60_000 } });
   gateway = await startFakeGateway({ token: TOKEN });
 });
 after(async () => {
