@@ -3,7 +3,7 @@
  * sends always go to the sandbox connector.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { channelConfig, ChannelConfig, getChannel } from '../api/store/channels';
+import { ChannelConfig, channelForSend } from '../api/store/channels';
 import { Tenant } from '../api/store/db';
 import { getGroup, GroupDoc } from '../api/store/groups';
 import { reserveSendSlot } from '../api/store/pacing';
@@ -26,9 +26,9 @@ export function createChannelActivities(deps: ActivityDeps) {
     const group = await getGroup(deps.db, tenant, groupId);
     if (!group) throw permanent('the group no longer exists');
     if (tenant.env === 'test' || !group.channel_id) return { group, channel: null };
-    const channel = await getChannel(deps.db, tenant, group.channel_id);
+    const channel = await channelForSend(deps.db, tenant, group.channel_id, deps.secretKey);
     if (!channel) throw permanent('the group\'s channel no longer exists');
-    return { group, channel: channelConfig(channel, deps.secretKey) };
+    return { group, channel };
   }
 
   return {
@@ -54,17 +54,23 @@ export function createChannelActivities(deps: ActivityDeps) {
       const { group, channel } = await target(tenant, input.groupId);
       if (!group.active) throw permanent('the group is inactive');
       if (tenant.env === 'live' && !channel) throw permanent('the group is not connected to a channel');
-      const connector = connectorFor(channel, deps);
-      const withImage = input.imageUrl !== null && connector.supportsImages;
       try {
+        const connector = connectorFor(channel, deps);
+        const withImage = input.imageUrl !== null && connector.supportsImages;
         const { providerMessageId } = await connector.send(
           { to: group.address ?? group._id, text: input.text, ...(withImage ? { imageUrl: input.imageUrl! } : {}) },
           input.idempotencyKey,
         );
         return { providerMessageId, withImage };
       } catch (err) {
-        if (err instanceof ConnectorError && err.permanent) throw permanent(err.message);
-        throw err;
+        if (!(err instanceof ConnectorError)) throw err;
+        if (err.permanent) throw permanent(err.message);
+        // Transient: retried by the activity's policy, after the pause the far end asked for if any.
+        throw ApplicationFailure.create({
+          message: err.message,
+          type: 'ChannelTransient',
+          ...(err.retryAfterMs !== undefined ? { nextRetryDelay: err.retryAfterMs } : {}),
+        });
       }
     },
   };

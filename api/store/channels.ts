@@ -4,9 +4,12 @@
  * unseals them; nothing here is ever returned by the API.
  */
 import { Db } from 'mongodb';
-import { seal, unseal } from '../crypto';
+import { Sealed, seal, unseal } from '../crypto';
 import { newId } from '../ids';
 import { Tenant, tenantCollection, TenantDoc } from './db';
+
+/** The Bot API base a telegram channel uses unless given another. */
+export const TELEGRAM_API = 'https://api.telegram.org';
 
 export const CHANNEL_TYPES = ['http', 'telegram', 'sandbox'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -16,7 +19,8 @@ export interface ChannelDoc extends TenantDoc {
   name: string;
   /** Gateway base URL (http), Bot API base (telegram), unused (sandbox). */
   url: string | null;
-  credentials: string | null;
+  /** The bearer or bot token, sealed (api/crypto.ts). */
+  credentials: Sealed | null;
   /** Minimum time between two sends on this channel. */
   min_interval_ms: number;
   created_at: Date;
@@ -45,7 +49,7 @@ export async function createChannel(
     _id: newId('chn', now.getTime()),
     type: input.type,
     name: input.name ?? `${input.type} channel`,
-    url: input.url ?? (input.type === 'telegram' ? 'https://api.telegram.org' : null),
+    url: input.url ?? (input.type === 'telegram' ? TELEGRAM_API : null),
     credentials: input.token ? seal(input.token, secretKey) : null,
     min_interval_ms: input.minIntervalMs ?? 1000,
     created_at: now,
@@ -55,7 +59,13 @@ export async function createChannel(
 
 export const getChannel = (db: Db, tenant: Tenant, id: string): Promise<ChannelDoc | null> => channels(db, tenant).findById(id);
 
-export function channelConfig(channel: ChannelDoc, secretKey: Buffer): ChannelConfig {
+/**
+ * The channel `channelId` of `tenant` with its credentials in clear, for the
+ * worker's send activity only; null when there is no such channel.
+ */
+export async function channelForSend(db: Db, tenant: Tenant, channelId: string, secretKey: Buffer): Promise<ChannelConfig | null> {
+  const channel = await getChannel(db, tenant, channelId);
+  if (!channel) return null;
   return {
     id: channel._id,
     type: channel.type,

@@ -48,11 +48,31 @@ test('http: sends our protocol with the idempotency key; the gateway deduplicate
   assert.deepEqual(gateway.messages('1203@g.us')[0], { to: '1203@g.us', text: 'Hello', image_url: 'https://img.example/a.png', idempotency_key: 'pub_1:grp_1' });
 });
 
+test('http: without an image no image_url is sent; a gateway answer without id gives no provider id', async () => {
+  const res = await connectorFor(http(), { db }).send({ to: 'plain@g.us', text: 'No picture' }, 'pub_2:grp_1');
+  assert.equal(res.providerMessageId, 'msg-pub_2:grp_1');
+  assert.deepEqual(gateway.messages('plain@g.us'), [{ to: 'plain@g.us', text: 'No picture', idempotency_key: 'pub_2:grp_1' }]);
+  const bare = createServer((_req, res) => res.writeHead(202).end());
+  bare.listen(0, '127.0.0.1');
+  await once(bare, 'listening');
+  try {
+    const url = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    assert.deepEqual(await connectorFor({ ...http(), url }, { db }).send({ to: 'a@g.us', text: 'x' }, 'k'), { providerMessageId: null });
+  } finally {
+    bare.close();
+  }
+});
+
 test('http: 5xx, 429 and unreachable are transient; other 4xx permanent; no token or address in messages', async () => {
   gateway.failNext(1, 503);
-  assert.equal((await failure(connectorFor(http(), { db }).send({ to: 'a@g.us', text: 'x' }, 'k1'))).permanent, false);
+  const unavailable = await failure(connectorFor(http(), { db }).send({ to: 'a@g.us', text: 'x' }, 'k1'));
+  assert.equal(unavailable.permanent, false);
+  assert.equal(unavailable.status, 503);
+  assert.equal(unavailable.retryAfterMs, undefined);
   gateway.failNext(1, 429);
-  assert.equal((await failure(connectorFor(http(), { db }).send({ to: 'a@g.us', text: 'x' }, 'k2'))).permanent, false);
+  const throttled = await failure(connectorFor(http(), { db }).send({ to: 'a@g.us', text: 'x' }, 'k2'));
+  assert.equal(throttled.permanent, false);
+  assert.equal(throttled.retryAfterMs, 1000, 'the gateway\'s Retry-After is kept');
   const wrongToken = await failure(connectorFor(http('wrong'), { db }).send({ to: 'a@g.us', text: 'x' }, 'k3'));
   assert.equal(wrongToken.permanent, true);
   gateway.failTo('refused@g.us', 400);
@@ -62,6 +82,17 @@ test('http: 5xx, 429 and unreachable are transient; other 4xx permanent; no toke
   assert.equal(down.permanent, false);
   for (const err of [wrongToken, refused, down]) {
     assert.ok(!err.message.includes(TOKEN) && !err.message.includes('wrong') && !err.message.includes('@g.us'), err.message);
+  }
+});
+
+test('http: a gateway slower than the timeout is transient', async () => {
+  gateway.delayMs = 1000;
+  try {
+    const slow = await failure(connectorFor(http(), { db, timeoutMs: 100 }).send({ to: 'slow@g.us', text: 'x' }, 'k6'));
+    assert.equal(slow.permanent, false);
+    assert.match(slow.message, /did not answer in time/);
+  } finally {
+    gateway.delayMs = 0;
   }
 });
 
@@ -89,14 +120,32 @@ test('telegram: sendMessage, sendPhoto with caption, error classes', async () =>
     answer = { status: 429, body: { ok: false, error_code: 429, parameters: { retry_after: 7 } } };
     const limited = await failure(connectorFor(bot, { db }).send({ to: '-100200', text: 'x' }, 'k'));
     assert.equal(limited.permanent, false);
+    assert.equal(limited.retryAfterMs, 7000);
     assert.match(limited.message, /retry after 7 s/);
+    answer = { status: 502, body: { ok: false, error_code: 502, description: 'Bad Gateway' } };
+    assert.equal((await failure(connectorFor(bot, { db }).send({ to: '-100200', text: 'x' }, 'k'))).permanent, false);
+    answer = { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: chat -100200 not found' } };
+    const missing = await failure(connectorFor(bot, { db }).send({ to: '-100200', text: 'x' }, 'k'));
+    assert.equal(missing.permanent, true);
     answer = { status: 403, body: { ok: false, error_code: 403, description: 'bot was kicked' } };
     const kicked = await failure(connectorFor(bot, { db }).send({ to: '-100200', text: 'x' }, 'k'));
     assert.equal(kicked.permanent, true);
-    assert.ok(!kicked.message.includes('123:ABC'));
+    // The token is in the URL path; an unreachable API must not echo it either.
+    const down = await failure(connectorFor({ ...bot, url: 'http://127.0.0.1:1' }, { db }).send({ to: '-100200', text: 'x' }, 'k'));
+    assert.equal(down.permanent, false);
+    for (const err of [limited, missing, kicked, down]) {
+      assert.ok(!err.message.includes('123:ABC') && !err.message.includes('-100200'), err.message);
+    }
+    // No parse_mode: the rendered text goes as is.
+    assert.deepEqual(calls[0]!.body, { chat_id: '-100200', text: 'Oferta' });
   } finally {
     server.close();
   }
+});
+
+test('telegram without a bot token is a permanent error', async () => {
+  const err = await failure((async () => connectorFor({ id: 'chn_t', type: 'telegram', url: null, token: null, minIntervalMs: 0 }, { db }))());
+  assert.equal(err.permanent, true);
 });
 
 test('sandbox: records once per idempotency key, sends nothing', async () => {

@@ -206,7 +206,7 @@ describe('live channels (a local gateway of our http protocol)', () => {
     const second = (await api.post(`/offers/${offer.id}/publish`, { group_id: group })).body.data.publications[0];
     await finished(api, second.id);
     // The two sends took distinct slots of the group, one interval apart…
-    const slots = (await app.db.collection('send_slots').find({ _id: { $regex: `^group:${group}:` } } as any).toArray()).map((c) => c.at.getTime()).sort();
+    const slots = (await app.db.collection('send_slots').find({ _id: { $regex: `^group:${group}/` } } as any).toArray()).map((c) => c.at.getTime()).sort();
     assert.equal(slots.length, 2);
     assert.ok(slots[1]! - slots[0]! >= 1500, `slots ${slots[1]! - slots[0]!} ms apart`);
     // …and the second waited for its slot (a durable timer never fires early).

@@ -21,8 +21,11 @@ export interface FakeGateway {
   messages(to?: string): GatewayMessage[];
   /** Every request received (with its arrival time, ms), duplicates and failures included. */
   requests: (GatewayMessage & { at: number })[];
+  /** The next `count` requests fail with `status` (429 comes with `Retry-After: 1`). */
   failNext(count: number, status: number): void;
+  /** Every request to `to` fails with `status` (e.g. 400: a permanent refusal). */
   failTo(to: string, status: number): void;
+  /** Each response waits this long (ms). */
   delayMs: number;
   close(): Promise<void>;
 }
@@ -60,11 +63,24 @@ export async function startFakeGateway(opts: { token: string }): Promise<FakeGat
     };
     if (req.method !== 'POST' || req.url !== '/messages') return reply(404, { error: 'not found' });
     if (req.headers.authorization !== `Bearer ${opts.token}`) return reply(401, { error: 'bad token' });
-    const message = JSON.parse(await body(req)) as GatewayMessage;
+    let message: GatewayMessage;
+    try {
+      message = JSON.parse(await body(req)) as GatewayMessage;
+    } catch {
+      return reply(400, { error: 'not JSON' });
+    }
+    const valid =
+      typeof message?.to === 'string' &&
+      typeof message.text === 'string' &&
+      typeof message.idempotency_key === 'string' &&
+      (message.image_url === undefined || typeof message.image_url === 'string');
+    if (!valid) return reply(400, { error: 'to, text and idempotency_key are required' });
     gateway.requests.push({ ...message, at: Date.now() });
     if (gateway.delayMs) await new Promise((r) => setTimeout(r, gateway.delayMs));
     if (failures.count > 0) {
       failures.count--;
+      // A real gateway that throttles says for how long.
+      if (failures.status === 429) res.setHeader('retry-after', '1');
       return reply(failures.status, { error: 'induced failure' });
     }
     const permanent = failing.get(message.to);

@@ -1,0 +1,148 @@
+/**
+ * The channel activities on real data: groups and channels in MongoDB, sends
+ * to a local gateway of our http protocol (a real HTTP server).
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { ApplicationFailure } from '@temporalio/common';
+import { createChannelActivities } from '../../activities/channels';
+import { secretKeyFromEnv } from '../../api/crypto';
+import { createChannel } from '../../api/store/channels';
+import { createGroup } from '../../api/store/groups';
+import { ApiClient } from '../helpers/client';
+import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
+import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
+
+const TOKEN = 'gw-activity-token';
+let app: TestApp;
+let gateway: FakeGateway;
+let activities: ReturnType<typeof createChannelActivities>;
+let n = 0;
+
+before(async () => {
+  app = await startTestApp();
+  gateway = await startFakeGateway({ token: TOKEN });
+  activities = createChannelActivities({ db: app.db, temporal: app.temporal.client, secretKey: secretKeyFromEnv() });
+});
+after(async () => {
+  await gateway.close();
+  await app.close();
+});
+
+/** An account of `env` with an http channel to the gateway and one group on it. */
+async function connected(opts: { env?: 'live' | 'test'; groupIntervalMs?: number; channelIntervalMs?: number; token?: string } = {}) {
+  const tenant = await seedTenant(app.db, { env: opts.env ?? 'live' });
+  const channel = await createChannel(
+    app.db,
+    tenant,
+    { type: 'http', url: gateway.url, token: opts.token ?? TOKEN, minIntervalMs: opts.channelIntervalMs ?? 0 },
+    secretKeyFromEnv(),
+  );
+  const address = `5511999${++n}-group@g.us`;
+  const group = await createGroup(app.db, tenant, {
+    name: `Group ${n}`,
+    channel: { id: channel._id, type: channel.type, address },
+    minIntervalMs: opts.groupIntervalMs ?? 0,
+  });
+  return { tenant, channel, group, address, input: { account: tenant.accountId, environment: tenant.env, groupId: group._id } };
+}
+
+async function rejection(p: Promise<unknown>): Promise<ApplicationFailure> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof ApplicationFailure, String(err));
+    return err;
+  }
+  assert.fail('expected a failure');
+}
+
+test('live: sends to the group address through its channel, with the image and the idempotency key', async () => {
+  const { input, address } = await connected();
+  const sent = await activities.sendToGroup({ ...input, text: 'Oferta!', imageUrl: 'https://img.example/p.png', idempotencyKey: 'pub_a:grp_a' });
+  assert.deepEqual(sent, { providerMessageId: 'msg-pub_a:grp_a', withImage: true });
+  assert.deepEqual(gateway.messages(address), [{ to: address, text: 'Oferta!', image_url: 'https://img.example/p.png', idempotency_key: 'pub_a:grp_a' }]);
+  // A retry of the same delivery reaches the gateway with the same key: still one message.
+  await activities.sendToGroup({ ...input, text: 'Oferta!', imageUrl: 'https://img.example/p.png', idempotencyKey: 'pub_a:grp_a' });
+  assert.equal(gateway.messages(address).length, 1);
+  const noImage = await activities.sendToGroup({ ...input, text: 'Sem imagem', imageUrl: null, idempotencyKey: 'pub_b:grp_a' });
+  assert.equal(noImage.withImage, false);
+  assert.equal(gateway.messages(address)[1]!.image_url, undefined);
+});
+
+test('test environment: always the sandbox, even for a group on an http channel', async () => {
+  const { input, address } = await connected({ env: 'test' });
+  const before = gateway.requests.length;
+  const sent = await activities.sendToGroup({ ...input, text: 'Teste', imageUrl: null, idempotencyKey: 'pub_t:grp_t' });
+  await activities.sendToGroup({ ...input, text: 'Teste', imageUrl: null, idempotencyKey: 'pub_t:grp_t' });
+  assert.equal(sent.providerMessageId, 'pub_t:grp_t');
+  assert.equal(gateway.requests.length, before, 'nothing reached the gateway');
+  assert.equal(gateway.messages(address).length, 0);
+  const recorded = await app.db.collection('sandbox_messages').find({ _id: 'pub_t:grp_t' } as object).toArray();
+  assert.equal(recorded.length, 1);
+  assert.equal(recorded[0]!.to, address);
+  assert.equal(recorded[0]!.text, 'Teste');
+});
+
+test('an inactive group, a group without channel or a refused destination: non-retryable ChannelPermanent', async () => {
+  const { tenant, input, group } = await connected();
+  const api = new ApiClient(app.baseUrl, tenant.apiKey);
+  assert.equal((await api.patch(`/groups/${group._id}`, { active: false })).status, 200);
+  const inactive = await rejection(activities.sendToGroup({ ...input, text: 'x', imageUrl: null, idempotencyKey: 'k1' }));
+  assert.equal(inactive.type, 'ChannelPermanent');
+  assert.equal(inactive.nonRetryable, true);
+
+  const bare = await createGroup(app.db, tenant, { name: 'No channel' });
+  const unconnected = await rejection(activities.sendToGroup({ ...input, groupId: bare._id, text: 'x', imageUrl: null, idempotencyKey: 'k2' }));
+  assert.equal(unconnected.type, 'ChannelPermanent');
+
+  const refusedTo = await connected();
+  gateway.failTo(refusedTo.address, 400);
+  const refused = await rejection(activities.sendToGroup({ ...refusedTo.input, text: 'x', imageUrl: null, idempotencyKey: 'k3' }));
+  assert.equal(refused.type, 'ChannelPermanent');
+  assert.equal(refused.nonRetryable, true);
+
+  const wrongToken = await connected({ token: 'not-the-token' });
+  const unauthorized = await rejection(activities.sendToGroup({ ...wrongToken.input, text: 'x', imageUrl: null, idempotencyKey: 'k4' }));
+  assert.equal(unauthorized.nonRetryable, true);
+  for (const err of [refused, unauthorized]) {
+    assert.ok(!err.message.includes(refusedTo.address) && !err.message.includes('not-the-token') && !err.message.includes(TOKEN), err.message);
+  }
+});
+
+test('a channel of another account is not found: the group cannot send', async () => {
+  const mine = await seedTenant(app.db);
+  const theirs = await connected();
+  const group = await createGroup(app.db, mine, { name: 'Borrowed', channel: { id: theirs.channel._id, type: 'http', address: 'x@g.us' } });
+  const err = await rejection(activities.sendToGroup({ account: mine.accountId, environment: 'live', groupId: group._id, text: 'x', imageUrl: null, idempotencyKey: 'k5' }));
+  assert.equal(err.type, 'ChannelPermanent');
+  assert.equal(gateway.messages('x@g.us').length, 0);
+});
+
+test('transient gateway errors are retryable; a 429 asks Temporal to wait what the gateway said', async () => {
+  const { input } = await connected();
+  gateway.failNext(1, 503);
+  const unavailable = await rejection(activities.sendToGroup({ ...input, text: 'x', imageUrl: null, idempotencyKey: 'k6' }));
+  assert.equal(unavailable.nonRetryable, false);
+  assert.equal(unavailable.type, 'ChannelTransient');
+  assert.equal(unavailable.nextRetryDelay, undefined);
+  gateway.failNext(1, 429);
+  const throttled = await rejection(activities.sendToGroup({ ...input, text: 'x', imageUrl: null, idempotencyKey: 'k6' }));
+  assert.equal(throttled.nonRetryable, false);
+  assert.equal(throttled.nextRetryDelay, 1000);
+});
+
+test('reserveSendSlot: live sends to one group are spaced by its interval; test sends are not paced', async () => {
+  const live = await connected({ groupIntervalMs: 3000, channelIntervalMs: 1000 });
+  const first = Date.parse(await activities.reserveSendSlot(live.input));
+  const second = Date.parse(await activities.reserveSendSlot(live.input));
+  assert.ok(second - first >= 3000, `${second - first} ms apart`);
+
+  const sandbox = await connected({ env: 'test', groupIntervalMs: 3000 });
+  const cellsBefore = await app.db.collection('send_slots').countDocuments();
+  for (let i = 0; i < 2; i++) {
+    const slot = Date.parse(await activities.reserveSendSlot(sandbox.input));
+    assert.ok(slot <= Date.now(), 'no wait');
+  }
+  assert.equal(await app.db.collection('send_slots').countDocuments(), cellsBefore);
+});

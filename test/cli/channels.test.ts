@@ -1,0 +1,193 @@
+/**
+ * `admin channel connect` and `admin group create --channel --address`, run as
+ * the compiled `offerops` binary against the database the API under test
+ * uses: the token is stored sealed, the address never leaves the API.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { secretKeyFromEnv, unseal } from '../../api/crypto';
+import { ApiClient } from '../helpers/client';
+import { addKey, seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
+
+const CLI = resolve(__dirname, '../../tools/cli/offerops.js');
+const TOKEN = 'gw-cli-S3cr3t-token';
+
+let app: TestApp;
+let tmp: string;
+
+before(async () => {
+  app = await startTestApp();
+  tmp = mkdtempSync(join(tmpdir(), 'offerops-cli-channels-'));
+});
+after(async () => {
+  rmSync(tmp, { recursive: true, force: true });
+  await app.close();
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI on the test app's database; `env` adds to (or, with undefined, removes from) the environment. */
+function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  const full: NodeJS.ProcessEnv = { ...process.env, MONGODB_URI: stackEnv().mongodbUri, MONGODB_DB: app.dbName };
+  delete full.OFFEROPS_DATA_DIR;
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) delete full[k];
+    else full[k] = v;
+  }
+  return new Promise((done) => {
+    execFile(process.execPath, [CLI, ...args], { env: full, cwd: tmp, timeout: 60_000 }, (err, stdout, stderr) => {
+      done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+function ok(run: Run): any {
+  assert.equal(run.code, 0, `exit ${run.code}: ${run.stderr}`);
+  assert.equal(run.stderr, '');
+  return JSON.parse(run.stdout.trim());
+}
+
+function usage(run: Run): string {
+  assert.equal(run.code, 2, `exit ${run.code}: ${run.stdout} ${run.stderr}`);
+  assert.equal(run.stdout, '');
+  return JSON.parse(run.stderr.trim()).error;
+}
+
+const channelDoc = (id: string) => app.db.collection('channels').findOne({ _id: id } as object);
+const groupDoc = (id: string) => app.db.collection('groups').findOne({ _id: id } as object);
+
+async function connect(accountId: string, ...extra: string[]): Promise<string> {
+  const out = ok(await cli(['admin', 'channel', 'connect', '--account', accountId, '--type', 'http', '--url', 'https://gateway.example/wa', '--token', TOKEN, ...extra]));
+  return out.channel_id;
+}
+
+describe('admin channel connect', () => {
+  test('prints only {channel_id}; the token is stored sealed under the worker key, never in clear', async () => {
+    const tenant = await seedTenant(app.db);
+    const run = await cli(['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', 'http', '--url', 'https://gateway.example/wa', '--token', TOKEN, '--name', 'WhatsApp 1']);
+    assert.ok(!run.stdout.includes(TOKEN) && !run.stderr.includes(TOKEN));
+    const out = ok(run);
+    assert.deepEqual(Object.keys(out), ['channel_id']);
+    assert.match(out.channel_id, /^chn_/);
+    const doc = await channelDoc(out.channel_id);
+    assert.ok(doc);
+    assert.equal(doc.account_id, tenant.accountId);
+    assert.equal(doc.env, 'live');
+    assert.equal(doc.type, 'http');
+    assert.equal(doc.name, 'WhatsApp 1');
+    assert.equal(doc.url, 'https://gateway.example/wa');
+    assert.equal(doc.min_interval_ms, 1000);
+    assert.ok(!JSON.stringify(doc).includes(TOKEN), 'the token is not in the database in clear');
+    assert.equal(unseal(doc.credentials, secretKeyFromEnv()), TOKEN);
+  });
+
+  test('telegram: the Bot API base by default, a bot token required; test environment and interval', async () => {
+    const tenant = await seedTenant(app.db);
+    const out = ok(await cli(['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', 'telegram', '--token', '123:ABC', '--env', 'test', '--min-interval-ms', '2500']));
+    const doc = await channelDoc(out.channel_id);
+    assert.equal(doc!.url, 'https://api.telegram.org');
+    assert.equal(doc!.env, 'test');
+    assert.equal(doc!.min_interval_ms, 2500);
+    assert.match(usage(await cli(['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', 'telegram'])), /token/);
+  });
+
+  test('a sandbox channel needs neither URL nor token', async () => {
+    const tenant = await seedTenant(app.db);
+    const out = ok(await cli(['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', 'sandbox']));
+    const doc = await channelDoc(out.channel_id);
+    assert.equal(doc!.type, 'sandbox');
+    assert.equal(doc!.credentials, null);
+  });
+
+  test('usage errors write nothing', async () => {
+    const tenant = await seedTenant(app.db);
+    const connectWith = (...args: string[]) => cli(['admin', 'channel', 'connect', ...args]);
+    assert.match(usage(await connectWith('--account', tenant.accountId, '--url', 'https://g.example')), /--type/);
+    assert.match(usage(await connectWith('--account', tenant.accountId, '--type', 'whatsapp', '--url', 'https://g.example')), /--type/);
+    assert.match(usage(await connectWith('--account', tenant.accountId, '--type', 'http')), /--url/);
+    assert.match(usage(await connectWith('--account', tenant.accountId, '--type', 'http', '--url', 'ftp://g.example')), /--url/);
+    assert.match(usage(await connectWith('--account', tenant.accountId, '--type', 'http', '--url', 'https://g.example', '--min-interval-ms', 'soon')), /min-interval/);
+    assert.match(usage(await connectWith('--account', tenant.accountId, '--type', 'http', '--url', 'https://g.example', '--env', 'prod')), /--env/);
+    assert.match(usage(await connectWith('--account', 'acc_0000000000000000000000', '--type', 'sandbox')), /no account/);
+    assert.match(usage(await connectWith('--type', 'sandbox')), /--account/);
+    assert.equal(await app.db.collection('channels').countDocuments({ account_id: tenant.accountId }), 0);
+  });
+
+  test('without OFFEROPS_SECRET_KEY the key is the data directory\'s secret.key, created 0600', async () => {
+    const tenant = await seedTenant(app.db);
+    const dir = mkdtempSync(join(tmp, 'data-'));
+    const out = ok(
+      await cli(['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', 'telegram', '--token', '999:XYZ'], {
+        OFFEROPS_SECRET_KEY: undefined,
+        OFFEROPS_DATA_DIR: dir,
+      }),
+    );
+    const keyFile = join(dir, 'secret.key');
+    assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+    const key = Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
+    assert.equal(unseal((await channelDoc(out.channel_id))!.credentials, key), '999:XYZ');
+  });
+});
+
+describe('admin group create --channel --address', () => {
+  test('the group is connected; the address and channel id never appear in API responses or events', async () => {
+    const tenant = await seedTenant(app.db);
+    const api = new ApiClient(app.baseUrl, tenant.apiKey);
+    const channel = await connect(tenant.accountId);
+    const address = '120363041234567890@g.us';
+    const out = ok(await cli(['admin', 'group', 'create', '--account', tenant.accountId, '--name', 'Promo SP', '--channel', channel, '--address', address, '--min-interval-ms', '5000']));
+    const doc = await groupDoc(out.group_id);
+    assert.equal(doc!.channel_id, channel);
+    assert.equal(doc!.channel_type, 'http');
+    assert.equal(doc!.address, address);
+    assert.equal(doc!.min_interval_ms, 5000);
+
+    const one = await api.get(`/groups/${out.group_id}`);
+    assert.equal(one.status, 200, one.text);
+    assert.equal(one.body.data.channel_type, 'http');
+    assert.equal((await api.patch(`/groups/${out.group_id}`, { name: 'Promo São Paulo' })).status, 200);
+    const list = await api.get('/groups');
+    assert.equal(list.body.data.length, 1);
+    const events = await app.db.collection('events').find({ account_id: tenant.accountId }).toArray();
+    assert.ok(events.some((e) => e.kind === 'group.updated'), 'the update emitted an event');
+    for (const text of [one.text, list.text, JSON.stringify(events)]) {
+      assert.ok(!text.includes(address), 'no address');
+      assert.ok(!text.includes(channel), 'no channel id');
+      assert.ok(!text.includes('min_interval_ms'), 'no pacing internals');
+    }
+  });
+
+  test('the group interval defaults to 3000 ms', async () => {
+    const tenant = await seedTenant(app.db);
+    const channel = await connect(tenant.accountId);
+    const out = ok(await cli(['admin', 'group', 'create', '--account', tenant.accountId, '--name', 'Default pace', '--channel', channel, '--address', 'a@g.us']));
+    assert.equal((await groupDoc(out.group_id))!.min_interval_ms, 3000);
+  });
+
+  test('--channel and --address go together; the channel must be the account\'s, in the same environment', async () => {
+    const tenant = await seedTenant(app.db);
+    const other = await seedTenant(app.db);
+    const mine = await connect(tenant.accountId);
+    const mineInTest = await connect(tenant.accountId, '--env', 'test');
+    const theirs = await connect(other.accountId);
+    const create = (...args: string[]) => cli(['admin', 'group', 'create', '--account', tenant.accountId, '--name', 'G', ...args]);
+    assert.match(usage(await create('--channel', mine)), /together/);
+    assert.match(usage(await create('--address', 'a@g.us')), /together/);
+    assert.match(usage(await create('--channel', theirs, '--address', 'a@g.us')), /no channel/);
+    assert.match(usage(await create('--channel', mineInTest, '--address', 'a@g.us')), /no channel/);
+    assert.match(usage(await create('--channel', mine, '--address', 'a@g.us', '--env', 'test')), /no channel/);
+    assert.equal(await app.db.collection('groups').countDocuments({ account_id: tenant.accountId }), 0);
+    // The test-environment channel serves test-environment groups.
+    const testKey = await addKey(app.db, tenant, { env: 'test' });
+    const out = ok(await create('--channel', mineInTest, '--address', 'a@g.us', '--env', 'test'));
+    assert.equal((await new ApiClient(app.baseUrl, testKey.apiKey).get(`/groups/${out.group_id}`)).status, 200);
+  });
+});
