@@ -22,6 +22,8 @@ export interface ActivityDeps {
   webhookAllow?: readonly string[];
   /** Extra CA certificate (PEM) trusted for webhook destinations (tests' self-signed receiver). */
   webhookCa?: string;
+  /** How long a webhook attempt may take in all (default ATTEMPT_TIMEOUT_MS, 15 s). */
+  webhookTimeoutMs?: number;
   /** How long finished rate-limit windows are kept (ms). */
   windowGraceMs?: number;
   /** How old an undispatched event must be before the sweep dispatches it (ms): younger ones are the API's. */

@@ -1,21 +1,29 @@
 /**
- * Webhook delivery: who receives an event, and one signed HTTPS attempt.
- * Signing follows Standard Webhooks: `webhook-id` (the event id, the same on
- * every retry), `webhook-timestamp`, `webhook-signature: v1,<base64
- * HMAC-SHA256(secret, "id.timestamp.body")>`.
+ * Webhook delivery: who receives an event, one signed HTTPS attempt, and the
+ * removal of a deleted webhook's deliveries. Signing follows Standard
+ * Webhooks: `webhook-id` (the event id, the same on every retry),
+ * `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256(secret,
+ * "id.timestamp.body")>`.
  */
 import { createHmac } from 'node:crypto';
 import { request } from 'node:https';
+import { LookupFunction } from 'node:net';
+import { isGrpcServiceError } from '@temporalio/client';
 import { commitEvents } from '../api/events';
-import { checkDestination, DestinationError } from '../api/destinations';
+import { checkDestination, DestinationError, ResolvedAddress } from '../api/destinations';
 import { unseal } from '../api/crypto';
 import { Environment, Tenant } from '../api/store/db';
 import { eventById, getEvent, prepareEvent } from '../api/store/events';
-import { getWebhook, subscribedWebhooks, updateWebhook } from '../api/store/webhooks';
-import { toWebhook } from '../api/webhooks';
+import { getWebhook, recordDeliveryAttempt, subscribedWebhooks, updateWebhook } from '../api/store/webhooks';
+import { deliveriesQuery, toWebhook } from '../api/webhooks';
+import { createFollowUps } from './follow-ups';
 import type { ActivityDeps } from './index';
 
+/** A 2xx within this time succeeds: connection, TLS, request and response headers, all told. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
+/** Executions one purge pass deletes at most (one visibility page). */
+const PURGE_BATCH = 500;
+const GRPC_NOT_FOUND = 5;
 
 export interface AttemptInput {
   webhook_id: string;
@@ -25,6 +33,7 @@ export interface AttemptInput {
 }
 
 export interface AttemptResult {
+  /** `stopped`: nothing was sent, the webhook was deleted or disabled (or the event is gone). */
   outcome: 'succeeded' | 'failed' | 'gone' | 'stopped';
   at: string;
   http_status: number | null;
@@ -32,30 +41,52 @@ export interface AttemptResult {
   error: string | null;
 }
 
+export interface WebhookTargets {
+  account: string;
+  environment: Environment;
+  /** The event's kind ('' when the event does not exist). */
+  kind: string;
+  webhook_ids: string[];
+}
+
+/** The Standard Webhooks signature of `body` sent as message `id` at `timestamp` (unix seconds). */
 export function signature(secret: string, id: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-/** One POST to a checked, pinned address; never follows a redirect. */
-function post(url: string, address: { address: string; family: 4 | 6 }, headers: Record<string, string>, body: string, ca?: string) {
+/**
+ * One POST to the checked addresses only (the resolver is replaced, so the
+ * connection cannot reach an address that was not checked); never follows a
+ * redirect; gives up after `timeoutMs` in all. Resolves with the status.
+ */
+function post(url: string, addresses: ResolvedAddress[], headers: Record<string, string>, body: string, tls: { ca?: string; timeoutMs: number }) {
+  const pinned: LookupFunction = (_host, opts, callback) => {
+    if (opts.all) callback(null, addresses);
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  };
   return new Promise<number>((resolve, reject) => {
     const req = request(
       url,
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
-        timeout: ATTEMPT_TIMEOUT_MS,
-        lookup: (_host, _opts, callback) => callback(null, address.address, address.family),
-        ...(ca ? { ca } : {}),
+        lookup: pinned,
+        agent: false, // a fresh connection per attempt: nothing pooled from an earlier resolution
+        ...(tls.ca ? { ca: tls.ca } : {}),
       },
       (res) => {
-        res.resume(); // the body is not needed
+        clearTimeout(timer);
+        res.on('error', () => undefined); // the body is not needed, nor its errors
+        res.resume();
         resolve(res.statusCode ?? 0);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`)));
-    req.on('error', reject);
+    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${tls.timeoutMs / 1000} s`)), tls.timeoutMs);
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     req.end(body);
   });
 }
@@ -70,7 +101,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
       const current = await getWebhook(deps.db, tenant, id);
       if (!current || current.state === 'disabled') return;
       const changed = ['state', 'disabled_reason'];
-      const done = await updateWebhook(deps.db, tenant, current, { state: 'disabled', disabled_reason: 'gone', last_delivery_at: new Date() }, (after) =>
+      const done = await updateWebhook(deps.db, tenant, current, { state: 'disabled', disabled_reason: 'gone' }, (after) =>
         prepareEvent(tenant, 'webhook.updated', { webhook: toWebhook(after), changed }),
       );
       if (done) {
@@ -81,13 +112,20 @@ export function createWebhookActivities(deps: ActivityDeps) {
     throw new Error('the webhook kept changing; the disable will be retried');
   }
 
+  const followUp = createFollowUps(deps);
+
   return {
-    /** The enabled webhooks of the event's account and environment subscribed to its kind. */
-    async webhookTargets(input: { event_id: string }): Promise<{ account: string; environment: Environment; webhook_ids: string[] }> {
+    /**
+     * The enabled webhooks of the event's account and environment subscribed
+     * to its kind, after the event's follow-ups (activities/follow-ups.ts:
+     * a deleted webhook's deliveries).
+     */
+    async webhookTargets(input: { event_id: string }): Promise<WebhookTargets> {
       const event = await eventById(deps.db, input.event_id);
-      if (!event) return { account: '', environment: 'live', webhook_ids: [] };
+      if (!event) return { account: '', environment: 'live', kind: '', webhook_ids: [] };
+      await followUp(event);
       const hooks = await subscribedWebhooks(deps.db, { accountId: event.account, env: event.environment }, event.kind);
-      return { account: event.account, environment: event.environment, webhook_ids: hooks.map((h) => h._id) };
+      return { account: event.account, environment: event.environment, kind: event.kind, webhook_ids: hooks.map((h) => h._id) };
     },
 
     /** One delivery attempt: its outcome, HTTP status, duration and error. */
@@ -95,47 +133,64 @@ export function createWebhookActivities(deps: ActivityDeps) {
       const tenant: Tenant = { accountId: input.account, env: input.environment };
       const started = Date.now();
       const at = new Date(started).toISOString();
+      const [webhook, event] = await Promise.all([getWebhook(deps.db, tenant, input.webhook_id), getEvent(deps.db, tenant, input.event_id)]);
+      const kind = event?.kind ?? '';
       const result = (outcome: AttemptResult['outcome'], http_status: number | null, error: string | null) => ({
         outcome,
         at,
         http_status,
         duration_ms: Date.now() - started,
         error,
+        event_kind: kind,
       });
-      const [webhook, event] = await Promise.all([getWebhook(deps.db, tenant, input.webhook_id), getEvent(deps.db, tenant, input.event_id)]);
-      const kind = event?.kind ?? '';
-      if (!webhook || !event) return { ...result('stopped', null, 'the webhook or the event no longer exists'), event_kind: kind };
-      if (webhook.state !== 'enabled') return { ...result('stopped', null, 'the webhook is disabled'), event_kind: kind };
+      if (!webhook || !event) return result('stopped', null, 'not sent: the webhook or the event no longer exists');
+      if (webhook.state !== 'enabled') return result('stopped', null, 'not sent: the webhook is disabled');
       const body = JSON.stringify(event);
       const timestamp = Math.floor(started / 1000);
+      let status: number;
       try {
-        const address = await checkDestination(webhook.url, allow);
-        const status = await post(
-          webhook.url,
-          address,
-          {
-            'webhook-id': event.id,
-            'webhook-timestamp': String(timestamp),
-            'webhook-signature': signature(unseal(webhook.secret, deps.secretKey), event.id, timestamp, body),
-          },
-          body,
-          deps.webhookCa,
-        );
-        if (status >= 200 && status < 300) {
-          await updateWebhook(deps.db, tenant, webhook, { last_delivery_at: new Date() });
-          return { ...result('succeeded', status, null), event_kind: kind };
-        }
-        if (status === 410) {
-          await disableGone(tenant, webhook._id);
-          return { ...result('gone', status, 'the destination answered 410 Gone: webhook disabled'), event_kind: kind };
-        }
-        await updateWebhook(deps.db, tenant, webhook, { last_delivery_at: new Date() });
-        const why = status >= 300 && status < 400 ? `redirect (${status}) not followed` : `the destination answered ${status}`;
-        return { ...result('failed', status, why), event_kind: kind };
+        const addresses = await checkDestination(webhook.url, allow);
+        await recordDeliveryAttempt(deps.db, tenant, webhook._id, new Date(started));
+        const headers = {
+          'webhook-id': event.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signature(unseal(webhook.secret, deps.secretKey), event.id, timestamp, body),
+        };
+        status = await post(webhook.url, addresses, headers, body, { ca: deps.webhookCa, timeoutMs: deps.webhookTimeoutMs ?? ATTEMPT_TIMEOUT_MS });
       } catch (err) {
         const why = err instanceof DestinationError ? `destination refused: ${err.message}` : (err as Error).message;
-        return { ...result('failed', null, why), event_kind: kind };
+        return result('failed', null, why);
       }
+      if (status >= 200 && status < 300) return result('succeeded', status, null);
+      if (status === 410) {
+        await disableGone(tenant, webhook._id);
+        return result('gone', status, 'the destination answered 410 Gone: webhook disabled');
+      }
+      const why = status >= 300 && status < 400 ? `redirect (${status}) not followed` : `the destination answered ${status}`;
+      return result('failed', status, why);
+    },
+
+    /**
+     * Deletes up to one visibility page of a webhook's delivery executions
+     * (a running one is terminated by its deletion); how many were listed.
+     * Visibility lags, so some listed may be deleted already: not found is fine.
+     */
+    async purgeWebhookDeliveries(input: { webhook_id: string; account: string; environment: Environment }): Promise<{ listed: number }> {
+      const query = deliveriesQuery({ accountId: input.account, env: input.environment }, input.webhook_id);
+      const { namespace } = deps.temporal.options;
+      let listed = 0;
+      for await (const execution of deps.temporal.workflow.list({ query, pageSize: PURGE_BATCH })) {
+        try {
+          await deps.temporal.workflowService.deleteWorkflowExecution({
+            namespace,
+            workflowExecution: { workflowId: execution.workflowId, runId: execution.runId },
+          });
+        } catch (err) {
+          if (!(isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND)) throw err;
+        }
+        if (++listed >= PURGE_BATCH) break;
+      }
+      return { listed };
     },
   };
 }

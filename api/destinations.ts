@@ -24,8 +24,8 @@ for (const [net, bits] of [
   blocked.addSubnet(net, bits, 'ipv4');
 }
 for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible forms
+  ['64:ff9b:1::', 48], // local-use IPv4/IPv6 translation
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -33,22 +33,22 @@ for (const [net, bits] of [
   blocked.addSubnet(net, bits, 'ipv6');
 }
 
-function isBlocked(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-  return blocked.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
-}
+/** BlockList checks IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`, `::ffff:a00:1`) against the IPv4 rules. */
+const isBlocked = (address: string): boolean => blocked.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
 
 export class DestinationError extends Error {}
 
-export interface Destination {
-  host: string;
+export interface ResolvedAddress {
   address: string;
   family: 4 | 6;
 }
 
-/** Resolves the URL's host and returns the address to connect to (pinned), or throws DestinationError. */
-export async function checkDestination(url: string, allow: readonly string[]): Promise<Destination> {
+/**
+ * Resolves the URL's host and returns every address it resolves to, each
+ * checked: the addresses to connect to (pinned), so a second resolution
+ * cannot swap in another. Throws DestinationError when one is refused.
+ */
+export async function checkDestination(url: string, allow: readonly string[]): Promise<ResolvedAddress[]> {
   const parsed = new URL(url);
   if (parsed.protocol !== 'https:') throw new DestinationError('only HTTPS destinations are accepted');
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
@@ -58,14 +58,14 @@ export async function checkDestination(url: string, allow: readonly string[]): P
   } catch {
     throw new DestinationError(`the host ${host} does not resolve`);
   }
+  if (!addresses.length) throw new DestinationError(`the host ${host} does not resolve`);
   const allowed = (a: string) => allow.includes(host) || allow.includes(a);
   const refused = addresses.filter((a) => isBlocked(a.address) && !allowed(a.address));
-  if (!addresses.length || refused.length) {
-    throw new DestinationError(`${host} resolves to a loopback, private, link-local or unique-local address`);
+  if (refused.length) {
+    throw new DestinationError(`${host} resolves to a loopback, private, link-local or unique-local address (${refused[0]!.address})`);
   }
-  const first = addresses[0]!;
-  return { host, address: first.address, family: first.family === 6 ? 6 : 4 };
+  return addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 }
 
 export const allowListFromEnv = (env: NodeJS.ProcessEnv = process.env): string[] =>
-  (env.OFFEROPS_WEBHOOK_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  (env.OFFEROPS_WEBHOOK_ALLOW ?? '').split(',').map((s) => s.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter(Boolean);

@@ -1,5 +1,6 @@
-/** The API record of a webhook: never its secret. */
+/** The API record of a webhook (never its secret) and the Temporal names of its deliveries. */
 import { WebhookDoc } from './store/webhooks';
+import { Tenant } from './store/db';
 
 export function toWebhook(w: WebhookDoc): Record<string, unknown> {
   return {
@@ -15,4 +16,23 @@ export function toWebhook(w: WebhookDoc): Record<string, unknown> {
   };
 }
 
-export const deliveryWorkflowId = (webhookId: string, eventId: string): string => `webhook-delivery-${webhookId}-${eventId}`;
+/** The workflow that removes a deleted webhook's delivery executions. */
+export const cleanupWorkflowId = (webhookId: string): string => `webhook-cleanup-${webhookId}`;
+
+/**
+ * The visibility query of a webhook's delivery workflows (search attributes
+ * set at start; `state` and `event_kind` narrow it). Every value is an id or
+ * a value the contract validated, so none can carry a quote.
+ */
+export function deliveriesQuery(tenant: Tenant, webhookId: string, filter: { state?: string; event_kind?: string } = {}): string {
+  const terms = [
+    `OfferopsKind = 'webhook_delivery'`,
+    `OfferopsAccountId = '${tenant.accountId}'`,
+    `OfferopsEnvironment = '${tenant.env}'`,
+    `OfferopsResourceId = '${webhookId}'`,
+    ...(filter.state ? [`OfferopsState = '${filter.state}'`] : []),
+    ...(filter.event_kind ? [`OfferopsEventKind = '${filter.event_kind}'`] : []),
+  ];
+  for (const term of terms) if (!/^\w+ = '[\w.-]+'$/.test(term)) throw new Error(`unsafe visibility term ${term}`);
+  return terms.join(' AND ');
+}

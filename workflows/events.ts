@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import { ParentClosePolicy, patched, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
+import { DELIVERY_STATE_PATCH, deliveryStartOptions, deliveryWorkflowId } from './delivery-options';
 import { offeropsSearchAttributes } from './search-attributes';
 
 const { markEventDispatched, relayPendingEvents, webhookTargets } = proxyActivities<Activities>({
@@ -16,15 +17,19 @@ const { markEventDispatched, relayPendingEvents, webhookTargets } = proxyActivit
  * (`event-dispatch-<evt>`) makes it run once per event.
  */
 export async function dispatchEvent(input: { event_id: string }): Promise<void> {
-  const { account, environment, webhook_ids } = await webhookTargets(input);
+  const { account, environment, kind, webhook_ids } = await webhookTargets(input);
   for (const webhookId of webhook_ids) {
+    const delivery = { webhook_id: webhookId, event_id: input.event_id, account, environment };
+    // Deliveries dispatched before DELIVERY_STATE_PATCH were started without their kind and state.
+    const options = patched(DELIVERY_STATE_PATCH)
+      ? deliveryStartOptions({ ...delivery, event_kind: kind }, new Date())
+      : {
+          workflowId: deliveryWorkflowId(webhookId, input.event_id),
+          args: [delivery] as [typeof delivery],
+          typedSearchAttributes: offeropsSearchAttributes(account, environment, webhookId, 'webhook_delivery'),
+        };
     try {
-      await startChild('webhookDelivery', {
-        workflowId: `webhook-delivery-${webhookId}-${input.event_id}`,
-        args: [{ webhook_id: webhookId, event_id: input.event_id, account, environment }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        typedSearchAttributes: offeropsSearchAttributes(account, environment, webhookId, 'webhook_delivery'),
-      });
+      await startChild('webhookDelivery', { ...options, parentClosePolicy: ParentClosePolicy.ABANDON });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }

@@ -2,4 +2,4 @@
 export { dispatchEvent, outboxSweep } from './events';
 export { publication } from './publication';
 export { retentionSweep } from './retention';
-export { webhookDelivery } from './webhooks';
+export { webhookCleanup, webhookDelivery } from './webhooks';

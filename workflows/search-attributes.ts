@@ -13,7 +13,12 @@ export const OfferopsResourceId = defineSearchAttributeKey('OfferopsResourceId',
 /** What the workflow is about, e.g. `publication` or `webhook_delivery`. */
 export const OfferopsKind = defineSearchAttributeKey('OfferopsKind', SearchAttributeType.KEYWORD);
 
-export const OFFEROPS_SEARCH_ATTRIBUTES = [OfferopsAccountId, OfferopsEnvironment, OfferopsResourceId, OfferopsKind] as const;
+/** Where the workflow's subject stands, e.g. a webhook delivery's `pending`, `retrying`, `succeeded` or `failed`. */
+export const OfferopsState = defineSearchAttributeKey('OfferopsState', SearchAttributeType.KEYWORD);
+/** The domain event kind a workflow is about (webhook deliveries), e.g. `offer.created`. */
+export const OfferopsEventKind = defineSearchAttributeKey('OfferopsEventKind', SearchAttributeType.KEYWORD);
+
+export const OFFEROPS_SEARCH_ATTRIBUTES = [OfferopsAccountId, OfferopsEnvironment, OfferopsResourceId, OfferopsKind, OfferopsState, OfferopsEventKind] as const;
 
 /** The typed search attributes of an offerops workflow: whose it is and what it is about. */
 export const offeropsSearchAttributes = (account: string, environment: string, resourceId: string, kind: string) => [

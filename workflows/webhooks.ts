@@ -1,23 +1,30 @@
-import { proxyActivities, sleep, upsertMemo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  continueAsNew,
+  patched,
+  proxyActivities,
+  sleep,
+  upsertMemo,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
 import type { AttemptResult } from '../activities/webhooks';
+import { DELIVERY_STATE_PATCH, DeliveryAttempt, DeliveryInput, DeliveryMemo, DeliveryState } from './delivery-options';
+import { OfferopsState } from './search-attributes';
 
 /** Standard Webhooks / Svix schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const RETRY_DELAYS_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
-export interface DeliveryInput {
-  webhook_id: string;
-  event_id: string;
-  account: string;
-  environment: 'live' | 'test';
-  /** The retry schedule (tests shorten it). */
-  delays_ms?: number[];
-}
-
 /** Each attempt is its own activity run, so history holds every attempt with its outcome. */
 const { attemptWebhookDelivery } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 1 },
+});
+
+const { purgeWebhookDeliveries } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
 /** ±10% jitter, deterministic under replay (the workflow's Math.random is seeded). */
@@ -29,30 +36,44 @@ const jitter = (ms: number): number => Math.round(ms * (0.9 + Math.random() * 0.
  * stops; a deleted or disabled webhook stops it. The memo mirrors the state
  * and every attempt, which is what GET /webhooks/{id}/deliveries lists.
  */
-export async function webhookDelivery(input: DeliveryInput): Promise<{ state: string; attempts: number }> {
+export async function webhookDelivery(input: DeliveryInput): Promise<{ state: DeliveryState; attempts: number }> {
   const delays = input.delays_ms ?? RETRY_DELAYS_MS;
-  const attempts: (Omit<AttemptResult, 'outcome'> & { attempt: number })[] = [];
-  let kind = '';
-  const record = (state: string, nextAt: number | null) =>
-    upsertMemo({
-      delivery: {
-        webhook_id: input.webhook_id,
-        event_id: input.event_id,
-        event_kind: kind,
-        state,
-        attempts,
-        next_attempt_at: nextAt === null ? null : new Date(nextAt).toISOString(),
-        updated_at: new Date().toISOString(),
-      },
-    });
+  const mirrorState = patched(DELIVERY_STATE_PATCH);
+  const attempts: DeliveryAttempt[] = [];
+  let kind = input.event_kind ?? '';
+  let mirrored: DeliveryState = 'pending'; // what the start set
+  const record = (state: DeliveryState, nextAt: number | null) => {
+    const delivery: DeliveryMemo = {
+      webhook_id: input.webhook_id,
+      event_id: input.event_id,
+      event_kind: kind,
+      state,
+      attempts,
+      next_attempt_at: nextAt === null ? null : new Date(nextAt).toISOString(),
+      updated_at: new Date().toISOString(),
+    };
+    upsertMemo({ delivery });
+    if (mirrorState && state !== mirrored) {
+      upsertSearchAttributes([{ key: OfferopsState, value: state }]);
+      mirrored = state;
+    }
+  };
   for (let i = 0; i < delays.length; i++) {
     if (delays[i]! > 0) {
       const wait = jitter(delays[i]!);
       record(i === 0 ? 'pending' : 'retrying', Date.now() + wait);
       await sleep(wait);
     }
-    const { outcome, event_kind, ...attempt } = await attemptWebhookDelivery(input);
-    kind = event_kind;
+    let result: AttemptResult & { event_kind: string };
+    try {
+      result = await attemptWebhookDelivery(input);
+    } catch (err) {
+      if (!mirrorState || !(err instanceof ActivityFailure)) throw err;
+      const why = err.cause?.message ?? err.message;
+      result = { outcome: 'failed', at: new Date().toISOString(), http_status: null, duration_ms: 0, error: `the attempt did not complete: ${why}`, event_kind: kind };
+    }
+    const { outcome, event_kind, ...attempt } = result;
+    kind = event_kind || kind;
     attempts.push({ attempt: i + 1, ...attempt });
     if (outcome === 'succeeded') {
       record('succeeded', null);
@@ -62,4 +83,23 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ state: st
   }
   record('failed', null);
   return { state: 'failed', attempts: attempts.length };
+}
+
+/** Pause between two purge passes: long enough for visibility to show what was just started or deleted. */
+export const CLEANUP_INTERVAL_MS = 10_000;
+
+/**
+ * Removes the delivery executions of a deleted webhook
+ * (`webhook-cleanup-<whk>`, started by the dispatch of its `webhook.deleted`
+ * event). Visibility lags and a dispatch already under way may still start a
+ * delivery, so it purges pass after pass, and ends on a pass, at least one
+ * interval after the first, that finds nothing.
+ */
+export async function webhookCleanup(input: { webhook_id: string; account: string; environment: 'live' | 'test' }): Promise<{ passes: number }> {
+  for (let pass = 1; ; pass++) {
+    const { listed } = await purgeWebhookDeliveries(input);
+    if (listed === 0 && pass > 1) return { passes: pass };
+    if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof webhookCleanup>(input);
+    await sleep(CLEANUP_INTERVAL_MS);
+  }
 }

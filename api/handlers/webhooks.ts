@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { WorkflowExecutionInfo } from '@temporalio/client';
 import { seal } from '../crypto';
 import { checkDestination, DestinationError } from '../destinations';
 import { badRequest, conflict, notFound } from '../errors';
 import { commitEvents } from '../events';
-import { Tenant } from '../store/db';
 import { prepareEvent } from '../store/events';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, WebhookDoc, WebhookFields, WebhookState } from '../store/webhooks';
-import { toWebhook } from '../webhooks';
+import { deliveriesQuery, toWebhook } from '../webhooks';
 import { EVENT_KINDS } from '../../schemas/events/index';
+import { DeliveryMemo, deliveryWorkflowId } from '../../workflows/delivery-options';
+import { OfferopsEventKind } from '../../workflows/search-attributes';
 import { AppDeps, Handler, listReply, pageOf, Request } from './types';
 
 /** 400 unless every subscribed kind is in the catalogue (or `*`). */
@@ -90,66 +91,62 @@ export const webhookUpdate: Handler = async (req, deps) => {
   return { body: { data: toWebhook(updated) } };
 };
 
-/** The visibility query of a webhook's delivery workflows. */
-const deliveriesQuery = (tenant: Tenant, webhookId: string): string =>
-  `OfferopsKind = 'webhook_delivery' AND OfferopsResourceId = '${webhookId}' AND ` +
-  `OfferopsAccountId = '${tenant.accountId}' AND OfferopsEnvironment = '${tenant.env}'`;
-
-async function deliveryExecutions(client: Client, tenant: Tenant, webhookId: string): Promise<WorkflowExecutionInfo[]> {
-  const out: WorkflowExecutionInfo[] = [];
-  for await (const execution of client.workflow.list({ query: deliveriesQuery(tenant, webhookId) })) out.push(execution);
-  return out;
-}
-
+/**
+ * Removes the webhook. Its delivery executions go with it: the dispatch of the
+ * `webhook.deleted` event starts `webhookCleanup`, which terminates and
+ * deletes them in Temporal (and, riding on the outbox, happens even if this
+ * process dies right after the write).
+ */
 export const webhookDelete: Handler = async (req, deps) => {
   const webhook = await mustGet(req, deps);
-  if (await deleteWebhook(deps.db, req.tenant, webhook._id, prepareEvent(req.tenant, 'webhook.deleted', { webhook_id: webhook._id }))) {
-    await commitEvents(deps, 'webhooks', webhook._id);
+  if (!(await deleteWebhook(deps.db, req.tenant, webhook._id, prepareEvent(req.tenant, 'webhook.deleted', { webhook_id: webhook._id })))) {
+    throw notFound('webhook', webhook._id); // deleted by a concurrent request
   }
-  // Its delivery history lives in Temporal: stop what still runs, then delete every execution.
-  const { client, namespace } = deps.temporal;
-  for (const execution of await deliveryExecutions(client, req.tenant, webhook._id)) {
-    if (execution.status.name === 'RUNNING') {
-      await client.workflow.getHandle(execution.workflowId, execution.runId).terminate('webhook deleted').catch(() => undefined);
-    }
-    await client.workflowService
-      .deleteWorkflowExecution({ namespace, workflowExecution: { workflowId: execution.workflowId, runId: execution.runId } })
-      .catch(() => undefined);
-  }
+  await commitEvents(deps, 'webhooks', webhook._id);
   return { body: { deleted: true, id: webhook._id } };
 };
 
-interface DeliveryMemo {
-  webhook_id: string;
-  event_id: string;
-  event_kind: string;
-  state: string;
-  attempts: { attempt: number; at: string; http_status: number | null; duration_ms: number; error: string | null }[];
-  next_attempt_at: string | null;
-  updated_at: string;
+/** A delivery as the API shows it, from its visibility record (search attributes and memo). */
+function toDelivery(webhookId: string, e: WorkflowExecutionInfo) {
+  const memo = e.memo?.delivery as DeliveryMemo | undefined;
+  const running = e.status.name === 'RUNNING';
+  let state = memo?.state ?? (running ? 'pending' : 'failed');
+  // Stopped from outside (terminated, timed out) while waiting: it will not be retried.
+  if (!running && (state === 'pending' || state === 'retrying')) state = 'failed';
+  return {
+    id: e.workflowId,
+    webhook_id: webhookId,
+    event_id: e.workflowId.slice(deliveryWorkflowId(webhookId, '').length),
+    // Only a delivery started before kinds were passed along lacks both, until its first attempt.
+    event_kind: memo?.event_kind || (e.typedSearchAttributes.get(OfferopsEventKind) ?? 'unknown.kind'),
+    state,
+    attempts: memo?.attempts ?? [],
+    next_attempt_at: state === 'pending' || state === 'retrying' ? (memo?.next_attempt_at ?? null) : null,
+    created_at: e.startTime.toISOString(),
+    updated_at: memo?.updated_at ?? (e.closeTime ?? e.startTime).toISOString(),
+  };
 }
 
+/**
+ * Deliveries straight from Temporal visibility, in its order: those still
+ * under way first, then finished ones, the most recently finished first.
+ * `offset`/`limit` page through that list; `total` is visibility's count.
+ */
 export const webhookDeliveriesList: Handler = async (req, deps) => {
   const webhook = await mustGet(req, deps);
   const page = pageOf(req.query);
-  const executions = await deliveryExecutions(deps.temporal.client, req.tenant, webhook._id);
-  const deliveries = executions
-    .map((e) => {
-      const memo = (e.memo?.delivery as DeliveryMemo | undefined) ?? null;
-      const eventId = e.workflowId.slice(`webhook-delivery-${webhook._id}-`.length);
-      return {
-        id: e.workflowId,
-        webhook_id: webhook._id,
-        event_id: eventId,
-        event_kind: memo?.event_kind || 'unknown.kind',
-        state: memo?.state ?? (e.status.name === 'RUNNING' ? 'pending' : 'failed'),
-        attempts: memo?.attempts ?? [],
-        next_attempt_at: memo?.next_attempt_at ?? null,
-        created_at: e.startTime.toISOString(),
-        updated_at: memo?.updated_at ?? e.startTime.toISOString(),
-      };
-    })
-    .filter((d) => (req.query.state === undefined || d.state === req.query.state) && (req.query.event_kind === undefined || d.event_kind === req.query.event_kind))
-    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
-  return listReply(deliveries.slice(page.offset, page.offset + page.limit), deliveries.length, page);
+  const query = deliveriesQuery(req.tenant, webhook._id, {
+    state: req.query.state as string | undefined,
+    event_kind: req.query.event_kind as string | undefined,
+  });
+  const { client } = deps.temporal;
+  const items: ReturnType<typeof toDelivery>[] = [];
+  let seen = 0;
+  for await (const execution of client.workflow.list({ query, pageSize: Math.min(1000, page.offset + page.limit) })) {
+    if (seen++ < page.offset) continue;
+    items.push(toDelivery(webhook._id, execution));
+    if (items.length === page.limit) break;
+  }
+  const { count } = await client.workflow.count(query);
+  return listReply(items, Math.max(count, page.offset + items.length), page);
 };

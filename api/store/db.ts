@@ -193,6 +193,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     // At most one default per scope: see api/store/templates.ts.
     db.collection('templates').createIndex({ ...tenantKey, default_key: 1 }, { unique: true, name: 'tenant_default_unique' }),
     db.collection('templates').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
+    db.collection('webhooks').createIndex({ ...tenantKey, state: 1 }, { name: 'tenant_state' }),
     db.collection('send_slots').createIndex({ at: 1 }, { name: 'at' }),
     db.collection('rate_limits').createIndex({ window_end: 1 }, { name: 'window_end' }),
   ]);

@@ -56,9 +56,17 @@ export const updateWebhook = (
   db: Db,
   tenant: Tenant,
   current: WebhookDoc,
-  set: Partial<WebhookFields & { last_delivery_at: Date }>,
-  describe?: (after: WebhookDoc) => OutboxEvent,
+  set: Partial<WebhookFields>,
+  describe: (after: WebhookDoc) => OutboxEvent,
 ): Promise<WebhookDoc | null> => webhooks(db, tenant).updateFrom(current, set, describe);
+
+/**
+ * Notes a delivery attempt. Not a change of the configuration: `updated_at`
+ * stays, so it neither emits an event nor makes a concurrent PATCH conflict.
+ */
+export async function recordDeliveryAttempt(db: Db, tenant: Tenant, id: string, at: Date): Promise<void> {
+  await webhooks(db, tenant).updateById(id, { $set: { last_delivery_at: at } });
+}
 
 export const deleteWebhook = (db: Db, tenant: Tenant, id: string, event: OutboxEvent): Promise<boolean> =>
   webhooks(db, tenant).deleteById(id, {}, event);

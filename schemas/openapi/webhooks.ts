@@ -170,7 +170,9 @@ export const operations: OperationDef[] = [
     scope: 'webhooks:write',
     tag: 'Webhooks',
     summary: 'Remove the destination and its delivery history',
-    description: 'Pending deliveries are cancelled.',
+    description:
+      'Deliveries stop at once (no attempt is made for a deleted webhook); their executions, those still retrying ' +
+      'included, are then terminated and deleted from Temporal in the background, within seconds.',
     success: { status: 200, description: 'The deletion envelope.', schema: ref('WebhookDeletion') },
   },
   {
@@ -179,7 +181,11 @@ export const operations: OperationDef[] = [
     path: '/webhooks/{id}/deliveries',
     scope: 'webhooks:read',
     tag: 'Webhooks',
-    summary: 'Deliveries with attempts, HTTP status and errors, newest first',
+    summary: 'Deliveries with attempts, HTTP status and errors',
+    description:
+      'Served from Temporal (one workflow per event and webhook), not from a copy: deliveries still under way come ' +
+      'first, then finished ones, the most recently finished first. Visibility is eventually consistent: a delivery ' +
+      'appears, and changes state, within a second or so.',
     query: [
       ...PAGINATION_PARAMS,
       filter('state', 'Only deliveries in this state.', str({ enum: [...DELIVERY_STATES] })),

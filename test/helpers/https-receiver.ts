@@ -22,8 +22,13 @@ export interface HttpsReceiver {
   /** PEM of the certificate, for the client to trust. */
   ca: string;
   requests: ReceivedRequest[];
-  /** Statuses for the next requests, in order; 200 after they run out. */
-  script: number[];
+  /**
+   * Statuses for the next requests to a path, in order; 200 once they run
+   * out. A 3xx points at `/followed` on this server; 0 never answers.
+   */
+  scripts: Map<string, number[]>;
+  /** The requests received on `path`. */
+  on(path: string): ReceivedRequest[];
   close(): Promise<void>;
 }
 
@@ -31,7 +36,7 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
   const dir = mkdtempSync(join(tmpdir(), 'offerops-receiver-'));
   execFileSync('openssl', [
     'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
   ], { stdio: 'ignore' });
   const key = readFileSync(join(dir, 'key.pem'), 'utf8');
   const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
@@ -40,7 +45,8 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
     url: '',
     ca: cert,
     requests: [],
-    script: [],
+    scripts: new Map(),
+    on: (path) => receiver.requests.filter((r) => r.path === path),
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -50,8 +56,9 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
     let body = '';
     for await (const chunk of req) body += chunk;
     receiver.requests.push({ path: req.url!, headers: req.headers as Record<string, string>, body });
-    const status = receiver.script.shift() ?? 200;
-    res.writeHead(status, status >= 300 && status < 400 ? { location: 'https://127.0.0.1:1/elsewhere' } : {});
+    const status = receiver.scripts.get(req.url!)?.shift() ?? 200;
+    if (status === 0) return; // left hanging until the client gives up or the server closes
+    res.writeHead(status, status >= 300 && status < 400 ? { location: '/followed' } : {});
     res.end();
   });
   server.listen(0, '127.0.0.1');

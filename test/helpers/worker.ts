@@ -14,7 +14,7 @@ let runtimeInstalled = false;
 export async function startTestWorker(
   app: TestApp,
   taskQueue: string,
-  extra: Partial<Pick<ActivityDeps, 'webhookAllow' | 'webhookCa'>> = {},
+  extra: Partial<Pick<ActivityDeps, 'webhookAllow' | 'webhookCa' | 'webhookTimeoutMs'>> = {},
 ): Promise<{ stop(): Promise<void> }> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('ERROR') });

@@ -4,6 +4,7 @@
  * test/replay/histories/<type>.<case>.json. Run it (with the stack's
  * TEMPORAL_ADDRESS) after a deliberate, versioned workflow change:
  *   npm test -- dist/test/replay/record.js
+ * (`node dist/test/replay/record.js TYPE…` records only those workflow types.)
  */
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -20,7 +21,8 @@ const DIR = resolve(__dirname, '../../../test/replay/histories');
 /** Fake activities: enough for every workflow to take its interesting paths. */
 function fakeActivities() {
   const flaky = new Set<string>();
-  let attempts = 0;
+  const tried = new Set<string>();
+  let purges = 0;
   return {
     async beginPublication() {
       return ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'];
@@ -48,11 +50,13 @@ function fakeActivities() {
     },
     async markEventDispatched() {},
     async webhookTargets() {
-      return { account: 'acc_replay', environment: 'live', webhook_ids: ['whk_replay'] };
+      return { account: 'acc_replay', environment: 'live', kind: 'offer.created', webhook_ids: ['whk_replay'] };
     },
-    async attemptWebhookDelivery() {
-      attempts++;
-      const ok = attempts > 1;
+    async attemptWebhookDelivery(input: { event_id: string }) {
+      // The first attempt of each event fails: answered 503, or for evt_crash the activity itself fails (a worker lost mid-attempt).
+      const ok = tried.has(input.event_id);
+      tried.add(input.event_id);
+      if (!ok && input.event_id === 'evt_crash') throw ApplicationFailure.nonRetryable('worker lost', 'Crash');
       return {
         outcome: ok ? 'succeeded' : 'failed',
         at: new Date().toISOString(),
@@ -61,6 +65,9 @@ function fakeActivities() {
         error: ok ? null : 'the destination answered 503',
         event_kind: 'offer.created',
       };
+    },
+    async purgeWebhookDeliveries() {
+      return { listed: purges++ === 0 ? 2 : 0 };
     },
   };
 }
@@ -90,9 +97,17 @@ async function main(): Promise<void> {
       'retried',
       [{ webhook_id: 'whk_replay', event_id: 'evt_replay2', account: 'acc_replay', environment: 'live', delays_ms: [0, 500, 500] }],
     ],
+    [
+      'webhookDelivery',
+      'attempt-crashed',
+      [{ webhook_id: 'whk_replay', event_id: 'evt_crash', account: 'acc_replay', environment: 'live', event_kind: 'offer.created', delays_ms: [0, 500] }],
+    ],
+    ['webhookCleanup', 'purged', [{ webhook_id: 'whk_replay', account: 'acc_replay', environment: 'live' }]],
   ];
+  // `node dist/test/replay/record.js webhookCleanup` records only the types named.
+  const only = process.argv.slice(2);
   await worker.runUntil(async () => {
-    for (const [type, name, args] of cases) {
+    for (const [type, name, args] of cases.filter(([type]) => !only.length || only.includes(type))) {
       const workflowId = `record-${type}-${randomBytes(4).toString('hex')}`;
       await client.workflow.execute(type, { workflowId, taskQueue, args });
       // The Temporal CLI writes histories in the standard JSON form the replayer reads.

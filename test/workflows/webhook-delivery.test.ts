@@ -1,0 +1,322 @@
+/**
+ * Webhook delivery on the real stack: an in-process worker with the real
+ * activities, a local HTTPS receiver (self-signed certificate made by the
+ * openssl CLI, trusted through the worker's deps) that verifies every request
+ * with the `standardwebhooks` package, short retry schedules. Covers the path
+ * API → outbox → dispatchEvent → webhookDelivery → receiver, retries, 410,
+ * redirects, the SSRF check at delivery time, the listing served from
+ * Temporal, and DELETE removing the executions.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { Webhook } from 'standardwebhooks';
+import { cleanupWorkflowId } from '../../api/webhooks';
+import { deliveryStartOptions, deliveryWorkflowId } from '../../workflows/delivery-options';
+import { RETRY_DELAYS_MS } from '../../workflows/webhooks';
+import { ApiClient } from '../helpers/client';
+import { HttpsReceiver, ReceivedRequest, startHttpsReceiver } from '../helpers/https-receiver';
+import { seedTenant, stackEnv, startTestApp, Tenant, TestApp } from '../helpers/stack';
+import { startTestWorker, waitFor } from '../helpers/worker';
+
+const taskQueue = `test-webhook-delivery-${randomBytes(4).toString('hex')}`;
+const ALLOW = ['127.0.0.1', 'localhost'];
+/** The attempt deadline (15 s in production), shorter so a receiver that never answers is quicker to test, ample for the others. */
+const TIMEOUT_MS = 5_000;
+let app: TestApp;
+let receiver: HttpsReceiver;
+let worker: { stop(): Promise<void> };
+
+before(async () => {
+  app = await startTestApp({ taskQueue, webhookAllow: ALLOW });
+  receiver = await startHttpsReceiver();
+  worker = await startTestWorker(app, taskQueue, { webhookAllow: ALLOW, webhookCa: receiver.ca, webhookTimeoutMs: TIMEOUT_MS });
+});
+after(async () => {
+  await worker.stop();
+  await receiver.close();
+  await app.close();
+});
+
+let paths = 0;
+/** A path of its own on the receiver, so tests never see each other's requests. */
+const path = (name: string) => `/${name}-${++paths}`;
+
+async function tenant(): Promise<{ api: ApiClient; who: Tenant }> {
+  const who = await seedTenant(app.db);
+  return { api: new ApiClient(app.baseUrl, who.apiKey), who };
+}
+
+async function createHook(api: ApiClient, at: string, events: string[], base = receiver.url) {
+  const res = await api.post('/webhooks', { url: `${base}${at}`, events });
+  assert.equal(res.status, 201, res.text);
+  return res.body.data as { id: string; secret: string };
+}
+
+/** Verifies a request as a receiver would, with the standardwebhooks package; the payload. */
+function verified(secret: string, request: ReceivedRequest): any {
+  return new Webhook(secret).verify(request.body, request.headers);
+}
+
+/** A stored event of the tenant that nothing dispatches, for a delivery of our own. */
+async function storeEvent(who: Tenant): Promise<string> {
+  const id = `evt_${randomBytes(12).toString('hex')}`;
+  const at = new Date();
+  await app.db.collection('events').insertOne({
+    _id: id as any,
+    account_id: who.accountId,
+    env: who.env,
+    kind: 'segment.deleted',
+    version: 1,
+    occurred_at: at,
+    occurred_day: at.toISOString().slice(0, 10),
+    occurred_hour: at.getUTCHours(),
+    data: { segment_id: 'seg_x' },
+    dispatched_at: at,
+  });
+  return id;
+}
+
+/** Starts a delivery exactly as dispatchEvent does (same id, search attributes, memo), with a short schedule. */
+async function startDelivery(who: Tenant, webhookId: string, delays: number[]): Promise<{ handle: WorkflowHandle; eventId: string }> {
+  const eventId = await storeEvent(who);
+  const options = deliveryStartOptions(
+    { webhook_id: webhookId, event_id: eventId, account: who.accountId, environment: who.env, event_kind: 'segment.deleted', delays_ms: delays },
+    new Date(),
+  );
+  const handle = await app.temporal.client.workflow.start('webhookDelivery', { ...options, taskQueue });
+  return { handle, eventId };
+}
+
+/** The deliveries listing once visibility shows what `ready` expects. */
+async function listed(api: ApiClient, webhookId: string, ready: (body: any) => boolean, query = '') {
+  return waitFor(`deliveries of ${webhookId}${query}`, async () => {
+    const res = await api.get(`/webhooks/${webhookId}/deliveries${query}`);
+    assert.equal(res.status, 200, res.text);
+    return ready(res.body) ? res.body : undefined;
+  });
+}
+
+describe('end to end', () => {
+  test('creating an offer sends one signed offer.created to the subscribed webhook, webhook-id = the event id', async () => {
+    const { api, who } = await tenant();
+    const at = path('e2e');
+    // By host name: the worker resolves it, checks every address and connects to those only.
+    const hook = await createHook(api, at, ['offer.created'], receiver.url.replace('127.0.0.1', 'localhost'));
+    const other = await createHook(api, path('other'), ['offer.updated']);
+    const offer = (await api.post('/offers', { url: `https://shop.example/wh/${randomBytes(4).toString('hex')}`, title: 'Webhook offer' })).body.data;
+
+    const body = await listed(api, hook.id, (b) => b.data[0]?.state === 'succeeded');
+    // The delivery finished, so every request it made has arrived.
+    const requests = receiver.on(at);
+    assert.equal(requests.length, 1, 'delivered once');
+    const payload = verified(hook.secret, requests[0]!);
+    assert.equal(requests[0]!.headers['webhook-id'], payload.id);
+    const event = await app.db.collection('events').findOne({ _id: payload.id } as any);
+    assert.ok(event, 'webhook-id names the stored event');
+    assert.deepEqual(
+      [event.kind, event.account_id, payload.kind, payload.version, payload.account, payload.environment, payload.data.offer.id],
+      ['offer.created', who.accountId, 'offer.created', 1, who.accountId, 'live', offer.id],
+    );
+    assert.deepEqual(Object.keys(payload).sort(), ['account', 'data', 'environment', 'id', 'kind', 'occurred_at', 'version']);
+    assert.throws(() => new Webhook(other.secret).verify(requests[0]!.body, requests[0]!.headers), 'another secret does not verify it');
+
+    assert.equal(body.pagination.total, 1);
+    const [delivery] = body.data;
+    assert.deepEqual(
+      [delivery.id, delivery.webhook_id, delivery.event_id, delivery.event_kind, delivery.next_attempt_at],
+      [deliveryWorkflowId(hook.id, payload.id), hook.id, payload.id, 'offer.created', null],
+    );
+    assert.deepEqual(delivery.attempts.map((a: any) => [a.attempt, a.http_status, a.error]), [[1, 200, null]]);
+    assert.equal((await api.get(`/webhooks/${other.id}/deliveries`)).body.pagination.total, 0, 'not subscribed, not delivered');
+    assert.ok((await api.get(`/webhooks/${hook.id}`)).body.data.last_delivery_at, 'the attempt is noted on the webhook');
+  });
+});
+
+describe('attempts', () => {
+  test('failures are retried on the schedule under the same webhook-id, each attempt its own activity and listed', async () => {
+    const { api, who } = await tenant();
+    const at = path('retry');
+    const hook = await createHook(api, at, ['segment.deleted']);
+    receiver.scripts.set(at, [500, 503]);
+    const { handle, eventId } = await startDelivery(who, hook.id, [0, 100, 100, 100]);
+    assert.deepEqual(await handle.result(), { state: 'succeeded', attempts: 3 });
+
+    const requests = receiver.on(at);
+    assert.equal(requests.length, 3);
+    for (const r of requests) {
+      assert.equal(r.headers['webhook-id'], eventId);
+      assert.equal(verified(hook.secret, r).id, eventId);
+    }
+    const history = await handle.fetchHistory();
+    assert.equal(history.events!.filter((e) => e.activityTaskScheduledEventAttributes).length, 3, 'one activity per attempt');
+
+    const body = await listed(api, hook.id, (b) => b.data[0]?.state === 'succeeded');
+    const attempts = body.data[0].attempts;
+    assert.deepEqual(attempts.map((a: any) => [a.attempt, a.http_status]), [[1, 500], [2, 503], [3, 200]]);
+    assert.match(attempts[0].error, /answered 500/);
+    assert.equal(attempts[2].error, null);
+    for (const a of attempts) assert.ok(Number.isInteger(a.duration_ms) && !Number.isNaN(Date.parse(a.at)));
+  });
+
+  test('when attempts run out the delivery fails; listing filters by state and kind, pages, and counts', async () => {
+    const { api, who } = await tenant();
+    const at = path('down');
+    const hook = await createHook(api, at, ['segment.deleted']);
+    receiver.scripts.set(at, [500, 502, 500, 502]);
+    const first = await startDelivery(who, hook.id, [0, 50]);
+    assert.deepEqual(await first.handle.result(), { state: 'failed', attempts: 2 });
+    const second = await startDelivery(who, hook.id, [0, 50]);
+    assert.deepEqual(await second.handle.result(), { state: 'failed', attempts: 2 });
+    const third = await startDelivery(who, hook.id, [0]);
+    assert.deepEqual(await third.handle.result(), { state: 'succeeded', attempts: 1 });
+
+    const all = await listed(api, hook.id, (b) => b.pagination.total === 3 && b.data.every((d: any) => d.state !== 'pending'));
+    // Visibility order: the most recently finished first.
+    assert.deepEqual(all.data.map((d: any) => d.event_id), [third.eventId, second.eventId, first.eventId]);
+    const failed = await listed(api, hook.id, (b) => b.pagination.total === 2, '?state=failed');
+    assert.deepEqual(failed.data.map((d: any) => [d.event_id, d.attempts.length]), [[second.eventId, 2], [first.eventId, 2]]);
+    const page = await api.get(`/webhooks/${hook.id}/deliveries?state=failed&limit=1&offset=1`);
+    assert.deepEqual([page.body.data.map((d: any) => d.event_id), page.body.pagination], [[first.eventId], { total: 2, limit: 1, offset: 1, has_more: false }]);
+    assert.equal((await api.get(`/webhooks/${hook.id}/deliveries?event_kind=offer.created`)).body.pagination.total, 0);
+    assert.equal((await api.get(`/webhooks/${hook.id}/deliveries?event_kind=segment.deleted`)).body.pagination.total, 3);
+  });
+
+  test('410 Gone disables the webhook (with its webhook.updated event) and stops; a disabled webhook gets nothing', async () => {
+    const { api, who } = await tenant();
+    const at = path('gone');
+    const hook = await createHook(api, at, ['segment.deleted']);
+    receiver.scripts.set(at, [410]);
+    const gone = await startDelivery(who, hook.id, [0, 50, 50]);
+    assert.deepEqual(await gone.handle.result(), { state: 'failed', attempts: 1 });
+    const disabled = (await api.get(`/webhooks/${hook.id}`)).body.data;
+    assert.deepEqual([disabled.state, disabled.disabled_reason], ['disabled', 'gone']);
+    const event = await app.db.collection('events').findOne({ kind: 'webhook.updated', 'data.webhook.id': hook.id } as any);
+    assert.deepEqual(event?.data.changed, ['state', 'disabled_reason']);
+
+    const next = await startDelivery(who, hook.id, [0]);
+    assert.deepEqual(await next.handle.result(), { state: 'failed', attempts: 1 });
+    assert.equal(receiver.on(at).length, 1, 'nothing was sent to the disabled webhook');
+    const body = await listed(api, hook.id, (b) => b.pagination.total === 2 && b.data.every((d: any) => d.state === 'failed'));
+    const stopped = body.data.find((d: any) => d.event_id === next.eventId);
+    assert.deepEqual(stopped.attempts.map((a: any) => [a.http_status, a.error]), [[null, 'not sent: the webhook is disabled']]);
+  });
+
+  test('a receiver that does not answer in time is a failed attempt', async () => {
+    const { api, who } = await tenant();
+    const at = path('stuck');
+    const hook = await createHook(api, at, ['segment.deleted']);
+    receiver.scripts.set(at, [0]);
+    const { handle } = await startDelivery(who, hook.id, [0, 50]);
+    assert.deepEqual(await handle.result(), { state: 'succeeded', attempts: 2 });
+    const memo = (await handle.describe()).memo!.delivery as any;
+    assert.deepEqual(memo.attempts.map((a: any) => [a.http_status, a.error]), [
+      [null, `no answer within ${TIMEOUT_MS / 1000} s`],
+      [200, null],
+    ]);
+    assert.equal(receiver.on(at).length, 2);
+  });
+
+  test('a redirect is a failed attempt and is not followed', async () => {
+    const { api, who } = await tenant();
+    const at = path('moved');
+    const hook = await createHook(api, at, ['segment.deleted']);
+    receiver.scripts.set(at, [302, 307]);
+    const { handle } = await startDelivery(who, hook.id, [0, 50]);
+    assert.deepEqual(await handle.result(), { state: 'failed', attempts: 2 });
+    assert.equal(receiver.on('/followed').length, 0, 'the Location was never requested');
+    const memo = (await handle.describe()).memo!.delivery as any;
+    assert.deepEqual(memo.attempts.map((a: any) => [a.http_status, a.error]), [
+      [302, 'redirect (302) not followed'],
+      [307, 'redirect (307) not followed'],
+    ]);
+  });
+
+  test('the destination is checked again at every attempt: a private address the allow-list does not name is never contacted', async () => {
+    const { api, who } = await tenant();
+    const hook = await createHook(api, path('rebound'), ['segment.deleted']);
+    // As if the host now resolved elsewhere: the stored URL points at a private address.
+    await app.db.collection('webhooks').updateOne({ _id: hook.id } as any, { $set: { url: 'https://10.255.255.1/hook' } });
+    const { handle } = await startDelivery(who, hook.id, [0]);
+    assert.deepEqual(await handle.result(), { state: 'failed', attempts: 1 });
+    const memo = (await handle.describe()).memo!.delivery as any;
+    assert.equal(memo.attempts[0].http_status, null);
+    assert.match(memo.attempts[0].error, /^destination refused: .*10\.255\.255\.1/);
+  });
+
+  test('an attempt whose activity fails (a worker lost mid-attempt) is a failed attempt, and the schedule goes on', async () => {
+    const fakeQueue = `${taskQueue}-fake`;
+    const calls: string[] = [];
+    const connection = await NativeConnection.connect({ address: stackEnv().temporalAddress });
+    const fake = await Worker.create({
+      connection,
+      namespace: stackEnv().temporalNamespace,
+      taskQueue: fakeQueue,
+      workflowsPath: require.resolve('../../workflows/index'),
+      activities: {
+        async attemptWebhookDelivery(input: { event_id: string }) {
+          calls.push(input.event_id);
+          if (calls.length === 1) throw ApplicationFailure.nonRetryable('connection to MongoDB lost', 'MongoNetworkError');
+          return { outcome: 'succeeded', at: new Date().toISOString(), http_status: 204, duration_ms: 3, error: null, event_kind: 'offer.created' };
+        },
+      },
+    });
+    const options = deliveryStartOptions(
+      { webhook_id: 'whk_fake', event_id: 'evt_fake', account: 'acc_fake', environment: 'test', event_kind: 'offer.created', delays_ms: [0, 50, 50] },
+      new Date(),
+    );
+    const workflowId = `${options.workflowId}-${randomBytes(4).toString('hex')}`;
+    try {
+      const result = await fake.runUntil(app.temporal.client.workflow.execute('webhookDelivery', { ...options, workflowId, taskQueue: fakeQueue }));
+      assert.deepEqual(result, { state: 'succeeded', attempts: 2 });
+    } finally {
+      await connection.close();
+    }
+    const memo = (await app.temporal.client.workflow.getHandle(workflowId).describe()).memo!.delivery as any;
+    assert.deepEqual(memo.attempts.map((a: any) => [a.attempt, a.http_status, a.error]), [
+      [1, null, 'the attempt did not complete: connection to MongoDB lost'],
+      [2, 204, null],
+    ]);
+    await app.temporal.client.workflowService.deleteWorkflowExecution({ namespace: app.temporal.namespace, workflowExecution: { workflowId } });
+  });
+
+  test('the production schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h', () => {
+    assert.deepEqual(RETRY_DELAYS_MS.map((ms) => ms / 1000), [0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
+  });
+});
+
+describe('DELETE /webhooks/{id}', () => {
+  test('removes the webhook and its delivery executions, the one still retrying included', async () => {
+    const { api, who } = await tenant();
+    const at = path('deleted');
+    const hook = await createHook(api, at, ['offer.created', 'segment.deleted']);
+    await api.post('/offers', { url: `https://shop.example/del/${randomBytes(4).toString('hex')}`, title: 'To be forgotten' });
+    await listed(api, hook.id, (b) => b.data[0]?.state === 'succeeded');
+    receiver.scripts.set(at, [500]);
+    // Fails once, then waits a minute: still running when the webhook is deleted.
+    const waiting = await startDelivery(who, hook.id, [0, 60_000]);
+    const body = await listed(api, hook.id, (b) => b.pagination.total === 2 && b.data.some((d: any) => d.state === 'retrying'));
+    const retrying = body.data[0];
+    assert.deepEqual([retrying.event_id, retrying.state, retrying.attempts.length], [waiting.eventId, 'retrying', 1], 'in-progress first');
+    assert.ok(Date.parse(retrying.next_attempt_at) > Date.parse(retrying.attempts[0].at));
+
+    const res = await api.delete(`/webhooks/${hook.id}`);
+    assert.deepEqual([res.status, res.body.deleted], [200, true]);
+    assert.equal((await api.get(`/webhooks/${hook.id}`)).status, 404);
+    assert.equal((await api.get(`/webhooks/${hook.id}/deliveries`)).status, 404);
+
+    const cleanup = await waitFor('the cleanup workflow', async () => {
+      const handle = app.temporal.client.workflow.getHandle(cleanupWorkflowId(hook.id));
+      return (await handle.describe().catch(() => undefined)) ? handle : undefined;
+    });
+    await cleanup.result();
+    const query = `OfferopsKind = 'webhook_delivery' AND OfferopsResourceId = '${hook.id}'`;
+    await waitFor('the executions to leave visibility', async () => ((await app.temporal.client.workflow.count(query)).count === 0 ? true : undefined));
+    for (const id of [waiting.handle.workflowId, body.data[1].id]) {
+      await assert.rejects(app.temporal.client.workflow.getHandle(id).describe(), /not found/i, id);
+    }
+  });
+});
