@@ -5,6 +5,7 @@
  * API left); each is idempotent, since a dispatch activity may run again.
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { deleteTemporalSchedule } from '../api/schedules';
 import { DomainEvent } from '../api/store/events';
 import { cleanupWorkflowId } from '../api/webhooks';
 import { TASK_QUEUE } from '../workflows/constants';
@@ -29,7 +30,17 @@ export function createFollowUps(deps: ActivityDeps): (event: DomainEvent) => Pro
     }
   }
 
+  /**
+   * `schedule.deleted`: the schedule's Temporal Schedule, which the API
+   * deletes right after the record — unless it died in between. A paused
+   * leftover would never run, so its own run could not remove it.
+   */
+  async function removeTemporalSchedule(event: DomainEvent): Promise<void> {
+    await deleteTemporalSchedule({ client: deps.temporal, taskQueue }, event.data.schedule_id as string);
+  }
+
   return async (event) => {
     if (event.kind === 'webhook.deleted') await cleanUpWebhook(event);
+    if (event.kind === 'schedule.deleted') await removeTemporalSchedule(event);
   };
 }

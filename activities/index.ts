@@ -9,6 +9,7 @@ import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../api/sto
 import { sweepSendSlots } from '../api/store/pacing';
 import { sweepWindows } from '../api/store/rate-limits';
 import { createPublicationActivities } from './publications';
+import { createScheduleActivities } from './schedules';
 import { createWebhookActivities } from './webhooks';
 
 export interface ActivityDeps {
@@ -35,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...publications,
     ...createWebhookActivities(deps),
+    ...createScheduleActivities(deps),
     /** Deletes expired platform records; how many of each kind. */
     async sweepExpiredRecords(): Promise<Record<string, number>> {
       const before = new Date(Date.now() - (deps.windowGraceMs ?? 60_000));

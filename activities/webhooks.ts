@@ -118,7 +118,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
     /**
      * The enabled webhooks of the event's account and environment subscribed
      * to its kind, after the event's follow-ups (activities/follow-ups.ts:
-     * a deleted webhook's deliveries).
+     * a deleted webhook's deliveries, a deleted schedule's Temporal Schedule).
      */
     async webhookTargets(input: { event_id: string }): Promise<WebhookTargets> {
       const event = await eventById(deps.db, input.event_id);

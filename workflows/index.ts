@@ -2,4 +2,5 @@
 export { dispatchEvent, outboxSweep } from './events';
 export { publication } from './publication';
 export { retentionSweep } from './retention';
+export { scheduleRun } from './schedules';
 export { webhookCleanup, webhookDelivery } from './webhooks';

@@ -7,6 +7,7 @@ import { groupGet, groupsList, groupUpdate } from './groups';
 import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
 import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpdate } from './offers';
+import { scheduleCreate, scheduleDelete, scheduleGet, scheduleRun, schedulesList, scheduleUpdate } from './schedules';
 import { segmentCreate, segmentDelete, segmentGet, segmentsList, segmentUpdate } from './segments';
 import { templateCreate, templateDelete, templateGet, templatesList, templateUpdate } from './templates';
 import { Handler } from './types';
@@ -22,12 +23,6 @@ export const UNBUILT_OPERATIONS = [
   'commissions_list',
   'commissions_summary',
   'commission_get',
-  'schedules_list',
-  'schedule_create',
-  'schedule_get',
-  'schedule_update',
-  'schedule_delete',
-  'schedule_run',
   'monitors_list',
   'monitor_create',
   'monitor_get',
@@ -90,5 +85,11 @@ export const handlers: Readonly<Record<string, Handler>> = {
   template_get: templateGet,
   template_update: templateUpdate,
   template_delete: templateDelete,
+  schedules_list: schedulesList,
+  schedule_create: scheduleCreate,
+  schedule_get: scheduleGet,
+  schedule_update: scheduleUpdate,
+  schedule_delete: scheduleDelete,
+  schedule_run: scheduleRun,
   ...Object.fromEntries(UNBUILT_OPERATIONS.map((id) => [id, notImplemented])),
 };

@@ -2,8 +2,8 @@ import { badRequest, conflict, notFound } from '../errors';
 import { commitEvents } from '../events';
 import { parseTemplate } from '../messages';
 import { prepareEvent } from '../store/events';
+import { countSchedulesByTemplate } from '../store/schedules';
 import {
-  countSchedulesByTemplate,
   createTemplate,
   defaultTemplate,
   DefaultTakenError,

@@ -15,6 +15,8 @@ export interface AppDeps {
   /** Hosts or addresses webhooks may point to although private or loopback (OFFEROPS_WEBHOOK_ALLOW). */
   webhookAllow?: readonly string[];
   rateLimit?: { limit: number; windowMs: number };
+  /** How long `POST /schedules/{id}/run` waits for its run to queue the publication (default 20 s). */
+  scheduleRunWaitMs?: number;
 }
 
 /** A validated request, as a handler sees it. */

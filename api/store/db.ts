@@ -98,11 +98,11 @@ export class TenantCollection<T extends TenantDoc> {
     return this.coll.countDocuments(this.scoped(filter));
   }
 
-  /** How many of the tenant's documents have each of `values` in `field`. */
-  async countBy(field: string, values: string[]): Promise<Map<string, number>> {
+  /** How many of the tenant's documents matching `filter` have each of `values` in `field`. */
+  async countBy(field: string, values: string[], filter: Filter<T> = {}): Promise<Map<string, number>> {
     const rows = await this.coll
       .aggregate<{ _id: string; n: number }>([
-        { $match: this.scoped({ [field]: { $in: values } } as Filter<T>) },
+        { $match: this.scoped({ ...filter, [field]: { $in: values } } as Filter<T>) },
         { $group: { _id: `$${field}`, n: { $sum: 1 } } },
       ])
       .toArray();
@@ -184,6 +184,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('groups').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
     db.collection('segments').createIndex({ ...tenantKey, slug: 1 }, { unique: true, name: 'tenant_slug_unique' }),
     db.collection('schedules').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
+    db.collection('schedules').createIndex({ ...tenantKey, template_id: 1 }, { name: 'tenant_template' }),
+    db.collection('schedules').createIndex({ ...tenantKey, order_at: 1, _id: 1 }, { name: 'tenant_order' }),
     db.collection('events').createIndex({ ...tenantKey, kind: 1, occurred_day: 1 }, { name: 'tenant_kind_day' }),
     db.collection('events').createIndex({ dispatched_at: 1 }, { name: 'dispatch' }),
     db.collection('publications').createIndex({ ...tenantKey, status: 1, _id: -1 }, { name: 'tenant_status' }),

@@ -2,6 +2,7 @@ import { Db } from 'mongodb';
 import { DISTRIBUTIONS } from '../../schemas/openapi/segments';
 import { newId } from '../ids';
 import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+import { countSchedulesBySegment } from './schedules';
 
 export type Distribution = (typeof DISTRIBUTIONS)[number];
 
@@ -63,11 +64,11 @@ export async function updateSegment(
   }
 }
 
-/** What still links to a segment: groups and schedules. */
+/** What still links to a segment: groups, and schedules that may still run. */
 export async function segmentLinks(db: Db, tenant: Tenant, id: string): Promise<{ groups: number; schedules: number }> {
   const [groups, schedules] = await Promise.all([
     tenantCollection(db, 'groups', tenant).count({ segment_id: id }),
-    tenantCollection(db, 'schedules', tenant).count({ segment_id: id }),
+    countSchedulesBySegment(db, tenant, id),
   ]);
   return { groups, schedules };
 }

@@ -93,7 +93,3 @@ export async function updateTemplate(
 
 export const deleteTemplate = (db: Db, tenant: Tenant, id: string, event: OutboxEvent): Promise<boolean> =>
   templates(db, tenant).deleteById(id, {}, event);
-
-/** How many schedules name each of the templates `ids`. */
-export const countSchedulesByTemplate = (db: Db, tenant: Tenant, ids: string[]): Promise<Map<string, number>> =>
-  tenantCollection(db, 'schedules', tenant).countBy('template_id', ids);

@@ -29,32 +29,56 @@ const IANA_TIMEZONE = str({
   description: 'IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed`',
 });
 
+/**
+ * An RFC 3339 date-time. The offset is required, but the pattern lets a time
+ * without one through so the handler can refuse it with a message that says
+ * so (rule `offset`) instead of a bare format error.
+ */
+const offsetDateTime = (description: string): JsonSchema =>
+  str({
+    pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:[Zz]|[+-]\\d{2}:\\d{2})?$',
+    description:
+      `${description}. An RFC 3339 date-time WITH an offset (\`2030-01-01T09:00:00-03:00\` or \`…Z\`); a time without ` +
+      'an offset is a 400 `validation_failed` (rule `offset`). Kept to the second.',
+  });
+
 const RRULE = str({
   minLength: 6,
   maxLength: 500,
-  pattern: '^FREQ=(?:HOURLY|DAILY|WEEKLY|MONTHLY|YEARLY)(?:;[A-Z]+=[A-Za-z0-9,+:-]+)*$',
-  description: 'RFC 5545 RRULE without the `RRULE:` prefix, e.g. `FREQ=DAILY;BYHOUR=9;BYMINUTE=0` or `FREQ=WEEKLY;BYDAY=MO,WE,FR`',
+  pattern: '^[A-Z]+=[A-Za-z0-9,+-]+(?:;[A-Z]+=[A-Za-z0-9,+-]+)*$',
+  description:
+    'RFC 5545 RRULE without the `RRULE:` prefix, e.g. `FREQ=DAILY;BYHOUR=9;BYMINUTE=0` or `FREQ=WEEKLY;BYDAY=MO,WE,FR`. ' +
+    'Supported subset: `FREQ` = `DAILY`, `WEEKLY` or `MONTHLY`; `BYHOUR` (0-23) and `BYMINUTE` (0-59) lists; `BYDAY` ' +
+    '(`MO`…`SU`, no ordinals such as `1MO`); `BYMONTHDAY` (1-31, `MONTHLY` only; months without that day are skipped); ' +
+    '`INTERVAL` = 1, or for `MONTHLY` 2, 3, 4, 6 or 12. A part left out is taken from `run_at` read in `timezone` (the hour ' +
+    'and minute — and the second when neither `BYHOUR` nor `BYMINUTE` is given, else :00; the weekday for `WEEKLY`; the ' +
+    'day of the month for `MONTHLY`). Anything else (`COUNT`, `UNTIL` — use ' +
+    '`ends_at` —, `HOURLY`, `YEARLY`, `BYSETPOS`, `INTERVAL` above 1 for `DAILY`/`WEEKLY`, …) is a 400 `validation_failed` ' +
+    'naming the part.',
 });
 const CRON = str({
   minLength: 9,
   maxLength: 120,
   pattern: '^\\S+(?: \\S+){4}$',
-  description: 'five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 9 * * 1-5`',
+  description:
+    'five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 9 * * 1-5`. Each field: `*`, a value, ' +
+    'a range `a-b`, a step `*/n`, `a/n` or `a-b/n`, or a comma list of those; months `1-12` or `JAN`-`DEC`, weekdays `0-7` ' +
+    '(0 and 7 are Sunday) or `SUN`-`SAT`. Restrict day-of-month or day-of-week, not both (classic cron would run when ' +
+    'either matches, the scheduler when both do: the ambiguity is refused). No `@daily`-style shorthands, `L`, `W`, `#` or `?`.',
 });
-const ENDS_AT = dateTime('no run after this instant; omitted for no end');
+const ENDS_AT = offsetDateTime('no run after this instant, which must be after `run_at`; omitted for no end');
 
 const scheduleFields = (create: boolean): Record<string, JsonSchema> => ({
   name: create ? str({ minLength: 1, maxLength: 120, description: 'label shown to the team' }) : nullable(str({ minLength: 1, maxLength: 120 })),
-  offer_id: idOf('off', 'content: publish this offer (it must not be archived)'),
+  offer_id: idOf('off', 'content: publish this offer (pending or approved: 409 `offer_not_publishable` otherwise, as for publish)'),
   text: str({ minLength: 1, maxLength: 4096, description: 'content: publish this free text' }),
   group_id: idOf('grp', 'destination: this one group'),
   segment_id: idOf('seg', 'destination: every active group of this segment, by its distribution'),
-  run_at: str({
-    format: 'date-time',
-    description:
-      'first (or only) run, an RFC 3339 date-time with an offset (`2030-01-01T09:00:00-03:00` or `…Z`); ' +
-      (create ? 'must be in the future' : 'must be in the future; moves `next_run_at`'),
-  }),
+  run_at: offsetDateTime(
+    'when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first ' +
+      'occurrence at or after this instant). Must be in the future' +
+      (create ? '' : '; a completed schedule becomes active again with a new one'),
+  ),
   recurrence: create ? ref('ScheduleRecurrenceInput') : nullable(ref('ScheduleRecurrenceInput')),
   template_id: create
     ? idOf('tpl', 'render an offer with this template; the default template when omitted')
@@ -67,12 +91,15 @@ export const schemas: Record<string, JsonSchema> = {
     enum: [...SCHEDULE_STATUSES],
     description:
       '`active`: runs at `next_run_at`; `paused`: kept but does not run (PATCH `status`); `completed`: a one-off schedule ' +
-      'that ran, or a recurrence past its end. Moves by PATCH: active ↔ paused; completed → active only with a new future `run_at`.',
+      'that ran, or a recurrence past its end. Moves by PATCH: active ↔ paused; completed → active only with a new future `run_at` (or a new recurrence with runs ahead).',
   }),
   ScheduleRecurrenceInput: {
     description:
-      'Repeat the schedule: exactly one of `rrule` or `cron`, read in `timezone` (`UTC` when omitted). Runs at most every ' +
-      '15 minutes (a denser rule is a 400 `validation_failed`). Replaced as a whole on update.',
+      'Repeat the schedule: exactly one of `rrule` or `cron`, read as wall-clock time in `timezone` (`UTC` when omitted), so ' +
+      '09:00 stays 09:00 local across daylight-saving changes. A time that does not exist on the day the clocks go forward ' +
+      'is skipped that day; a time that occurs twice on the day they go back runs once. Runs at most every 15 minutes: the ' +
+      'times of day a rule gives must be at least 15 minutes apart, also across midnight (a denser rule is a 400 ' +
+      '`validation_failed`). Replaced as a whole on update; `null` makes the schedule a one-off at `run_at`.',
     oneOf: [
       object({ rrule: RRULE, timezone: IANA_TIMEZONE, ends_at: ENDS_AT }, ['rrule'], { description: 'An RFC 5545 recurrence rule.' }),
       object({ cron: CRON, timezone: IANA_TIMEZONE, ends_at: ENDS_AT }, ['cron'], { description: 'A cron expression.' }),
@@ -82,7 +109,7 @@ export const schemas: Record<string, JsonSchema> = {
     {
       rrule: nullable(str()),
       cron: nullable(str()),
-      timezone: str(),
+      timezone: str({ description: 'IANA time zone the rule is read in' }),
       ends_at: nullable(dateTime('no run after this instant')),
     },
     { description: 'The recurrence of a schedule: one of `rrule`, `cron` is set.' },
@@ -116,16 +143,20 @@ export const schemas: Record<string, JsonSchema> = {
       segment_id: nullable(idOf('seg', 'destination segment; null when the destination is a group')),
       template_id: nullable(idOf('tpl')),
       with_image: bool(),
-      run_at: dateTime('first (or only) run'),
+      run_at: dateTime('the only run of a one-off schedule; when a recurring one starts'),
       recurrence: nullable(ref('ScheduleRecurrence')),
       status: ref('ScheduleStatus'),
-      next_run_at: nullable(dateTime('the next run; null when paused or completed')),
-      last_run_at: nullable(dateTime('the last run, by the scheduler or run-now')),
-      run_count: int({ minimum: 0, description: 'runs so far' }),
+      next_run_at: nullable(dateTime('the next run, as the scheduler (Temporal) computes it; null when paused or completed')),
+      last_run_at: nullable(dateTime('when the last run started, by the scheduler or run-now')),
+      run_count: int({ minimum: 0, description: 'runs started so far, by the scheduler or run-now' }),
       created_at: dateTime('creation time'),
       updated_at: dateTime('last change'),
     },
-    { description: 'A future or recurring publication.' },
+    {
+      description:
+        'A future or recurring publication. Backed by a Temporal Schedule `schedule-<id>`; each run is a workflow ' +
+        '`scheduleRun` (`schedule-run-<id>-<time>`) that queues one normal publication with `schedule_id` set.',
+    },
   ),
   ScheduleRunResult: record(
     {
@@ -145,7 +176,9 @@ export const operations: OperationDef[] = [
     scope: 'schedules:read',
     tag: 'Schedules',
     summary: 'List future and recurring publications, soonest first',
-    description: 'Ordered by `next_run_at` (schedules without one last).',
+    description:
+      'Ordered by `next_run_at` (schedules without one last) and filtered by `status` as recorded at the last change or ' +
+      'run of each schedule; each item shows the scheduler\'s current view.',
     query: [
       ...PAGINATION_PARAMS,
       filter('status', 'Only schedules in this state.', ref('ScheduleStatus')),
@@ -204,8 +237,13 @@ export const operations: OperationDef[] = [
     tag: 'Schedules',
     summary: 'Run the schedule now',
     description:
-      'Queues the publications exactly as the scheduler would, now. Does not move `next_run_at` and works on a `paused` ' +
-      'schedule too; a `completed` one is refused with 409 `conflict`. Returns the `event_id` of the run.',
+      'Queues the publication exactly as the scheduler would, now: it triggers the schedule, so the run is the same ' +
+      '`scheduleRun` workflow the scheduler starts. Does not move `next_run_at` and works on a `paused` schedule too; a ' +
+      '`completed` one is refused with 409 `conflict`. Answers once the run has queued its publication, with the ' +
+      '`event_id` of the run (`schedule.ran`). A run the destination or content refuses answers with that error (e.g. 409 ' +
+      '`destination_unavailable`) and is recorded as a failed run. When the run has not queued within the wait (no worker ' +
+      'takes it), 503 `service_unavailable`: the run stays under way, and repeating the request waits for that same run ' +
+      'instead of starting another (so does a request made while a scheduled run of this schedule is under way).',
     success: { status: 200, description: 'The schedule and the publications it queued.', schema: eventEnvelope(ref('ScheduleRunResult')) },
   },
 ];

@@ -110,7 +110,9 @@ export const operations: OperationDef[] = [
     scope: 'segments:write',
     tag: 'Segments',
     summary: 'Delete a segment no group or schedule links to',
-    description: 'A segment linked to groups or schedules is refused with 409 `resource_in_use`.',
+    description:
+      'A segment linked to groups or to schedules that may still run is refused with 409 `resource_in_use`; completed ' +
+      'schedules (no run ahead) are history and do not hold it.',
     success: { status: 200, description: 'The deletion envelope.', schema: ref('SegmentDeletion') },
   },
 ];

@@ -71,7 +71,7 @@ export const schemas: Record<string, JsonSchema> = {
       is_default: bool(),
       segment_id: nullable(idOf('seg')),
       placeholders: arr(str({ enum: [...PLACEHOLDERS] }), { description: 'placeholders the body uses, in order of first use' }),
-      schedule_count: int({ minimum: 0, description: 'schedules that use the template (a used template cannot be deleted)' }),
+      schedule_count: int({ minimum: 0, description: 'schedules that use the template and may still run (while any does, the template cannot be deleted; completed ones do not count)' }),
       created_at: dateTime('creation time'),
       updated_at: dateTime('last change'),
     },
@@ -138,7 +138,9 @@ export const operations: OperationDef[] = [
     scope: 'templates:write',
     tag: 'Templates',
     summary: 'Delete a template no schedule uses',
-    description: 'A template a schedule names (whatever its status) is refused with 409 `resource_in_use`.',
+    description:
+      'A template named by a schedule that may still run (active or paused) is refused with 409 `resource_in_use`; ' +
+      'completed schedules are history and do not hold it.',
     success: { status: 200, description: 'The deletion envelope.', schema: ref('TemplateDeletion') },
   },
 ];

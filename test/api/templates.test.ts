@@ -273,9 +273,9 @@ describe('PATCH /templates/{id}', () => {
 });
 
 describe('DELETE /templates/{id}', () => {
-  test('409 resource_in_use while a schedule names it, then deleted with its event', async () => {
+  test('409 resource_in_use while a schedule that may still run names it; once that one is completed, deleted with its event', async () => {
     const t = await template();
-    const schedule = { _id: `sch_${Date.now()}tpl`, account_id: me.accountId, env: me.env, template_id: t.id, status: 'completed' };
+    const schedule = { _id: `sch_${Date.now()}tpl`, account_id: me.accountId, env: me.env, template_id: t.id, status: 'paused' };
     await app.db.collection('schedules').insertOne(schedule as any);
     assert.equal((await api.get(`/templates/${t.id}`)).body.data.schedule_count, 1);
     assert.equal((await api.get('/templates?limit=100')).body.data.find((x: any) => x.id === t.id).schedule_count, 1);
@@ -284,7 +284,8 @@ describe('DELETE /templates/{id}', () => {
     assert.equal(refused.body.code, 'resource_in_use');
     assert.equal((await api.get(`/templates/${t.id}`)).status, 200);
 
-    await app.db.collection('schedules').deleteOne({ _id: schedule._id } as any);
+    await app.db.collection('schedules').updateOne({ _id: schedule._id } as any, { $set: { status: 'completed' } });
+    assert.equal((await api.get(`/templates/${t.id}`)).body.data.schedule_count, 0);
     const res = await api.delete(`/templates/${t.id}`);
     assert.equal(res.status, 200);
     assert.deepEqual({ deleted: res.body.deleted, id: res.body.id }, { deleted: true, id: t.id });

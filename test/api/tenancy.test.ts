@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { UNBUILT_OPERATIONS } from '../../api/handlers/index';
+import { temporalScheduleId } from '../../api/schedules';
 import { Environment } from '../../api/store/db';
 import { createGroup } from '../../api/store/groups';
 import { operations } from '../../schemas/operations';
@@ -19,7 +20,12 @@ before(async () => {
   app = await startTestApp({ webhookAllow: ['127.0.0.1'] });
   api = new ApiClient(app.baseUrl, (await seedTenant(app.db)).apiKey);
 });
-after(() => app.close());
+after(async () => {
+  for (const s of await app.db.collection('schedules').find({}).toArray()) {
+    await app.temporal.client.schedule.getHandle(temporalScheduleId(s._id as unknown as string)).delete().catch(() => undefined);
+  }
+  await app.close();
+});
 
 let n = 0;
 const uniqueUrl = () => `https://shop.example/tenancy/${Date.now()}-${++n}`;
@@ -37,6 +43,8 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
   assert.equal(webhook.status, 201, webhook.text);
   const published = await client.post(`/offers/${offer.body.data.id}/publish`, { group_id: group._id });
   assert.equal(published.status, 200, published.text);
+  const schedule = await client.post('/schedules', { text: 'Tenant schedule', group_id: group._id, run_at: new Date(Date.now() + 365 * 86_400_000).toISOString() });
+  assert.equal(schedule.status, 201, schedule.text);
   return {
     offer: offer.body.data.id as string,
     segment: segment.body.data.id as string,
@@ -44,6 +52,7 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
     template: template.body.data.id as string,
     publication: published.body.data.publications[0].id as string,
     webhook: webhook.body.data.id as string,
+    schedule: schedule.body.data.id as string,
   };
 }
 
@@ -59,6 +68,7 @@ function byIdOperations(ids: Ids) {
     templates: { id: ids.template, change: { name: 'Hijacked', is_default: false } },
     publications: { id: ids.publication, change: {} },
     webhooks: { id: ids.webhook, change: { description: 'Hijacked', state: 'disabled' } },
+    schedules: { id: ids.schedule, change: { name: 'Hijacked', status: 'paused' } },
   };
   return operations
     .filter((op) => op.path.includes('{id}') && !unbuilt.has(op.operationId))
@@ -90,6 +100,7 @@ async function snapshot(owner: ApiClient, ids: Ids, accountId: string) {
     template: await read(`/templates/${ids.template}`),
     publication: await read(`/publications/${ids.publication}`),
     webhook: await read(`/webhooks/${ids.webhook}`),
+    schedule: await read(`/schedules/${ids.schedule}`),
     offers: await read('/offers?limit=100'),
     segments: await read('/segments?limit=100'),
     groups: await read('/groups?limit=100'),

@@ -44,7 +44,13 @@ export interface TestApp {
  * processes sharing MongoDB); such an app leaves the database to its owner on close.
  */
 export async function startTestApp(
-  opts: { rateLimit?: { limit: number; windowMs: number }; dbName?: string; taskQueue?: string; webhookAllow?: string[] } = {},
+  opts: {
+    rateLimit?: { limit: number; windowMs: number };
+    dbName?: string;
+    taskQueue?: string;
+    webhookAllow?: string[];
+    scheduleRunWaitMs?: number;
+  } = {},
 ): Promise<TestApp> {
   const env = stackEnv();
   const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
@@ -58,6 +64,7 @@ export async function startTestApp(
     logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
     ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
     ...(opts.webhookAllow ? { webhookAllow: opts.webhookAllow } : {}),
+    ...(opts.scheduleRunWaitMs ? { scheduleRunWaitMs: opts.scheduleRunWaitMs } : {}),
   });
   const server: Server = createServer(app.callback());
   server.listen(0, '127.0.0.1');

@@ -69,6 +69,9 @@ function fakeActivities() {
     async purgeWebhookDeliveries() {
       return { listed: purges++ === 0 ? 2 : 0 };
     },
+    async runSchedule() {
+      return { publication_id: 'pub_replay', event_id: 'evt_replay3' };
+    },
   };
 }
 
@@ -103,13 +106,34 @@ async function main(): Promise<void> {
       [{ webhook_id: 'whk_replay', event_id: 'evt_crash', account: 'acc_replay', environment: 'live', event_kind: 'offer.created', delays_ms: [0, 500] }],
     ],
     ['webhookCleanup', 'purged', [{ webhook_id: 'whk_replay', account: 'acc_replay', environment: 'live' }]],
+    ['scheduleRun', 'triggered', [{ schedule_id: 'sch_replay', account: 'acc_replay', environment: 'live' }]],
   ];
-  // `node dist/test/replay/record.js webhookCleanup` records only the types named.
+  /** Runs `type` as a Temporal Schedule starts it (scheduleRun reads what only a Schedule sets); its workflow id. */
+  async function executeFromSchedule(type: string, args: unknown[]): Promise<string> {
+    const scheduleId = `record-${type}-${randomBytes(4).toString('hex')}`;
+    const handle = await client.schedule.create({
+      scheduleId,
+      spec: { calendars: [{ year: 2099, month: 'JANUARY' }] },
+      action: { type: 'startWorkflow', workflowType: type, workflowId: scheduleId, taskQueue, args, memo: { sync: 'replay' } },
+    });
+    await handle.trigger();
+    for (;;) {
+      const [taken] = (await handle.describe()).info.recentActions;
+      if (taken) {
+        await client.workflow.getHandle(taken.action.workflow.workflowId).result();
+        await handle.delete();
+        return taken.action.workflow.workflowId;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  // `node dist/test/replay/record.js scheduleRun` records only the types named.
   const only = process.argv.slice(2);
   await worker.runUntil(async () => {
     for (const [type, name, args] of cases.filter(([type]) => !only.length || only.includes(type))) {
-      const workflowId = `record-${type}-${randomBytes(4).toString('hex')}`;
-      await client.workflow.execute(type, { workflowId, taskQueue, args });
+      let workflowId = `record-${type}-${randomBytes(4).toString('hex')}`;
+      if (type === 'scheduleRun') workflowId = await executeFromSchedule(type, args);
+      else await client.workflow.execute(type, { workflowId, taskQueue, args });
       // The Temporal CLI writes histories in the standard JSON form the replayer reads.
       const json = execFileSync(temporal, [
         'workflow', 'show', '--workflow-id', workflowId, '--address', env.temporalAddress,

@@ -18,7 +18,7 @@ before(() => Runtime.install({ logger: new DefaultLogger('ERROR') }));
 
 test('there are saved histories of every workflow type', () => {
   const types = new Set(files.map((f) => f.split('.')[0]));
-  for (const type of ['publication', 'retentionSweep', 'dispatchEvent', 'outboxSweep', 'webhookDelivery', 'webhookCleanup']) assert.ok(types.has(type), type);
+  for (const type of ['publication', 'retentionSweep', 'dispatchEvent', 'outboxSweep', 'webhookDelivery', 'webhookCleanup', 'scheduleRun']) assert.ok(types.has(type), type);
 });
 
 for (const file of files) {

@@ -1,0 +1,199 @@
+/**
+ * The Temporal side of schedules. Each schedule record (api/store/schedules.ts)
+ * has a Temporal Schedule `schedule-<sch_id>` made from it: its spec comes
+ * from `run_at` and `recurrence` (api/recurrence.ts), its state from `paused`,
+ * and its action starts the workflow `scheduleRun` (`schedule-run-<sch_id>-<time>`)
+ * on our task queue. Content and destination are not copied into Temporal: a
+ * run reads them from the record.
+ *
+ * The record is the truth. The action's memo carries `sync`, a hash of what
+ * the Temporal Schedule was made from; where it differs from the record's, the
+ * Temporal Schedule is out of date. Writes change Temporal first, then the
+ * record (see api/handlers/schedules.ts), so a crash between the two leaves
+ * Temporal ahead of the record. Readers leave a difference younger than
+ * SETTLE_MS alone (a write is under way) and repair an older one from the
+ * record; a run started from an out-of-date Temporal Schedule queues nothing
+ * (activities/schedules.ts).
+ */
+import { createHash } from 'node:crypto';
+import {
+  Client,
+  ScheduleAlreadyRunning,
+  ScheduleDescription,
+  ScheduleHandle,
+  ScheduleNotFoundError,
+  ScheduleOptionsStartWorkflowAction,
+  ScheduleOverlapPolicy,
+  Workflow,
+} from '@temporalio/client';
+import { TASK_QUEUE } from '../workflows/constants';
+import { offeropsSearchAttributes } from '../workflows/search-attributes';
+import { scheduleSpec } from './recurrence';
+import { observedFields, ScheduleDoc, ScheduleFields, ScheduleObserved, ScheduleStatus } from './store/schedules';
+
+export interface ScheduleTemporal {
+  client: Client;
+  /** Where the runs go; TASK_QUEUE unless told. */
+  taskQueue?: string;
+}
+
+/** The failure type of a run the destination or content refused (a 4xx of publishing): recorded, not retried. */
+export const RUN_REFUSED = 'ScheduleRunRefused';
+
+/** Why a run queued nothing: the error publish would answer. */
+export interface RunError {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/** How long a difference between Temporal and the record counts as a write under way. */
+export const SETTLE_MS = 15_000;
+
+export const temporalScheduleId = (id: string): string => `schedule-${id}`;
+/** The workflow id of runs; Temporal appends the scheduled time (`…-2030-01-01T12:00:00Z`). */
+export const runWorkflowId = (id: string): string => `schedule-run-${id}`;
+
+type Timing = Pick<ScheduleFields, 'run_at' | 'recurrence' | 'paused'>;
+
+/** A hash of what the Temporal Schedule is made of: its spec and whether it is paused. */
+export function syncHash(s: Timing): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ spec: scheduleSpec(s), paused: s.paused }))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/**
+ * Overlap policy ALLOW_ALL: runs are independent — each queues its own
+ * publication under its own idempotency key and finishes in seconds — so a
+ * run never has to wait for, or be dropped because of, another (a run-now
+ * during a scheduled run included). BUFFER_ALL would only serialise them.
+ */
+function action(t: ScheduleTemporal, doc: ScheduleDoc & Timing): ScheduleOptionsStartWorkflowAction<Workflow> {
+  return {
+    type: 'startWorkflow',
+    workflowType: 'scheduleRun',
+    workflowId: runWorkflowId(doc._id),
+    taskQueue: t.taskQueue ?? TASK_QUEUE,
+    args: [{ schedule_id: doc._id, account: doc.account_id, environment: doc.env }],
+    typedSearchAttributes: offeropsSearchAttributes(doc.account_id, doc.env, doc._id, 'schedule_run'),
+    memo: { sync: syncHash(doc) },
+  };
+}
+
+const handleOf = (t: ScheduleTemporal, id: string): ScheduleHandle => t.client.schedule.getHandle(temporalScheduleId(id));
+
+export async function describeOrNull(handle: ScheduleHandle): Promise<ScheduleDescription | null> {
+  try {
+    return await handle.describe();
+  } catch (err) {
+    if (err instanceof ScheduleNotFoundError) return null;
+    throw err;
+  }
+}
+
+/** Creates the Temporal Schedule of a record; its description. */
+export async function createTemporalSchedule(t: ScheduleTemporal, doc: ScheduleDoc): Promise<ScheduleDescription> {
+  const handle = await t.client.schedule.create({
+    scheduleId: temporalScheduleId(doc._id),
+    spec: scheduleSpec(doc),
+    action: action(t, doc),
+    policies: { overlap: ScheduleOverlapPolicy.ALLOW_ALL },
+    state: { paused: doc.paused },
+    typedSearchAttributes: offeropsSearchAttributes(doc.account_id, doc.env, doc._id, 'schedule'),
+  });
+  return handle.describe();
+}
+
+/**
+ * Makes the Temporal Schedule what `doc` says: creates it when missing,
+ * `update()`s spec and action when the sync hash differs, `pause()`s or
+ * `unpause()`s when the state differs. `known` is a fresh description, when
+ * the caller has one. The description after.
+ */
+export async function syncTemporalSchedule(t: ScheduleTemporal, doc: ScheduleDoc, known?: ScheduleDescription | null): Promise<ScheduleDescription> {
+  const handle = handleOf(t, doc._id);
+  let desc = known === undefined ? await describeOrNull(handle) : known;
+  if (!desc) {
+    try {
+      return await createTemporalSchedule(t, doc);
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      desc = await handle.describe(); // another reader re-created it first
+    }
+  }
+  let changed = false;
+  if (desc.action.memo?.sync !== syncHash(doc)) {
+    await handle.update((previous) => ({ ...previous, spec: scheduleSpec(doc), action: action(t, doc) }));
+    changed = true;
+  }
+  if (desc.state.paused !== doc.paused) {
+    await (doc.paused ? handle.pause('paused through the offerops API') : handle.unpause('resumed through the offerops API'));
+    changed = true;
+  }
+  return changed ? handle.describe() : desc;
+}
+
+export const inSync = (desc: ScheduleDescription, doc: Timing): boolean =>
+  desc.action.memo?.sync === syncHash(doc) && desc.state.paused === doc.paused;
+
+/** True when the Temporal Schedule was created or updated less than SETTLE_MS ago. */
+export const changedRecently = (desc: ScheduleDescription): boolean =>
+  Date.now() - (desc.info.lastUpdatedAt ?? desc.info.createdAt).getTime() < SETTLE_MS;
+
+/** The Temporal Schedule of a record as it is now, repaired from the record when it is out of date (and no write is under way). */
+export async function observeSchedule(t: ScheduleTemporal, doc: ScheduleDoc): Promise<ScheduleDescription> {
+  const desc = await describeOrNull(handleOf(t, doc._id));
+  if (desc && (inSync(desc, doc) || changedRecently(desc))) return desc;
+  return syncTemporalSchedule(t, doc, desc);
+}
+
+/** Removes the Temporal Schedule of a record (gone already is fine). */
+export async function deleteTemporalSchedule(t: ScheduleTemporal, id: string): Promise<void> {
+  try {
+    await handleOf(t, id).delete();
+  } catch (err) {
+    if (!(err instanceof ScheduleNotFoundError)) throw err;
+  }
+}
+
+/** `completed` when the scheduler has no run ahead (a one-off that ran, a recurrence past its end), else paused or active. */
+export function statusOf(desc: ScheduleDescription): ScheduleStatus {
+  if (!desc.info.nextActionTimes.length) return 'completed';
+  return desc.state.paused ? 'paused' : 'active';
+}
+
+export function nextRunAt(desc: ScheduleDescription): Date | null {
+  return statusOf(desc) === 'active' ? desc.info.nextActionTimes[0]! : null;
+}
+
+/** What lists order and filter by: the scheduler's view now. */
+export const observedOf = (desc: ScheduleDescription): ScheduleObserved => observedFields(statusOf(desc), nextRunAt(desc));
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** The API record: the schedule as stored, with status, next and last run and run count from the Temporal Schedule. */
+export function toSchedule(doc: ScheduleDoc, desc: ScheduleDescription): Record<string, unknown> {
+  const recent = desc.info.recentActions; // oldest first
+  return {
+    id: doc._id,
+    name: doc.name,
+    offer_id: doc.offer_id,
+    text: doc.text,
+    group_id: doc.group_id,
+    segment_id: doc.segment_id,
+    template_id: doc.template_id,
+    with_image: doc.with_image,
+    run_at: doc.run_at.toISOString(),
+    recurrence: doc.recurrence
+      ? { rrule: doc.recurrence.rrule, cron: doc.recurrence.cron, timezone: doc.recurrence.timezone, ends_at: iso(doc.recurrence.ends_at) }
+      : null,
+    status: statusOf(desc),
+    next_run_at: iso(nextRunAt(desc)),
+    last_run_at: iso(recent.length ? recent[recent.length - 1]!.takenAt : null),
+    run_count: desc.info.numActionsTaken,
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
+}

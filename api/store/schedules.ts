@@ -1,0 +1,122 @@
+/**
+ * Schedules: what to publish, where, and when. The record here is the truth
+ * for all of it; the Temporal Schedule `schedule-<id>` is derived from it
+ * (api/schedules.ts). `segment_id` and `template_id` are what segments and
+ * templates look at before they let themselves be deleted.
+ */
+import { Db, Filter } from 'mongodb';
+import { SCHEDULE_STATUSES } from '../../schemas/openapi/schedules';
+import { Recurrence } from '../recurrence';
+import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+
+export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
+
+export interface ScheduleFields {
+  name: string | null;
+  offer_id: string | null;
+  text: string | null;
+  group_id: string | null;
+  segment_id: string | null;
+  template_id: string | null;
+  with_image: boolean;
+  run_at: Date;
+  recurrence: Recurrence | null;
+  /** Wanted state: true after PATCH status=paused. */
+  paused: boolean;
+}
+
+/** The scheduler's view as last seen (at each change and each run): only for ordering and filtering lists. */
+export interface ScheduleObserved {
+  status: ScheduleStatus;
+  next_run_at: Date | null;
+  /** `next_run_at`, or the end of time when there is none, so an ascending sort puts those last. */
+  order_at: Date;
+}
+
+/** The outcome of the last run, by the scheduler or run-now. */
+export interface ScheduleRunRecord {
+  /** `<schedule>:<wall-clock time>`: the run's idempotency key (see activities/schedules.ts). */
+  key: string;
+  scheduled_at: Date;
+  publication_id: string | null;
+  error: { status: number; code: string; message: string } | null;
+  event_id: string;
+  at: Date;
+}
+
+export interface ScheduleDoc extends TenantDoc, ScheduleFields, ScheduleObserved {
+  last_run: ScheduleRunRecord | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const END_OF_TIME = new Date(8_640_000_000_000_000);
+
+export const observedFields = (status: ScheduleStatus, nextRunAt: Date | null): ScheduleObserved => ({
+  status,
+  next_run_at: nextRunAt,
+  order_at: nextRunAt ?? END_OF_TIME,
+});
+
+const schedules = (db: Db, tenant: Tenant) => tenantCollection<ScheduleDoc>(db, 'schedules', tenant);
+
+/**
+ * The schedules that still hold on to what they name: all but `completed`
+ * ones, which have no run ahead and are kept as history only (reviving one
+ * with a new run_at checks its references again).
+ */
+const LINKING: Filter<ScheduleDoc> = { status: { $ne: 'completed' } };
+
+/** How many schedules that may still run name segment `id`. */
+export const countSchedulesBySegment = (db: Db, tenant: Tenant, id: string): Promise<number> =>
+  schedules(db, tenant).count({ ...LINKING, segment_id: id });
+
+/** How many schedules that may still run name each of the templates `ids`. */
+export const countSchedulesByTemplate = (db: Db, tenant: Tenant, ids: string[]): Promise<Map<string, number>> =>
+  schedules(db, tenant).countBy('template_id', ids, LINKING);
+
+export interface ScheduleQuery {
+  status?: ScheduleStatus;
+  group_id?: string;
+  segment_id?: string;
+  offer_id?: string;
+}
+
+/** Soonest next run first; schedules without one last. */
+export function listSchedules(db: Db, tenant: Tenant, q: ScheduleQuery, page: Page): Promise<PageResult<ScheduleDoc>> {
+  const filter: Filter<ScheduleDoc> = {};
+  if (q.status) filter.status = q.status;
+  if (q.group_id) filter.group_id = q.group_id;
+  if (q.segment_id) filter.segment_id = q.segment_id;
+  if (q.offer_id) filter.offer_id = q.offer_id;
+  return schedules(db, tenant).page(filter, page, { order_at: 1, _id: 1 });
+}
+
+export const getSchedule = (db: Db, tenant: Tenant, id: string): Promise<ScheduleDoc | null> => schedules(db, tenant).findById(id);
+
+export const insertSchedule = (db: Db, tenant: Tenant, doc: Omit<ScheduleDoc, 'account_id' | 'env'>, event: OutboxEvent): Promise<ScheduleDoc> =>
+  schedules(db, tenant).insert(doc, event);
+
+/** Applies `set` unless the schedule changed since it was read (then null). */
+export const updateSchedule = (
+  db: Db,
+  tenant: Tenant,
+  current: ScheduleDoc,
+  set: Partial<ScheduleFields & ScheduleObserved>,
+  describe: (after: ScheduleDoc) => OutboxEvent,
+): Promise<ScheduleDoc | null> => schedules(db, tenant).updateFrom(current, set, describe);
+
+/** Records a run and the scheduler's view after it, with the run's event. False when the schedule is gone. */
+export async function recordScheduleRun(
+  db: Db,
+  tenant: Tenant,
+  id: string,
+  run: ScheduleRunRecord,
+  observed: ScheduleObserved,
+  event: OutboxEvent,
+): Promise<boolean> {
+  return (await schedules(db, tenant).updateById(id, { $set: { last_run: run, ...observed } }, {}, event)) !== null;
+}
+
+export const deleteSchedule = (db: Db, tenant: Tenant, id: string, event: OutboxEvent): Promise<boolean> =>
+  schedules(db, tenant).deleteById(id, {}, event);

@@ -1,0 +1,483 @@
+/**
+ * Issue 3 section 4: schedules over real HTTP and the real Temporal Schedules
+ * behind them. No worker polls this file's task queue, so runs started here
+ * stay under way (and are terminated at the end); test/workflows/schedules
+ * runs them.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { ScheduleDescription, ScheduleNotFoundError } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
+import { localTime } from '../../api/recurrence';
+import { temporalScheduleId } from '../../api/schedules';
+import { createGroup } from '../../api/store/groups';
+import { OfferopsKind, OfferopsResourceId } from '../../workflows/search-attributes';
+import { ApiClient } from '../helpers/client';
+import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
+import { waitFor } from '../helpers/worker';
+
+const taskQueue = `test-schedules-api-${randomBytes(4).toString('hex')}`;
+const RUN_WAIT_MS = 1500;
+let app: TestApp;
+let me: Tenant;
+let api: ApiClient;
+
+before(async () => {
+  app = await startTestApp({ taskQueue, scheduleRunWaitMs: RUN_WAIT_MS, rateLimit: { limit: 100_000, windowMs: 60_000 } });
+  me = await seedTenant(app.db);
+  api = new ApiClient(app.baseUrl, me.apiKey);
+});
+after(async () => {
+  const { client } = app.temporal;
+  for (const s of await app.db.collection('schedules').find({}).toArray()) {
+    await client.schedule.getHandle(temporalScheduleId(s._id as unknown as string)).delete().catch(() => undefined);
+  }
+  for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) {
+    await client.workflow.getHandle(wf.workflowId, wf.runId).terminate('test over').catch(() => undefined);
+  }
+  await app.close();
+});
+
+let n = 0;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** A whole second at least `ms` from now. */
+const ahead = (ms: number) => new Date(Math.ceil((Date.now() + ms) / 1000) * 1000);
+
+async function world(client = api, tenant = me) {
+  const offer = (await client.post('/offers', { url: `https://shop.example/sch/${++n}-${Date.now()}`, title: 'Air Fryer', price: 299.9 })).body.data;
+  const segment = (await client.post('/segments', { name: `Segment ${++n}` })).body.data;
+  const template = (await client.post('/templates', { name: `Template ${++n}`, body: '{title} {url}' })).body.data;
+  const group = await createGroup(app.db, tenant, { name: `Group ${++n}`, segment_id: segment.id });
+  return { offer, segment, template, group: { id: group._id } };
+}
+
+async function schedule(body: Record<string, unknown>, client = api) {
+  const res = await client.post('/schedules', body);
+  assert.equal(res.status, 201, res.text);
+  return res.body.data;
+}
+
+const handleOf = (id: string) => app.temporal.client.schedule.getHandle(`schedule-${id}`);
+const describeOf = (id: string): Promise<ScheduleDescription> => handleOf(id).describe();
+const eventsOf = (kind: string, id: string) =>
+  app.db.collection('events').find({ kind, $or: [{ 'data.schedule.id': id }, { 'data.schedule_id': id }] } as any).toArray();
+
+/** 400 validation_failed naming `field` with `rule`. */
+function refused(res: { status: number; body: any; text: string }, field: string, rule?: string) {
+  assert.equal(res.status, 400, res.text);
+  assert.equal(res.body.code, 'validation_failed');
+  const detail = res.body.details.find((d: any) => d.field === field && (rule === undefined || d.rule === rule));
+  assert.ok(detail, `a detail for ${field}${rule ? ` (${rule})` : ''}: ${res.text}`);
+}
+
+describe('POST /schedules', () => {
+  test('a one-off: 201, the record, a Temporal Schedule at that instant starting scheduleRun, and its event', async () => {
+    const w = await world();
+    const runAt = ahead(HOUR);
+    const s = await schedule({ name: 'Launch', offer_id: w.offer.id, group_id: w.group.id, run_at: new Date(runAt.getTime() + 750).toISOString() });
+    assert.match(s.id, /^sch_[0-9a-z]+$/);
+    assert.deepEqual(
+      { ...s, id: undefined, created_at: undefined, updated_at: undefined },
+      {
+        id: undefined,
+        name: 'Launch',
+        offer_id: w.offer.id,
+        text: null,
+        group_id: w.group.id,
+        segment_id: null,
+        template_id: null,
+        with_image: true,
+        run_at: runAt.toISOString(), // kept to the second
+        recurrence: null,
+        status: 'active',
+        next_run_at: runAt.toISOString(),
+        last_run_at: null,
+        run_count: 0,
+        created_at: undefined,
+        updated_at: undefined,
+      },
+    );
+    const desc = await describeOf(s.id);
+    assert.deepEqual(desc.info.nextActionTimes, [runAt]);
+    assert.equal(desc.action.workflowType, 'scheduleRun');
+    assert.equal(desc.action.taskQueue, taskQueue);
+    assert.deepEqual(desc.action.args, [{ schedule_id: s.id, account: me.accountId, environment: 'live' }]);
+    const attributes = desc.action.typedSearchAttributes as TypedSearchAttributes;
+    assert.equal(attributes.get(OfferopsKind), 'schedule_run');
+    assert.equal(attributes.get(OfferopsResourceId), s.id);
+    assert.equal(desc.policies.overlap, 'ALLOW_ALL');
+    const [event] = await eventsOf('schedule.created', s.id);
+    assert.deepEqual(event?.data.schedule, s);
+    assert.deepEqual((await api.get(`/schedules/${s.id}`)).body.data, s);
+  });
+
+  test('a text to a segment with a template; run_at is read with its offset', async () => {
+    const w = await world();
+    const s = await schedule({ text: 'Bom dia!', segment_id: w.segment.id, template_id: w.template.id, with_image: false, run_at: '2031-01-01T09:00:00-03:00' });
+    assert.equal(s.run_at, '2031-01-01T12:00:00.000Z');
+    assert.deepEqual([s.text, s.offer_id, s.segment_id, s.group_id, s.template_id, s.with_image], ['Bom dia!', null, w.segment.id, null, w.template.id, false]);
+    assert.equal(s.next_run_at, '2031-01-01T12:00:00.000Z');
+  });
+
+  test('exactly one content and exactly one destination, else 400 naming both fields', async () => {
+    const w = await world();
+    const run_at = ahead(HOUR).toISOString();
+    for (const body of [{ group_id: w.group.id }, { offer_id: w.offer.id, text: 'x', group_id: w.group.id }]) {
+      const res = await api.post('/schedules', { ...body, run_at });
+      refused(res, 'offer_id', 'oneOf');
+      refused(res, 'text', 'oneOf');
+    }
+    for (const body of [{ offer_id: w.offer.id }, { offer_id: w.offer.id, group_id: w.group.id, segment_id: w.segment.id }]) {
+      const res = await api.post('/schedules', { ...body, run_at });
+      refused(res, 'group_id', 'oneOf');
+      refused(res, 'segment_id', 'oneOf');
+    }
+    assert.equal(await app.db.collection('schedules').countDocuments({ account_id: me.accountId, offer_id: w.offer.id }), 0);
+  });
+
+  test("ids of another account are 400 unknown_reference; an archived offer is 409 offer_not_publishable", async () => {
+    const mine = await world();
+    const other = await seedTenant(app.db);
+    const theirs = await world(new ApiClient(app.baseUrl, other.apiKey), other);
+    const run_at = ahead(HOUR).toISOString();
+    for (const [field, body] of [
+      ['offer_id', { offer_id: theirs.offer.id, group_id: mine.group.id }],
+      ['group_id', { offer_id: mine.offer.id, group_id: theirs.group.id }],
+      ['segment_id', { offer_id: mine.offer.id, segment_id: theirs.segment.id }],
+      ['template_id', { offer_id: mine.offer.id, group_id: mine.group.id, template_id: theirs.template.id }],
+    ] as const) {
+      const res = await api.post('/schedules', { ...body, run_at });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.code, 'unknown_reference');
+      assert.equal(res.body.details[0].field, field);
+    }
+    await api.delete(`/offers/${mine.offer.id}`);
+    const archived = await api.post('/schedules', { offer_id: mine.offer.id, group_id: mine.group.id, run_at });
+    assert.equal(archived.status, 409);
+    assert.equal(archived.body.code, 'offer_not_publishable');
+  });
+
+  test('run_at: without an offset, invalid, or not in the future is a 400 that says which', async () => {
+    const w = await world();
+    const base = { text: 'x', group_id: w.group.id };
+    const local = await api.post('/schedules', { ...base, run_at: '2031-01-01T09:00:00' });
+    refused(local, 'run_at', 'offset');
+    assert.match(local.body.message, /no UTC offset/);
+    refused(await api.post('/schedules', { ...base, run_at: '2031-02-30T09:00:00Z' }), 'run_at', 'format');
+    refused(await api.post('/schedules', { ...base, run_at: new Date(Date.now() - 1000).toISOString() }), 'run_at', 'future');
+    refused(await api.post('/schedules', { ...base, run_at: 'tomorrow' }), 'run_at', 'pattern');
+  });
+});
+
+/** `n` times of the Temporal Schedule, as wall-clock readings in `tz`. */
+const localRuns = (desc: ScheduleDescription, tz: string) => desc.info.nextActionTimes.map((t) => localTime(t, tz));
+
+describe('recurrence: RRULE subset and cron, read in a time zone', () => {
+  const w = () => world();
+
+  test('RRULE WEEKLY;BYDAY;BYHOUR;BYMINUTE maps to those weekdays at that local time', async () => {
+    const { group } = await w();
+    const s = await schedule({
+      text: 'x',
+      group_id: group.id,
+      run_at: ahead(HOUR).toISOString(),
+      recurrence: { rrule: 'FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9;BYMINUTE=30', timezone: 'America/Sao_Paulo' },
+    });
+    assert.deepEqual(s.recurrence, { rrule: 'FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9;BYMINUTE=30', cron: null, timezone: 'America/Sao_Paulo', ends_at: null });
+    const runs = localRuns(await describeOf(s.id), 'America/Sao_Paulo');
+    assert.ok(runs.length >= 4);
+    for (const r of runs) assert.deepEqual([r.hour, r.minute, r.second, [1, 3].includes(r.weekday)], [9, 30, 0, true]);
+    assert.equal(s.next_run_at, (await describeOf(s.id)).info.nextActionTimes[0]!.toISOString());
+  });
+
+  test('parts left out come from run_at in the time zone; MONTHLY INTERVAL steps months from run_at', async () => {
+    const { group } = await w();
+    const runAt = ahead(2 * HOUR);
+    const tokyo = localTime(runAt, 'Asia/Tokyo');
+    const daily = await schedule({ text: 'x', group_id: group.id, run_at: runAt.toISOString(), recurrence: { rrule: 'FREQ=DAILY', timezone: 'Asia/Tokyo' } });
+    const days = localRuns(await describeOf(daily.id), 'Asia/Tokyo');
+    for (const r of days) assert.deepEqual([r.hour, r.minute, r.second], [tokyo.hour, tokyo.minute, tokyo.second]);
+    assert.equal(daily.next_run_at, runAt.toISOString(), 'run_at itself is the first occurrence');
+
+    const quarterly = await schedule({
+      text: 'x',
+      group_id: group.id,
+      run_at: runAt.toISOString(),
+      recurrence: { rrule: 'FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=15;BYHOUR=8;BYMINUTE=0' },
+    });
+    assert.equal(quarterly.recurrence.timezone, 'UTC');
+    const months = (await describeOf(quarterly.id)).info.nextActionTimes.map((t) => t.getUTCMonth());
+    for (const m of months) assert.equal((m - runAt.getUTCMonth() + 12) % 3, 0, `month ${m + 1}`);
+    for (const t of (await describeOf(quarterly.id)).info.nextActionTimes) assert.deepEqual([t.getUTCDate(), t.getUTCHours()], [15, 8]);
+  });
+
+  test('RRULE outside the subset, a denser rule, an unknown zone or a bad ends_at is a 400 naming the part', async () => {
+    const { group } = await w();
+    const run_at = ahead(HOUR).toISOString();
+    const post = (recurrence: Record<string, unknown>) => api.post('/schedules', { text: 'x', group_id: group.id, run_at, recurrence });
+    for (const [rrule, says] of [
+      ['FREQ=HOURLY', /HOURLY is not supported/],
+      ['FREQ=YEARLY', /YEARLY is not supported/],
+      ['FREQ=DAILY;COUNT=5', /recurrence\.ends_at/],
+      ['FREQ=DAILY;UNTIL=20310101T000000Z', /recurrence\.ends_at/],
+      ['FREQ=WEEKLY;BYDAY=1MO', /without ordinals/],
+      ['FREQ=WEEKLY;INTERVAL=2', /INTERVAL above 1 is not supported for WEEKLY/],
+      ['FREQ=DAILY;INTERVAL=3', /INTERVAL above 1 is not supported for DAILY/],
+      ['FREQ=MONTHLY;INTERVAL=5', /1, 2, 3, 4, 6 or 12/],
+      ['FREQ=DAILY;BYMONTHDAY=1', /MONTHLY only/],
+      ['FREQ=DAILY;BYSETPOS=1', /BYSETPOS is not supported/],
+      ['FREQ=DAILY;BYHOUR=24', /BYHOUR takes numbers from 0 to 23/],
+      ['BYHOUR=9', /FREQ must be/],
+      ['FREQ=DAILY;BYHOUR=9;BYMINUTE=0,14', /14 minutes apart/],
+      ['FREQ=DAILY;BYHOUR=0,23;BYMINUTE=0,55', /5 minutes apart/], // 23:55 → 00:00, across midnight
+    ] as const) {
+      const res = await post({ rrule });
+      refused(res, 'recurrence.rrule');
+      assert.match(res.body.message, says, rrule);
+    }
+    // At the limits: exactly 15 minutes apart, and an hour apart across midnight.
+    for (const rrule of ['FREQ=DAILY;BYHOUR=9;BYMINUTE=0,15,30,45', 'FREQ=DAILY;BYHOUR=0,23;BYMINUTE=50']) {
+      assert.equal((await post({ rrule })).status, 201, rrule);
+    }
+    refused(await post({ rrule: 'FREQ=DAILY', timezone: 'Mars/Olympus_Mons' }), 'recurrence.timezone', 'timezone');
+    refused(await post({ rrule: 'FREQ=DAILY', ends_at: run_at }), 'recurrence.ends_at', 'after_run_at');
+    refused(await post({ rrule: 'FREQ=DAILY', ends_at: '2031-01-01T00:00:00' }), 'recurrence.ends_at', 'offset');
+    refused(await post({ rrule: 'FREQ=DAILY', cron: '0 9 * * *' }), 'recurrence');
+  });
+
+  test('cron maps to the times it names in its time zone; outside the grammar or denser than 15 minutes is a 400', async () => {
+    const { group } = await w();
+    const run_at = ahead(HOUR).toISOString();
+    const s = await schedule({ text: 'x', group_id: group.id, run_at, recurrence: { cron: '0 9 * * 1-5', timezone: 'Europe/Berlin' } });
+    assert.equal(s.recurrence.cron, '0 9 * * 1-5');
+    for (const r of localRuns(await describeOf(s.id), 'Europe/Berlin')) assert.deepEqual([r.hour, r.minute, r.weekday >= 1 && r.weekday <= 5], [9, 0, true]);
+    const names = await schedule({ text: 'x', group_id: group.id, run_at, recurrence: { cron: '30 18 * jan-dec sun' } });
+    for (const t of (await describeOf(names.id)).info.nextActionTimes) assert.deepEqual([t.getUTCDay(), t.getUTCHours(), t.getUTCMinutes()], [0, 18, 30]);
+    assert.equal((await api.post('/schedules', { text: 'x', group_id: group.id, run_at, recurrence: { cron: '*/15 9-17 * * *' } })).status, 201);
+
+    const post = (cron: string) => api.post('/schedules', { text: 'x', group_id: group.id, run_at, recurrence: { cron } });
+    for (const [cron, rule, says] of [
+      ['*/10 * * * *', 'frequency', /10 minutes apart/],
+      ['0 9 1 * 1', 'cron', /not both/],
+      ['0 9 L * *', 'cron', /"L" is not a number/],
+      ['0 9 * * 8', 'cron', /outside 0-7/],
+      ['0 9 * * 1#2', 'cron', /not supported/],
+      ['0 25 * * *', 'cron', /outside 0-23/],
+      ['0 9-7 * * *', 'cron', /runs backwards/],
+    ] as const) {
+      const res = await post(cron);
+      refused(res, 'recurrence.cron', rule);
+      assert.match(res.body.message, says, cron);
+    }
+    refused(await post('@daily'), 'recurrence.cron', 'pattern');
+  });
+});
+
+/** The next day on which `tz` changes its UTC offset, at 12:00 UTC, within a year from now. */
+function nextOffsetChange(tz: string): Date {
+  const offset = (at: Date) => {
+    const l = localTime(at, tz);
+    return Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second) - Math.floor(at.getTime() / 1000) * 1000;
+  };
+  const day = new Date();
+  day.setUTCHours(12, 0, 0, 0);
+  for (let i = 0; i < 400; i++, day.setTime(day.getTime() + DAY)) {
+    if (offset(day) !== offset(new Date(day.getTime() + DAY))) return new Date(day.getTime() + DAY);
+  }
+  throw new Error(`${tz} changes no offset within a year`);
+}
+
+describe('daylight saving', () => {
+  for (const [tz, recurrence] of [
+    ['Europe/Berlin', { rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0', timezone: 'Europe/Berlin' }],
+    ['America/New_York', { cron: '0 9 * * *', timezone: 'America/New_York' }],
+  ] as const) {
+    test(`daily 09:00 ${tz} (${'rrule' in recurrence ? 'RRULE' : 'cron'}) stays 09:00 local across the next offset change`, async () => {
+      const { group } = await world();
+      const change = nextOffsetChange(tz);
+      const s = await schedule({ text: 'x', group_id: group.id, run_at: new Date(change.getTime() - 4 * DAY).toISOString(), recurrence });
+      const times = (await describeOf(s.id)).info.nextActionTimes;
+      assert.ok(times.length >= 8, 'the next actions span the change');
+      assert.equal(s.next_run_at, times[0]!.toISOString());
+      for (const r of times.map((t) => localTime(t, tz))) assert.deepEqual([r.hour, r.minute], [9, 0]);
+      assert.equal(new Set(times.map((t) => t.getUTCHours())).size, 2, 'the UTC hour moves with the offset');
+    });
+  }
+});
+
+describe('GET /schedules and /schedules/{id}', () => {
+  test('soonest next run first, schedules without one last; filters status, group_id, segment_id, offer_id', async () => {
+    const other = await seedTenant(app.db);
+    const client = new ApiClient(app.baseUrl, other.apiKey);
+    const w = await world(client, other);
+    const late = await schedule({ offer_id: w.offer.id, group_id: w.group.id, run_at: ahead(3 * HOUR).toISOString() }, client);
+    const soon = await schedule({ text: 'x', segment_id: w.segment.id, run_at: ahead(HOUR).toISOString() }, client);
+    const paused = await schedule({ text: 'y', group_id: w.group.id, run_at: ahead(2 * HOUR).toISOString() }, client);
+    await client.patch(`/schedules/${paused.id}`, { status: 'paused' });
+    const ids = async (q = '') => (await client.get(`/schedules${q}`)).body.data.map((s: any) => s.id);
+    assert.deepEqual(await ids(), [soon.id, late.id, paused.id]);
+    assert.deepEqual(await ids('?status=paused'), [paused.id]);
+    assert.deepEqual(await ids('?status=active'), [soon.id, late.id]);
+    assert.deepEqual(await ids(`?group_id=${w.group.id}`), [late.id, paused.id]);
+    assert.deepEqual(await ids(`?segment_id=${w.segment.id}`), [soon.id]);
+    assert.deepEqual(await ids(`?offer_id=${w.offer.id}`), [late.id]);
+    const page = await client.get('/schedules?limit=1&offset=1');
+    assert.deepEqual([page.body.data[0].id, page.body.pagination.total, page.body.pagination.has_more], [late.id, 3, true]);
+    assert.equal((await client.get('/schedules')).body.data[2].status, 'paused');
+  });
+
+  test("another account's schedule is 404 everywhere and absent from its list", async () => {
+    const w = await world();
+    const s = await schedule({ text: 'x', group_id: w.group.id, run_at: ahead(HOUR).toISOString() });
+    const stranger = new ApiClient(app.baseUrl, (await seedTenant(app.db)).apiKey);
+    assert.equal((await stranger.get(`/schedules/${s.id}`)).status, 404);
+    assert.equal((await stranger.patch(`/schedules/${s.id}`, { status: 'paused' })).status, 404);
+    assert.equal((await stranger.delete(`/schedules/${s.id}`)).status, 404);
+    assert.equal((await stranger.post(`/schedules/${s.id}/run`)).status, 404);
+    assert.deepEqual((await stranger.get('/schedules')).body.data, []);
+    assert.equal((await describeOf(s.id)).state.paused, false);
+    const test = new ApiClient(app.baseUrl, (await seedTenant(app.db, { env: 'test' })).apiKey);
+    assert.equal((await test.get(`/schedules/${s.id}`)).status, 404);
+  });
+
+  test('a Temporal Schedule removed outside the API is made again from the record on read', async () => {
+    const w = await world();
+    const s = await schedule({ text: 'x', group_id: w.group.id, run_at: ahead(HOUR).toISOString() });
+    await handleOf(s.id).delete();
+    const got = (await api.get(`/schedules/${s.id}`)).body.data;
+    assert.equal(got.next_run_at, s.next_run_at);
+    assert.deepEqual((await describeOf(s.id)).info.nextActionTimes, [new Date(s.run_at)]);
+  });
+});
+
+describe('PATCH /schedules/{id}', () => {
+  test('status paused ↔ active pauses and unpauses the Temporal Schedule', async () => {
+    const w = await world();
+    const s = await schedule({ text: 'x', group_id: w.group.id, run_at: ahead(HOUR).toISOString() });
+    const paused = await api.patch(`/schedules/${s.id}`, { status: 'paused' });
+    assert.equal(paused.status, 200);
+    assert.deepEqual([paused.body.data.status, paused.body.data.next_run_at], ['paused', null]);
+    assert.equal((await describeOf(s.id)).state.paused, true);
+    const [event] = await eventsOf('schedule.updated', s.id);
+    assert.deepEqual(event?.data.changed, ['status']);
+    assert.deepEqual(event?.data.schedule, paused.body.data);
+    const active = (await api.patch(`/schedules/${s.id}`, { status: 'active' })).body.data;
+    assert.deepEqual([active.status, active.next_run_at], ['active', s.next_run_at]);
+    assert.equal((await describeOf(s.id)).state.paused, false);
+  });
+
+  test('only the fields sent change; time, destination, content, template and recurrence', async () => {
+    const w = await world();
+    const s = await schedule({ name: 'Keep', offer_id: w.offer.id, group_id: w.group.id, run_at: ahead(HOUR).toISOString() });
+    const before = await describeOf(s.id);
+    const renamed = (await api.patch(`/schedules/${s.id}`, { with_image: false })).body.data;
+    assert.deepEqual({ ...renamed, updated_at: undefined }, { ...s, with_image: false, updated_at: undefined });
+    assert.equal((await describeOf(s.id)).action.memo?.sync, before.action.memo?.sync, 'Temporal untouched');
+
+    const later = ahead(5 * HOUR);
+    const moved = (await api.patch(`/schedules/${s.id}`, { run_at: later.toISOString() })).body.data;
+    assert.deepEqual([moved.run_at, moved.next_run_at, moved.name, moved.offer_id], [later.toISOString(), later.toISOString(), 'Keep', w.offer.id]);
+    assert.deepEqual((await describeOf(s.id)).info.nextActionTimes, [later]);
+
+    const retargeted = (await api.patch(`/schedules/${s.id}`, { segment_id: w.segment.id, text: 'Novo', template_id: w.template.id })).body.data;
+    assert.deepEqual(
+      [retargeted.segment_id, retargeted.group_id, retargeted.text, retargeted.offer_id, retargeted.template_id],
+      [w.segment.id, null, 'Novo', null, w.template.id],
+    );
+    const [event] = (await eventsOf('schedule.updated', s.id)).slice(-1);
+    assert.deepEqual([...event!.data.changed].sort(), ['group_id', 'offer_id', 'segment_id', 'template_id', 'text']);
+
+    const recurring = (await api.patch(`/schedules/${s.id}`, { recurrence: { cron: '0 12 * * *' }, template_id: null })).body.data;
+    assert.deepEqual([recurring.recurrence.cron, recurring.template_id], ['0 12 * * *', null]);
+    assert.equal((await describeOf(s.id)).info.nextActionTimes[0]!.getUTCHours(), 12);
+    const oneOff = (await api.patch(`/schedules/${s.id}`, { recurrence: null })).body.data;
+    assert.deepEqual([oneOff.recurrence, oneOff.next_run_at], [null, later.toISOString()]);
+
+    const both = await api.patch(`/schedules/${s.id}`, { offer_id: w.offer.id, text: 'x' });
+    refused(both, 'offer_id', 'oneOf');
+    refused(await api.patch(`/schedules/${s.id}`, { group_id: w.group.id, segment_id: w.segment.id }), 'segment_id', 'oneOf');
+    refused(await api.patch(`/schedules/${s.id}`, { run_at: '2031-01-01T09:00:00' }), 'run_at', 'offset');
+    const unchanged = await api.patch(`/schedules/${s.id}`, {});
+    assert.deepEqual(unchanged.body.data, oneOff);
+  });
+
+  test('a new run_at is checked against the kept recurrence', async () => {
+    const w = await world();
+    const runAt = ahead(HOUR);
+    const s = await schedule({ text: 'x', group_id: w.group.id, run_at: runAt.toISOString(), recurrence: { rrule: 'FREQ=DAILY', ends_at: ahead(3 * DAY).toISOString() } });
+    refused(await api.patch(`/schedules/${s.id}`, { run_at: ahead(4 * DAY).toISOString() }), 'recurrence.ends_at', 'after_run_at');
+  });
+});
+
+describe('DELETE /schedules/{id}', () => {
+  test('a future schedule: 200 {deleted, id}, the Temporal Schedule is gone, its event recorded', async () => {
+    const w = await world();
+    const s = await schedule({ text: 'x', group_id: w.group.id, run_at: ahead(HOUR).toISOString() });
+    const res = await api.delete(`/schedules/${s.id}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual([res.body.deleted, res.body.id], [true, s.id]);
+    await assert.rejects(describeOf(s.id), ScheduleNotFoundError);
+    assert.equal((await api.get(`/schedules/${s.id}`)).status, 404);
+    assert.equal((await eventsOf('schedule.deleted', s.id)).length, 1);
+    assert.equal((await api.delete(`/schedules/${s.id}`)).status, 404);
+  });
+
+  test('a one-off that already ran: 409, and so is run-now; a new future run_at makes it active again', async () => {
+    const w = await world();
+    const runAt = ahead(2000);
+    const s = await schedule({ text: 'x', group_id: w.group.id, run_at: runAt.toISOString() });
+    await waitFor('the one-off to be taken', async () => ((await describeOf(s.id)).info.nextActionTimes.length ? undefined : true), 15_000);
+    const got = (await api.get(`/schedules/${s.id}`)).body.data;
+    assert.deepEqual([got.status, got.next_run_at, got.run_count], ['completed', null, 1]);
+    assert.ok(Date.parse(got.last_run_at) >= runAt.getTime());
+    const del = await api.delete(`/schedules/${s.id}`);
+    assert.equal(del.status, 409);
+    assert.equal(del.body.code, 'conflict');
+    assert.equal((await api.post(`/schedules/${s.id}/run`)).status, 409);
+    const pause = await api.patch(`/schedules/${s.id}`, { status: 'paused' });
+    assert.equal(pause.status, 400);
+    assert.equal(pause.body.code, 'invalid_transition');
+    assert.equal((await api.patch(`/schedules/${s.id}`, { status: 'active' })).body.code, 'invalid_transition');
+    refused(await api.patch(`/schedules/${s.id}`, { run_at: new Date(Date.now() - 1000).toISOString() }), 'run_at', 'future');
+    const again = ahead(HOUR);
+    const revived = (await api.patch(`/schedules/${s.id}`, { run_at: again.toISOString() })).body.data;
+    assert.deepEqual([revived.status, revived.next_run_at, revived.run_count], ['active', again.toISOString(), 1]);
+  });
+
+  test('segments and templates a schedule links stay undeletable (409) until the schedule is deleted', async () => {
+    const w = await world();
+    const s = await schedule({ text: 'x', segment_id: w.segment.id, template_id: w.template.id, run_at: ahead(HOUR).toISOString() });
+    for (const path of [`/segments/${w.segment.id}`, `/templates/${w.template.id}`]) {
+      const res = await api.delete(path);
+      assert.equal(res.status, 409, path);
+      assert.equal(res.body.code, 'resource_in_use');
+    }
+    assert.equal((await api.get(`/templates/${w.template.id}`)).body.data.schedule_count, 1);
+    assert.equal((await api.delete(`/schedules/${s.id}`)).status, 200);
+    await app.db.collection('groups').updateOne({ _id: w.group.id } as any, { $set: { segment_id: null } });
+    assert.equal((await api.delete(`/templates/${w.template.id}`)).status, 200);
+    assert.equal((await api.delete(`/segments/${w.segment.id}`)).status, 200);
+  });
+});
+
+describe('POST /schedules/{id}/run without a worker', () => {
+  test('503 after the wait, and a repeated request waits for the same run instead of starting another', async () => {
+    const w = await world();
+    const s = await schedule({ text: 'x', group_id: w.group.id, run_at: ahead(HOUR).toISOString() });
+    const first = await api.post(`/schedules/${s.id}/run`);
+    assert.equal(first.status, 503);
+    assert.equal(first.body.code, 'service_unavailable');
+    assert.match(first.body.message, /repeating this request waits for that same run/);
+    const running = `OfferopsResourceId = '${s.id}' AND OfferopsKind = 'schedule_run' AND ExecutionStatus = 'Running'`;
+    await waitFor('the run to be visible', async () => ((await app.temporal.client.workflow.count(running)).count === 1 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 1000)); // a later second: a trigger now would be a new run
+    assert.equal((await api.post(`/schedules/${s.id}/run`)).status, 503);
+    const desc = await describeOf(s.id);
+    assert.equal(desc.info.numActionsTaken, 1, 'one run, not two');
+    assert.deepEqual(desc.info.nextActionTimes, [new Date(s.run_at)], 'run-now does not move the next run');
+    const got = (await api.get(`/schedules/${s.id}`)).body.data;
+    assert.deepEqual([got.run_count, got.next_run_at], [1, s.next_run_at]);
+  });
+});

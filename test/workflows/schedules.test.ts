@@ -1,0 +1,257 @@
+/**
+ * Schedule runs end to end: the API, the Temporal Schedule, a worker in this
+ * process (on its own task queue, with the real activities) running
+ * `scheduleRun`, and the normal publications it queues (sandbox tenants, so
+ * the sandbox connector records the sends).
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { ScheduleNotFoundError, WorkflowExecutionInfo } from '@temporalio/client';
+import { createActivities } from '../../activities/index';
+import { secretKeyFromEnv } from '../../api/crypto';
+import { localTime } from '../../api/recurrence';
+import { createTemporalSchedule, syncHash, temporalScheduleId } from '../../api/schedules';
+import { createGroup } from '../../api/store/groups';
+import { commitEvents } from '../../api/events';
+import { prepareEvent } from '../../api/store/events';
+import { deleteSchedule, getSchedule, observedFields, ScheduleDoc } from '../../api/store/schedules';
+import { ApiClient } from '../helpers/client';
+import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
+import { startTestWorker, waitFor } from '../helpers/worker';
+
+const taskQueue = `test-schedules-wf-${randomBytes(4).toString('hex')}`;
+let app: TestApp;
+let worker: { stop(): Promise<void> };
+
+before(async () => {
+  app = await startTestApp({ taskQueue, rateLimit: { limit: 100_000, windowMs: 60_000 } });
+  worker = await startTestWorker(app, taskQueue);
+});
+after(async () => {
+  for (const s of await app.db.collection('schedules').find({}).toArray()) {
+    await app.temporal.client.schedule.getHandle(temporalScheduleId(s._id as unknown as string)).delete().catch(() => undefined);
+  }
+  await worker.stop();
+  await app.close();
+});
+
+const HOUR = 3_600_000;
+const ahead = (ms: number) => new Date(Math.ceil((Date.now() + ms) / 1000) * 1000);
+let n = 0;
+
+async function sandbox() {
+  const tenant = await seedTenant(app.db, { env: 'test' });
+  const api = new ApiClient(app.baseUrl, tenant.apiKey);
+  const offer = (await api.post('/offers', { url: `https://shop.example/run/${++n}`, title: 'Cafeteira', price: 149.9 })).body.data;
+  const segment = (await api.post('/segments', { name: `Run ${n}` })).body.data;
+  const groups = [];
+  for (const name of ['A', 'B']) groups.push(await createGroup(app.db, tenant, { name: `Group ${name}`, segment_id: segment.id }));
+  return { tenant, api, offer, segment, groups };
+}
+
+async function create(api: ApiClient, body: Record<string, unknown>) {
+  const res = await api.post('/schedules', body);
+  assert.equal(res.status, 201, res.text);
+  return res.body.data;
+}
+
+const publicationsOf = async (api: ApiClient, scheduleId: string) => (await api.get(`/publications?schedule_id=${scheduleId}`)).body.data as any[];
+
+const finished = (api: ApiClient, id: string) =>
+  waitFor(`publication ${id} to finish`, async () => {
+    const p = (await api.get(`/publications/${id}`)).body.data;
+    return p.completed_at ? p : undefined;
+  });
+
+async function runsOf(scheduleId: string): Promise<WorkflowExecutionInfo[]> {
+  const out: WorkflowExecutionInfo[] = [];
+  for await (const e of app.temporal.client.workflow.list({ query: `OfferopsKind = 'schedule_run' AND OfferopsResourceId = '${scheduleId}'` })) out.push(e);
+  return out;
+}
+
+describe('POST /schedules/{id}/run', () => {
+  test('runs the scheduleRun workflow now: a normal publication with schedule_id, sent; next_run_at unmoved', async () => {
+    const { api, offer, segment, groups } = await sandbox();
+    const s = await create(api, { offer_id: offer.id, segment_id: segment.id, run_at: ahead(HOUR).toISOString() });
+    const res = await api.post(`/schedules/${s.id}/run`);
+    assert.equal(res.status, 200, res.text);
+    const [queued] = res.body.data.publications;
+    assert.deepEqual([queued.schedule_id, queued.offer_id, queued.segment_id], [s.id, offer.id, segment.id]);
+    assert.deepEqual(queued.deliveries.map((d: any) => d.group_id).sort(), groups.map((g) => g._id).sort());
+    const schedule = res.body.data.schedule;
+    assert.deepEqual([schedule.run_count, schedule.next_run_at, schedule.status], [1, s.next_run_at, 'active']);
+    assert.ok(schedule.last_run_at);
+
+    const event = await app.db.collection('events').findOne({ _id: res.body.event_id } as any);
+    assert.deepEqual([event?.kind, event?.data.outcome, event?.data.publication_id, event?.data.schedule_id], ['schedule.ran', 'queued', queued.id, s.id]);
+    const [run] = await waitFor('the run in visibility', async () => {
+      const runs = await runsOf(s.id);
+      return runs.length && runs[0]!.status.name === 'COMPLETED' ? runs : undefined;
+    });
+    assert.match(run!.workflowId, new RegExp(`^schedule-run-${s.id}-\\d{4}-\\d\\d-\\d\\dT`));
+    assert.deepEqual(await app.temporal.client.workflow.getHandle(run!.workflowId).result(), { publication_id: queued.id, event_id: res.body.event_id });
+
+    const done = await finished(api, queued.id);
+    assert.equal(done.status, 'sent');
+    const sends = await app.db.collection('sandbox_messages').countDocuments({ _id: { $regex: `^${queued.id}:` } } as any);
+    assert.equal(sends, 2, 'one message per group');
+
+    await new Promise((r) => setTimeout(r, 1000)); // runs are named by the second: the next one is another run
+    await api.patch(`/schedules/${s.id}`, { status: 'paused' });
+    const again = await api.post(`/schedules/${s.id}/run`);
+    assert.equal(again.status, 200, again.text);
+    assert.notEqual(again.body.data.publications[0].id, queued.id, 'every run queues its own publication');
+    assert.deepEqual([again.body.data.schedule.run_count, again.body.data.schedule.status], [2, 'paused'], 'a paused schedule runs now too');
+    assert.equal((await publicationsOf(api, s.id)).length, 2);
+  });
+
+  test('a run the destination refuses answers as publish would, and is recorded as a failed run', async () => {
+    const { api, offer, groups } = await sandbox();
+    const s = await create(api, { offer_id: offer.id, group_id: groups[0]!._id, run_at: ahead(HOUR).toISOString() });
+    await api.patch(`/groups/${groups[0]!._id}`, { active: false });
+    const res = await api.post(`/schedules/${s.id}/run`);
+    assert.equal(res.status, 409, res.text);
+    assert.equal(res.body.code, 'destination_unavailable');
+    const [event] = await app.db.collection('events').find({ kind: 'schedule.ran', 'data.schedule_id': s.id } as any).toArray();
+    assert.deepEqual([event?.data.outcome, event?.data.publication_id, event?.data.error.code], ['failed', null, 'destination_unavailable']);
+    assert.deepEqual(await publicationsOf(api, s.id), []);
+    const [run] = await runsOf(s.id);
+    assert.equal(run?.status.name, 'FAILED', 'the run fails at once (not retried)');
+  });
+});
+
+test('a one-off a few seconds ahead fires by itself and queues its publication; then it is completed', async () => {
+  const { api, groups } = await sandbox();
+  const runAt = ahead(3000);
+  const s = await create(api, { text: 'Hoje só!', group_id: groups[0]!._id, run_at: runAt.toISOString() });
+  const [publication] = await waitFor('the scheduled publication', async () => {
+    const found = await publicationsOf(api, s.id);
+    return found.length ? found : undefined;
+  });
+  assert.deepEqual([publication.text, publication.schedule_id, publication.group_id], ['Hoje só!', s.id, groups[0]!._id]);
+  assert.ok(Date.parse(publication.queued_at) >= runAt.getTime());
+  assert.equal((await finished(api, publication.id)).status, 'sent');
+  const after = (await api.get(`/schedules/${s.id}`)).body.data;
+  assert.deepEqual([after.status, after.run_count, after.next_run_at], ['completed', 1, null]);
+  const listed = (await api.get('/schedules?status=completed')).body.data.map((x: any) => x.id);
+  assert.deepEqual(listed, [s.id], 'the run recorded the scheduler\'s view for the list');
+  assert.equal((await api.delete(`/schedules/${s.id}`)).status, 409);
+});
+
+test('a completed schedule holds nothing: its segment and template can go; reviving it then names what is missing', async () => {
+  const { api, segment, groups } = await sandbox();
+  const template = (await api.post('/templates', { name: `Completed ${++n}`, body: '{copy}' })).body.data;
+  const s = await create(api, { text: 'Só hoje', segment_id: segment.id, template_id: template.id, run_at: ahead(3000).toISOString() });
+  assert.equal((await api.delete(`/templates/${template.id}`)).body.code, 'resource_in_use', 'held while it may still run');
+  await waitFor('the run to be recorded', async () => ((await api.get('/schedules?status=completed')).body.data.length ? true : undefined));
+  assert.equal((await api.get(`/templates/${template.id}`)).body.data.schedule_count, 0);
+  assert.equal((await api.delete(`/templates/${template.id}`)).status, 200);
+  for (const g of groups) await app.db.collection('groups').updateOne({ _id: g._id } as any, { $set: { segment_id: null } });
+  assert.equal((await api.delete(`/segments/${segment.id}`)).status, 200);
+  const revive = await api.patch(`/schedules/${s.id}`, { run_at: ahead(HOUR).toISOString() });
+  assert.equal(revive.status, 400, revive.text);
+  assert.equal(revive.body.code, 'unknown_reference');
+  assert.equal(revive.body.details[0].field, 'segment_id');
+  const fixed = await api.patch(`/schedules/${s.id}`, { run_at: ahead(HOUR).toISOString(), group_id: groups[0]!._id, template_id: null });
+  assert.equal(fixed.status, 200, fixed.text);
+  assert.equal(fixed.body.data.status, 'active');
+});
+
+test('a paused schedule whose DELETE died after the record went: the dispatch of schedule.deleted removes its Temporal Schedule', async () => {
+  const { tenant, api, groups } = await sandbox();
+  const s = await create(api, { text: 'x', group_id: groups[0]!._id, run_at: ahead(HOUR).toISOString() });
+  assert.equal((await api.patch(`/schedules/${s.id}`, { status: 'paused' })).status, 200);
+  // What DELETE does before it removes the Temporal Schedule, and no more.
+  assert.ok(await deleteSchedule(app.db, tenant, s.id, prepareEvent(tenant, 'schedule.deleted', { schedule_id: s.id })));
+  await commitEvents({ db: app.db, temporal: { client: app.temporal.client, taskQueue } }, 'schedules', s.id);
+  await waitFor('the Temporal Schedule to be removed', async () => {
+    try {
+      await app.temporal.client.schedule.getHandle(temporalScheduleId(s.id)).describe();
+      return undefined;
+    } catch (err) {
+      if (err instanceof ScheduleNotFoundError) return true;
+      throw err;
+    }
+  });
+});
+
+describe('the run activity', () => {
+  const activities = () => createActivities({ db: app.db, temporal: app.temporal.client, taskQueue, secretKey: secretKeyFromEnv() });
+
+  test('one publication per wall-clock time: a retried run, and the twice-occurring time of a night the clocks go back', async () => {
+    const { tenant, api, offer, groups } = await sandbox();
+    const s = await create(api, {
+      offer_id: offer.id,
+      group_id: groups[0]!._id,
+      run_at: ahead(HOUR).toISOString(),
+      recurrence: { rrule: 'FREQ=DAILY;BYHOUR=2;BYMINUTE=30', timezone: 'Europe/Berlin' },
+    });
+    // 2030-10-27, the last Sunday of October: Berlin reads 02:30 twice, an hour apart.
+    const first = new Date('2030-10-27T00:30:00Z');
+    const second = new Date('2030-10-27T01:30:00Z');
+    assert.deepEqual(localTime(first, 'Europe/Berlin'), localTime(second, 'Europe/Berlin'));
+    const doc = (await getSchedule(app.db, tenant, s.id))!;
+    const input = { schedule_id: s.id, account: tenant.accountId, environment: tenant.env, sync: syncHash(doc) };
+    const { runSchedule } = activities();
+    const a = await runSchedule({ ...input, scheduled_at: first.toISOString() });
+    const retried = await runSchedule({ ...input, scheduled_at: first.toISOString() });
+    const b = await runSchedule({ ...input, scheduled_at: second.toISOString() });
+    assert.ok(a.publication_id);
+    assert.deepEqual([retried, b], [a, a]);
+    assert.equal((await publicationsOf(api, s.id)).length, 1);
+    assert.equal(await app.db.collection('events').countDocuments({ kind: 'schedule.ran', 'data.schedule_id': s.id } as any), 1);
+    const other = await runSchedule({ ...input, scheduled_at: new Date('2030-10-28T01:30:00Z').toISOString() });
+    assert.notEqual(other.publication_id, a.publication_id, 'the next day is another run');
+  });
+
+  test('a Temporal Schedule without its record deletes itself at its run; a run from an out-of-date one queues nothing and repairs it', async () => {
+    const { tenant, api, groups } = await sandbox();
+    const now = new Date();
+    const orphan: ScheduleDoc = {
+      _id: `sch_orphan${randomBytes(8).toString('hex')}`,
+      account_id: tenant.accountId,
+      env: tenant.env,
+      name: null,
+      offer_id: null,
+      text: 'never sent',
+      group_id: groups[0]!._id,
+      segment_id: null,
+      template_id: null,
+      with_image: false,
+      run_at: ahead(HOUR),
+      recurrence: null,
+      paused: false,
+      ...observedFields('active', null),
+      last_run: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await createTemporalSchedule({ client: app.temporal.client, taskQueue }, orphan);
+
+    const stale = await create(api, { text: 'old time', group_id: groups[0]!._id, run_at: ahead(HOUR).toISOString() });
+    const moved = ahead(5 * HOUR);
+    // What a crash between the two writes of a change leaves: the record says one time, Temporal another.
+    await app.db.collection('schedules').updateOne({ _id: stale.id } as any, { $set: { run_at: moved } });
+
+    await Promise.all([orphan._id, stale.id].map((id) => app.temporal.client.schedule.getHandle(`schedule-${id}`).trigger()));
+    const results = await Promise.all(
+      [orphan._id, stale.id].map(async (id) => {
+        const [run] = await waitFor(`the run of ${id}`, async () => {
+          const runs = await runsOf(id);
+          return runs.length ? runs : undefined;
+        });
+        return app.temporal.client.workflow.getHandle(run!.workflowId).result();
+      }),
+    );
+    assert.deepEqual(results, [
+      { publication_id: null, event_id: null },
+      { publication_id: null, event_id: null },
+    ]);
+    await assert.rejects(app.temporal.client.schedule.getHandle(`schedule-${orphan._id}`).describe(), ScheduleNotFoundError);
+    const repaired = await app.temporal.client.schedule.getHandle(`schedule-${stale.id}`).describe();
+    assert.deepEqual(repaired.info.nextActionTimes, [moved]);
+    assert.equal(repaired.action.memo?.sync, syncHash((await getSchedule(app.db, tenant, stale.id))!));
+    assert.deepEqual(await publicationsOf(api, stale.id), []);
+  });
+});
