@@ -7,6 +7,7 @@ import { ChannelConfig, channelForSend } from '../api/store/channels';
 import { Tenant } from '../api/store/db';
 import { getGroup, GroupDoc } from '../api/store/groups';
 import { reserveSendSlot } from '../api/store/pacing';
+import type { TemplateFormat } from '../api/store/templates';
 import { ConnectorError, connectorFor } from './connectors';
 import type { ActivityDeps } from './index';
 
@@ -15,6 +16,7 @@ export interface SendInput {
   environment: 'live' | 'test';
   groupId: string;
   text: string;
+  format?: TemplateFormat;
   imageUrl: string | null;
   idempotencyKey: string;
 }
@@ -58,7 +60,12 @@ export function createChannelActivities(deps: ActivityDeps) {
         const connector = connectorFor(channel, deps);
         const withImage = input.imageUrl !== null && connector.supportsImages;
         const { providerMessageId } = await connector.send(
-          { to: group.address ?? group._id, text: input.text, ...(withImage ? { imageUrl: input.imageUrl! } : {}) },
+          {
+            to: group.address ?? group._id,
+            text: input.text,
+            ...(input.format ? { format: input.format } : {}),
+            ...(withImage ? { imageUrl: input.imageUrl! } : {}),
+          },
           input.idempotencyKey,
         );
         return { providerMessageId, withImage };

@@ -66,6 +66,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
           environment: r.environment,
           groupId: r.group_id,
           text: publication.text,
+          ...(publication.format ? { format: publication.format } : {}),
           imageUrl: publication.with_image ? publication.image_url : null,
           idempotencyKey: `${publication._id}:${r.group_id}`,
         });

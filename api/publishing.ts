@@ -187,7 +187,7 @@ export async function queuePublication(
   const { groups, segment } = await destination(db, tenant, input);
   const rendered = offer
     ? await renderOfferForSend(db, tenant, { offer, segment, templateId: input.template_id })
-    : { text: input.text!, templateId: input.template_id };
+    : { text: input.text!, templateId: input.template_id, format: 'plain' as const };
   const now = new Date();
   const doc: PublicationDoc = {
     account_id: tenant.accountId,
@@ -199,6 +199,7 @@ export async function queuePublication(
     schedule_id: input.schedule_id,
     template_id: rendered.templateId,
     text: rendered.text,
+    format: rendered.format,
     image_url: offer?.image ?? null,
     with_image: input.with_image,
     status: 'queued',

@@ -1,7 +1,13 @@
 /**
- * The Telegram Bot API: `sendMessage` (`chat_id`, `text`; no `parse_mode`,
- * the text is sent as rendered) and `sendPhoto` (`chat_id`, `photo`,
- * `caption`) when an image goes along.
+ * The Telegram Bot API: `sendMessage` (`chat_id`, `text`) and `sendPhoto`
+ * (`chat_id`, `photo`, `caption`) when an image goes along. A text written
+ * for Telegram (`telegram_html` templates) goes with `parse_mode: HTML`; any
+ * other goes as it is (Telegram's MarkdownV2 escapes differ from Markdown's,
+ * so a `markdown` text sent with it would be refused).
+ *
+ * Telegram's limits are checked before sending: a text over 4096 characters
+ * is a permanent error (it would always be refused); a caption over 1024
+ * goes as a message with the image as its link preview instead.
  *
  * Telegram cannot deduplicate: the Bot API takes no idempotency key. So
  * exactly-once rests on the workflow alone (one activity per delivery, a
@@ -11,7 +17,33 @@
  */
 import { ChannelConfig, TELEGRAM_API } from '../../api/store/channels';
 import { postJson, retryAfterMs, transientStatus } from './post';
-import { Connector, ConnectorError } from './types';
+import { Connector, ConnectorError, OutboundMessage } from './types';
+
+export const TELEGRAM_TEXT_LIMIT = 4096;
+export const TELEGRAM_CAPTION_LIMIT = 1024;
+
+/** The length Telegram counts: for HTML, the text once tags are removed and entities read. */
+function visibleLength(message: OutboundMessage): number {
+  if (message.format !== 'telegram_html') return [...message.text].length;
+  const text = message.text.replace(/<[^>]*>/g, '').replace(/&(?:#\d+|#x[0-9a-f]+|[a-z]+);/gi, '_');
+  return [...text].length;
+}
+
+/** The Bot API method and body that send `message`. */
+function request(message: OutboundMessage): { method: string; body: Record<string, unknown> } {
+  const length = visibleLength(message);
+  if (length > TELEGRAM_TEXT_LIMIT) {
+    throw new ConnectorError(`the message has ${length} characters; Telegram takes at most ${TELEGRAM_TEXT_LIMIT}`, true);
+  }
+  const parseMode = message.format === 'telegram_html' ? { parse_mode: 'HTML' } : {};
+  if (message.imageUrl && length <= TELEGRAM_CAPTION_LIMIT) {
+    return { method: 'sendPhoto', body: { chat_id: message.to, photo: message.imageUrl, caption: message.text, ...parseMode } };
+  }
+  const preview = message.imageUrl
+    ? { link_preview_options: { url: message.imageUrl, prefer_large_media: true, show_above_text: true } }
+    : {};
+  return { method: 'sendMessage', body: { chat_id: message.to, text: message.text, ...parseMode, ...preview } };
+}
 
 export function telegramConnector(channel: ChannelConfig, timeoutMs: number): Connector {
   if (!channel.token) throw new ConnectorError('the channel has no bot token', true);
@@ -19,9 +51,8 @@ export function telegramConnector(channel: ChannelConfig, timeoutMs: number): Co
   return {
     supportsImages: true,
     async send(message) {
-      const { status, json } = message.imageUrl
-        ? await postJson(`${base}/sendPhoto`, { chat_id: message.to, photo: message.imageUrl, caption: message.text }, { timeoutMs })
-        : await postJson(`${base}/sendMessage`, { chat_id: message.to, text: message.text }, { timeoutMs });
+      const { method, body } = request(message);
+      const { status, json } = await postJson(`${base}/${method}`, body, { timeoutMs });
       if (json?.ok === true) return { providerMessageId: json.result?.message_id != null ? String(json.result.message_id) : null };
       // Telegram's `description` may quote the chat: only the code goes into the message.
       const code = typeof json?.error_code === 'number' ? json.error_code : status;

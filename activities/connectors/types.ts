@@ -1,9 +1,12 @@
 /** The one interface every channel connector implements. */
+import type { TemplateFormat } from '../../api/store/templates';
 
 export interface OutboundMessage {
   /** The destination address (a JID, a chat id). */
   to: string;
   text: string;
+  /** The markup `text` is written in (its template's format); `plain` when absent. */
+  format?: TemplateFormat;
   imageUrl?: string;
 }
 

@@ -7,6 +7,7 @@
 import { Db, Filter } from 'mongodb';
 import { DELIVERY_STATUSES, PUBLICATION_STATUSES } from '../../schemas/openapi/publications';
 import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+import type { TemplateFormat } from './templates';
 
 export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -30,6 +31,8 @@ export interface PublicationDoc extends TenantDoc {
   schedule_id: string | null;
   template_id: string | null;
   text: string;
+  /** The markup `text` is written in (its template's format; `plain` for a free text). Absent on publications queued before it was kept. */
+  format?: TemplateFormat;
   image_url: string | null;
   with_image: boolean;
   status: PublicationStatus;

@@ -7,8 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Db, MongoClient } from 'mongodb';
 import { ConnectorError, connectorFor } from '../../activities/connectors';
+import type { OutboundMessage } from '../../activities/connectors/types';
 import { ChannelConfig } from '../../api/store/channels';
 import { startFakeGateway, FakeGateway } from '../helpers/fake-gateway';
+import { startFakeTelegram } from '../helpers/fake-telegram';
 import { stackEnv } from '../helpers/stack';
 
 const TOKEN = 'gw-token-s3cr3t';
@@ -97,49 +99,77 @@ test('http: a gateway slower than the timeout is transient', async () => {
 });
 
 test('telegram: sendMessage, sendPhoto with caption, error classes', async () => {
-  const calls: { path: string; body: any }[] = [];
-  let answer: { status: number; body: unknown } | null = null;
-  const server = createServer(async (req, res) => {
-    let text = '';
-    for await (const chunk of req) text += chunk;
-    calls.push({ path: req.url!, body: JSON.parse(text) });
-    const a = answer ?? { status: 200, body: { ok: true, result: { message_id: 42 } } };
-    answer = null;
-    res.writeHead(a.status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(a.body));
-  }).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const bot: ChannelConfig = { id: 'chn_t', type: 'telegram', url: base, token: '123:ABC', minIntervalMs: 0 };
+  const bot = await startFakeTelegram();
+  const channel: ChannelConfig = { id: 'chn_t', type: 'telegram', url: bot.url, token: '123:ABC', minIntervalMs: 0 };
+  const send = (text: string, extra: Partial<OutboundMessage> = {}) => connectorFor(channel, { db }).send({ to: '-100200', text, ...extra }, 'k');
   try {
-    const sent = await connectorFor(bot, { db }).send({ to: '-100200', text: 'Oferta' }, 'k');
-    assert.equal(sent.providerMessageId, '42');
-    await connectorFor(bot, { db }).send({ to: '-100200', text: 'Oferta', imageUrl: 'https://img.example/b.png' }, 'k');
-    assert.deepEqual(calls.map((c) => c.path), ['/bot123:ABC/sendMessage', '/bot123:ABC/sendPhoto']);
-    assert.deepEqual(calls[1]!.body, { chat_id: '-100200', photo: 'https://img.example/b.png', caption: 'Oferta' });
-    answer = { status: 429, body: { ok: false, error_code: 429, parameters: { retry_after: 7 } } };
-    const limited = await failure(connectorFor(bot, { db }).send({ to: '-100200', text: 'x' }, 'k'));
+    const sent = await send('Oferta');
+    assert.equal(sent.providerMessageId, '1');
+    await send('Oferta', { imageUrl: 'https://img.example/b.png' });
+    assert.deepEqual(bot.calls.map((c) => c.path), ['/bot123:ABC/sendMessage', '/bot123:ABC/sendPhoto']);
+    // No parse_mode for a text not written for Telegram: the rendered text goes as is.
+    assert.deepEqual(bot.calls[0]!.body, { chat_id: '-100200', text: 'Oferta' });
+    assert.deepEqual(bot.calls[1]!.body, { chat_id: '-100200', photo: 'https://img.example/b.png', caption: 'Oferta' });
+    bot.answers.push({ status: 429, body: { ok: false, error_code: 429, parameters: { retry_after: 7 } } });
+    const limited = await failure(send('x'));
     assert.equal(limited.permanent, false);
     assert.equal(limited.retryAfterMs, 7000);
     assert.match(limited.message, /retry after 7 s/);
-    answer = { status: 502, body: { ok: false, error_code: 502, description: 'Bad Gateway' } };
-    assert.equal((await failure(connectorFor(bot, { db }).send({ to: '-100200', text: 'x' }, 'k'))).permanent, false);
-    answer = { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: chat -100200 not found' } };
-    const missing = await failure(connectorFor(bot, { db }).send({ to: '-100200', text: 'x' }, 'k'));
+    bot.answers.push({ status: 502, body: { ok: false, error_code: 502, description: 'Bad Gateway' } });
+    assert.equal((await failure(send('x'))).permanent, false);
+    bot.answers.push({ status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: chat -100200 not found' } });
+    const missing = await failure(send('x'));
     assert.equal(missing.permanent, true);
-    answer = { status: 403, body: { ok: false, error_code: 403, description: 'bot was kicked' } };
-    const kicked = await failure(connectorFor(bot, { db }).send({ to: '-100200', text: 'x' }, 'k'));
+    bot.answers.push({ status: 403, body: { ok: false, error_code: 403, description: 'bot was kicked' } });
+    const kicked = await failure(send('x'));
     assert.equal(kicked.permanent, true);
     // The token is in the URL path; an unreachable API must not echo it either.
-    const down = await failure(connectorFor({ ...bot, url: 'http://127.0.0.1:1' }, { db }).send({ to: '-100200', text: 'x' }, 'k'));
+    const down = await failure(connectorFor({ ...channel, url: 'http://127.0.0.1:1' }, { db }).send({ to: '-100200', text: 'x' }, 'k'));
     assert.equal(down.permanent, false);
     for (const err of [limited, missing, kicked, down]) {
       assert.ok(!err.message.includes('123:ABC') && !err.message.includes('-100200'), err.message);
     }
-    // No parse_mode: the rendered text goes as is.
-    assert.deepEqual(calls[0]!.body, { chat_id: '-100200', text: 'Oferta' });
   } finally {
-    server.close();
+    await bot.close();
+  }
+});
+
+test('telegram: telegram_html goes with parse_mode HTML; the 4096 and 1024 limits are checked before sending', async () => {
+  const bot = await startFakeTelegram();
+  const channel: ChannelConfig = { id: 'chn_t', type: 'telegram', url: bot.url, token: '123:ABC', minIntervalMs: 0 };
+  const send = (text: string, extra: Partial<OutboundMessage> = {}) => connectorFor(channel, { db }).send({ to: '-1', text, ...extra }, 'k');
+  const image = 'https://img.example/p.png';
+  try {
+    await send('<b>Oferta</b> &amp; frete', { format: 'telegram_html' });
+    await send('<b>Oferta</b>', { format: 'telegram_html', imageUrl: image });
+    await send('*Oferta*', { format: 'markdown' });
+    assert.deepEqual(bot.calls.map((c) => [c.method, c.body.parse_mode]), [
+      ['sendMessage', 'HTML'],
+      ['sendPhoto', 'HTML'],
+      ['sendMessage', undefined],
+    ]);
+    // Telegram counts the text as shown: tags and entities do not count against the limits.
+    const shown = 'a'.repeat(1024);
+    await send(`<b>${shown}</b>`, { format: 'telegram_html', imageUrl: image });
+    assert.equal(bot.calls.at(-1)!.method, 'sendPhoto');
+    await send('x'.repeat(4096), { format: 'plain' });
+    assert.equal(bot.calls.at(-1)!.method, 'sendMessage');
+    // A caption over 1024: the text as a message, the image as its link preview.
+    const long = 'y'.repeat(1025);
+    await send(long, { imageUrl: image });
+    assert.deepEqual(bot.calls.at(-1)!.body, {
+      chat_id: '-1',
+      text: long,
+      link_preview_options: { url: image, prefer_large_media: true, show_above_text: true },
+    });
+    // Over 4096: never sent, and not worth retrying.
+    const calls = bot.calls.length;
+    const tooLong = await failure(send('z'.repeat(4097)));
+    assert.equal(tooLong.permanent, true);
+    assert.match(tooLong.message, /4097 characters; Telegram takes at most 4096/);
+    assert.equal(bot.calls.length, calls);
+  } finally {
+    await bot.close();
   }
 });
 

@@ -10,6 +10,7 @@ import { secretKeyFromEnv } from '../../api/crypto';
 import { createChannel } from '../../api/store/channels';
 import { createGroup } from '../../api/store/groups';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
+import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
@@ -214,5 +215,30 @@ describe('live channels (a local gateway of our http protocol)', () => {
     assert.equal(arrivals.length, 2);
     assert.ok(arrivals[1]! >= slots[1]!, 'the second send did not start before its slot');
     assert.ok(a.deliveries[0].sent_at);
+  });
+});
+
+describe('a live telegram channel (a local Bot API stand-in)', () => {
+  let bot: FakeTelegram;
+  before(async () => {
+    bot = await startFakeTelegram();
+  });
+  after(() => bot.close());
+
+  test('a telegram_html template is sent with parse_mode HTML, the offer values escaped', async () => {
+    const tenant = await seedTenant(app.db);
+    const api = new ApiClient(app.baseUrl, tenant.apiKey);
+    const channel = await createChannel(app.db, tenant, { type: 'telegram', url: bot.url, token: '42:bot-token', minIntervalMs: 0 }, secretKeyFromEnv());
+    const chatId = `-100${++n}`;
+    const group = await createGroup(app.db, tenant, { name: 'Telegram group', channel: { id: channel._id, type: 'telegram', address: chatId } });
+    const template = (await api.post('/templates', { name: `Telegram ${n}`, body: '<b>{title}</b> por {price}', format: 'telegram_html', is_default: true })).body.data;
+    const offer = (await api.post('/offers', { url: `https://shop.example/tg/${n}`, title: 'Fone <Pro> & Case', price: 99.9 })).body.data;
+    const published = await api.post(`/offers/${offer.id}/publish`, { group_id: group._id });
+    assert.equal(published.status, 200, published.text);
+    const done = await finished(api, published.body.data.publications[0].id);
+    assert.deepEqual([done.status, done.template_id], ['sent', template.id], 'the account default template');
+    const calls = bot.calls.filter((c) => c.body.chat_id === chatId);
+    assert.deepEqual(calls.map((c) => [c.method, c.body.parse_mode]), [['sendMessage', 'HTML']]);
+    assert.match(calls[0]!.body.text as string, /^<b>Fone &lt;Pro&gt; &amp; Case<\/b> por \S+\s?99[.,]90$/);
   });
 });
