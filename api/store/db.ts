@@ -190,6 +190,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('events').createIndex({ dispatched_at: 1 }, { name: 'dispatch' }),
     db.collection('publications').createIndex({ ...tenantKey, status: 1, _id: -1 }, { name: 'tenant_status' }),
     db.collection('publications').createIndex({ ...tenantKey, offer_id: 1 }, { name: 'tenant_offer' }),
+    db.collection('publications').createIndex({ ...tenantKey, queued_at: -1, _id: -1 }, { name: 'tenant_queued' }),
     db.collection('deliveries').createIndex({ ...tenantKey, publication_id: 1 }, { name: 'tenant_publication' }),
     db.collection('deliveries').createIndex({ ...tenantKey, group_id: 1 }, { name: 'tenant_group' }),
     // At most one default per scope: see api/store/templates.ts.

@@ -66,7 +66,8 @@ export function listPublications(db: Db, tenant: Tenant, q: PublicationQuery, pa
   if (q.offer_id) filter.offer_id = q.offer_id;
   if (q.segment_id) filter.segment_id = q.segment_id;
   if (q.schedule_id) filter.schedule_id = q.schedule_id;
-  return publications(db, tenant).page(filter, page);
+  // Newest first by time: ids are not always time-ordered (an Idempotency-Key or a schedule run derives the id from the key).
+  return publications(db, tenant).page(filter, page, { queued_at: -1, _id: -1 });
 }
 
 export const getPublication = (db: Db, tenant: Tenant, id: string): Promise<PublicationDoc | null> =>

@@ -88,6 +88,22 @@ describe('POST /offers/{id}/publish', () => {
     assert.equal(total, 1);
   });
 
+  test('the list is newest queued_at first, whatever the ids (keyed publications have ids derived from their key)', async () => {
+    const { api, offer, groups } = await sandboxTenant();
+    const ids: string[] = [];
+    for (const [i, key] of ['a', null, 'b', null].entries()) {
+      const headers = key ? { 'Idempotency-Key': `order-${key}-${randomBytes(4).toString('hex')}` } : undefined;
+      const res = await api.post(`/offers/${offer.id}/publish`, { group_id: groups[i % groups.length]!._id }, headers ? { headers } : {});
+      assert.equal(res.status, 200, res.text);
+      ids.push(res.body.data.publications[0].id);
+      await finished(api, ids.at(-1)!); // not in flight, so the next request queues another
+    }
+    const listed = (await api.get(`/publications?offer_id=${offer.id}`)).body.data;
+    assert.deepEqual(listed.map((p: any) => p.id), [...ids].reverse());
+    const times = listed.map((p: any) => Date.parse(p.queued_at));
+    assert.deepEqual(times, [...times].sort((a: number, b: number) => b - a));
+  });
+
   test('destinations are checked: one of group or segment, the account\'s, active', async () => {
     const { api, offer, groups, segment } = await sandboxTenant();
     assert.equal((await api.post(`/offers/${offer.id}/publish`, {})).status, 400);
