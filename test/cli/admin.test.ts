@@ -3,16 +3,15 @@
  * process against the same database the API under test uses.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ApiClient } from '../helpers/client';
+import { cliEnv, ok, runCli, usage } from '../helpers/cli';
 import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
 import { SCOPES } from '../../schemas/openapi/common';
 
-const CLI = resolve(__dirname, '../../tools/cli/offerops.js');
 const HOUR = 3_600_000;
 
 let app: TestApp;
@@ -27,49 +26,7 @@ after(async () => {
   await app.close();
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The parent's environment without any stack settings, plus `env`. */
-function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ['MONGODB_URI', 'MONGODB_DB', 'OFFEROPS_DATA_DIR']) delete out[k];
-  return { ...out, ...env };
-}
-
-function runWith(env: NodeJS.ProcessEnv, args: string[], cwd = tmp): Promise<Run> {
-  return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { env, cwd, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      done({ code, stdout, stderr });
-    });
-  });
-}
-
-const cli = (...args: string[]) => runWith(cleanEnv({ MONGODB_URI: stackEnv().mongodbUri, MONGODB_DB: app.dbName }), args);
-
-/** Exactly one line of JSON on stdout, nothing on stderr, exit 0. */
-function ok(run: Run): any {
-  assert.equal(run.code, 0, `exit ${run.code}: ${run.stderr}`);
-  assert.equal(run.stderr, '');
-  const lines = run.stdout.split('\n').filter(Boolean);
-  assert.equal(lines.length, 1, run.stdout);
-  assert.ok(run.stdout.endsWith('\n'));
-  return JSON.parse(lines[0]!);
-}
-
-/** A usage or input failure: exit 2, `{"error": …}` on stderr, nothing on stdout. */
-function usage(run: Run): string {
-  assert.equal(run.code, 2, `exit ${run.code}: ${run.stdout} ${run.stderr}`);
-  assert.equal(run.stdout, '');
-  const err = JSON.parse(run.stderr.trim());
-  assert.equal(typeof err.error, 'string');
-  assert.ok(err.error.length > 0);
-  return err.error;
-}
+const cli = (...args: string[]) => runCli(args, cliEnv({ MONGODB_URI: stackEnv().mongodbUri, MONGODB_DB: app.dbName }), tmp);
 
 const api = (key: string) => new ApiClient(app.baseUrl, key);
 
@@ -251,7 +208,7 @@ describe('finding the stack', () => {
 
   test('no MONGODB_URI and no stack.json in OFFEROPS_DATA_DIR: exit 1 naming stack.json', async () => {
     const empty = mkdtempSync(join(tmp, 'empty-'));
-    const run = await runWith(cleanEnv({ OFFEROPS_DATA_DIR: empty }), ['admin', 'account', 'create', '--name', 'Nowhere']);
+    const run = await runCli(['admin', 'account', 'create', '--name', 'Nowhere'], cliEnv({ OFFEROPS_DATA_DIR: empty }), tmp);
     assert.equal(run.code, 1, `${run.stdout} ${run.stderr}`);
     assert.equal(run.stdout, '');
     const err = JSON.parse(run.stderr.trim());
@@ -271,18 +228,18 @@ describe('finding the stack', () => {
       pid: process.pid,
     };
     writeFileSync(join(dir, 'stack.json'), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
-    const env = cleanEnv({ OFFEROPS_DATA_DIR: dir });
-    const account = ok(await runWith(env, ['admin', 'account', 'create', '--name', 'Via stack.json']));
+    const env = cliEnv({ OFFEROPS_DATA_DIR: dir });
+    const account = ok(await runCli(['admin', 'account', 'create', '--name', 'Via stack.json'], env, tmp));
     const me = await api(account.api_key).get('/me');
     assert.equal(me.status, 200, me.text);
     assert.equal(me.body.data.account.name, 'Via stack.json');
-    const group = ok(await runWith(env, ['admin', 'group', 'create', '--account', account.account_id, '--name', 'Via file']));
+    const group = ok(await runCli(['admin', 'group', 'create', '--account', account.account_id, '--name', 'Via file'], env, tmp));
     assert.equal((await api(account.api_key).get(`/groups/${group.group_id}`)).status, 200);
   });
 
   test('the default data directory is ./.offerops relative to the working directory', async () => {
     const cwd = mkdtempSync(join(tmp, 'cwd-'));
-    const run = await runWith(cleanEnv({}), ['admin', 'account', 'create', '--name', 'Nowhere'], cwd);
+    const run = await runCli(['admin', 'account', 'create', '--name', 'Nowhere'], cliEnv({}), cwd);
     assert.equal(run.code, 1);
     assert.ok(JSON.parse(run.stderr.trim()).error.includes(join(cwd, '.offerops', 'stack.json')), run.stderr);
   });

@@ -4,16 +4,15 @@
  * uses: the token is stored sealed, the address never leaves the API.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { secretKeyFromEnv, unseal } from '../../api/crypto';
 import { ApiClient } from '../helpers/client';
+import { cliEnv, ok, runCli, usage } from '../helpers/cli';
 import { addKey, seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
 
-const CLI = resolve(__dirname, '../../tools/cli/offerops.js');
 const TOKEN = 'gw-cli-S3cr3t-token';
 
 let app: TestApp;
@@ -28,38 +27,9 @@ after(async () => {
   await app.close();
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** The CLI on the test app's database; `env` adds to (or, with undefined, removes from) the environment. */
-function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  const full: NodeJS.ProcessEnv = { ...process.env, MONGODB_URI: stackEnv().mongodbUri, MONGODB_DB: app.dbName };
-  delete full.OFFEROPS_DATA_DIR;
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) delete full[k];
-    else full[k] = v;
-  }
-  return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { env: full, cwd: tmp, timeout: 60_000 }, (err, stdout, stderr) => {
-      done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
-
-function ok(run: Run): any {
-  assert.equal(run.code, 0, `exit ${run.code}: ${run.stderr}`);
-  assert.equal(run.stderr, '');
-  return JSON.parse(run.stdout.trim());
-}
-
-function usage(run: Run): string {
-  assert.equal(run.code, 2, `exit ${run.code}: ${run.stdout} ${run.stderr}`);
-  assert.equal(run.stdout, '');
-  return JSON.parse(run.stderr.trim()).error;
-}
+const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runCli(args, cliEnv({ MONGODB_URI: stackEnv().mongodbUri, MONGODB_DB: app.dbName, ...env }), tmp);
 
 const channelDoc = (id: string) => app.db.collection('channels').findOne({ _id: id } as object);
 const groupDoc = (id: string) => app.db.collection('groups').findOne({ _id: id } as object);
