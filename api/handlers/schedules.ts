@@ -40,6 +40,7 @@ import {
   ScheduleDoc,
   ScheduleFields,
   ScheduleQuery,
+  recordObserved,
   updateSchedule,
 } from '../store/schedules';
 import { getSegment } from '../store/segments';
@@ -55,6 +56,22 @@ async function mustGet(req: Request, deps: AppDeps): Promise<ScheduleDoc> {
   const schedule = await getSchedule(deps.db, req.tenant, req.params.id!);
   if (!schedule) throw notFound('schedule', req.params.id!);
   return schedule;
+}
+
+/**
+ * The Temporal Schedule of `doc` as it is now (repaired from the record if
+ * out of date). When its status or next run differs from what the record
+ * last noted (a run no worker recorded yet, an end reached), the record is
+ * brought up to date, so list filters and the links segments and templates
+ * check follow what was read.
+ */
+async function observe(deps: AppDeps, tenant: Tenant, doc: ScheduleDoc): Promise<ScheduleDescription> {
+  const desc = await observeSchedule(temporalOf(deps), doc);
+  const seen = observedOf(desc);
+  if (seen.status !== doc.status || seen.order_at.getTime() !== doc.order_at.getTime()) {
+    await recordObserved(deps.db, tenant, doc, seen);
+  }
+  return desc;
 }
 
 // --- checks -------------------------------------------------------------------
@@ -135,8 +152,7 @@ async function checkReferences(deps: AppDeps, tenant: Tenant, f: Partial<Schedul
 export const schedulesList: Handler = async (req, deps) => {
   const page = pageOf(req.query);
   const { items, total } = await listSchedules(deps.db, req.tenant, req.query as ScheduleQuery, page);
-  const t = temporalOf(deps);
-  const described = await Promise.all(items.map((doc) => observeSchedule(t, doc)));
+  const described = await Promise.all(items.map((doc) => observe(deps, req.tenant, doc)));
   return listReply(items.map((doc, i) => toSchedule(doc, described[i]!)), total, page);
 };
 
@@ -192,7 +208,7 @@ export const scheduleCreate: Handler = async (req, deps) => {
 
 export const scheduleGet: Handler = async (req, deps) => {
   const doc = await mustGet(req, deps);
-  return { body: { data: toSchedule(doc, await observeSchedule(temporalOf(deps), doc)) } };
+  return { body: { data: toSchedule(doc, await observe(deps, req.tenant, doc)) } };
 };
 
 /** Body fields → record fields; the API names `paused` `status`. */
@@ -202,7 +218,7 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 export const scheduleUpdate: Handler = async (req, deps) => {
   const t = temporalOf(deps);
   const current = await mustGet(req, deps);
-  const desc = await observeSchedule(t, current);
+  const desc = await observe(deps, req.tenant, current);
   const body = req.body ?? {};
   exactlyOne(body, ['offer_id', 'text'], 'content', false);
   exactlyOne(body, ['group_id', 'segment_id'], 'destination', false);
@@ -277,7 +293,7 @@ const noRunAhead = (what: string) =>
 export const scheduleDelete: Handler = async (req, deps) => {
   const t = temporalOf(deps);
   const doc = await mustGet(req, deps);
-  if (statusOf(await observeSchedule(t, doc)) === 'completed') throw noRunAhead('is kept as history');
+  if (statusOf(await observe(deps, req.tenant, doc)) === 'completed') throw noRunAhead('is kept as history');
   // The record first: without it no run publishes anything. A Temporal
   // Schedule a crash leaves behind here is removed by the dispatch of
   // `schedule.deleted` (activities/follow-ups.ts), or by its own next run.
@@ -358,9 +374,8 @@ async function runResult(deps: AppDeps, run: WorkflowHandle, deadline: number, w
 }
 
 export const scheduleRun: Handler = async (req, deps) => {
-  const t = temporalOf(deps);
   const doc = await mustGet(req, deps);
-  const desc = await observeSchedule(t, doc);
+  const desc = await observe(deps, req.tenant, doc);
   if (statusOf(desc) === 'completed') throw noRunAhead('cannot run');
   const waitMs = deps.scheduleRunWaitMs ?? RUN_WAIT_MS;
   const deadline = Date.now() + waitMs;
@@ -374,7 +389,7 @@ export const scheduleRun: Handler = async (req, deps) => {
   return {
     body: {
       data: {
-        schedule: toSchedule(fresh, await observeSchedule(t, fresh)),
+        schedule: toSchedule(fresh, await observe(deps, req.tenant, fresh)),
         publications: [await publicationRecord(deps.db, req.tenant, publication)],
       },
       event_id: result.event_id,

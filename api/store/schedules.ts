@@ -106,6 +106,15 @@ export const updateSchedule = (
   describe: (after: ScheduleDoc) => OutboxEvent,
 ): Promise<ScheduleDoc | null> => schedules(db, tenant).updateFrom(current, set, describe);
 
+/**
+ * Notes the scheduler's view as a read found it, unless the schedule changed
+ * since `doc` was read. Not a change of the schedule: no event, and
+ * `updated_at` stays (so no concurrent PATCH conflicts with it).
+ */
+export async function recordObserved(db: Db, tenant: Tenant, doc: ScheduleDoc, observed: ScheduleObserved): Promise<void> {
+  await schedules(db, tenant).updateById(doc._id, { $set: observed }, { updated_at: doc.updated_at });
+}
+
 /** Records a run and the scheduler's view after it, with the run's event. False when the schedule is gone. */
 export async function recordScheduleRun(
   db: Db,

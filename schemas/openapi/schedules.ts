@@ -177,8 +177,9 @@ export const operations: OperationDef[] = [
     tag: 'Schedules',
     summary: 'List future and recurring publications, soonest first',
     description:
-      'Ordered by `next_run_at` (schedules without one last) and filtered by `status` as recorded at the last change or ' +
-      'run of each schedule; each item shows the scheduler\'s current view.',
+      'Ordered by `next_run_at` (schedules without one last) and filtered by `status` as recorded at the last change, ' +
+      'run or read of each schedule; each item shows the scheduler\'s current view (and a read that finds it changed ' +
+      'records it).',
     query: [
       ...PAGINATION_PARAMS,
       filter('status', 'Only schedules in this state.', ref('ScheduleStatus')),

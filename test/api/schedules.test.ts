@@ -431,6 +431,10 @@ describe('DELETE /schedules/{id}', () => {
     await waitFor('the one-off to be taken', async () => ((await describeOf(s.id)).info.nextActionTimes.length ? undefined : true), 15_000);
     const got = (await api.get(`/schedules/${s.id}`)).body.data;
     assert.deepEqual([got.status, got.next_run_at, got.run_count], ['completed', null, 1]);
+    // No worker recorded the run here: the read brought the record up to date, so the list filter follows it.
+    const listed = (await api.get('/schedules?status=completed&limit=100')).body.data.map((x: any) => x.id);
+    assert.ok(listed.includes(s.id), 'listed as completed after the read');
+    assert.equal((await api.get(`/schedules/${s.id}`)).body.data.updated_at, s.updated_at, 'not a change of the schedule');
     assert.ok(Date.parse(got.last_run_at) >= runAt.getTime());
     const del = await api.delete(`/schedules/${s.id}`);
     assert.equal(del.status, 409);
