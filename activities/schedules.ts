@@ -2,9 +2,9 @@
  * The activity of the `scheduleRun` workflow: one run of a schedule queues one
  * normal publication through `queuePublication`, exactly as publish does.
  */
-import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiError } from '../api/errors';
+import { derivedId } from '../api/ids';
 import { commitEvents } from '../api/events';
 import { queuePublication } from '../api/publishing';
 import { wallTime } from '../api/recurrence';
@@ -44,11 +44,7 @@ export interface ScheduleRunResult {
 }
 
 /** The event id of a run, the same for every attempt of it, so a retried activity records the event once. */
-function runEventId(tenant: Tenant, key: string): string {
-  const digest = createHash('sha256').update(`schedule.ran\n${tenant.accountId}\n${tenant.env}\n${key}`).digest();
-  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
-  return `evt_${[...digest.subarray(0, 24)].map((b) => alphabet[b & 31]).join('')}`;
-}
+const runEventId = (tenant: Tenant, key: string): string => derivedId('evt', 'schedule.ran', tenant.accountId, tenant.env, key);
 
 const NOTHING: ScheduleRunResult = { publication_id: null, event_id: null };
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
 
@@ -20,6 +20,15 @@ export function newId(prefix: string, now = Date.now()): string {
     t = Math.floor(t / 32);
   }
   return `${prefix}_${time}${base32(randomBytes(14), 14)}`;
+}
+
+/**
+ * A prefixed id derived from `parts` (24 characters of their SHA-256): the
+ * same parts always give the same id, so a retried or repeated request finds
+ * what its first try made. Not time-ordered.
+ */
+export function derivedId(prefix: string, ...parts: string[]): string {
+  return `${prefix}_${base32(createHash('sha256').update(parts.join('\n')).digest(), 24)}`;
 }
 
 /** A random token of `length` characters from a 62-letter alphabet (≈5.95 bits each). */

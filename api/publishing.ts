@@ -11,7 +11,7 @@ import { TASK_QUEUE } from '../workflows/constants';
 import { offeropsSearchAttributes } from '../workflows/search-attributes';
 import { ApiError, badRequest, conflict, notFound } from './errors';
 import { commitEvents } from './events';
-import { newId } from './ids';
+import { derivedId, newId } from './ids';
 import { renderOfferForSend } from './messages';
 import { Tenant } from './store/db';
 import { prepareEvent } from './store/events';
@@ -147,11 +147,7 @@ async function destination(db: Db, tenant: Tenant, input: PublishInput): Promise
 const requestHash = (input: PublishInput): string =>
   createHash('sha256').update(JSON.stringify({ ...input, idempotency_key: null })).digest('hex');
 
-function idempotentId(tenant: Tenant, key: string): string {
-  const digest = createHash('sha256').update(`${tenant.accountId}\n${tenant.env}\n${key}`).digest();
-  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
-  return `pub_${[...digest.subarray(0, 24)].map((b) => alphabet[b & 31]).join('')}`;
-}
+const idempotentId = (tenant: Tenant, key: string): string => derivedId('pub', tenant.accountId, tenant.env, key);
 
 /** Records a queued publication and starts its workflow; an existing one for the same request is returned instead. */
 export async function queuePublication(
