@@ -10,7 +10,6 @@ import { after, before, describe, test } from 'node:test';
 import { ScheduleDescription, ScheduleNotFoundError } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { localTime } from '../../api/recurrence';
-import { temporalScheduleId } from '../../api/schedules';
 import { createGroup } from '../../api/store/groups';
 import { OfferopsKind, OfferopsResourceId } from '../../workflows/search-attributes';
 import { ApiClient } from '../helpers/client';
@@ -30,9 +29,6 @@ before(async () => {
 });
 after(async () => {
   const { client } = app.temporal;
-  for (const s of await app.db.collection('schedules').find({}).toArray()) {
-    await client.schedule.getHandle(temporalScheduleId(s._id as unknown as string)).delete().catch(() => undefined);
-  }
   for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) {
     await client.workflow.getHandle(wf.workflowId, wf.runId).terminate('test over').catch(() => undefined);
   }

@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { UNBUILT_OPERATIONS } from '../../api/handlers/index';
-import { temporalScheduleId } from '../../api/schedules';
 import { Environment } from '../../api/store/db';
 import { createGroup } from '../../api/store/groups';
 import { operations } from '../../schemas/operations';
@@ -20,12 +19,7 @@ before(async () => {
   app = await startTestApp({ webhookAllow: ['127.0.0.1'] });
   api = new ApiClient(app.baseUrl, (await seedTenant(app.db)).apiKey);
 });
-after(async () => {
-  for (const s of await app.db.collection('schedules').find({}).toArray()) {
-    await app.temporal.client.schedule.getHandle(temporalScheduleId(s._id as unknown as string)).delete().catch(() => undefined);
-  }
-  await app.close();
-});
+after(() => app.close());
 
 let n = 0;
 const uniqueUrl = () => `https://shop.example/tenancy/${Date.now()}-${++n}`;

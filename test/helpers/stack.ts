@@ -12,6 +12,7 @@ import { createApp } from '../../api/app';
 import { secretKeyFromEnv } from '../../api/crypto';
 import { connectMongo, connectTemporal } from '../../api/connections';
 import { createLogger } from '../../api/logger';
+import { temporalScheduleId } from '../../api/schedules';
 import { createAccount, createApiKey, Plan } from '../../api/store/accounts';
 import { Environment, ensureIndexes } from '../../api/store/db';
 import { SCOPES } from '../../schemas/openapi/common';
@@ -79,7 +80,13 @@ export async function startTestApp(
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      if (!opts.dbName) await mongo.db.dropDatabase().catch(() => undefined);
+      if (!opts.dbName) {
+        // The Temporal Schedules of this database's schedules would outlive it (and fire into nothing).
+        for (const s of await mongo.db.collection<{ _id: string }>('schedules').find({}).toArray()) {
+          await temporal.client.schedule.getHandle(temporalScheduleId(s._id)).delete().catch(() => undefined);
+        }
+        await mongo.db.dropDatabase().catch(() => undefined);
+      }
       await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
     },
   };

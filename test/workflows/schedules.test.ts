@@ -29,9 +29,6 @@ before(async () => {
   worker = await startTestWorker(app, taskQueue);
 });
 after(async () => {
-  for (const s of await app.db.collection('schedules').find({}).toArray()) {
-    await app.temporal.client.schedule.getHandle(temporalScheduleId(s._id as unknown as string)).delete().catch(() => undefined);
-  }
   await worker.stop();
   await app.close();
 });
