@@ -3,12 +3,12 @@
  * sends always go to the sandbox connector.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { ChannelConfig, channelForSend } from '../api/store/channels';
-import { Tenant } from '../api/store/db';
-import { getGroup, GroupDoc } from '../api/store/groups';
-import { reserveSendSlot } from '../api/store/pacing';
-import type { TemplateFormat } from '../api/store/templates';
-import { ConnectorError, connectorFor } from './connectors';
+import { ChannelConfig, channelForSend } from '../domain/channels/store';
+import { Tenant } from '../domain/db';
+import { getGroup, GroupDoc } from '../domain/groups/store';
+import { reserveSendSlot } from '../domain/channels/pacing';
+import type { TemplateFormat } from '../domain/templates/store';
+import { ConnectorError, connectorFor } from './connectors/index';
 import type { ActivityDeps } from './index';
 
 export interface SendInput {

@@ -4,31 +4,17 @@
  * each as sure as the event itself (the outbox sweep dispatches what a crashed
  * API left); each is idempotent, since a dispatch activity may run again.
  */
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { deleteTemporalSchedule } from '../api/schedules';
-import { DomainEvent } from '../api/store/events';
-import { cleanupWorkflowId } from '../api/webhooks';
-import { TASK_QUEUE } from '../workflows/constants';
-import { offeropsSearchAttributes } from '../workflows/search-attributes';
+import { deleteTemporalSchedule } from '../domain/schedules/temporal';
+import { DomainEvent } from '../domain/events/store';
+import { startWebhookCleanup } from '../domain/temporal/start';
 import type { ActivityDeps } from './index';
 
 export function createFollowUps(deps: ActivityDeps): (event: DomainEvent) => Promise<void> {
-  const taskQueue = deps.taskQueue ?? TASK_QUEUE;
+  const temporal = { client: deps.temporal, taskQueue: deps.taskQueue };
 
   /** `webhook.deleted`: the removal of the webhook's delivery executions (one `webhookCleanup` per webhook). */
-  async function cleanUpWebhook(event: DomainEvent): Promise<void> {
-    const webhookId = event.data.webhook_id as string;
-    try {
-      await deps.temporal.workflow.start('webhookCleanup', {
-        workflowId: cleanupWorkflowId(webhookId),
-        taskQueue,
-        args: [{ webhook_id: webhookId, account: event.account, environment: event.environment }],
-        typedSearchAttributes: offeropsSearchAttributes(event.account, event.environment, webhookId, 'webhook_cleanup'),
-      });
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    }
-  }
+  const cleanUpWebhook = (event: DomainEvent): Promise<void> =>
+    startWebhookCleanup(temporal, { webhook_id: event.data.webhook_id as string, account: event.account, environment: event.environment });
 
   /**
    * `schedule.deleted`: the schedule's Temporal Schedule, which the API
@@ -36,7 +22,7 @@ export function createFollowUps(deps: ActivityDeps): (event: DomainEvent) => Pro
    * leftover would never run, so its own run could not remove it.
    */
   async function removeTemporalSchedule(event: DomainEvent): Promise<void> {
-    await deleteTemporalSchedule({ client: deps.temporal, taskQueue }, event.data.schedule_id as string);
+    await deleteTemporalSchedule(temporal, event.data.schedule_id as string);
   }
 
   return async (event) => {

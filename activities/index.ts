@@ -4,10 +4,10 @@
  */
 import { Client } from '@temporalio/client';
 import { Db } from 'mongodb';
-import { startDispatch } from '../api/events';
-import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../api/store/events';
-import { sweepSendSlots } from '../api/store/pacing';
-import { sweepWindows } from '../api/store/rate-limits';
+import { startDispatch } from '../domain/temporal/start';
+import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../domain/events/store';
+import { sweepSendSlots } from '../domain/channels/pacing';
+import { sweepWindows } from '../domain/accounts/rate-limits';
 import { createPublicationActivities } from './publications';
 import { createScheduleActivities } from './schedules';
 import { createWebhookActivities } from './webhooks';
@@ -55,7 +55,7 @@ export function createActivities(deps: ActivityDeps) {
       const relayed = await relayAllOutboxes(deps.db);
       const stale = await undispatchedEvents(deps.db, new Date(Date.now() - (deps.dispatchGraceMs ?? 30_000)), 500);
       const byId = new Map([...relayed, ...stale].map((e) => [e.id, e]));
-      for (const event of byId.values()) await startDispatch(deps.temporal, event, deps.taskQueue);
+      for (const event of byId.values()) await startDispatch({ client: deps.temporal, taskQueue: deps.taskQueue }, event);
       const resumed = await publications.resumeQueuedPublications();
       return { relayed: relayed.length, dispatched: byId.size, resumed };
     },

@@ -4,11 +4,12 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { commitEvents } from '../api/events';
-import { startPublicationWorkflow, toPublication } from '../api/publishing';
-import { Environment, Tenant } from '../api/store/db';
-import { prepareEvent } from '../api/store/events';
-import { deliveriesOf, getDelivery, getPublication, queuedBefore, setPublicationStatus, updateDelivery } from '../api/store/publications';
+import { commitEvents } from '../domain/events/commit';
+import { toPublication } from '../domain/publications/queue';
+import { startPublication } from '../domain/temporal/start';
+import { Environment, Tenant } from '../domain/db';
+import { prepareEvent } from '../domain/events/store';
+import { deliveriesOf, getDelivery, getPublication, queuedBefore, setPublicationStatus, updateDelivery } from '../domain/publications/store';
 import type { ActivityDeps } from './index';
 import { createChannelActivities } from './channels';
 
@@ -106,7 +107,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
     /** Starts the workflow of publications left queued (the API died between recording and starting). */
     async resumeQueuedPublications(): Promise<number> {
       const stale = await queuedBefore(deps.db, new Date(Date.now() - 60_000), 200);
-      for (const p of stale) await startPublicationWorkflow(deps.temporal, p, deps.taskQueue);
+      for (const p of stale) await startPublication({ client: deps.temporal, taskQueue: deps.taskQueue }, p);
       return stale.length;
     },
   };

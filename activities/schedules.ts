@@ -3,11 +3,12 @@
  * normal publication through `queuePublication`, exactly as publish does.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { ApiError } from '../api/errors';
-import { derivedId } from '../api/ids';
-import { commitEvents } from '../api/events';
-import { queuePublication } from '../api/publishing';
-import { wallTime } from '../api/recurrence';
+import { ERROR_STATUS } from '../schemas/openapi/common';
+import { DomainError } from '../domain/errors';
+import { derivedId } from '../domain/ids';
+import { commitEvents } from '../domain/events/commit';
+import { queuePublication } from '../domain/publications/queue';
+import { wallTime } from '../domain/schedules/recurrence';
 import {
   changedRecently,
   deleteTemporalSchedule,
@@ -17,11 +18,11 @@ import {
   RunError,
   syncHash,
   syncTemporalSchedule,
-  temporalScheduleId,
-} from '../api/schedules';
-import { Environment, Tenant } from '../api/store/db';
-import { prepareEvent } from '../api/store/events';
-import { getSchedule, observedFields, recordScheduleRun } from '../api/store/schedules';
+} from '../domain/schedules/temporal';
+import { temporalScheduleId } from '../domain/temporal/names';
+import { Environment, Tenant } from '../domain/db';
+import { prepareEvent } from '../domain/events/store';
+import { getSchedule, observedFields, recordScheduleRun } from '../domain/schedules/store';
 import type { ActivityDeps } from './index';
 
 export interface ScheduleRunInput {
@@ -101,8 +102,8 @@ export function createScheduleActivities(deps: ActivityDeps) {
         });
         publicationId = publication._id;
       } catch (err) {
-        if (!(err instanceof ApiError)) throw err; // the database or Temporal: retried
-        error = { status: err.status, code: err.code, message: err.message };
+        if (!(err instanceof DomainError)) throw err; // the database or Temporal: retried
+        error = { status: ERROR_STATUS[err.code], code: err.code, message: err.message };
       }
 
       const eventId = runEventId(tenant, key);

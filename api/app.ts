@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import Koa, { Middleware } from 'koa';
 import { openapiDocument } from '../schemas/openapi/index';
 import { Operation, operations } from '../schemas/operations';
-import { ApiError } from './errors';
+import { HttpError } from './errors';
 import { handlers } from './handlers/index';
 import { AppDeps, Handler } from './handlers/types';
 import { authenticate, AuthState, authorize } from './middleware/auth';
@@ -96,7 +96,7 @@ export function createApp(deps: AppDeps): Koa {
   const router = buildRouter(deps);
   app.use(requestId());
   app.use(accessLog(deps.logger));
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler());
   app.use(async (ctx, next) => (ctx.path === '/healthz' && ctx.method === 'GET' ? healthz(deps)(ctx, next) : next()));
   app.use(router.routes());
   app.use(async (ctx) => {
@@ -104,14 +104,13 @@ export function createApp(deps: AppDeps): Koa {
     const match = router.match(ctx.path, ctx.method);
     if (match.path.length > 0) {
       const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
-      throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(', ')}.`, undefined, {
-        Allow: allowed.join(', '),
-      });
+      throw new HttpError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(', ')}.`, { Allow: allowed.join(', ') });
     }
-    throw new ApiError(404, 'route_not_found', `No operation at ${ctx.method} ${ctx.path}.`);
+    throw new HttpError('route_not_found', `No operation at ${ctx.method} ${ctx.path}.`);
   });
-  app.on('error', () => {
-    /* already logged by errorHandler; keeps Koa from printing stacks to stderr */
+  // Koa's central error log: a bug inside a request (errorHandler answered 500) or an error outside one (a broken response stream).
+  app.on('error', (err: unknown, ctx?: { state?: { requestId?: string } }) => {
+    deps.logger.error({ err, request_id: ctx?.state?.requestId }, 'request failed');
   });
   return app;
 }

@@ -1,31 +1,31 @@
-import { ERROR_CODES, ErrorCode } from '../schemas/openapi/common';
+/**
+ * Errors the HTTP layer raises itself (authentication, limits, routing, body
+ * parsing, validation), with the headers they need. Business errors are
+ * `DomainError`s (domain/errors.ts); both map to a status by their code.
+ */
+import { ERROR_STATUS, ErrorCode } from '../schemas/openapi/common';
+import { DomainError, ErrorDetail } from '../domain/errors';
 
-export interface ErrorDetail {
-  location: 'path' | 'query' | 'body' | 'header';
-  field: string;
-  rule: string;
-  message: string;
-}
-
-/** An error that becomes `{code, message, request_id[, details]}` with its status. */
-export class ApiError extends Error {
+export class HttpError extends Error {
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
     message: string,
-    readonly details?: ErrorDetail[],
     readonly headers: Record<string, string> = {},
+    readonly details?: ErrorDetail[],
   ) {
     super(message);
-    const allowed = ERROR_CODES[status as keyof typeof ERROR_CODES] as readonly string[] | undefined;
-    if (!allowed?.includes(code)) throw new Error(`error code ${code} is not documented for status ${status}`);
+    this.name = 'HttpError';
   }
 }
 
-export const notFound = (what: string, id: string): ApiError =>
-  new ApiError(404, 'not_found', `No ${what} ${JSON.stringify(id)} in this account and environment.`);
-
-export const conflict = (code: ErrorCode, message: string): ApiError => new ApiError(409, code, message);
-
-export const badRequest = (code: ErrorCode, message: string, details?: ErrorDetail[]): ApiError =>
-  new ApiError(400, code, message, details);
+/** The status, body fields and headers of an error the contract documents; null for anything else (a bug: 500). */
+export function documentedError(err: unknown): { status: number; code: ErrorCode; message: string; details?: ErrorDetail[]; headers: Record<string, string> } | null {
+  if (!(err instanceof HttpError || err instanceof DomainError)) return null;
+  return {
+    status: ERROR_STATUS[err.code],
+    code: err.code,
+    message: err.message,
+    ...(err.details ? { details: err.details } : {}),
+    headers: err instanceof HttpError ? err.headers : {},
+  };
+}

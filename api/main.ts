@@ -2,11 +2,11 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { createApp } from './app';
-import { secretKeyFromEnv } from './crypto';
-import { allowListFromEnv } from './destinations';
-import { configFromEnv, connectMongo, connectTemporal } from './connections';
-import { createLogger } from './logger';
-import { ensureIndexes } from './store/db';
+import { secretKeyFromEnv } from '../domain/sealing';
+import { allowListFromEnv } from '../domain/webhooks/destinations';
+import { configFromEnv, connectMongo, connectTemporal } from '../domain/config';
+import { createLogger } from '../domain/logger';
+import { ensureIndexes } from '../domain/db';
 
 async function main(): Promise<void> {
   const logger = createLogger('offerops-api');

@@ -5,16 +5,16 @@
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index';
-import { configFromEnv, connectMongo } from '../api/connections';
-import { secretKeyFromEnv } from '../api/crypto';
-import { allowListFromEnv } from '../api/destinations';
-import { createLogger } from '../api/logger';
-import { ensureIndexes } from '../api/store/db';
-import { SCHEDULES } from '../workflows/constants';
+import { configFromEnv, connectMongo } from '../domain/config';
+import { secretKeyFromEnv } from '../domain/sealing';
+import { allowListFromEnv } from '../domain/webhooks/destinations';
+import { createLogger } from '../domain/logger';
+import { ensureIndexes } from '../domain/db';
+import { HOUSEKEEPING_SCHEDULES } from '../domain/temporal/names';
 
 /** Creates the housekeeping Schedules that do not exist yet. */
 async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
-  for (const s of SCHEDULES) {
+  for (const s of HOUSEKEEPING_SCHEDULES) {
     try {
       await client.schedule.create({
         scheduleId: s.id,

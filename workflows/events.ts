@@ -1,8 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ParentClosePolicy, patched, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import { DELIVERY_STATE_PATCH, deliveryStartOptions, deliveryWorkflowId } from './delivery-options';
-import { offeropsSearchAttributes } from './search-attributes';
+import { deliveryStartOptions, deliveryWorkflowId, offeropsSearchAttributes } from '../domain/temporal/names';
+import { DELIVERY_STATE_PATCH } from './patches';
 
 const { markEventDispatched, relayPendingEvents, webhookTargets } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

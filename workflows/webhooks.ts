@@ -10,8 +10,8 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
 import type { AttemptResult } from '../activities/webhooks';
-import { DELIVERY_STATE_PATCH, DeliveryAttempt, DeliveryInput, DeliveryMemo, DeliveryState } from './delivery-options';
-import { OfferopsState } from './search-attributes';
+import { DeliveryAttempt, DeliveryInput, DeliveryMemo, DeliveryState, OfferopsState } from '../domain/temporal/names';
+import { DELIVERY_STATE_PATCH } from './patches';
 
 /** Standard Webhooks / Svix schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const RETRY_DELAYS_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];

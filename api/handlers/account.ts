@@ -1,4 +1,4 @@
-import { planHasApiAccess } from '../store/accounts';
+import { planHasApiAccess } from '../../domain/accounts/store';
 import { Handler, iso } from './types';
 
 export const accountGet: Handler = async ({ account, key, tenant }) => ({

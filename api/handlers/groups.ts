@@ -1,8 +1,8 @@
-import { notFound } from '../errors';
-import { commitEvents } from '../events';
-import { conflict } from '../errors';
-import { prepareEvent } from '../store/events';
-import { getGroup, GroupDoc, GroupSettings, listGroups, updateGroup } from '../store/groups';
+import { notFound } from '../../domain/errors';
+import { commitEvents } from '../../domain/events/commit';
+import { conflict } from '../../domain/errors';
+import { prepareEvent } from '../../domain/events/store';
+import { getGroup, GroupDoc, GroupSettings, listGroups, updateGroup } from '../../domain/groups/store';
 import { referencedSegment } from './offers';
 import { Handler, listReply, pageOf } from './types';
 

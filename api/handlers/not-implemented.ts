@@ -1,4 +1,4 @@
-import { ApiError } from '../errors';
+import { HttpError } from '../errors';
 import { Handler } from './types';
 
 /**
@@ -6,5 +6,5 @@ import { Handler } from './types';
  * request passed authentication, scope and validation. The README lists them.
  */
 export const notImplemented: Handler = async () => {
-  throw new ApiError(501, 'not_implemented', 'This operation is declared in the contract but not built yet.');
+  throw new HttpError('not_implemented', 'This operation is declared in the contract but not built yet.');
 };

@@ -1,10 +1,11 @@
-import { badRequest, conflict, notFound } from '../errors';
-import { discountPct, renderOfferForSend } from '../messages';
-import { commitEvents, startDispatch } from '../events';
-import { prepareEvent, recordEvent } from '../store/events';
-import { isDuplicateKey } from '../store/db';
-import { createOffer, getOffer, listOffers, OfferDoc, OfferFields, OfferStatus, updateOffer } from '../store/offers';
-import { getSegment, SegmentDoc } from '../store/segments';
+import { invalid, conflict, notFound } from '../../domain/errors';
+import { discountPct, renderOfferForSend } from '../../domain/templates/render';
+import { commitEvents } from '../../domain/events/commit';
+import { startDispatch } from '../../domain/temporal/start';
+import { prepareEvent, recordEvent } from '../../domain/events/store';
+import { isDuplicateKey } from '../../domain/db';
+import { createOffer, getOffer, listOffers, OfferDoc, OfferFields, OfferStatus, updateOffer } from '../../domain/offers/store';
+import { getSegment, SegmentDoc } from '../../domain/segments/store';
 import { AppDeps, Handler, iso, listReply, pageOf, Request } from './types';
 
 /** Curation moves a PATCH may make (archiving is DELETE's job). */
@@ -62,7 +63,7 @@ async function mustGetOffer({ tenant, params }: Request, deps: AppDeps): Promise
 export async function referencedSegment(deps: AppDeps, req: Request, id: string): Promise<SegmentDoc> {
   const segment = await getSegment(deps.db, req.tenant, id);
   if (!segment) {
-    throw badRequest('unknown_reference', `No segment ${JSON.stringify(id)} in this account and environment.`, [
+    throw invalid('unknown_reference', `No segment ${JSON.stringify(id)} in this account and environment.`, [
       { location: 'body', field: 'segment_id', rule: 'exists', message: 'does not name a segment of this account' },
     ]);
   }
@@ -84,7 +85,7 @@ export const offersList: Handler = async (req, deps) => {
 export const offerCreate: Handler = async (req, deps) => {
   const body = req.body!;
   if (body.status !== undefined && body.status !== 'pending') {
-    throw badRequest('invalid_transition', 'Offers are created as pending; curate them afterwards with PATCH.', [
+    throw invalid('invalid_transition', 'Offers are created as pending; curate them afterwards with PATCH.', [
       { location: 'body', field: 'status', rule: 'transition', message: 'must be pending on creation' },
     ]);
   }
@@ -108,7 +109,7 @@ export const offerUpdate: Handler = async (req, deps) => {
   const move = target !== undefined && target !== offer.status ? target : null;
   if (move && !MOVES[offer.status].includes(move)) {
     const hint = move === 'archived' ? ' Archive with DELETE /offers/{id}.' : '';
-    throw badRequest('invalid_transition', `An offer cannot move from ${offer.status} to ${move}.${hint}`, [
+    throw invalid('invalid_transition', `An offer cannot move from ${offer.status} to ${move}.${hint}`, [
       { location: 'body', field: 'status', rule: 'transition', message: `allowed from ${offer.status}: ${MOVES[offer.status].join(', ')}` },
     ]);
   }
@@ -161,6 +162,6 @@ export const offerPreview: Handler = async (req, deps) => {
     length: [...text].length,
   };
   const event = await recordEvent(deps.db, req.tenant, 'offer.previewed', { preview });
-  await startDispatch(deps.temporal.client, event, deps.temporal.taskQueue);
+  await startDispatch(deps.temporal, event);
   return { body: { data: preview, event_id: event.id } };
 };

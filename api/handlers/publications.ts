@@ -1,6 +1,6 @@
-import { notFound } from '../errors';
-import { publicationRecord, queuePublication, toPublication } from '../publishing';
-import { deliveriesOf, getPublication, listPublications, PublicationQuery } from '../store/publications';
+import { notFound } from '../../domain/errors';
+import { publicationRecord, queuePublication, toPublication } from '../../domain/publications/queue';
+import { deliveriesOf, getPublication, listPublications, PublicationQuery } from '../../domain/publications/store';
 import { Handler, listReply, pageOf } from './types';
 
 /** POST /offers/{id}/publish: answers once the publication is recorded and its workflow start is durable. */

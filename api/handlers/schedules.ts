@@ -7,11 +7,11 @@ import { ScheduleDescription, ScheduleOverlapPolicy, WorkflowHandle } from '@tem
 import { ApplicationFailure } from '@temporalio/common';
 import { validatorFor } from '../../schemas/validator';
 import { ErrorCode } from '../../schemas/openapi/common';
-import { ApiError, badRequest, conflict, notFound } from '../errors';
-import { commitEvents } from '../events';
-import { newId } from '../ids';
-import { publicationRecord } from '../publishing';
-import { checkRecurrence, Recurrence, RecurrenceError } from '../recurrence';
+import { DomainError, invalid, conflict, notFound } from '../../domain/errors';
+import { commitEvents } from '../../domain/events/commit';
+import { newId } from '../../domain/ids';
+import { publicationRecord } from '../../domain/publications/queue';
+import { checkRecurrence, Recurrence, RecurrenceError } from '../../domain/schedules/recurrence';
 import {
   createTemporalSchedule,
   deleteTemporalSchedule,
@@ -19,18 +19,17 @@ import {
   observeSchedule,
   RUN_REFUSED,
   RunError,
-  runWorkflowId,
   ScheduleTemporal,
   statusOf,
   syncTemporalSchedule,
-  temporalScheduleId,
   toSchedule,
-} from '../schedules';
-import { Tenant } from '../store/db';
-import { prepareEvent } from '../store/events';
-import { getGroup } from '../store/groups';
-import { getOffer } from '../store/offers';
-import { getPublication } from '../store/publications';
+} from '../../domain/schedules/temporal';
+import { runWorkflowId, temporalScheduleId } from '../../domain/temporal/names';
+import { Tenant } from '../../domain/db';
+import { prepareEvent } from '../../domain/events/store';
+import { getGroup } from '../../domain/groups/store';
+import { getOffer } from '../../domain/offers/store';
+import { getPublication } from '../../domain/publications/store';
 import {
   deleteSchedule,
   getSchedule,
@@ -42,9 +41,9 @@ import {
   ScheduleQuery,
   recordObserved,
   updateSchedule,
-} from '../store/schedules';
-import { getSegment } from '../store/segments';
-import { getTemplate } from '../store/templates';
+} from '../../domain/schedules/store';
+import { getSegment } from '../../domain/segments/store';
+import { getTemplate } from '../../domain/templates/store';
 import { AppDeps, Handler, listReply, pageOf, Request } from './types';
 
 /** How long run-now waits for its run to queue the publication, unless AppDeps says otherwise. */
@@ -80,7 +79,7 @@ async function observe(deps: AppDeps, tenant: Tenant, doc: ScheduleDoc): Promise
 function exactlyOne(body: Record<string, unknown>, fields: readonly [string, string], what: string, required: boolean): void {
   const sent = fields.filter((f) => body[f] !== undefined);
   if (sent.length === 1 || (!required && sent.length === 0)) return;
-  throw badRequest(
+  throw invalid(
     'validation_failed',
     `Give exactly one ${what}: ${fields.join(' or ')}${sent.length ? ', not both' : ''}.`,
     fields.map((field) => ({ location: 'body', field, rule: 'oneOf', message: `exactly one of ${fields.join(' and ')} is required` })),
@@ -92,14 +91,14 @@ const DATE_TIME = { type: 'string', format: 'date-time' };
 /** An RFC 3339 date-time WITH an offset, to the second. */
 function instant(field: string, value: string): Date {
   if (!/(?:[Zz]|[+-]\d{2}:\d{2})$/.test(value)) {
-    throw badRequest(
+    throw invalid(
       'validation_failed',
       `Invalid body field ${field}: "${value}" has no UTC offset, so it names no instant; write it as 2030-01-01T09:00:00-03:00 or 2030-01-01T12:00:00Z.`,
       [{ location: 'body', field, rule: 'offset', message: 'needs a UTC offset (Z or ±hh:mm)' }],
     );
   }
   if (!validatorFor(DATE_TIME)(value)) {
-    throw badRequest('validation_failed', `Invalid body field ${field}: "${value}" is not a valid date-time.`, [
+    throw invalid('validation_failed', `Invalid body field ${field}: "${value}" is not a valid date-time.`, [
       { location: 'body', field, rule: 'format', message: 'is not a valid RFC 3339 date-time' },
     ]);
   }
@@ -108,7 +107,7 @@ function instant(field: string, value: string): Date {
 
 function mustBeFuture(field: string, at: Date, why = 'must be in the future'): void {
   if (at.getTime() <= Date.now()) {
-    throw badRequest('validation_failed', `Invalid body field ${field}: ${why}.`, [{ location: 'body', field, rule: 'future', message: why }]);
+    throw invalid('validation_failed', `Invalid body field ${field}: ${why}.`, [{ location: 'body', field, rule: 'future', message: why }]);
   }
 }
 
@@ -119,7 +118,7 @@ function recurrence(input: { rrule?: string; cron?: string; timezone?: string; e
     return checkRecurrence(input, runAt);
   } catch (err) {
     if (!(err instanceof RecurrenceError)) throw err;
-    throw badRequest('validation_failed', `Invalid body field ${err.field}: ${err.message}.`, [
+    throw invalid('validation_failed', `Invalid body field ${err.field}: ${err.message}.`, [
       { location: 'body', field: err.field, rule: err.rule, message: err.message },
     ]);
   }
@@ -129,7 +128,7 @@ const recurrenceFromBody = (input: RecurrenceInput, runAt: Date): Recurrence =>
   recurrence({ ...input, ends_at: input.ends_at === undefined ? null : instant('recurrence.ends_at', input.ends_at) }, runAt);
 
 const unknownReference = (field: string, what: string, id: string) =>
-  badRequest('unknown_reference', `No ${what} ${JSON.stringify(id)} in this account and environment.`, [
+  invalid('unknown_reference', `No ${what} ${JSON.stringify(id)} in this account and environment.`, [
     { location: 'body', field, rule: 'exists', message: `does not name a ${what} of this account` },
   ]);
 
@@ -250,7 +249,7 @@ export const scheduleUpdate: Handler = async (req, deps) => {
   ) as Partial<ScheduleFields>;
   const timing = 'run_at' in set || 'recurrence' in set;
   if (body.status !== undefined && statusOf(desc) === 'completed' && !timing) {
-    throw badRequest('invalid_transition', 'The schedule is completed: it has no run ahead. Send a new future run_at (or recurrence) to make it active again.', [
+    throw invalid('invalid_transition', 'The schedule is completed: it has no run ahead. Send a new future run_at (or recurrence) to make it active again.', [
       { location: 'body', field: 'status', rule: 'transition', message: 'a completed schedule moves to active only with a new future run_at' },
     ]);
   }
@@ -312,8 +311,7 @@ interface RunResult {
 }
 
 const stillUnderWay = (waitMs: number) =>
-  new ApiError(
-    503,
+  new DomainError(
     'service_unavailable',
     `The run started but has not queued its publication within ${Math.round(waitMs / 1000)} s (no worker has taken it yet). ` +
       'It stays under way and queues when a worker takes it; repeating this request waits for that same run instead of starting another.',
@@ -367,7 +365,7 @@ async function runResult(deps: AppDeps, run: WorkflowHandle, deadline: number, w
     return await deps.temporal.client.withAbortSignal(signal, () => run.result());
   } catch (err) {
     const refused = refusal(err);
-    if (refused) throw new ApiError(refused.status, refused.code as ErrorCode, refused.message);
+    if (refused) throw new DomainError(refused.code as ErrorCode, refused.message);
     if (signal.aborted) throw stillUnderWay(waitMs);
     throw err;
   }

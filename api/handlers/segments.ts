@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { conflict, notFound } from '../errors';
-import { commitEvents } from '../events';
-import { prepareEvent } from '../store/events';
-import { countGroupsBySegment } from '../store/groups';
+import { conflict, notFound } from '../../domain/errors';
+import { commitEvents } from '../../domain/events/commit';
+import { prepareEvent } from '../../domain/events/store';
+import { countGroupsBySegment } from '../../domain/groups/store';
 import {
   createSegment,
   deleteSegment,
@@ -13,7 +13,7 @@ import {
   segmentLinks,
   SlugTakenError,
   updateSegment,
-} from '../store/segments';
+} from '../../domain/segments/store';
 import { Handler, listReply, pageOf } from './types';
 
 const FIELDS = [

@@ -1,8 +1,8 @@
-import { badRequest, conflict, notFound } from '../errors';
-import { commitEvents } from '../events';
-import { parseTemplate } from '../messages';
-import { prepareEvent } from '../store/events';
-import { countSchedulesByTemplate } from '../store/schedules';
+import { invalid, conflict, notFound } from '../../domain/errors';
+import { commitEvents } from '../../domain/events/commit';
+import { parseTemplate } from '../../domain/templates/render';
+import { prepareEvent } from '../../domain/events/store';
+import { countSchedulesByTemplate } from '../../domain/schedules/store';
 import {
   createTemplate,
   defaultTemplate,
@@ -14,7 +14,7 @@ import {
   TemplateFields,
   TemplateFormat,
   updateTemplate,
-} from '../store/templates';
+} from '../../domain/templates/store';
 import { referencedSegment } from './offers';
 import { AppDeps, Handler, listReply, pageOf, Request } from './types';
 
@@ -50,7 +50,7 @@ function checkBody(body: string): void {
   const { problems } = parseTemplate(body);
   if (!problems.length) return;
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-  throw badRequest(
+  throw invalid(
     'validation_failed',
     `Invalid body field body: ${problems[0]!.message}${more}.`,
     problems.map((p) => ({ location: 'body', field: 'body', rule: p.rule, message: p.message })),

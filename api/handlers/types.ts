@@ -1,8 +1,8 @@
 import { Client } from '@temporalio/client';
 import { Db } from 'mongodb';
 import { Logger } from 'pino';
-import { AccountDoc, ApiKeyDoc } from '../store/accounts';
-import { Page, Tenant } from '../store/db';
+import { AccountDoc, ApiKeyDoc } from '../../domain/accounts/store';
+import { Page, Tenant } from '../../domain/db';
 
 /** What `createApp` needs; `main` builds it from MongoDB and Temporal connections. */
 export interface AppDeps {

@@ -1,22 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowExecutionInfo } from '@temporalio/client';
-import { seal } from '../crypto';
-import { checkDestination, DestinationError } from '../destinations';
-import { badRequest, conflict, notFound } from '../errors';
-import { commitEvents } from '../events';
-import { prepareEvent } from '../store/events';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, WebhookDoc, WebhookFields, WebhookState } from '../store/webhooks';
-import { deliveriesQuery, toWebhook } from '../webhooks';
+import { seal } from '../../domain/sealing';
+import { checkDestination, DestinationError } from '../../domain/webhooks/destinations';
+import { invalid, conflict, notFound } from '../../domain/errors';
+import { commitEvents } from '../../domain/events/commit';
+import { prepareEvent } from '../../domain/events/store';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, WebhookDoc, WebhookFields, WebhookState } from '../../domain/webhooks/store';
+import { deliveriesQuery, toWebhook } from '../../domain/webhooks/record';
 import { EVENT_KINDS } from '../../schemas/events/index';
-import { DeliveryMemo, deliveryWorkflowId } from '../../workflows/delivery-options';
-import { OfferopsEventKind } from '../../workflows/search-attributes';
+import { DeliveryMemo, deliveryWorkflowId, OfferopsEventKind } from '../../domain/temporal/names';
 import { AppDeps, Handler, listReply, pageOf, Request } from './types';
 
 /** 400 unless every subscribed kind is in the catalogue (or `*`). */
 function checkKinds(events: string[]): void {
   const unknown = events.filter((k) => k !== '*' && !EVENT_KINDS.includes(k));
   if (unknown.length) {
-    throw badRequest(
+    throw invalid(
       'validation_failed',
       `Unknown event kind ${unknown.join(', ')}; known: ${EVENT_KINDS.join(', ')}.`,
       unknown.map((k) => ({ location: 'body' as const, field: 'events', rule: 'catalogue', message: `${k} is not an event kind` })),
@@ -29,7 +28,7 @@ async function checkUrl(deps: AppDeps, url: string): Promise<void> {
     await checkDestination(url, deps.webhookAllow ?? []);
   } catch (err) {
     if (!(err instanceof DestinationError)) throw err;
-    throw badRequest('validation_failed', `The URL is not an allowed destination: ${err.message}.`, [
+    throw invalid('validation_failed', `The URL is not an allowed destination: ${err.message}.`, [
       { location: 'body', field: 'url', rule: 'destination', message: err.message },
     ]);
   }

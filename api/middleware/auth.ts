@@ -1,9 +1,9 @@
 import { Middleware } from 'koa';
 import { Db } from 'mongodb';
 import { Operation } from '../../schemas/operations';
-import { ApiError } from '../errors';
-import { AccountDoc, ApiKeyDoc, checkApiKey, planHasApiAccess } from '../store/accounts';
-import { Tenant } from '../store/db';
+import { HttpError } from '../errors';
+import { AccountDoc, ApiKeyDoc, checkApiKey, planHasApiAccess } from '../../domain/accounts/store';
+import { Tenant } from '../../domain/db';
 
 export interface AuthState {
   key: ApiKeyDoc;
@@ -23,14 +23,12 @@ export function authenticate(db: Db): Middleware {
     const header = ctx.get('Authorization');
     const match = /^Bearer +(\S+)\s*$/i.exec(header);
     if (!match) {
-      throw new ApiError(401, 'missing_api_key', 'Send the API key as `Authorization: Bearer <key>`.', undefined, {
-        'WWW-Authenticate': 'Bearer',
-      });
+      throw new HttpError('missing_api_key', 'Send the API key as `Authorization: Bearer <key>`.', { 'WWW-Authenticate': 'Bearer' });
     }
     const check = await checkApiKey(db, match[1]!);
     if (!check.ok) {
       const [code, message] = REASONS[check.reason];
-      throw new ApiError(401, code, message, undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+      throw new HttpError(code, message, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
     }
     const auth: AuthState = { key: check.key, account: check.account, tenant: { accountId: check.account._id, env: check.key.env } };
     ctx.state.auth = auth;
@@ -43,10 +41,10 @@ export function authorize(op: Operation): Middleware {
   return async (ctx, next) => {
     const { key, account } = ctx.state.auth as AuthState;
     if (!planHasApiAccess(account.plan)) {
-      throw new ApiError(402, 'plan_required', `The ${account.plan} plan does not include API access.`);
+      throw new HttpError('plan_required', `The ${account.plan} plan does not include API access.`);
     }
     if (!key.scopes.includes(op.scope)) {
-      throw new ApiError(403, 'insufficient_scope', `This operation needs the ${op.scope} scope.`);
+      throw new HttpError('insufficient_scope', `This operation needs the ${op.scope} scope.`);
     }
     await next();
   };

@@ -1,13 +1,12 @@
 import { Middleware } from 'koa';
 import { Operation } from '../../schemas/operations';
-import { ApiError } from '../errors';
+import { HttpError } from '../errors';
 
 /**
  * 413. The rest of the body is left unread (draining would let a client push
  * unlimited bytes), so the connection cannot carry another request: close it.
  */
-const tooLarge = (limit: number): ApiError =>
-  new ApiError(413, 'payload_too_large', `The body exceeds ${limit} bytes.`, undefined, { Connection: 'close' });
+const tooLarge = (limit: number): HttpError => new HttpError('payload_too_large', `The body exceeds ${limit} bytes.`, { Connection: 'close' });
 
 const isJson = (type: string): boolean => /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);
 
@@ -37,14 +36,14 @@ export function jsonBody(op: Operation, limit: number): Middleware {
     if (text.trim() === '') {
       ctx.state.body = undefined;
     } else if (!op.body) {
-      throw new ApiError(400, 'body_not_allowed', `${op.method.toUpperCase()} ${op.path} takes no body.`);
+      throw new HttpError('body_not_allowed', `${op.method.toUpperCase()} ${op.path} takes no body.`);
     } else if (!isJson(ctx.get('Content-Type'))) {
-      throw new ApiError(415, 'unsupported_media_type', 'Send the body as Content-Type: application/json.');
+      throw new HttpError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
     } else {
       try {
         ctx.state.body = JSON.parse(text);
       } catch (err) {
-        throw new ApiError(400, 'malformed_json', `The body is not valid JSON: ${(err as Error).message}`);
+        throw new HttpError('malformed_json', `The body is not valid JSON: ${(err as Error).message}`);
       }
     }
     await next();

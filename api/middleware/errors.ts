@@ -1,9 +1,10 @@
 import { Middleware } from 'koa';
 import { Logger } from 'pino';
-import { ApiError } from '../errors';
+import { ErrorCode } from '../../schemas/openapi/common';
+import { documentedError, HttpError } from '../errors';
 
 /** Statuses Koa or a dependency may raise on its own, mapped to our codes. */
-const FALLBACK_CODES: Record<number, ApiError['code']> = {
+const FALLBACK_CODES: Record<number, ErrorCode> = {
   400: 'invalid_request',
   404: 'route_not_found',
   405: 'method_not_allowed',
@@ -11,37 +12,37 @@ const FALLBACK_CODES: Record<number, ApiError['code']> = {
   415: 'unsupported_media_type',
 };
 
+/** A client error Koa or a dependency raised (`http-errors` with `expose`), as ours; null for anything else. */
+function exposedClientError(err: unknown): HttpError | null {
+  const { status, expose } = err as { status?: unknown; expose?: unknown };
+  const code = typeof status === 'number' ? FALLBACK_CODES[status] : undefined;
+  return code && expose === true ? new HttpError(code, (err as Error).message) : null;
+}
+
 /**
  * Turns every failure into the contract's error shape
- * `{code, message, request_id[, details]}`. Messages of 5xx errors are
- * logged, never sent: the client sees only the request id to quote.
+ * `{code, message, request_id[, details]}`: domain and HTTP errors by their
+ * code's status. Anything else is a bug: a 500 whose message is never sent
+ * (the client sees only the request id to quote); the error goes to the
+ * app's `error` event, which logs it (createApp).
  */
-export function errorHandler(logger: Logger): Middleware {
+export function errorHandler(): Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (err) {
-      let apiError: ApiError;
-      if (err instanceof ApiError) {
-        apiError = err;
-      } else {
-        const status = (err as { status?: unknown }).status;
-        const expose = (err as { expose?: unknown }).expose === true;
-        const code = typeof status === 'number' ? FALLBACK_CODES[status] : undefined;
-        if (code && expose && typeof status === 'number') {
-          apiError = new ApiError(status, code, (err as Error).message);
-        } else {
-          logger.error({ err, request_id: ctx.state.requestId }, 'request failed');
-          apiError = new ApiError(500, 'internal_error', 'Internal error; quote the request_id when reporting it.');
-        }
+      let known = documentedError(err) ?? documentedError(exposedClientError(err));
+      if (!known) {
+        ctx.app.emit('error', err, ctx);
+        known = documentedError(new HttpError('internal_error', 'Internal error; quote the request_id when reporting it.'))!;
       }
-      ctx.status = apiError.status;
-      ctx.set(apiError.headers);
+      ctx.status = known.status;
+      ctx.set(known.headers);
       ctx.body = {
-        code: apiError.code,
-        message: apiError.message,
+        code: known.code,
+        message: known.message,
         request_id: ctx.state.requestId,
-        ...(apiError.details ? { details: apiError.details } : {}),
+        ...(known.details ? { details: known.details } : {}),
       };
     }
   };

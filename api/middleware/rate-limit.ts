@@ -1,7 +1,7 @@
 import { Middleware } from 'koa';
 import { Db } from 'mongodb';
-import { ApiError } from '../errors';
-import { hit } from '../store/rate-limits';
+import { HttpError } from '../errors';
+import { hit } from '../../domain/accounts/rate-limits';
 import { AuthState } from './auth';
 
 export interface RateLimitOptions {
@@ -25,7 +25,7 @@ export function rateLimit(db: Db, opts: RateLimitOptions): Middleware {
     const headers = { 'RateLimit-Policy': policy, RateLimit: `"default";r=${remaining};t=${reset}` };
     ctx.set(headers);
     if (window.count > opts.limit) {
-      throw new ApiError(429, 'rate_limited', `More than ${opts.limit} requests in this window; retry in ${reset} s.`, undefined, {
+      throw new HttpError('rate_limited', `More than ${opts.limit} requests in this window; retry in ${reset} s.`, {
         ...headers,
         'Retry-After': String(reset),
       });

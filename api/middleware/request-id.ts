@@ -1,5 +1,5 @@
 import { Middleware } from 'koa';
-import { newId } from '../ids';
+import { newId } from '../../domain/ids';
 
 /** Gives every request an id (`req_…`), in `ctx.state.requestId` and the X-Request-Id header. */
 export function requestId(): Middleware {

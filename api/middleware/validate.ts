@@ -3,7 +3,8 @@ import { JsonSchema } from '../../schemas/openapi/common';
 import { openapiDocument } from '../../schemas/openapi/index';
 import { Operation } from '../../schemas/operations';
 import { ErrorObject, validatorFor } from '../../schemas/validator';
-import { ApiError, ErrorDetail } from '../errors';
+import { ErrorDetail } from '../../domain/errors';
+import { HttpError } from '../errors';
 
 const components = (openapiDocument.components as { schemas: Record<string, JsonSchema> }).schemas;
 
@@ -70,7 +71,7 @@ export function validateRequest(op: Operation): Middleware {
       const first = details[0]!;
       const where = first.field ? `${first.location} field ${first.field}` : first.location;
       const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
-      throw new ApiError(400, 'validation_failed', `Invalid ${where}: ${first.message}${more}.`, details);
+      throw new HttpError('validation_failed', `Invalid ${where}: ${first.message}${more}.`, {}, details);
     }
     ctx.state.params = params;
     ctx.state.query = query;

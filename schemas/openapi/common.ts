@@ -205,6 +205,11 @@ export const ERROR_CODES = {
 export type ErrorStatus = keyof typeof ERROR_CODES;
 export type ErrorCode = (typeof ERROR_CODES)[ErrorStatus][number];
 
+/** The HTTP status of each error code (every code belongs to exactly one status). */
+export const ERROR_STATUS = Object.fromEntries(
+  Object.entries(ERROR_CODES).flatMap(([status, codes]) => codes.map((code) => [code, Number(status)])),
+) as Record<ErrorCode, ErrorStatus>;
+
 export const ERROR_RESPONSES: Record<string, string> = {
   '400': 'Invalid parameter, body or transition (`details` lists each invalid field).',
   '401': 'Key missing, invalid, expired or revoked.',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Db, MongoClient } from 'mongodb';
-import { reserveSendSlot, sweepSendSlots } from '../../api/store/pacing';
+import { reserveSendSlot, sweepSendSlots } from '../../domain/channels/pacing';
 import { stackEnv } from '../helpers/stack';
 
 let client: MongoClient;

@@ -8,9 +8,9 @@ import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { Db, MongoClient } from 'mongodb';
 import { createActivities } from '../../activities/index';
-import { secretKeyFromEnv } from '../../api/crypto';
-import { ensureIndexes } from '../../api/store/db';
-import { hit } from '../../api/store/rate-limits';
+import { secretKeyFromEnv } from '../../domain/sealing';
+import { ensureIndexes } from '../../domain/db';
+import { hit } from '../../domain/accounts/rate-limits';
 import { stackEnv } from '../helpers/stack';
 
 let client: MongoClient;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { revokeApiKey } from '../../api/store/accounts';
+import { revokeApiKey } from '../../domain/accounts/store';
 import { SCOPES } from '../../schemas/openapi/common';
 import { Operation, operations } from '../../schemas/operations';
 import { ApiClient, Reply } from '../helpers/client';

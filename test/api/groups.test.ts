@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createGroup } from '../../api/store/groups';
+import { createGroup } from '../../domain/groups/store';
 import { ApiClient } from '../helpers/client';
 import { addKey, seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
 

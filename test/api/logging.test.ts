@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
 import { createApp } from '../../api/app';
-import { secretKeyFromEnv } from '../../api/crypto';
+import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MessageOffer, parseTemplate, renderTemplate } from '../../api/messages';
+import { MessageOffer, parseTemplate, renderTemplate } from '../../domain/templates/render';
 
 const FULL: MessageOffer = {
   title: 'Air Fryer Mondial',

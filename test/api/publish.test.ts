@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { secretKeyFromEnv } from '../../api/crypto';
-import { createChannel } from '../../api/store/channels';
-import { createGroup } from '../../api/store/groups';
+import { secretKeyFromEnv } from '../../domain/sealing';
+import { createChannel } from '../../domain/channels/store';
+import { createGroup } from '../../domain/groups/store';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';
 import { ApiClient } from '../helpers/client';

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { UNBUILT_OPERATIONS } from '../../api/handlers/index';
-import { Environment } from '../../api/store/db';
-import { createGroup } from '../../api/store/groups';
+import { Environment } from '../../domain/db';
+import { createGroup } from '../../domain/groups/store';
 import { operations } from '../../schemas/operations';
 import { ApiClient } from '../helpers/client';
 import { addKey, seedTenant, startTestApp, TestApp } from '../helpers/stack';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { secretKeyFromEnv, unseal } from '../../api/crypto';
+import { secretKeyFromEnv, unseal } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 

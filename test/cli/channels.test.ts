@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { secretKeyFromEnv, unseal } from '../../api/crypto';
+import { secretKeyFromEnv, unseal } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { cliEnv, ok, runCli, usage } from '../helpers/cli';
 import { addKey, seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';

@@ -9,12 +9,12 @@ import { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Db } from 'mongodb';
 import { createApp } from '../../api/app';
-import { secretKeyFromEnv } from '../../api/crypto';
-import { connectMongo, connectTemporal } from '../../api/connections';
-import { createLogger } from '../../api/logger';
-import { temporalScheduleId } from '../../api/schedules';
-import { createAccount, createApiKey, Plan } from '../../api/store/accounts';
-import { Environment, ensureIndexes } from '../../api/store/db';
+import { secretKeyFromEnv } from '../../domain/sealing';
+import { connectMongo, connectTemporal } from '../../domain/config';
+import { createLogger } from '../../domain/logger';
+import { temporalScheduleId } from '../../domain/temporal/names';
+import { createAccount, createApiKey, Plan } from '../../domain/accounts/store';
+import { Environment, ensureIndexes } from '../../domain/db';
 import { SCOPES } from '../../schemas/openapi/common';
 import { Client, Connection } from '@temporalio/client';
 

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { ActivityDeps, createActivities } from '../../activities/index';
-import { secretKeyFromEnv } from '../../api/crypto';
+import { secretKeyFromEnv } from '../../domain/sealing';
 import { stackEnv, TestApp } from './stack';
 
 let runtimeInstalled = false;

@@ -5,11 +5,11 @@
 import { Db } from 'mongodb';
 import { SCOPES } from '../../schemas/openapi/common';
 import { PLANS } from '../../schemas/openapi/account';
-import { createAccount, createApiKey, getAccount, KeyInputError, Plan, revokeApiKey, TEST_KEY_LIFETIMES } from '../../api/store/accounts';
-import { Environment } from '../../api/store/db';
-import { CHANNEL_TYPES, ChannelType, createChannel, getChannel } from '../../api/store/channels';
-import { createGroup } from '../../api/store/groups';
-import { getSegment } from '../../api/store/segments';
+import { createAccount, createApiKey, getAccount, KeyInputError, Plan, revokeApiKey, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
+import { Environment } from '../../domain/db';
+import { CHANNEL_TYPES, ChannelType, createChannel, getChannel } from '../../domain/channels/store';
+import { createGroup } from '../../domain/groups/store';
+import { getSegment } from '../../domain/segments/store';
 
 export class UsageError extends Error {}
 

@@ -3,7 +3,7 @@
  * while it runs; MONGODB_URI / MONGODB_DB in the environment take precedence.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { newSecretKey } from '../../api/crypto';
+import { newSecretKey } from '../../domain/sealing';
 import { join, resolve } from 'node:path';
 
 export interface StackInfo {

@@ -5,8 +5,8 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { connectMongo } from '../../api/connections';
-import { createAccount, createApiKey, TEST_KEY_LIFETIMES } from '../../api/store/accounts';
+import { connectMongo } from '../../domain/config';
+import { createAccount, createApiKey, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
 import { SCOPES } from '../../schemas/openapi/common';
 import { log, onStopSignal, Supervisor } from './processes';
 import { Stack, startStack } from './stack';

@@ -5,7 +5,7 @@
  * the retention sweep (no TTL index: FerretDB has none).
  */
 import { Db } from 'mongodb';
-import { isDuplicateKey, platformCollection } from './db';
+import { isDuplicateKey, platformCollection } from '../db';
 
 interface WindowDoc {
   _id: string;

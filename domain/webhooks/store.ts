@@ -2,7 +2,7 @@
 import { Db, Filter } from 'mongodb';
 import { WEBHOOK_STATES } from '../../schemas/openapi/webhooks';
 import { newId } from '../ids';
-import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
 
 export type WebhookState = (typeof WEBHOOK_STATES)[number];
 

@@ -9,7 +9,7 @@ import { Db } from 'mongodb';
 import { PLANS } from '../../schemas/openapi/account';
 import { Scope, SCOPES } from '../../schemas/openapi/common';
 import { newId, randomToken } from '../ids';
-import { Environment, platformCollection } from './db';
+import { Environment, platformCollection } from '../db';
 
 export type Plan = (typeof PLANS)[number];
 

@@ -4,7 +4,7 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { Db, MongoClient } from 'mongodb';
-import { TASK_QUEUE } from '../workflows/constants';
+import { TASK_QUEUE } from './temporal/names';
 
 export interface ConnectionConfig {
   mongodbUri: string;

@@ -17,25 +17,19 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  Client,
   ScheduleAlreadyRunning,
   ScheduleDescription,
   ScheduleHandle,
   ScheduleNotFoundError,
-  ScheduleOptionsStartWorkflowAction,
   ScheduleOverlapPolicy,
-  Workflow,
 } from '@temporalio/client';
-import { TASK_QUEUE } from '../workflows/constants';
-import { offeropsSearchAttributes } from '../workflows/search-attributes';
+import { offeropsSearchAttributes, temporalScheduleId } from '../temporal/names';
+import { scheduleRunAction, TemporalDeps } from '../temporal/start';
 import { scheduleSpec } from './recurrence';
-import { observedFields, ScheduleDoc, ScheduleFields, ScheduleObserved, ScheduleStatus } from './store/schedules';
+import { observedFields, ScheduleDoc, ScheduleFields, ScheduleObserved, ScheduleStatus } from './store';
 
-export interface ScheduleTemporal {
-  client: Client;
-  /** Where the runs go; TASK_QUEUE unless told. */
-  taskQueue?: string;
-}
+/** The Temporal client, and the task queue the runs go to. */
+export type ScheduleTemporal = TemporalDeps;
 
 /** The failure type of a run the destination or content refused (a 4xx of publishing): recorded, not retried. */
 export const RUN_REFUSED = 'ScheduleRunRefused';
@@ -49,10 +43,6 @@ export interface RunError {
 
 /** How long a difference between Temporal and the record counts as a write under way. */
 export const SETTLE_MS = 15_000;
-
-export const temporalScheduleId = (id: string): string => `schedule-${id}`;
-/** The workflow id of runs; Temporal appends the scheduled time (`…-2030-01-01T12:00:00Z`). */
-export const runWorkflowId = (id: string): string => `schedule-run-${id}`;
 
 type Timing = Pick<ScheduleFields, 'run_at' | 'recurrence' | 'paused'>;
 
@@ -70,17 +60,7 @@ export function syncHash(s: Timing): string {
  * run never has to wait for, or be dropped because of, another (a run-now
  * during a scheduled run included). BUFFER_ALL would only serialise them.
  */
-function action(t: ScheduleTemporal, doc: ScheduleDoc & Timing): ScheduleOptionsStartWorkflowAction<Workflow> {
-  return {
-    type: 'startWorkflow',
-    workflowType: 'scheduleRun',
-    workflowId: runWorkflowId(doc._id),
-    taskQueue: t.taskQueue ?? TASK_QUEUE,
-    args: [{ schedule_id: doc._id, account: doc.account_id, environment: doc.env }],
-    typedSearchAttributes: offeropsSearchAttributes(doc.account_id, doc.env, doc._id, 'schedule_run'),
-    memo: { sync: syncHash(doc) },
-  };
-}
+const action = (t: ScheduleTemporal, doc: ScheduleDoc & Timing) => scheduleRunAction(t, doc, { sync: syncHash(doc) });
 
 const handleOf = (t: ScheduleTemporal, id: string): ScheduleHandle => t.client.schedule.getHandle(temporalScheduleId(id));
 

@@ -4,9 +4,9 @@
  * unseals them; nothing here is ever returned by the API.
  */
 import { Db } from 'mongodb';
-import { Sealed, seal, unseal } from '../crypto';
+import { Sealed, seal, unseal } from '../sealing';
 import { newId } from '../ids';
-import { Tenant, tenantCollection, TenantDoc } from './db';
+import { Tenant, tenantCollection, TenantDoc } from '../db';
 
 /** The Bot API base a telegram channel uses unless given another. */
 export const TELEGRAM_API = 'https://api.telegram.org';

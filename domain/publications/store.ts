@@ -6,8 +6,8 @@
  */
 import { Db, Filter } from 'mongodb';
 import { DELIVERY_STATUSES, PUBLICATION_STATUSES } from '../../schemas/openapi/publications';
-import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
-import type { TemplateFormat } from './templates';
+import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
+import type { TemplateFormat } from '../templates/store';
 
 export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

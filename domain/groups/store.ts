@@ -1,7 +1,7 @@
 import { Db, Filter } from 'mongodb';
 import { GROUP_ROLES } from '../../schemas/openapi/groups';
 import { newId } from '../ids';
-import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
 
 export type GroupRole = (typeof GROUP_ROLES)[number];
 

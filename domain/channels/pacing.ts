@@ -16,7 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Db } from 'mongodb';
-import { isDuplicateKey, platformCollection } from './db';
+import { isDuplicateKey, platformCollection } from '../db';
 
 interface CellDoc {
   _id: string;

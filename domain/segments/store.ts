@@ -1,8 +1,8 @@
 import { Db } from 'mongodb';
 import { DISTRIBUTIONS } from '../../schemas/openapi/segments';
 import { newId } from '../ids';
-import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
-import { countSchedulesBySegment } from './schedules';
+import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
+import { countSchedulesBySegment } from '../schedules/store';
 
 export type Distribution = (typeof DISTRIBUTIONS)[number];
 

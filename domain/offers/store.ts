@@ -1,7 +1,7 @@
 import { Db, Filter } from 'mongodb';
 import { OFFER_STATUSES } from '../../schemas/openapi/offers';
 import { newId } from '../ids';
-import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
 
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
 

@@ -5,18 +5,16 @@
  * every schedule run come through here.
  */
 import { createHash } from 'node:crypto';
-import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Db } from 'mongodb';
-import { TASK_QUEUE } from '../workflows/constants';
-import { offeropsSearchAttributes } from '../workflows/search-attributes';
-import { ApiError, badRequest, conflict, notFound } from './errors';
-import { commitEvents } from './events';
-import { derivedId, newId } from './ids';
-import { renderOfferForSend } from './messages';
-import { Tenant } from './store/db';
-import { prepareEvent } from './store/events';
-import { getGroup, GroupDoc, listGroups } from './store/groups';
-import { getOffer } from './store/offers';
+import { startPublication, TemporalDeps } from '../temporal/start';
+import { conflict, invalid, notFound, unknownReference } from '../errors';
+import { commitEvents } from '../events/commit';
+import { derivedId, newId } from '../ids';
+import { renderOfferForSend } from '../templates/render';
+import { Tenant } from '../db';
+import { prepareEvent } from '../events/store';
+import { getGroup, GroupDoc, listGroups } from '../groups/store';
+import { getOffer } from '../offers/store';
 import {
   countDeliveriesByGroup,
   DeliveryDoc,
@@ -26,12 +24,12 @@ import {
   inFlightPublication,
   insertPublication,
   PublicationDoc,
-} from './store/publications';
-import { getSegment, SegmentDoc } from './store/segments';
+} from './store';
+import { getSegment, SegmentDoc } from '../segments/store';
 
 export interface PublishingDeps {
   db: Db;
-  temporal: { client: Client; taskQueue?: string };
+  temporal: TemporalDeps;
 }
 
 export interface PublishInput {
@@ -45,8 +43,6 @@ export interface PublishInput {
   /** Same key (per account and environment) → the same publication, never a second one. */
   idempotency_key: string | null;
 }
-
-export const publicationWorkflowId = (id: string): string => `publication-${id}`;
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -82,25 +78,6 @@ export async function publicationRecord(db: Db, tenant: Tenant, p: PublicationDo
   return toPublication(p, (await deliveriesOf(db, tenant, [p._id])).get(p._id) ?? []);
 }
 
-/** Starts (or finds already started) the workflow of a publication. */
-export async function startPublicationWorkflow(client: Client, p: PublicationDoc, taskQueue = TASK_QUEUE): Promise<void> {
-  try {
-    await client.workflow.start('publication', {
-      workflowId: publicationWorkflowId(p._id),
-      taskQueue,
-      args: [{ publication_id: p._id, account: p.account_id, environment: p.env }],
-      typedSearchAttributes: offeropsSearchAttributes(p.account_id, p.env, p._id, 'publication'),
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
-}
-
-const unknownReference = (field: string, what: string, id: string) =>
-  badRequest('unknown_reference', `No ${what} ${JSON.stringify(id)} in this account and environment.`, [
-    { location: 'body', field, rule: 'exists', message: `does not name a ${what} of this account` },
-  ]);
-
 /** A group can receive publications when it is active and (for live data) connected to a channel. */
 function sendable(tenant: Tenant, g: GroupDoc): boolean {
   return g.active && (tenant.env === 'test' || g.channel_id !== null);
@@ -126,7 +103,7 @@ async function deliveryCounts(db: Db, tenant: Tenant, groups: GroupDoc[]) {
 
 async function destination(db: Db, tenant: Tenant, input: PublishInput): Promise<{ groups: GroupDoc[]; segment: SegmentDoc | null }> {
   if ((input.group_id === null) === (input.segment_id === null)) {
-    throw badRequest('validation_failed', 'Give exactly one destination: group_id or segment_id.', [
+    throw invalid('validation_failed', 'Give exactly one destination: group_id or segment_id.', [
       { location: 'body', field: 'group_id', rule: 'oneOf', message: 'exactly one of group_id and segment_id is required' },
     ]);
   }
@@ -161,7 +138,7 @@ export async function queuePublication(
   if (offer && (offer.status === 'archived' || offer.status === 'rejected')) {
     throw conflict('offer_not_publishable', `The offer is ${offer.status}; only pending or approved offers are published.`);
   }
-  if (!offer && !input.text) throw new ApiError(400, 'validation_failed', 'Nothing to publish: give an offer or a text.');
+  if (!offer && !input.text) throw invalid('validation_failed', 'Nothing to publish: give an offer or a text.');
 
   const hash = input.idempotency_key ? requestHash(input) : null;
   const existing = input.idempotency_key
@@ -176,7 +153,7 @@ export async function queuePublication(
     if (hash && existing.request_hash !== hash) {
       throw conflict('idempotency_key_reused', 'This Idempotency-Key was used for a different request.');
     }
-    await startPublicationWorkflow(deps.temporal.client, existing, deps.temporal.taskQueue);
+    await startPublication(deps.temporal, existing);
     return { publication: existing, created: false };
   }
 
@@ -219,6 +196,6 @@ export async function queuePublication(
     return { publication: winner, created: false };
   }
   await commitEvents(deps, 'publications', publication._id);
-  await startPublicationWorkflow(deps.temporal.client, publication, deps.temporal.taskQueue);
+  await startPublication(deps.temporal, publication);
   return { publication, created: true };
 }

@@ -1,6 +1,6 @@
 /** The API record of a webhook (never its secret) and the Temporal names of its deliveries. */
-import { WebhookDoc } from './store/webhooks';
-import { Tenant } from './store/db';
+import { WebhookDoc } from './store';
+import { Tenant } from '../db';
 
 export function toWebhook(w: WebhookDoc): Record<string, unknown> {
   return {
@@ -15,9 +15,6 @@ export function toWebhook(w: WebhookDoc): Record<string, unknown> {
     updated_at: w.updated_at.toISOString(),
   };
 }
-
-/** The workflow that removes a deleted webhook's delivery executions. */
-export const cleanupWorkflowId = (webhookId: string): string => `webhook-cleanup-${webhookId}`;
 
 /**
  * The visibility query of a webhook's delivery workflows (search attributes

@@ -7,7 +7,7 @@
 import { Db, Filter } from 'mongodb';
 import { TEMPLATE_FORMATS } from '../../schemas/openapi/templates';
 import { newId } from '../ids';
-import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from './db';
+import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
 
 export type TemplateFormat = (typeof TEMPLATE_FORMATS)[number];
 

@@ -6,12 +6,12 @@
  * emphasis) when the account has no template for it.
  */
 import { Db } from 'mongodb';
-import { PLACEHOLDERS } from '../schemas/openapi/templates';
-import { badRequest } from './errors';
-import { Tenant } from './store/db';
-import { OfferDoc, OfferFields } from './store/offers';
-import { SegmentDoc } from './store/segments';
-import { defaultTemplate, getTemplate, TemplateDoc, TemplateFormat } from './store/templates';
+import { PLACEHOLDERS } from '../../schemas/openapi/templates';
+import { unknownReference } from '../errors';
+import { Tenant } from '../db';
+import { OfferDoc, OfferFields } from '../offers/store';
+import { SegmentDoc } from '../segments/store';
+import { defaultTemplate, getTemplate, TemplateDoc, TemplateFormat } from './store';
 
 export function formatMoney(amount: number, currency: string): string {
   try {
@@ -197,9 +197,7 @@ export async function resolveTemplate(
   if (templateId) {
     const named = await getTemplate(db, tenant, templateId);
     if (!named) {
-      throw badRequest('unknown_reference', `No template ${JSON.stringify(templateId)} in this account and environment.`, [
-        { location: 'body', field: 'template_id', rule: 'exists', message: 'does not name a template of this account' },
-      ]);
+      throw unknownReference('template_id', 'template', templateId);
     }
     return named;
   }

@@ -1,6 +1,6 @@
 /** What the sandbox connector "sends": recorded once per idempotency key, never delivered. */
 import { Db } from 'mongodb';
-import { platformCollection } from './db';
+import { platformCollection } from '../db';
 
 export async function recordSandboxMessage(
   db: Db,

@@ -14,7 +14,7 @@
 import { Db, UpdateFilter } from 'mongodb';
 import { eventDefinition, eventErrors, EventKind } from '../../schemas/events/index';
 import { newId } from '../ids';
-import { isDuplicateKey, OutboxEvent, Tenant, TENANT_COLLECTIONS, TenantCollectionName, tenantCollection, TenantDoc } from './db';
+import { isDuplicateKey, OutboxEvent, Tenant, TENANT_COLLECTIONS, TenantCollectionName, tenantCollection, TenantDoc } from '../db';
 
 export type DomainEvent = OutboxEvent;
 

@@ -1,0 +1,121 @@
+/**
+ * The Temporal vocabulary of offerops, in one place: the task queue, the
+ * housekeeping Schedules, the workflow ids, the custom search attributes and
+ * how a webhook delivery is named and tagged at its start.
+ *
+ * Workflow-safe: it imports only `@temporalio/common` and does no I/O, so the
+ * workflows import it too (the one file of `domain/` they may import; see
+ * the layout rules in the README). Typed start helpers are in ./start.ts.
+ */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/** The task queue of the offerops worker (OFFEROPS_TASK_QUEUE overrides it). */
+export const TASK_QUEUE = 'offerops';
+
+/** Temporal Schedules the worker keeps in place: id, workflow type, period. */
+export const HOUSEKEEPING_SCHEDULES = [
+  { id: 'offerops-retention-sweep', workflowType: 'retentionSweep', every: '5 minutes' },
+  { id: 'offerops-outbox-sweep', workflowType: 'outboxSweep', every: '1 minute' },
+] as const;
+
+// --- workflow ids ---------------------------------------------------------------
+
+/** `publication`: sends one publication. */
+export const publicationWorkflowId = (publicationId: string): string => `publication-${publicationId}`;
+/** `dispatchEvent`: hands one domain event to its webhooks. */
+export const dispatchWorkflowId = (eventId: string): string => `event-dispatch-${eventId}`;
+/** `webhookDelivery`: one per (event, webhook), so an event never goes out twice under the same `webhook-id`. */
+export const deliveryWorkflowId = (webhookId: string, eventId: string): string => `webhook-delivery-${webhookId}-${eventId}`;
+/** `webhookCleanup`: removes a deleted webhook's delivery executions. */
+export const cleanupWorkflowId = (webhookId: string): string => `webhook-cleanup-${webhookId}`;
+/** The Temporal Schedule of a schedule record. */
+export const temporalScheduleId = (scheduleId: string): string => `schedule-${scheduleId}`;
+/** `scheduleRun`: Temporal appends the scheduled time (`…-2030-01-01T12:00:00Z`). */
+export const runWorkflowId = (scheduleId: string): string => `schedule-run-${scheduleId}`;
+
+// --- search attributes ------------------------------------------------------------
+
+/*
+ * Registered on the namespace at start-up (tools/stack/temporal-setup.ts);
+ * workflows set them with `typedSearchAttributes` and `upsertSearchAttributes`.
+ */
+export const OfferopsAccountId = defineSearchAttributeKey('OfferopsAccountId', SearchAttributeType.KEYWORD);
+/** `live` or `test`. */
+export const OfferopsEnvironment = defineSearchAttributeKey('OfferopsEnvironment', SearchAttributeType.KEYWORD);
+export const OfferopsResourceId = defineSearchAttributeKey('OfferopsResourceId', SearchAttributeType.KEYWORD);
+/** What the workflow is about, e.g. `publication` or `webhook_delivery`. */
+export const OfferopsKind = defineSearchAttributeKey('OfferopsKind', SearchAttributeType.KEYWORD);
+/** Where the workflow's subject stands, e.g. a webhook delivery's `pending`, `retrying`, `succeeded` or `failed`. */
+export const OfferopsState = defineSearchAttributeKey('OfferopsState', SearchAttributeType.KEYWORD);
+/** The domain event kind a workflow is about (webhook deliveries), e.g. `offer.created`. */
+export const OfferopsEventKind = defineSearchAttributeKey('OfferopsEventKind', SearchAttributeType.KEYWORD);
+
+export const OFFEROPS_SEARCH_ATTRIBUTES = [OfferopsAccountId, OfferopsEnvironment, OfferopsResourceId, OfferopsKind, OfferopsState, OfferopsEventKind] as const;
+
+/** The `OfferopsKind` of each kind of workflow. */
+export type WorkflowKind = 'publication' | 'event_dispatch' | 'webhook_delivery' | 'webhook_cleanup' | 'schedule' | 'schedule_run';
+
+/** The typed search attributes of an offerops workflow: whose it is and what it is about. */
+export const offeropsSearchAttributes = (account: string, environment: string, resourceId: string, kind: WorkflowKind) => [
+  { key: OfferopsAccountId, value: account },
+  { key: OfferopsEnvironment, value: environment },
+  { key: OfferopsResourceId, value: resourceId },
+  { key: OfferopsKind, value: kind },
+];
+
+// --- webhook deliveries -----------------------------------------------------------
+
+export type DeliveryState = 'pending' | 'retrying' | 'succeeded' | 'failed';
+
+export interface DeliveryAttempt {
+  attempt: number;
+  at: string;
+  http_status: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+/** The memo key `delivery`: what GET /webhooks/{id}/deliveries shows of one delivery. */
+export interface DeliveryMemo {
+  webhook_id: string;
+  event_id: string;
+  event_kind: string;
+  state: DeliveryState;
+  attempts: DeliveryAttempt[];
+  next_attempt_at: string | null;
+  updated_at: string;
+}
+
+export interface DeliveryInput {
+  webhook_id: string;
+  event_id: string;
+  account: string;
+  environment: 'live' | 'test';
+  /** The event's kind (absent from deliveries started before it was passed). */
+  event_kind?: string;
+  /** The retry schedule (tests shorten it); the Standard Webhooks schedule by default. */
+  delays_ms?: number[];
+}
+
+/** Start options of the delivery of `input`: its id, search attributes and first memo (pending, due now). */
+export function deliveryStartOptions(input: DeliveryInput & { event_kind: string }, now: Date) {
+  const memo: DeliveryMemo = {
+    webhook_id: input.webhook_id,
+    event_id: input.event_id,
+    event_kind: input.event_kind,
+    state: 'pending',
+    attempts: [],
+    next_attempt_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  return {
+    workflowId: deliveryWorkflowId(input.webhook_id, input.event_id),
+    args: [input] as [DeliveryInput],
+    typedSearchAttributes: [
+      ...offeropsSearchAttributes(input.account, input.environment, input.webhook_id, 'webhook_delivery'),
+      { key: OfferopsState, value: memo.state },
+      { key: OfferopsEventKind, value: input.event_kind },
+    ],
+    memo: { delivery: memo },
+  };
+}

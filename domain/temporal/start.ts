@@ -1,0 +1,89 @@
+/**
+ * Typed starts of offerops workflows: every workflow the API, the domain or
+ * an activity starts goes through here, with its id, task queue and search
+ * attributes from ./names.ts, and its arguments checked against the
+ * workflow function's own signature (`start<typeof publication>`).
+ */
+import { Client, ScheduleOptionsStartWorkflowAction, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { dispatchEvent } from '../../workflows/events';
+import type { publication } from '../../workflows/publication';
+import type { scheduleRun } from '../../workflows/schedules';
+import type { webhookCleanup } from '../../workflows/webhooks';
+import {
+  cleanupWorkflowId,
+  dispatchWorkflowId,
+  offeropsSearchAttributes,
+  publicationWorkflowId,
+  runWorkflowId,
+  TASK_QUEUE,
+} from './names';
+
+/** A Temporal client and the task queue offerops workflows go to (TASK_QUEUE unless told: tests use their own). */
+export interface TemporalDeps {
+  client: Client;
+  taskQueue?: string;
+}
+
+type Environment = 'live' | 'test';
+
+/** Runs a start; a workflow already started under that id is fine (the id makes a second start a no-op). */
+async function once(start: () => Promise<unknown>): Promise<void> {
+  try {
+    await start();
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/** Starts (or finds already started) the workflow `publication-<id>` of a publication. */
+export function startPublication(t: TemporalDeps, p: { _id: string; account_id: string; env: Environment }): Promise<void> {
+  return once(() =>
+    t.client.workflow.start<typeof publication>('publication', {
+      workflowId: publicationWorkflowId(p._id),
+      taskQueue: t.taskQueue ?? TASK_QUEUE,
+      args: [{ publication_id: p._id, account: p.account_id, environment: p.env }],
+      typedSearchAttributes: offeropsSearchAttributes(p.account_id, p.env, p._id, 'publication'),
+    }),
+  );
+}
+
+/** Starts the dispatch `event-dispatch-<id>` of a domain event (idempotent). */
+export function startDispatch(t: TemporalDeps, event: { id: string; account: string; environment: Environment }): Promise<void> {
+  return once(() =>
+    t.client.workflow.start<typeof dispatchEvent>('dispatchEvent', {
+      workflowId: dispatchWorkflowId(event.id),
+      taskQueue: t.taskQueue ?? TASK_QUEUE,
+      args: [{ event_id: event.id }],
+      typedSearchAttributes: offeropsSearchAttributes(event.account, event.environment, event.id, 'event_dispatch'),
+    }),
+  );
+}
+
+/** Starts `webhook-cleanup-<whk>`, which removes a deleted webhook's delivery executions (idempotent). */
+export function startWebhookCleanup(t: TemporalDeps, input: { webhook_id: string; account: string; environment: Environment }): Promise<void> {
+  return once(() =>
+    t.client.workflow.start<typeof webhookCleanup>('webhookCleanup', {
+      workflowId: cleanupWorkflowId(input.webhook_id),
+      taskQueue: t.taskQueue ?? TASK_QUEUE,
+      args: [input],
+      typedSearchAttributes: offeropsSearchAttributes(input.account, input.environment, input.webhook_id, 'webhook_cleanup'),
+    }),
+  );
+}
+
+/** The action of a schedule's Temporal Schedule: start `scheduleRun` (`schedule-run-<sch>-<time>`) with `memo`. */
+export function scheduleRunAction(
+  t: TemporalDeps,
+  s: { _id: string; account_id: string; env: Environment },
+  memo: Record<string, unknown>,
+): ScheduleOptionsStartWorkflowAction<typeof scheduleRun> {
+  return {
+    type: 'startWorkflow',
+    workflowType: 'scheduleRun',
+    workflowId: runWorkflowId(s._id),
+    taskQueue: t.taskQueue ?? TASK_QUEUE,
+    args: [{ schedule_id: s._id, account: s.account_id, environment: s.env }],
+    typedSearchAttributes: offeropsSearchAttributes(s.account_id, s.env, s._id, 'schedule_run'),
+    memo,
+  };
+}

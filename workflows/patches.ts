@@ -1,0 +1,12 @@
+/**
+ * Patch ids (`patched()`): each names a change of workflow code that
+ * executions started before it replay without.
+ */
+
+/**
+ * Webhook deliveries started from here on carry their event kind and mirror
+ * their state in search attributes (so visibility can filter and count them),
+ * and count an attempt whose activity did not complete (worker crash,
+ * database error) as a failed attempt instead of failing the whole delivery.
+ */
+export const DELIVERY_STATE_PATCH = 'webhook-delivery-state';
