@@ -14,7 +14,7 @@ import { checkDestination, DestinationError, ResolvedAddress } from '../domain/w
 import { unseal } from '../domain/sealing';
 import { Environment, Tenant } from '../domain/db';
 import { eventById, getEvent, prepareEvent } from '../domain/events/store';
-import { getWebhook, recordDeliveryAttempt, subscribedWebhooks, updateWebhook } from '../domain/webhooks/store';
+import { getWebhook, recordDeliveryAttempt, subscribedWebhooks, saveWebhook } from '../domain/webhooks/store';
 import { deliveriesQuery, toWebhook } from '../domain/webhooks/record';
 import { createFollowUps } from './follow-ups';
 import type { ActivityDeps } from './index';
@@ -101,7 +101,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
       const current = await getWebhook(deps.db, tenant, id);
       if (!current || current.state === 'disabled') return;
       const changed = ['state', 'disabled_reason'];
-      const done = await updateWebhook(deps.db, tenant, current, { state: 'disabled', disabled_reason: 'gone' }, (after) =>
+      const done = await saveWebhook(deps.db, tenant, current, { state: 'disabled', disabled_reason: 'gone' }, (after) =>
         prepareEvent(tenant, 'webhook.updated', { webhook: toWebhook(after), changed }),
       );
       if (done) {

@@ -9,7 +9,7 @@ import { openapiDocument } from '../schemas/openapi/index';
 import { Operation, operations } from '../schemas/operations';
 import { HttpError } from './errors';
 import { handlers } from './handlers/index';
-import { AppDeps, Handler } from './handlers/types';
+import { AppDeps, Handler, OperationId } from './handlers/types';
 import { authenticate, AuthState, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
 import { accessLog, errorHandler } from './middleware/errors';
@@ -21,7 +21,7 @@ export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT = 128 * 1024;
 export const RATE_LIMIT = { limit: 120, windowMs: 60_000 };
 
-function invoke(op: Operation, handler: Handler, deps: AppDeps): Middleware {
+function invoke(op: Operation, handler: Handler<OperationId>, deps: AppDeps): Middleware {
   return async (ctx) => {
     const auth = ctx.state.auth as AuthState;
     const reply = await handler(
@@ -67,7 +67,7 @@ function buildRouter(deps: AppDeps): Router {
   });
   const ordered = [...operations].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
   for (const op of ordered) {
-    const handler = handlers[op.operationId];
+    const handler = (handlers as Partial<Record<string, Handler<OperationId>>>)[op.operationId];
     if (!handler) throw new Error(`operation ${op.operationId} has no handler`);
     router.register(
       op.routerPath,

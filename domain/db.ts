@@ -1,7 +1,8 @@
 /**
- * The only place that names collections. Tenant data is reached through
+ * The collections, and tenant scoping. Tenant data is reached through
  * `tenantCollection`, which stamps the account id and environment into every
  * filter and every insert, so an unscoped query cannot be written by accident.
+ * The few readers that work across tenants say so (`crossTenantCollection`).
  *
  * Portable subset: everything here works on MongoDB 7 and on FerretDB 1.24
  * (SQLite): plain and unique compound indexes, $set/$inc/$push/$setOnInsert,
@@ -22,7 +23,7 @@ export interface TenantDoc extends Document {
   _id: string;
   account_id: string;
   env: Environment;
-  /** Domain events written in the same atomic write as the change they describe; see outbox.ts. */
+  /** Domain events written in the same atomic write as the change they describe; see events/store.ts. */
   _outbox?: OutboxEvent[];
   /** A removal whose event is still in the outbox: invisible to every read. */
   _deleted?: true;
@@ -47,6 +48,16 @@ export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 export type PlatformCollectionName = 'accounts' | 'api_keys' | 'rate_limits' | 'send_slots' | 'sandbox_messages';
 
 export function platformCollection<T extends Document>(db: Db, name: PlatformCollectionName): Collection<T> {
+  return db.collection<T>(name);
+}
+
+/**
+ * A collection of tenant data seen across tenants, for the few readers that
+ * start from an id or a time, not a tenant: the outbox relay, the worker's
+ * sweeps and its lookups of an event by id. Everything else goes through
+ * `tenantCollection`.
+ */
+export function crossTenantCollection<T extends TenantDoc>(db: Db, name: TenantCollectionName): Collection<T> {
   return db.collection<T>(name);
 }
 

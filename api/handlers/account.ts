@@ -1,7 +1,8 @@
 import { planHasApiAccess } from '../../domain/accounts/store';
-import { Handler, iso } from './types';
+import { iso } from '../../domain/resource';
+import { Handler } from './types';
 
-export const accountGet: Handler = async ({ account, key, tenant }) => ({
+export const accountGet: Handler<'account_get'> = async ({ account, key, tenant }) => ({
   body: {
     data: {
       account: {

@@ -10,7 +10,7 @@ import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpd
 import { scheduleCreate, scheduleDelete, scheduleGet, scheduleRun, schedulesList, scheduleUpdate } from './schedules';
 import { segmentCreate, segmentDelete, segmentGet, segmentsList, segmentUpdate } from './segments';
 import { templateCreate, templateDelete, templateGet, templatesList, templateUpdate } from './templates';
-import { Handler } from './types';
+import { Handler, OperationId } from './types';
 import { webhookCreate, webhookDelete, webhookDeliveriesList, webhookGet, webhooksList, webhookUpdate } from './webhooks';
 
 /** Operations declared in the contract whose issue has not landed: they answer 501. */
@@ -55,7 +55,10 @@ export const UNBUILT_OPERATIONS = [
   'link_convert',
 ] as const;
 
-export const handlers: Readonly<Record<string, Handler>> = {
+type Unbuilt = (typeof UNBUILT_OPERATIONS)[number];
+
+/** The built operations: a missing or misspelt operationId is a compile error. */
+const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   account_get: accountGet,
   offers_list: offersList,
   offer_create: offerCreate,
@@ -91,5 +94,8 @@ export const handlers: Readonly<Record<string, Handler>> = {
   schedule_update: scheduleUpdate,
   schedule_delete: scheduleDelete,
   schedule_run: scheduleRun,
-  ...Object.fromEntries(UNBUILT_OPERATIONS.map((id) => [id, notImplemented])),
 };
+
+const unbuilt = Object.fromEntries(UNBUILT_OPERATIONS.map((id) => [id, notImplemented])) as Record<Unbuilt, typeof notImplemented>;
+
+export const handlers: { readonly [K in OperationId]: Handler<K> } = { ...built, ...unbuilt };

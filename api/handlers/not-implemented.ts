@@ -1,10 +1,9 @@
 import { HttpError } from '../errors';
-import { Handler } from './types';
 
 /**
  * The handler of an operation whose issue has not landed: 501 after the
  * request passed authentication, scope and validation. The README lists them.
  */
-export const notImplemented: Handler = async () => {
-  throw new HttpError('not_implemented', 'This operation is declared in the contract but not built yet.');
+export const notImplemented = (): Promise<never> => {
+  return Promise.reject(new HttpError('not_implemented', 'This operation is declared in the contract but not built yet.'));
 };

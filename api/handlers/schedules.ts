@@ -1,396 +1,49 @@
-/**
- * Schedules: CRUD over the record and its Temporal Schedule, and run-now.
- * See api/schedules.ts for how the two are kept together.
- */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ScheduleDescription, ScheduleOverlapPolicy, WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
-import { validatorFor } from '../../schemas/validator';
-import { ErrorCode } from '../../schemas/openapi/common';
-import { DomainError, invalid, conflict, notFound } from '../../domain/errors';
-import { commitEvents } from '../../domain/events/commit';
-import { newId } from '../../domain/ids';
+/** Schedules: thin over domain/schedules/service.ts (the record, its Temporal Schedule, run-now). */
 import { publicationRecord } from '../../domain/publications/queue';
-import { checkRecurrence, Recurrence, RecurrenceError } from '../../domain/schedules/recurrence';
 import {
-  createTemporalSchedule,
-  deleteTemporalSchedule,
-  observedOf,
-  observeSchedule,
-  RUN_REFUSED,
-  RunError,
-  ScheduleTemporal,
-  statusOf,
-  syncTemporalSchedule,
-  toSchedule,
-} from '../../domain/schedules/temporal';
-import { runWorkflowId, temporalScheduleId } from '../../domain/temporal/names';
-import { Tenant } from '../../domain/db';
-import { prepareEvent } from '../../domain/events/store';
-import { getGroup } from '../../domain/groups/store';
-import { getOffer } from '../../domain/offers/store';
-import { getPublication } from '../../domain/publications/store';
-import {
-  deleteSchedule,
-  getSchedule,
-  insertSchedule,
-  listSchedules,
-  observedFields,
-  ScheduleDoc,
-  ScheduleFields,
-  ScheduleQuery,
-  recordObserved,
-  updateSchedule,
-} from '../../domain/schedules/store';
-import { getSegment } from '../../domain/segments/store';
-import { getTemplate } from '../../domain/templates/store';
-import { AppDeps, Handler, listReply, pageOf, Request } from './types';
+  createSchedule,
+  listScheduleRecords,
+  readSchedule,
+  removeSchedule,
+  runScheduleNow,
+  updateScheduleFields,
+} from '../../domain/schedules/service';
+import { toSchedule } from '../../domain/schedules/temporal';
+import { Handler, listReply, pageOf } from './types';
 
-/** How long run-now waits for its run to queue the publication, unless AppDeps says otherwise. */
-export const RUN_WAIT_MS = 20_000;
-
-const temporalOf = (deps: AppDeps): ScheduleTemporal => ({ client: deps.temporal.client, taskQueue: deps.temporal.taskQueue });
-
-async function mustGet(req: Request, deps: AppDeps): Promise<ScheduleDoc> {
-  const schedule = await getSchedule(deps.db, req.tenant, req.params.id!);
-  if (!schedule) throw notFound('schedule', req.params.id!);
-  return schedule;
-}
-
-/**
- * The Temporal Schedule of `doc` as it is now (repaired from the record if
- * out of date). When its status or next run differs from what the record
- * last noted (a run no worker recorded yet, an end reached), the record is
- * brought up to date, so list filters and the links segments and templates
- * check follow what was read.
- */
-async function observe(deps: AppDeps, tenant: Tenant, doc: ScheduleDoc): Promise<ScheduleDescription> {
-  const desc = await observeSchedule(temporalOf(deps), doc);
-  const seen = observedOf(desc);
-  if (seen.status !== doc.status || seen.order_at.getTime() !== doc.order_at.getTime()) {
-    await recordObserved(deps.db, tenant, doc, seen);
-  }
-  return desc;
-}
-
-// --- checks -------------------------------------------------------------------
-
-/** Exactly one of two fields (or, when not `required`, at most one). */
-function exactlyOne(body: Record<string, unknown>, fields: readonly [string, string], what: string, required: boolean): void {
-  const sent = fields.filter((f) => body[f] !== undefined);
-  if (sent.length === 1 || (!required && sent.length === 0)) return;
-  throw invalid(
-    'validation_failed',
-    `Give exactly one ${what}: ${fields.join(' or ')}${sent.length ? ', not both' : ''}.`,
-    fields.map((field) => ({ location: 'body', field, rule: 'oneOf', message: `exactly one of ${fields.join(' and ')} is required` })),
-  );
-}
-
-const DATE_TIME = { type: 'string', format: 'date-time' };
-
-/** An RFC 3339 date-time WITH an offset, to the second. */
-function instant(field: string, value: string): Date {
-  if (!/(?:[Zz]|[+-]\d{2}:\d{2})$/.test(value)) {
-    throw invalid(
-      'validation_failed',
-      `Invalid body field ${field}: "${value}" has no UTC offset, so it names no instant; write it as 2030-01-01T09:00:00-03:00 or 2030-01-01T12:00:00Z.`,
-      [{ location: 'body', field, rule: 'offset', message: 'needs a UTC offset (Z or ±hh:mm)' }],
-    );
-  }
-  if (!validatorFor(DATE_TIME)(value)) {
-    throw invalid('validation_failed', `Invalid body field ${field}: "${value}" is not a valid date-time.`, [
-      { location: 'body', field, rule: 'format', message: 'is not a valid RFC 3339 date-time' },
-    ]);
-  }
-  return new Date(Math.floor(Date.parse(value) / 1000) * 1000);
-}
-
-function mustBeFuture(field: string, at: Date, why = 'must be in the future'): void {
-  if (at.getTime() <= Date.now()) {
-    throw invalid('validation_failed', `Invalid body field ${field}: ${why}.`, [{ location: 'body', field, rule: 'future', message: why }]);
-  }
-}
-
-type RecurrenceInput = { rrule?: string; cron?: string; timezone?: string; ends_at?: string };
-
-function recurrence(input: { rrule?: string; cron?: string; timezone?: string; ends_at: Date | null }, runAt: Date): Recurrence {
-  try {
-    return checkRecurrence(input, runAt);
-  } catch (err) {
-    if (!(err instanceof RecurrenceError)) throw err;
-    throw invalid('validation_failed', `Invalid body field ${err.field}: ${err.message}.`, [
-      { location: 'body', field: err.field, rule: err.rule, message: err.message },
-    ]);
-  }
-}
-
-const recurrenceFromBody = (input: RecurrenceInput, runAt: Date): Recurrence =>
-  recurrence({ ...input, ends_at: input.ends_at === undefined ? null : instant('recurrence.ends_at', input.ends_at) }, runAt);
-
-const unknownReference = (field: string, what: string, id: string) =>
-  invalid('unknown_reference', `No ${what} ${JSON.stringify(id)} in this account and environment.`, [
-    { location: 'body', field, rule: 'exists', message: `does not name a ${what} of this account` },
-  ]);
-
-/** Every id the fields name must be this tenant's; an offer must be publishable (as publish requires). */
-async function checkReferences(deps: AppDeps, tenant: Tenant, f: Partial<ScheduleFields>): Promise<void> {
-  if (f.offer_id) {
-    const offer = await getOffer(deps.db, tenant, f.offer_id);
-    if (!offer) throw unknownReference('offer_id', 'offer', f.offer_id);
-    if (offer.status === 'archived' || offer.status === 'rejected') {
-      throw conflict('offer_not_publishable', `The offer is ${offer.status}; only pending or approved offers are scheduled.`);
-    }
-  }
-  if (f.group_id && !(await getGroup(deps.db, tenant, f.group_id))) throw unknownReference('group_id', 'group', f.group_id);
-  if (f.segment_id && !(await getSegment(deps.db, tenant, f.segment_id))) throw unknownReference('segment_id', 'segment', f.segment_id);
-  if (f.template_id && !(await getTemplate(deps.db, tenant, f.template_id))) throw unknownReference('template_id', 'template', f.template_id);
-}
-
-// --- CRUD ---------------------------------------------------------------------
-
-export const schedulesList: Handler = async (req, deps) => {
+export const schedulesList: Handler<'schedules_list'> = async (req, deps) => {
   const page = pageOf(req.query);
-  const { items, total } = await listSchedules(deps.db, req.tenant, req.query as ScheduleQuery, page);
-  const described = await Promise.all(items.map((doc) => observe(deps, req.tenant, doc)));
-  return listReply(items.map((doc, i) => toSchedule(doc, described[i]!)), total, page);
+  const { status, group_id, segment_id, offer_id } = req.query;
+  const { items, total } = await listScheduleRecords(deps, req.tenant, { status, group_id, segment_id, offer_id }, page);
+  return listReply(items.map((doc) => toSchedule(doc, doc)), total, page);
 };
 
-export const scheduleCreate: Handler = async (req, deps) => {
-  const body = req.body!;
-  exactlyOne(body, ['offer_id', 'text'], 'content', true);
-  exactlyOne(body, ['group_id', 'segment_id'], 'destination', true);
-  const runAt = instant('run_at', body.run_at as string);
-  mustBeFuture('run_at', runAt);
-  const fields: ScheduleFields = {
-    name: (body.name as string | undefined) ?? null,
-    offer_id: (body.offer_id as string | undefined) ?? null,
-    text: (body.text as string | undefined) ?? null,
-    group_id: (body.group_id as string | undefined) ?? null,
-    segment_id: (body.segment_id as string | undefined) ?? null,
-    template_id: (body.template_id as string | undefined) ?? null,
-    with_image: body.with_image as boolean,
-    run_at: runAt,
-    recurrence: body.recurrence ? recurrenceFromBody(body.recurrence as RecurrenceInput, runAt) : null,
-    paused: false,
-  };
-  await checkReferences(deps, req.tenant, fields);
-  const now = new Date();
-  const draft: ScheduleDoc = {
-    _id: newId('sch', now.getTime()),
-    account_id: req.tenant.accountId,
-    env: req.tenant.env,
-    ...fields,
-    ...observedFields('active', null),
-    last_run: null,
-    created_at: now,
-    updated_at: now,
-  };
-  // The Temporal Schedule first, then the record (with its event). If the
-  // record cannot be written, the Temporal Schedule is deleted again. If this
-  // process dies in between, a Temporal Schedule without a record is left:
-  // it publishes nothing (a run reads the record) and its first run deletes
-  // it (activities/schedules.ts) — while the client, which got no answer,
-  // creates it again. The other order would leave a record (and its event)
-  // whose schedule never runs, beside the one the client creates again.
-  const t = temporalOf(deps);
-  const desc = await createTemporalSchedule(t, draft);
-  const doc: ScheduleDoc = { ...draft, ...observedOf(desc) };
-  try {
-    await insertSchedule(deps.db, req.tenant, doc, prepareEvent(req.tenant, 'schedule.created', { schedule: toSchedule(doc, desc) }));
-  } catch (err) {
-    await deleteTemporalSchedule(t, doc._id).catch(() => undefined); // failing that too, the orphan removes itself at its first run
-    throw err;
-  }
-  await commitEvents(deps, 'schedules', doc._id);
-  return { status: 201, body: { data: toSchedule(doc, desc), created: true } };
+export const scheduleCreate: Handler<'schedule_create'> = async (req, deps) => {
+  const { doc, seen } = await createSchedule(deps, req.tenant, req.body);
+  return { status: 201, body: { data: toSchedule(doc, seen), created: true } };
 };
 
-export const scheduleGet: Handler = async (req, deps) => {
-  const doc = await mustGet(req, deps);
-  return { body: { data: toSchedule(doc, await observe(deps, req.tenant, doc)) } };
+export const scheduleGet: Handler<'schedule_get'> = async (req, deps) => {
+  const { doc, seen } = await readSchedule(deps, req.tenant, req.params.id);
+  return { body: { data: toSchedule(doc, seen) } };
 };
 
-/** Body fields → record fields; the API names `paused` `status`. */
-const apiName = (field: string): string => (field === 'paused' ? 'status' : field);
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-
-export const scheduleUpdate: Handler = async (req, deps) => {
-  const t = temporalOf(deps);
-  const current = await mustGet(req, deps);
-  const desc = await observe(deps, req.tenant, current);
-  const body = req.body ?? {};
-  exactlyOne(body, ['offer_id', 'text'], 'content', false);
-  exactlyOne(body, ['group_id', 'segment_id'], 'destination', false);
-
-  const sent: Partial<ScheduleFields> = {};
-  if (body.offer_id !== undefined) Object.assign(sent, { offer_id: body.offer_id, text: null });
-  if (body.text !== undefined) Object.assign(sent, { text: body.text, offer_id: null });
-  if (body.group_id !== undefined) Object.assign(sent, { group_id: body.group_id, segment_id: null });
-  if (body.segment_id !== undefined) Object.assign(sent, { segment_id: body.segment_id, group_id: null });
-  if (body.template_id !== undefined) sent.template_id = body.template_id as string | null;
-  if (body.name !== undefined) sent.name = body.name as string | null;
-  if (body.with_image !== undefined) sent.with_image = body.with_image as boolean;
-  if (body.run_at !== undefined) {
-    sent.run_at = instant('run_at', body.run_at as string);
-    mustBeFuture('run_at', sent.run_at);
-  }
-  const runAt = sent.run_at ?? current.run_at;
-  if (body.recurrence !== undefined) {
-    sent.recurrence = body.recurrence === null ? null : recurrenceFromBody(body.recurrence as RecurrenceInput, runAt);
-  } else if (sent.run_at && current.recurrence) {
-    // The kept recurrence, read from the new start (its defaults and ends_at depend on it).
-    const r = current.recurrence;
-    recurrence({ ...(r.cron ? { cron: r.cron } : { rrule: r.rrule! }), timezone: r.timezone, ends_at: r.ends_at }, runAt);
-  }
-  if (body.status !== undefined) sent.paused = body.status === 'paused';
-
-  const set = Object.fromEntries(
-    Object.entries(sent).filter(([k, v]) => !same(v, current[k as keyof ScheduleFields])),
-  ) as Partial<ScheduleFields>;
-  const timing = 'run_at' in set || 'recurrence' in set;
-  if (body.status !== undefined && statusOf(desc) === 'completed' && !timing) {
-    throw invalid('invalid_transition', 'The schedule is completed: it has no run ahead. Send a new future run_at (or recurrence) to make it active again.', [
-      { location: 'body', field: 'status', rule: 'transition', message: 'a completed schedule moves to active only with a new future run_at' },
-    ]);
-  }
-  const next: ScheduleDoc = { ...current, ...set };
-  if (timing && !next.recurrence) mustBeFuture('run_at', next.run_at, 'a one-off schedule needs a run_at in the future');
-  // A completed schedule links nothing (api/store/schedules.ts): reviving it checks everything it names again.
-  await checkReferences(deps, req.tenant, statusOf(desc) === 'completed' ? next : set);
-  const changed = [...new Set(Object.keys(set).map(apiName))];
-  if (!changed.length) return { body: { data: toSchedule(current, desc) } };
-
-  // Temporal first (so the record and its event can say what the scheduler
-  // now does), then the record. If the record cannot be written, Temporal is
-  // put back from the record as it stands; if this process dies in between,
-  // readers and runs find Temporal ahead of the record and put it back
-  // (api/schedules.ts).
-  const retimed = timing || 'paused' in set;
-  const after = retimed ? await syncTemporalSchedule(t, next) : desc;
-  let updated: ScheduleDoc | null = null;
-  try {
-    updated = await updateSchedule(deps.db, req.tenant, current, { ...set, ...observedOf(after) }, (a) =>
-      prepareEvent(req.tenant, 'schedule.updated', { schedule: toSchedule(a, after), changed }),
-    );
-  } finally {
-    if (!updated && retimed) await restoreTemporal(deps, req.tenant, current._id);
-  }
-  if (!updated) throw conflict('conflict', 'The schedule changed while this request ran; read it again and retry.');
-  await commitEvents(deps, 'schedules', current._id);
-  return { body: { data: toSchedule(updated, after) } };
+export const scheduleUpdate: Handler<'schedule_update'> = async (req, deps) => {
+  const { doc, seen } = await updateScheduleFields(deps, req.tenant, req.params.id, req.body);
+  return { body: { data: toSchedule(doc, seen) } };
 };
 
-/** Puts the Temporal Schedule back to what the record says (after a failed write); readers and runs repair it too if this fails. */
-async function restoreTemporal(deps: AppDeps, tenant: Tenant, id: string): Promise<void> {
-  const doc = await getSchedule(deps.db, tenant, id).catch(() => null);
-  if (doc) await syncTemporalSchedule(temporalOf(deps), doc).catch(() => undefined);
-}
-
-const noRunAhead = (what: string) =>
-  conflict('conflict', `The schedule is completed (it ran, or its recurrence ended): it has no run ahead and ${what}.`);
-
-export const scheduleDelete: Handler = async (req, deps) => {
-  const t = temporalOf(deps);
-  const doc = await mustGet(req, deps);
-  if (statusOf(await observe(deps, req.tenant, doc)) === 'completed') throw noRunAhead('is kept as history');
-  // The record first: without it no run publishes anything. A Temporal
-  // Schedule a crash leaves behind here is removed by the dispatch of
-  // `schedule.deleted` (activities/follow-ups.ts), or by its own next run.
-  if (await deleteSchedule(deps.db, req.tenant, doc._id, prepareEvent(req.tenant, 'schedule.deleted', { schedule_id: doc._id }))) {
-    await commitEvents(deps, 'schedules', doc._id);
-  }
-  await deleteTemporalSchedule(t, doc._id);
-  return { body: { deleted: true, id: doc._id } };
+export const scheduleDelete: Handler<'schedule_delete'> = async (req, deps) => {
+  await removeSchedule(deps, req.tenant, req.params.id);
+  return { body: { deleted: true, id: req.params.id } };
 };
 
-// --- run now --------------------------------------------------------------------
-
-interface RunResult {
-  publication_id: string | null;
-  event_id: string | null;
-}
-
-const stillUnderWay = (waitMs: number) =>
-  new DomainError(
-    'service_unavailable',
-    `The run started but has not queued its publication within ${Math.round(waitMs / 1000)} s (no worker has taken it yet). ` +
-      'It stays under way and queues when a worker takes it; repeating this request waits for that same run instead of starting another.',
-  );
-
-/** The visibility query of this schedule's runs that are still under way. */
-const runningRunsQuery = (tenant: Tenant, id: string): string =>
-  `OfferopsKind = 'schedule_run' AND OfferopsResourceId = '${id}' AND OfferopsAccountId = '${tenant.accountId}' AND ` +
-  `OfferopsEnvironment = '${tenant.env}' AND ExecutionStatus = 'Running'`;
-
-/**
- * Triggers the Temporal Schedule — the run is the very `scheduleRun` workflow
- * the scheduler starts — and finds that workflow in the schedule's recent
- * actions. A run of this schedule already under way (a repeated request after
- * a 503, or the scheduler's own run at this moment) is joined instead, so a
- * retry never queues a second publication; so is a run started in the same second.
- */
-async function startOrJoinRun(deps: AppDeps, tenant: Tenant, id: string, desc: ScheduleDescription, deadline: number, waitMs: number): Promise<WorkflowHandle> {
-  const { client } = deps.temporal;
-  for await (const running of client.workflow.list({ query: runningRunsQuery(tenant, id), pageSize: 1 })) {
-    return client.workflow.getHandle(running.workflowId, running.runId);
-  }
-  // Temporal names a run by its second and drops a second start under the same
-  // name: a request in the same second as the last run (a double click) is that run.
-  const sameSecond = `${runWorkflowId(id)}-${new Date().toISOString().slice(0, 19)}Z`;
-  const twin = desc.info.recentActions.find((a) => a.action.workflow.workflowId === sameSecond);
-  if (twin) return client.workflow.getHandle(twin.action.workflow.workflowId, twin.action.workflow.firstExecutionRunId);
-  const before = new Set(desc.info.recentActions.map((a) => a.action.workflow.workflowId));
-  const handle = client.schedule.getHandle(temporalScheduleId(id));
-  await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
-  for (;;) {
-    const started = (await handle.describe()).info.recentActions.filter((a) => !before.has(a.action.workflow.workflowId)).pop();
-    if (started) return client.workflow.getHandle(started.action.workflow.workflowId, started.action.workflow.firstExecutionRunId);
-    if (Date.now() > deadline) throw stillUnderWay(waitMs);
-    await sleep(100);
-  }
-}
-
-/** The error a run was refused with (recorded as a failed run by the activity), if that is why it failed. */
-function refusal(err: unknown): RunError | null {
-  for (let e: unknown = err; e instanceof Error; e = (e as { cause?: unknown }).cause) {
-    if (e instanceof ApplicationFailure && e.type === RUN_REFUSED) return (e.details?.[0] as RunError | undefined) ?? null;
-  }
-  return null;
-}
-
-/** Waits (until the deadline) for the run's result; a refused run becomes the error publish would answer. */
-async function runResult(deps: AppDeps, run: WorkflowHandle, deadline: number, waitMs: number): Promise<RunResult> {
-  const signal = AbortSignal.timeout(Math.max(deadline - Date.now(), 1));
-  try {
-    return await deps.temporal.client.withAbortSignal(signal, () => run.result());
-  } catch (err) {
-    const refused = refusal(err);
-    if (refused) throw new DomainError(refused.code as ErrorCode, refused.message);
-    if (signal.aborted) throw stillUnderWay(waitMs);
-    throw err;
-  }
-}
-
-export const scheduleRun: Handler = async (req, deps) => {
-  const doc = await mustGet(req, deps);
-  const desc = await observe(deps, req.tenant, doc);
-  if (statusOf(desc) === 'completed') throw noRunAhead('cannot run');
-  const waitMs = deps.scheduleRunWaitMs ?? RUN_WAIT_MS;
-  const deadline = Date.now() + waitMs;
-  const run = await startOrJoinRun(deps, req.tenant, doc._id, desc, deadline, waitMs);
-  const result = await runResult(deps, run, deadline, waitMs);
-  const publication = result.publication_id ? await getPublication(deps.db, req.tenant, result.publication_id) : null;
-  if (!publication || !result.event_id) {
-    throw conflict('conflict', 'The schedule changed while it ran, so the run queued nothing; read it again and run it again.');
-  }
-  const fresh = await mustGet(req, deps);
+export const scheduleRun: Handler<'schedule_run'> = async (req, deps) => {
+  const { doc, seen, publication, eventId } = await runScheduleNow(deps, req.tenant, req.params.id);
   return {
     body: {
-      data: {
-        schedule: toSchedule(fresh, await observe(deps, req.tenant, fresh)),
-        publications: [await publicationRecord(deps.db, req.tenant, publication)],
-      },
-      event_id: result.event_id,
+      data: { schedule: toSchedule(doc, seen), publications: [await publicationRecord(deps.db, req.tenant, publication)] },
+      event_id: eventId,
     },
   };
 };

@@ -1,16 +1,16 @@
-import { Client } from '@temporalio/client';
-import { Db } from 'mongodb';
 import { Logger } from 'pino';
+import type { operations } from '../../schemas/operation-types';
 import { AccountDoc, ApiKeyDoc } from '../../domain/accounts/store';
 import { Page, Tenant } from '../../domain/db';
+import { DomainDeps } from '../../domain/resource';
+import { TemporalDeps } from '../../domain/temporal/start';
 
 /** What `createApp` needs; `main` builds it from MongoDB and Temporal connections. */
-export interface AppDeps {
-  db: Db;
-  /** Seals stored secrets (api/crypto.ts). */
+export interface AppDeps extends DomainDeps {
+  /** `taskQueue` defaults to TASK_QUEUE (tests run their own worker on their own queue); `namespace` is for /healthz. */
+  temporal: TemporalDeps & { namespace: string };
+  /** Seals stored secrets (domain/sealing.ts). */
   secretKey: Buffer;
-  /** `taskQueue` defaults to TASK_QUEUE; tests run their own worker on their own queue. */
-  temporal: { client: Client; namespace: string; taskQueue?: string };
   logger: Logger;
   /** Hosts or addresses webhooks may point to although private or loopback (OFFEROPS_WEBHOOK_ALLOW). */
   webhookAllow?: readonly string[];
@@ -19,16 +19,32 @@ export interface AppDeps {
   scheduleRunWaitMs?: number;
 }
 
+/** The operationIds of the contract (from the generated types). */
+export type OperationId = keyof operations;
+
+type JsonOf<C> = C extends { content: { 'application/json': infer B } } ? B : never;
+
+/** The validated JSON body of an operation: required, optional (PATCH: `undefined` when none was sent), or none. */
+export type BodyOf<K extends OperationId> = operations[K] extends { requestBody: infer R }
+  ? JsonOf<R>
+  : operations[K] extends { requestBody?: infer R }
+    ? JsonOf<R> | undefined
+    : undefined;
+
+/** The validated query of an operation (pagination defaults applied). */
+export type QueryOf<K extends OperationId> = NonNullable<operations[K]['parameters']['query']>;
+
 /** A validated request, as a handler sees it. */
-export interface Request {
+export interface Request<K extends OperationId = OperationId> {
   tenant: Tenant;
   key: ApiKeyDoc;
   account: AccountDoc;
-  params: Record<string, string>;
+  /** Path parameters: `id` on by-id operations. */
+  params: { id: string };
   /** The `Idempotency-Key` header, when sent. */
   idempotencyKey: string | null;
-  query: Record<string, unknown>;
-  body: Record<string, unknown> | undefined;
+  query: QueryOf<K>;
+  body: BodyOf<K>;
 }
 
 /** A response body without `request_id` (added by the router), and its status when not the documented success. */
@@ -37,9 +53,10 @@ export interface Reply {
   body: Record<string, unknown>;
 }
 
-export type Handler = (req: Request, deps: AppDeps) => Promise<Reply>;
+export type Handler<K extends OperationId> = (req: Request<K>, deps: AppDeps) => Promise<Reply>;
 
-export const pageOf = (query: Record<string, unknown>): Page => ({ limit: query.limit as number, offset: query.offset as number });
+/** `limit`/`offset` of a list request (the validator applied their defaults). */
+export const pageOf = (query: { limit?: number; offset?: number }): Page => ({ limit: query.limit!, offset: query.offset! });
 
 /** The list envelope of spec 2.1 (without request_id). */
 export function listReply<T>(items: T[], total: number, page: Page): Reply {
@@ -50,5 +67,3 @@ export function listReply<T>(items: T[], total: number, page: Page): Reply {
     },
   };
 }
-
-export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);

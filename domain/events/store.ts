@@ -14,7 +14,7 @@
 import { Db, UpdateFilter } from 'mongodb';
 import { eventDefinition, eventErrors, EventKind } from '../../schemas/events/index';
 import { newId } from '../ids';
-import { isDuplicateKey, OutboxEvent, Tenant, TENANT_COLLECTIONS, TenantCollectionName, tenantCollection, TenantDoc } from '../db';
+import { crossTenantCollection, isDuplicateKey, OutboxEvent, Tenant, TENANT_COLLECTIONS, TenantCollectionName, tenantCollection, TenantDoc } from '../db';
 
 export type DomainEvent = OutboxEvent;
 
@@ -55,7 +55,7 @@ export function prepareEvent(
 async function store(db: Db, event: DomainEvent): Promise<boolean> {
   const at = new Date(event.occurred_at);
   try {
-    await db.collection<EventDoc>('events').insertOne({
+    await crossTenantCollection<EventDoc>(db, 'events').insertOne({
       _id: event.id,
       account_id: event.account,
       env: event.environment,
@@ -87,7 +87,7 @@ export async function recordEvent(db: Db, tenant: Tenant, kind: EventKind, data:
  * events relayed now.
  */
 export async function relayOutbox(db: Db, collection: TenantCollectionName, id: string): Promise<DomainEvent[]> {
-  const coll = db.collection<TenantDoc>(collection);
+  const coll = crossTenantCollection(db, collection);
   const doc = await coll.findOne({ _id: id }, { projection: { _outbox: 1, _deleted: 1 } });
   if (!doc) return [];
   const relayed: DomainEvent[] = [];
@@ -103,8 +103,7 @@ export async function relayOutbox(db: Db, collection: TenantCollectionName, id: 
 export async function relayAllOutboxes(db: Db): Promise<DomainEvent[]> {
   const relayed: DomainEvent[] = [];
   for (const name of TENANT_COLLECTIONS) {
-    const pending = await db
-      .collection<TenantDoc>(name)
+    const pending = await crossTenantCollection(db, name)
       .find({ '_outbox.0': { $exists: true } }, { projection: { _id: 1 } })
       .toArray();
     for (const { _id } of pending) relayed.push(...(await relayOutbox(db, name, _id)));
@@ -129,19 +128,18 @@ export async function getEvent(db: Db, tenant: Tenant, id: string): Promise<Doma
 
 /** An event by id alone, whoever's it is: for the worker, which starts from an event id. */
 export async function eventById(db: Db, id: string): Promise<DomainEvent | null> {
-  const doc = await db.collection<EventDoc>('events').findOne({ _id: id });
+  const doc = await crossTenantCollection<EventDoc>(db, 'events').findOne({ _id: id });
   return doc ? toEvent(doc) : null;
 }
 
 /** Events that occurred before `before` and were not handed to delivery yet, oldest first. */
 export async function undispatchedEvents(db: Db, before: Date, limit: number): Promise<DomainEvent[]> {
-  const docs = await db
-    .collection<EventDoc>('events')
+  const docs = await crossTenantCollection<EventDoc>(db, 'events')
     .find({ dispatched_at: null, occurred_at: { $lt: before } }, { sort: { _id: 1 }, limit })
     .toArray();
   return docs.map(toEvent);
 }
 
 export async function markDispatched(db: Db, id: string): Promise<void> {
-  await db.collection<EventDoc>('events').updateOne({ _id: id }, { $set: { dispatched_at: new Date() } });
+  await crossTenantCollection<EventDoc>(db, 'events').updateOne({ _id: id }, { $set: { dispatched_at: new Date() } });
 }

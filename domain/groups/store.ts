@@ -1,7 +1,8 @@
 import { Db, Filter } from 'mongodb';
 import { GROUP_ROLES } from '../../schemas/openapi/groups';
 import { newId } from '../ids';
-import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
+import { Page, PageResult, Tenant } from '../db';
+import { ResourceDoc, resourceStore } from '../resource';
 
 export type GroupRole = (typeof GROUP_ROLES)[number];
 
@@ -18,17 +19,16 @@ export interface GroupSettings {
  * A chat destination. `channel_id` and `address` (the JID or chat id) are
  * internal: they never appear in an API response or an event.
  */
-export interface GroupDoc extends TenantDoc, GroupSettings {
+export interface GroupDoc extends ResourceDoc, GroupSettings {
   channel_id: string | null;
   channel_type: string | null;
   address: string | null;
   /** Minimum time between two sends to this group (pacing). */
   min_interval_ms: number;
-  created_at: Date;
-  updated_at: Date;
 }
 
-const groups = (db: Db, tenant: Tenant) => tenantCollection<GroupDoc>(db, 'groups', tenant);
+const store = resourceStore<GroupDoc>('groups');
+const groups = store.coll;
 
 export function listGroups(db: Db, tenant: Tenant, q: { segment_id?: string; active?: boolean }, page: Page): Promise<PageResult<GroupDoc>> {
   const filter: Filter<GroupDoc> = {};
@@ -37,16 +37,10 @@ export function listGroups(db: Db, tenant: Tenant, q: { segment_id?: string; act
   return groups(db, tenant).page(filter, page);
 }
 
-export const getGroup = (db: Db, tenant: Tenant, id: string): Promise<GroupDoc | null> => groups(db, tenant).findById(id);
+export const getGroup = store.get;
 
 /** Applies `set` unless the group changed since it was read (then null). */
-export const updateGroup = (
-  db: Db,
-  tenant: Tenant,
-  current: GroupDoc,
-  set: Partial<GroupSettings>,
-  describe: (after: GroupDoc) => OutboxEvent,
-): Promise<GroupDoc | null> => groups(db, tenant).updateFrom(current, set, describe);
+export const saveGroup = store.update;
 
 export function createGroup(
   db: Db,

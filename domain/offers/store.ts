@@ -1,7 +1,8 @@
 import { Db, Filter } from 'mongodb';
 import { OFFER_STATUSES } from '../../schemas/openapi/offers';
 import { newId } from '../ids';
-import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
+import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant } from '../db';
+import { ResourceDoc, resourceStore } from '../resource';
 
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
 
@@ -20,7 +21,7 @@ export interface OfferFields {
   copy?: string;
 }
 
-export interface OfferDoc extends TenantDoc, OfferFields {
+export interface OfferDoc extends ResourceDoc, OfferFields {
   status: OfferStatus;
   status_history: { status: OfferStatus; at: Date }[];
   created_at: Date;
@@ -28,7 +29,8 @@ export interface OfferDoc extends TenantDoc, OfferFields {
   archived_at: Date | null;
 }
 
-const offers = (db: Db, tenant: Tenant) => tenantCollection<OfferDoc>(db, 'offers', tenant);
+const store = resourceStore<OfferDoc>('offers');
+const offers = store.coll;
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -48,13 +50,13 @@ export function listOffers(db: Db, tenant: Tenant, q: OfferQuery, page: Page): P
   return offers(db, tenant).page(filter, page);
 }
 
-export const getOffer = (db: Db, tenant: Tenant, id: string): Promise<OfferDoc | null> => offers(db, tenant).findById(id);
+export const getOffer = store.get;
 
 /**
  * Creates a pending offer (with the event `describe` makes of it, in the same
  * write), or returns the tenant's offer with the same URL untouched.
  */
-export async function createOffer(
+export async function insertOffer(
   db: Db,
   tenant: Tenant,
   fields: OfferFields,
@@ -89,7 +91,7 @@ export async function createOffer(
  * Applies `set` and a status move to `current` unless the offer changed
  * since it was read (then null: the caller re-reads).
  */
-export function updateOffer(
+export function saveOffer(
   db: Db,
   tenant: Tenant,
   current: OfferDoc,

@@ -25,12 +25,19 @@ export interface ScheduleFields {
   paused: boolean;
 }
 
-/** The scheduler's view as last seen (at each change and each run): only for ordering and filtering lists. */
+/**
+ * The scheduler's view as last seen (at each change, each run and each read
+ * of the one schedule that found it changed): what lists show, order and
+ * filter by without asking Temporal once per row.
+ */
 export interface ScheduleObserved {
   status: ScheduleStatus;
   next_run_at: Date | null;
   /** `next_run_at`, or the end of time when there is none, so an ascending sort puts those last. */
   order_at: Date;
+  /** When the last run was taken, and how many runs were (absent on records observed before they were kept). */
+  last_run_at?: Date | null;
+  run_count?: number;
 }
 
 /** The outcome of the last run, by the scheduler or run-now. */
@@ -52,11 +59,20 @@ export interface ScheduleDoc extends TenantDoc, ScheduleFields, ScheduleObserved
 
 const END_OF_TIME = new Date(8_640_000_000_000_000);
 
-export const observedFields = (status: ScheduleStatus, nextRunAt: Date | null): ScheduleObserved => ({
+export const observedFields = (status: ScheduleStatus, nextRunAt: Date | null, lastRunAt: Date | null = null, runCount = 0): ScheduleObserved => ({
   status,
   next_run_at: nextRunAt,
   order_at: nextRunAt ?? END_OF_TIME,
+  last_run_at: lastRunAt,
+  run_count: runCount,
 });
+
+/** True when two observations of the scheduler differ in anything a list shows. */
+export const observedDiffers = (a: ScheduleObserved, b: ScheduleObserved): boolean =>
+  a.status !== b.status ||
+  a.order_at.getTime() !== b.order_at.getTime() ||
+  (a.last_run_at?.getTime() ?? null) !== (b.last_run_at?.getTime() ?? null) ||
+  (a.run_count ?? 0) !== (b.run_count ?? 0);
 
 const schedules = (db: Db, tenant: Tenant) => tenantCollection<ScheduleDoc>(db, 'schedules', tenant);
 

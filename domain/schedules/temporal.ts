@@ -26,6 +26,7 @@ import {
 import { offeropsSearchAttributes, temporalScheduleId } from '../temporal/names';
 import { scheduleRunAction, TemporalDeps } from '../temporal/start';
 import { scheduleSpec } from './recurrence';
+import { iso } from '../resource';
 import { observedFields, ScheduleDoc, ScheduleFields, ScheduleObserved, ScheduleStatus } from './store';
 
 /** The Temporal client, and the task queue the runs go to. */
@@ -148,14 +149,15 @@ export function nextRunAt(desc: ScheduleDescription): Date | null {
   return statusOf(desc) === 'active' ? desc.info.nextActionTimes[0]! : null;
 }
 
-/** What lists order and filter by: the scheduler's view now. */
-export const observedOf = (desc: ScheduleDescription): ScheduleObserved => observedFields(statusOf(desc), nextRunAt(desc));
-
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-
-/** The API record: the schedule as stored, with status, next and last run and run count from the Temporal Schedule. */
-export function toSchedule(doc: ScheduleDoc, desc: ScheduleDescription): Record<string, unknown> {
+/** The scheduler's view now, as the record keeps it for lists. */
+export function observedOf(desc: ScheduleDescription): ScheduleObserved {
   const recent = desc.info.recentActions; // oldest first
+  const last = recent.length ? recent[recent.length - 1]!.takenAt : null;
+  return observedFields(statusOf(desc), nextRunAt(desc), last, desc.info.numActionsTaken);
+}
+
+/** The API record: the schedule as stored, with status, next and last run and run count as the scheduler was `seen`. */
+export function toSchedule(doc: ScheduleDoc, seen: ScheduleObserved): Record<string, unknown> {
   return {
     id: doc._id,
     name: doc.name,
@@ -169,10 +171,10 @@ export function toSchedule(doc: ScheduleDoc, desc: ScheduleDescription): Record<
     recurrence: doc.recurrence
       ? { rrule: doc.recurrence.rrule, cron: doc.recurrence.cron, timezone: doc.recurrence.timezone, ends_at: iso(doc.recurrence.ends_at) }
       : null,
-    status: statusOf(desc),
-    next_run_at: iso(nextRunAt(desc)),
-    last_run_at: iso(recent.length ? recent[recent.length - 1]!.takenAt : null),
-    run_count: desc.info.numActionsTaken,
+    status: seen.status,
+    next_run_at: iso(seen.next_run_at),
+    last_run_at: iso(seen.last_run_at),
+    run_count: seen.run_count ?? 0,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };

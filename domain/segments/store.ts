@@ -1,7 +1,9 @@
 import { Db } from 'mongodb';
 import { DISTRIBUTIONS } from '../../schemas/openapi/segments';
 import { newId } from '../ids';
-import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
+import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant } from '../db';
+import { ResourceDoc, resourceStore } from '../resource';
+import { countGroupsBySegment } from '../groups/store';
 import { countSchedulesBySegment } from '../schedules/store';
 
 export type Distribution = (typeof DISTRIBUTIONS)[number];
@@ -18,21 +20,22 @@ export interface SegmentFields {
   waitlist: boolean;
 }
 
-export interface SegmentDoc extends TenantDoc, SegmentFields {
+export interface SegmentDoc extends ResourceDoc, SegmentFields {
   created_at: Date;
   updated_at: Date;
 }
 
-const segments = (db: Db, tenant: Tenant) => tenantCollection<SegmentDoc>(db, 'segments', tenant);
+const store = resourceStore<SegmentDoc>('segments');
+const segments = store.coll;
 
 export class SlugTakenError extends Error {}
 
 export const listSegments = (db: Db, tenant: Tenant, page: Page): Promise<PageResult<SegmentDoc>> =>
   segments(db, tenant).page({}, page);
 
-export const getSegment = (db: Db, tenant: Tenant, id: string): Promise<SegmentDoc | null> => segments(db, tenant).findById(id);
+export const getSegment = store.get;
 
-export async function createSegment(
+export async function insertSegment(
   db: Db,
   tenant: Tenant,
   fields: SegmentFields,
@@ -49,7 +52,7 @@ export async function createSegment(
 }
 
 /** Applies `set` unless the segment changed since it was read (then null). */
-export async function updateSegment(
+export async function saveSegment(
   db: Db,
   tenant: Tenant,
   current: SegmentDoc,
@@ -67,11 +70,10 @@ export async function updateSegment(
 /** What still links to a segment: groups, and schedules that may still run. */
 export async function segmentLinks(db: Db, tenant: Tenant, id: string): Promise<{ groups: number; schedules: number }> {
   const [groups, schedules] = await Promise.all([
-    tenantCollection(db, 'groups', tenant).count({ segment_id: id }),
+    countGroupsBySegment(db, tenant, [id]).then((counts) => counts.get(id) ?? 0),
     countSchedulesBySegment(db, tenant, id),
   ]);
   return { groups, schedules };
 }
 
-export const deleteSegment = (db: Db, tenant: Tenant, id: string, event: OutboxEvent): Promise<boolean> =>
-  segments(db, tenant).deleteById(id, {}, event);
+export const deleteSegment = store.remove;

@@ -7,7 +7,8 @@
 import { Db, Filter } from 'mongodb';
 import { TEMPLATE_FORMATS } from '../../schemas/openapi/templates';
 import { newId } from '../ids';
-import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
+import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant } from '../db';
+import { ResourceDoc, resourceStore } from '../resource';
 
 export type TemplateFormat = (typeof TEMPLATE_FORMATS)[number];
 
@@ -20,7 +21,7 @@ export interface TemplateFields {
   segment_id: string | null;
 }
 
-export interface TemplateDoc extends TenantDoc, TemplateFields {
+export interface TemplateDoc extends ResourceDoc, TemplateFields {
   default_key: string;
   created_at: Date;
   updated_at: Date;
@@ -29,7 +30,8 @@ export interface TemplateDoc extends TenantDoc, TemplateFields {
 /** Another template of the same scope became the default first (the unique index refused this write). */
 export class DefaultTakenError extends Error {}
 
-const templates = (db: Db, tenant: Tenant) => tenantCollection<TemplateDoc>(db, 'templates', tenant);
+const store = resourceStore<TemplateDoc>('templates');
+const templates = store.coll;
 
 /** The key the default of a scope holds: `default:seg_…` for a segment, `default:account` for the account. */
 const scopeKey = (segmentId: string | null): string => `default:${segmentId ?? 'account'}`;
@@ -51,13 +53,13 @@ export function listTemplates(db: Db, tenant: Tenant, q: TemplateQuery, page: Pa
   return templates(db, tenant).page(filter, page);
 }
 
-export const getTemplate = (db: Db, tenant: Tenant, id: string): Promise<TemplateDoc | null> => templates(db, tenant).findById(id);
+export const getTemplate = store.get;
 
 /** The default template of a segment (or, with null, of the account), if any. */
 export const defaultTemplate = (db: Db, tenant: Tenant, segmentId: string | null): Promise<TemplateDoc | null> =>
   templates(db, tenant).findOne({ default_key: scopeKey(segmentId) });
 
-export async function createTemplate(
+export async function insertTemplate(
   db: Db,
   tenant: Tenant,
   fields: TemplateFields,
@@ -75,7 +77,7 @@ export async function createTemplate(
 }
 
 /** Applies `set` unless the template changed since it was read (then null). */
-export async function updateTemplate(
+export async function saveTemplate(
   db: Db,
   tenant: Tenant,
   current: TemplateDoc,
@@ -91,5 +93,4 @@ export async function updateTemplate(
   }
 }
 
-export const deleteTemplate = (db: Db, tenant: Tenant, id: string, event: OutboxEvent): Promise<boolean> =>
-  templates(db, tenant).deleteById(id, {}, event);
+export const deleteTemplate = store.remove;

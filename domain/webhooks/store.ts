@@ -2,7 +2,8 @@
 import { Db, Filter } from 'mongodb';
 import { WEBHOOK_STATES } from '../../schemas/openapi/webhooks';
 import { newId } from '../ids';
-import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
+import { OutboxEvent, Page, PageResult, Tenant } from '../db';
+import { ResourceDoc, resourceStore } from '../resource';
 
 export type WebhookState = (typeof WEBHOOK_STATES)[number];
 
@@ -14,23 +15,24 @@ export interface WebhookFields {
   disabled_reason: 'manual' | 'gone' | 'failing' | null;
 }
 
-export interface WebhookDoc extends TenantDoc, WebhookFields {
+export interface WebhookDoc extends ResourceDoc, WebhookFields {
   secret: string;
   last_delivery_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const webhooks = (db: Db, tenant: Tenant) => tenantCollection<WebhookDoc>(db, 'webhooks', tenant);
+const store = resourceStore<WebhookDoc>('webhooks');
+const webhooks = store.coll;
 
 export function listWebhooks(db: Db, tenant: Tenant, q: { state?: WebhookState }, page: Page): Promise<PageResult<WebhookDoc>> {
   const filter: Filter<WebhookDoc> = q.state ? { state: q.state } : {};
   return webhooks(db, tenant).page(filter, page);
 }
 
-export const getWebhook = (db: Db, tenant: Tenant, id: string): Promise<WebhookDoc | null> => webhooks(db, tenant).findById(id);
+export const getWebhook = store.get;
 
-export async function createWebhook(
+export async function insertWebhook(
   db: Db,
   tenant: Tenant,
   fields: WebhookFields,
@@ -52,7 +54,7 @@ export async function createWebhook(
 }
 
 /** Applies `set` unless the webhook changed since it was read (then null). */
-export const updateWebhook = (
+export const saveWebhook = (
   db: Db,
   tenant: Tenant,
   current: WebhookDoc,
@@ -68,8 +70,7 @@ export async function recordDeliveryAttempt(db: Db, tenant: Tenant, id: string, 
   await webhooks(db, tenant).updateById(id, { $set: { last_delivery_at: at } });
 }
 
-export const deleteWebhook = (db: Db, tenant: Tenant, id: string, event: OutboxEvent): Promise<boolean> =>
-  webhooks(db, tenant).deleteById(id, {}, event);
+export const deleteWebhook = store.remove;
 
 /** Enabled webhooks subscribed to `kind` (or to every kind). */
 export const subscribedWebhooks = (db: Db, tenant: Tenant, kind: string): Promise<WebhookDoc[]> =>

@@ -1,13 +1,24 @@
 /**
  * Writes the OpenAPI document to `schemas/openapi.json` (for tools outside
- * this code base: collections, schemathesis, client generators). The
- * contract tests fail when the file and the document differ.
+ * this code base: collections, schemathesis, client generators) and the
+ * operation types generated from it to `schemas/operation-types.d.ts`. The
+ * contract tests fail when either differs from the document.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openapiDocument } from '../../schemas/openapi/index';
+import { OPERATION_TYPES, operationTypes } from './types';
 
 export const OPENAPI_JSON = resolve(__dirname, '../../../schemas/openapi.json');
 
-writeFileSync(OPENAPI_JSON, `${JSON.stringify(openapiDocument, null, 2)}\n`);
-console.log(`wrote ${OPENAPI_JSON}`);
+async function main(): Promise<void> {
+  writeFileSync(OPENAPI_JSON, `${JSON.stringify(openapiDocument, null, 2)}\n`);
+  console.log(`wrote ${OPENAPI_JSON}`);
+  writeFileSync(OPERATION_TYPES, await operationTypes(openapiDocument));
+  console.log(`wrote ${OPERATION_TYPES}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

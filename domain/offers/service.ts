@@ -1,0 +1,136 @@
+/**
+ * Offers: the API record, curation (the moves a PATCH may make), creation
+ * idempotent by URL, archiving and preview. Every change records its event.
+ */
+import { Schema } from '../../schemas/types';
+import { isDuplicateKey, Tenant } from '../db';
+import { conflict, invalid } from '../errors';
+import { commitEvents } from '../events/commit';
+import { prepareEvent, recordEvent } from '../events/store';
+import { changedFields, DomainDeps, found, iso, written } from '../resource';
+import { referencedSegment } from '../segments/service';
+import { startDispatch } from '../temporal/start';
+import { discountPct, renderOfferForSend } from '../templates/render';
+import { getOffer, insertOffer, listOffers, OfferDoc, OfferFields, OfferQuery, OfferStatus, saveOffer } from './store';
+
+/** Curation moves a PATCH may make (archiving is DELETE's job). */
+const MOVES: Record<OfferStatus, readonly OfferStatus[]> = {
+  pending: ['approved', 'rejected'],
+  approved: ['pending', 'rejected'],
+  rejected: ['pending', 'approved'],
+  archived: ['pending'],
+};
+
+const FIELDS = [
+  'url',
+  'title',
+  'marketplace',
+  'price',
+  'original_price',
+  'currency',
+  'image',
+  'store',
+  'category',
+  'coupon',
+  'copy',
+] as const satisfies readonly (keyof OfferFields)[];
+
+export function toOffer(o: OfferDoc): Record<string, unknown> {
+  return {
+    id: o._id,
+    url: o.url,
+    title: o.title,
+    marketplace: o.marketplace ?? null,
+    price: o.price ?? null,
+    original_price: o.original_price ?? null,
+    discount_pct: discountPct(o.price, o.original_price),
+    currency: o.currency,
+    image: o.image ?? null,
+    store: o.store ?? null,
+    category: o.category ?? null,
+    coupon: o.coupon ?? null,
+    copy: o.copy ?? null,
+    status: o.status,
+    status_history: o.status_history.map((h) => ({ status: h.status, at: h.at.toISOString() })),
+    created_at: o.created_at.toISOString(),
+    updated_at: o.updated_at.toISOString(),
+    archived_at: iso(o.archived_at),
+  };
+}
+
+export { listOffers, OfferQuery };
+
+export const mustGetOffer = async (deps: DomainDeps, tenant: Tenant, id: string): Promise<OfferDoc> =>
+  found(await getOffer(deps.db, tenant, id), 'offer', id);
+
+/** A pending offer, or this tenant's offer with the same URL untouched (`created: false`). */
+export async function createOffer(deps: DomainDeps, tenant: Tenant, input: Schema<'OfferCreate'>): Promise<{ offer: OfferDoc; created: boolean }> {
+  if (input.status !== undefined && input.status !== 'pending') {
+    throw invalid('invalid_transition', 'Offers are created as pending; curate them afterwards with PATCH.', [
+      { location: 'body', field: 'status', rule: 'transition', message: 'must be pending on creation' },
+    ]);
+  }
+  const fields = Object.fromEntries(FIELDS.filter((f) => f in input).map((f) => [f, input[f]])) as unknown as OfferFields;
+  const result = await insertOffer(deps.db, tenant, fields, (o) => prepareEvent(tenant, 'offer.created', { offer: toOffer(o) }));
+  if (result.created) await commitEvents(deps, 'offers', result.offer._id);
+  return result;
+}
+
+/** Changes the fields sent and makes a curation move; an archived offer changes only by being restored to pending. */
+export async function updateOffer(deps: DomainDeps, tenant: Tenant, id: string, input: Schema<'OfferUpdate'>): Promise<OfferDoc> {
+  const offer = await mustGetOffer(deps, tenant, id);
+  const set = changedFields<OfferFields, (typeof FIELDS)[number]>(offer, input, FIELDS);
+  const target = input.status;
+  const move = target !== undefined && target !== offer.status ? target : null;
+  if (move && !MOVES[offer.status].includes(move)) {
+    const hint = move === 'archived' ? ' Archive with DELETE /offers/{id}.' : '';
+    throw invalid('invalid_transition', `An offer cannot move from ${offer.status} to ${move}.${hint}`, [
+      { location: 'body', field: 'status', rule: 'transition', message: `allowed from ${offer.status}: ${MOVES[offer.status].join(', ')}` },
+    ]);
+  }
+  const changed = [...Object.keys(set), ...(move ? ['status'] : [])];
+  if (offer.status === 'archived' && move !== 'pending' && changed.length) {
+    throw conflict('offer_archived', 'The offer is archived; restore it with status pending before changing it.');
+  }
+  if (!changed.length) return offer;
+  let updated: OfferDoc | null;
+  try {
+    updated = await saveOffer(deps.db, tenant, offer, set, move, (after) => prepareEvent(tenant, 'offer.updated', { offer: toOffer(after), changed }));
+  } catch (err) {
+    if (isDuplicateKey(err)) throw conflict('conflict', 'Another offer of this account already has this url.');
+    throw err;
+  }
+  const saved = written(updated, 'offer');
+  await commitEvents(deps, 'offers', offer._id);
+  return saved;
+}
+
+/** Archives the offer (history kept); archiving an archived offer changes nothing. */
+export async function archiveOffer(deps: DomainDeps, tenant: Tenant, id: string): Promise<OfferDoc> {
+  const offer = await mustGetOffer(deps, tenant, id);
+  if (offer.status === 'archived') return offer;
+  const archived = written(
+    await saveOffer(deps.db, tenant, offer, {}, 'archived', (after) => prepareEvent(tenant, 'offer.archived', { offer: toOffer(after) })),
+    'offer',
+  );
+  await commitEvents(deps, 'offers', offer._id);
+  return archived;
+}
+
+/** The message as a group would receive it, with no change of state; records `offer.previewed`. */
+export async function previewOffer(deps: DomainDeps, tenant: Tenant, id: string, input: Schema<'OfferPreviewRequest'> | undefined) {
+  const offer = await mustGetOffer(deps, tenant, id);
+  const segment = input?.segment_id ? await referencedSegment(deps, tenant, input.segment_id) : null;
+  const { text, templateId } = await renderOfferForSend(deps.db, tenant, { offer, segment, templateId: input?.template_id });
+  const preview = {
+    offer_id: offer._id,
+    segment_id: segment?._id ?? null,
+    template_id: templateId,
+    text,
+    image: offer.image ?? null,
+    length: [...text].length,
+  };
+  const event = await recordEvent(deps.db, tenant, 'offer.previewed', { preview });
+  await startDispatch(deps.temporal, event);
+  return { preview, event };
+}

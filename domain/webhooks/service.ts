@@ -1,0 +1,159 @@
+/**
+ * Webhooks: subscriptions to event kinds of the catalogue at an HTTPS URL
+ * that passes the destination rules (destinations.ts), with a signing secret
+ * shown once and stored sealed; and their deliveries, read from Temporal
+ * visibility (search attributes and memo), not from a copy in MongoDB.
+ */
+import { randomBytes } from 'node:crypto';
+import { WorkflowExecutionInfo } from '@temporalio/client';
+import { EVENT_KINDS } from '../../schemas/events/index';
+import { Schema } from '../../schemas/types';
+import { Page, PageResult, Tenant } from '../db';
+import { invalid, notFound } from '../errors';
+import { commitEvents } from '../events/commit';
+import { prepareEvent } from '../events/store';
+import { changedFields, DomainDeps, found, written } from '../resource';
+import { seal } from '../sealing';
+import { DeliveryMemo, deliveryWorkflowId, OfferopsEventKind } from '../temporal/names';
+import { checkDestination, DestinationError } from './destinations';
+import { deliveriesQuery, toWebhook } from './record';
+import { deleteWebhook, getWebhook, insertWebhook, saveWebhook, WebhookDoc, WebhookFields, WebhookState } from './store';
+
+export { listWebhooks } from './store';
+
+/** What webhook operations need besides the database and Temporal. */
+export interface WebhookDeps extends DomainDeps {
+  /** Seals the signing secret. */
+  secretKey: Buffer;
+  /** Hosts or addresses webhooks may point to although private or loopback (OFFEROPS_WEBHOOK_ALLOW). */
+  webhookAllow?: readonly string[];
+}
+
+const FIELDS = ['url', 'events', 'description', 'state'] as const satisfies readonly (keyof WebhookFields)[];
+
+/** 400 unless every subscribed kind is in the catalogue (or `*`). */
+function checkKinds(events: string[]): void {
+  const unknown = events.filter((k) => k !== '*' && !EVENT_KINDS.includes(k));
+  if (unknown.length) {
+    throw invalid(
+      'validation_failed',
+      `Unknown event kind ${unknown.join(', ')}; known: ${EVENT_KINDS.join(', ')}.`,
+      unknown.map((k) => ({ location: 'body' as const, field: 'events', rule: 'catalogue', message: `${k} is not an event kind` })),
+    );
+  }
+}
+
+async function checkUrl(deps: WebhookDeps, url: string): Promise<void> {
+  try {
+    await checkDestination(url, deps.webhookAllow ?? []);
+  } catch (err) {
+    if (!(err instanceof DestinationError)) throw err;
+    throw invalid('validation_failed', `The URL is not an allowed destination: ${err.message}.`, [
+      { location: 'body', field: 'url', rule: 'destination', message: err.message },
+    ]);
+  }
+}
+
+export const mustGetWebhook = async (deps: DomainDeps, tenant: Tenant, id: string): Promise<WebhookDoc> =>
+  found(await getWebhook(deps.db, tenant, id), 'webhook', id);
+
+/** Creates the webhook; the signing secret `whsec_…` is returned here only, and stored sealed. */
+export async function createWebhook(deps: WebhookDeps, tenant: Tenant, input: Schema<'WebhookCreate'>): Promise<{ webhook: WebhookDoc; secret: string }> {
+  const fields: WebhookFields = {
+    url: input.url,
+    events: input.events,
+    description: input.description ?? null,
+    state: input.state ?? 'enabled',
+    disabled_reason: input.state === 'disabled' ? 'manual' : null,
+  };
+  checkKinds(fields.events);
+  await checkUrl(deps, fields.url);
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const webhook = await insertWebhook(deps.db, tenant, fields, seal(secret, deps.secretKey), (w) =>
+    prepareEvent(tenant, 'webhook.created', { webhook: toWebhook(w) }),
+  );
+  await commitEvents(deps, 'webhooks', webhook._id);
+  return { webhook, secret };
+}
+
+/** Changes the fields sent (never the secret); disabling by hand records the reason `manual`. */
+export async function updateWebhook(deps: WebhookDeps, tenant: Tenant, id: string, input: Schema<'WebhookUpdate'> | undefined): Promise<WebhookDoc> {
+  const webhook = await mustGetWebhook(deps, tenant, id);
+  const set: Partial<WebhookFields> = changedFields<WebhookFields, (typeof FIELDS)[number]>(webhook, input ?? {}, FIELDS);
+  if (set.state !== undefined) set.disabled_reason = set.state === 'disabled' ? 'manual' : null;
+  if (set.events) checkKinds(set.events);
+  if (set.url) await checkUrl(deps, set.url);
+  const changed = Object.keys(set);
+  if (!changed.length) return webhook;
+  const updated = written(
+    await saveWebhook(deps.db, tenant, webhook, set, (after) => prepareEvent(tenant, 'webhook.updated', { webhook: toWebhook(after), changed })),
+    'webhook',
+  );
+  await commitEvents(deps, 'webhooks', webhook._id);
+  return updated;
+}
+
+/**
+ * Removes the webhook. Its delivery executions go with it: the dispatch of the
+ * `webhook.deleted` event starts `webhookCleanup`, which terminates and
+ * deletes them in Temporal (and, riding on the outbox, happens even if this
+ * process dies right after the write).
+ */
+export async function removeWebhook(deps: DomainDeps, tenant: Tenant, id: string): Promise<void> {
+  const webhook = await mustGetWebhook(deps, tenant, id);
+  if (!(await deleteWebhook(deps.db, tenant, webhook._id, prepareEvent(tenant, 'webhook.deleted', { webhook_id: webhook._id })))) {
+    throw notFound('webhook', webhook._id); // deleted by a concurrent request
+  }
+  await commitEvents(deps, 'webhooks', webhook._id);
+}
+
+/** A delivery as the API shows it, from its visibility record (search attributes and memo). */
+function toDelivery(webhookId: string, e: WorkflowExecutionInfo) {
+  const memo = e.memo?.delivery as DeliveryMemo | undefined;
+  const running = e.status.name === 'RUNNING';
+  let state = memo?.state ?? (running ? 'pending' : 'failed');
+  // Stopped from outside (terminated, timed out) while waiting: it will not be retried.
+  if (!running && (state === 'pending' || state === 'retrying')) state = 'failed';
+  return {
+    id: e.workflowId,
+    webhook_id: webhookId,
+    event_id: e.workflowId.slice(deliveryWorkflowId(webhookId, '').length),
+    // Only a delivery started before kinds were passed along lacks both, until its first attempt.
+    event_kind: memo?.event_kind || (e.typedSearchAttributes.get(OfferopsEventKind) ?? 'unknown.kind'),
+    state,
+    attempts: memo?.attempts ?? [],
+    next_attempt_at: state === 'pending' || state === 'retrying' ? (memo?.next_attempt_at ?? null) : null,
+    created_at: e.startTime.toISOString(),
+    updated_at: memo?.updated_at ?? (e.closeTime ?? e.startTime).toISOString(),
+  };
+}
+
+export type Delivery = ReturnType<typeof toDelivery>;
+
+/**
+ * Deliveries straight from Temporal visibility, in its order: those still
+ * under way first, then finished ones, the most recently finished first.
+ * `offset`/`limit` page through that list; `total` is visibility's count.
+ */
+export async function listDeliveries(
+  deps: DomainDeps,
+  tenant: Tenant,
+  id: string,
+  filter: { state?: string; event_kind?: string },
+  page: Page,
+): Promise<PageResult<Delivery>> {
+  const webhook = await mustGetWebhook(deps, tenant, id);
+  const query = deliveriesQuery(tenant, webhook._id, filter);
+  const { client } = deps.temporal;
+  const items: Delivery[] = [];
+  let seen = 0;
+  for await (const execution of client.workflow.list({ query, pageSize: Math.min(1000, page.offset + page.limit) })) {
+    if (seen++ < page.offset) continue;
+    items.push(toDelivery(webhook._id, execution));
+    if (items.length === page.limit) break;
+  }
+  const { count } = await client.workflow.count(query);
+  return { items, total: Math.max(count, page.offset + items.length) };
+}
+
+export type { WebhookState };
