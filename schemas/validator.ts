@@ -37,9 +37,4 @@ export function validatorFor(schema: JsonSchema): ValidateFunction {
   return fn;
 }
 
-/** A validator for a named component schema. */
-export function componentValidator(name: string): ValidateFunction {
-  return ajv.getSchema(`${DOCUMENT_ID}#/components/schemas/${name}`) ?? ajv.compile({ $ref: `${DOCUMENT_ID}#/components/schemas/${name}` });
-}
-
 export type { ErrorObject };

@@ -5,7 +5,7 @@
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index';
-import { configFromEnv, connectMongo } from '../domain/config';
+import { configFromEnv, connectMongo, WORKFLOW_BUNDLE } from '../domain/config';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv } from '../domain/webhooks/destinations';
 import { createLogger } from '../domain/logger';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
-    workflowsPath: require.resolve('../workflows/index'),
+    workflowBundle: { codePath: WORKFLOW_BUNDLE },
     activities: createActivities({ db: mongo.db, temporal: client, taskQueue: config.taskQueue, secretKey: secretKeyFromEnv(), webhookAllow: allowListFromEnv() }),
   });
   logger.info({ taskQueue: config.taskQueue, namespace: config.temporalNamespace }, 'worker running');
