@@ -346,6 +346,19 @@ describe('GET /schedules and /schedules/{id}', () => {
     assert.equal(got.next_run_at, s.next_run_at);
     assert.deepEqual((await describeOf(s.id)).info.nextActionTimes, [new Date(s.run_at)]);
   });
+
+  test('the list answers from the records: it neither asks Temporal per row nor repairs nor writes', async () => {
+    const w = await world();
+    const s = await schedule({ text: 'x', group_id: w.group.id, run_at: ahead(HOUR).toISOString() });
+    await handleOf(s.id).delete();
+    const stored = await app.db.collection('schedules').findOne({ _id: s.id } as any);
+    const listed = (await api.get(`/schedules?group_id=${w.group.id}`)).body.data;
+    assert.deepEqual(listed, [s]);
+    await assert.rejects(describeOf(s.id), ScheduleNotFoundError);
+    assert.deepEqual(await app.db.collection('schedules').findOne({ _id: s.id } as any), stored);
+    assert.equal((await api.get(`/schedules/${s.id}`)).body.data.next_run_at, s.next_run_at);
+    assert.deepEqual((await describeOf(s.id)).info.nextActionTimes, [new Date(s.run_at)]);
+  });
 });
 
 describe('PATCH /schedules/{id}', () => {
