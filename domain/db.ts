@@ -109,6 +109,16 @@ export class TenantCollection<T extends TenantDoc> {
     return this.coll.countDocuments(this.scoped(filter));
   }
 
+  /** The ids of the first `limit` matching documents (oldest first) and how many match in all: what holds on to something. */
+  async holders(filter: Filter<T>, limit: number): Promise<{ ids: string[]; total: number }> {
+    const scoped = this.scoped(filter);
+    const [docs, total] = await Promise.all([
+      this.coll.find(scoped, { projection: { _id: 1 }, sort: { _id: 1 }, limit }).toArray(),
+      this.coll.countDocuments(scoped),
+    ]);
+    return { ids: docs.map((d) => d._id), total };
+  }
+
   /** How many of the tenant's documents matching `filter` have each of `values` in `field`. */
   async countBy(field: string, values: string[], filter: Filter<T> = {}): Promise<Map<string, number>> {
     const rows = await this.coll

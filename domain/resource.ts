@@ -73,3 +73,16 @@ export function changedFields<F, K extends keyof F & string>(current: F, input: 
 
 /** A date as the API writes it (RFC 3339, UTC), or null. */
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+/** English count: `1 group`, `2 groups`. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** How many ids a message names before `and N more`. */
+export const HOLDERS_NAMED = 5;
+
+/** `2 groups (grp_a, grp_b)`, or `9 groups (grp_a, …, grp_e and 4 more)`: what holds on to a resource, by name. */
+export function holdersText(holders: { ids: string[]; total: number }, one: string, many = `${one}s`): string {
+  const named = holders.ids.slice(0, HOLDERS_NAMED);
+  const more = holders.total - named.length;
+  return `${plural(holders.total, one, many)} (${named.join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
+}

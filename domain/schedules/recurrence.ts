@@ -110,7 +110,7 @@ function checkDensity(field: string, hours: number[], minutes: number[]): void {
   let gap = 24 * 60 - times[times.length - 1]! + times[0]!;
   for (let i = 1; i < times.length; i++) gap = Math.min(gap, times[i]! - times[i - 1]!);
   if (gap < MIN_GAP_MINUTES) {
-    throw new RecurrenceError(field, 'frequency', `runs ${gap} minutes apart; schedules run at most every ${MIN_GAP_MINUTES} minutes`);
+    throw new RecurrenceError(field, 'frequency', `runs ${gap === 1 ? '1 minute' : `${gap} minutes`} apart; schedules run at most every ${MIN_GAP_MINUTES} minutes`);
   }
 }
 

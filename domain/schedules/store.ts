@@ -83,9 +83,13 @@ const schedules = (db: Db, tenant: Tenant) => tenantCollection<ScheduleDoc>(db, 
  */
 const LINKING: Filter<ScheduleDoc> = { status: { $ne: 'completed' } };
 
-/** How many schedules that may still run name segment `id`. */
-export const countSchedulesBySegment = (db: Db, tenant: Tenant, id: string): Promise<number> =>
-  schedules(db, tenant).count({ ...LINKING, segment_id: id });
+/** The schedules that may still run and name segment or template `id`: the first `limit` ids, and how many in all. */
+export const schedulesHolding = (
+  db: Db,
+  tenant: Tenant,
+  ref: { segment_id: string } | { template_id: string },
+  limit: number,
+): Promise<{ ids: string[]; total: number }> => schedules(db, tenant).holders({ ...LINKING, ...ref }, limit);
 
 /** How many schedules that may still run name each of the templates `ids`. */
 export const countSchedulesByTemplate = (db: Db, tenant: Tenant, ids: string[]): Promise<Map<string, number>> =>

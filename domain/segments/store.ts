@@ -3,8 +3,8 @@ import { DISTRIBUTIONS } from '../../schemas/openapi/segments';
 import { newId } from '../ids';
 import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant } from '../db';
 import { ResourceDoc, resourceStore } from '../resource';
-import { countGroupsBySegment } from '../groups/store';
-import { countSchedulesBySegment } from '../schedules/store';
+import { groupsHolding } from '../groups/store';
+import { schedulesHolding } from '../schedules/store';
 
 export type Distribution = (typeof DISTRIBUTIONS)[number];
 
@@ -67,12 +67,9 @@ export async function saveSegment(
   }
 }
 
-/** What still links to a segment: groups, and schedules that may still run. */
-export async function segmentLinks(db: Db, tenant: Tenant, id: string): Promise<{ groups: number; schedules: number }> {
-  const [groups, schedules] = await Promise.all([
-    countGroupsBySegment(db, tenant, [id]).then((counts) => counts.get(id) ?? 0),
-    countSchedulesBySegment(db, tenant, id),
-  ]);
+/** What still links to a segment: groups, and schedules that may still run (the first `limit` ids of each, and how many). */
+export async function segmentLinks(db: Db, tenant: Tenant, id: string, limit: number) {
+  const [groups, schedules] = await Promise.all([groupsHolding(db, tenant, id, limit), schedulesHolding(db, tenant, { segment_id: id }, limit)]);
   return { groups, schedules };
 }
 

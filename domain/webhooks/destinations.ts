@@ -36,7 +36,15 @@ for (const [net, bits] of [
 /** BlockList checks IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`, `::ffff:a00:1`) against the IPv4 rules. */
 const isBlocked = (address: string): boolean => blocked.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
 
-export class DestinationError extends Error {}
+export class DestinationError extends Error {
+  constructor(
+    message: string,
+    /** True when refused for resolving to a loopback, private or otherwise non-public address (the allow-list could admit it). */
+    readonly allowable = false,
+  ) {
+    super(message);
+  }
+}
 
 export interface ResolvedAddress {
   address: string;
@@ -62,7 +70,7 @@ export async function checkDestination(url: string, allow: readonly string[]): P
   const allowed = (a: string) => allow.includes(host) || allow.includes(a);
   const refused = addresses.filter((a) => isBlocked(a.address) && !allowed(a.address));
   if (refused.length) {
-    throw new DestinationError(`${host} resolves to a loopback, private, link-local or unique-local address (${refused[0]!.address})`);
+    throw new DestinationError(`${host} resolves to a loopback, private, link-local or unique-local address (${refused[0]!.address})`, true);
   }
   return addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 }

@@ -48,7 +48,10 @@ async function checkUrl(deps: WebhookDeps, url: string): Promise<void> {
     await checkDestination(url, deps.webhookAllow ?? []);
   } catch (err) {
     if (!(err instanceof DestinationError)) throw err;
-    throw invalid('validation_failed', `The URL is not an allowed destination: ${err.message}.`, [
+    const hint = err.allowable
+      ? ' Loopback and private addresses are refused; an operator allows named hosts or addresses with OFFEROPS_WEBHOOK_ALLOW (a comma list, read by the API and the worker).'
+      : '';
+    throw invalid('validation_failed', `The URL is not an allowed destination: ${err.message}.${hint}`, [
       { location: 'body', field: 'url', rule: 'destination', message: err.message },
     ]);
   }

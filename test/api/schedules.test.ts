@@ -256,6 +256,7 @@ describe('recurrence: RRULE subset and cron, read in a time zone', () => {
     const post = (cron: string) => api.post('/schedules', { text: 'x', group_id: group.id, run_at, recurrence: { cron } });
     for (const [cron, rule, says] of [
       ['*/10 * * * *', 'frequency', /10 minutes apart/],
+      ['0,1 * * * *', 'frequency', /runs 1 minute apart/],
       ['0 9 1 * 1', 'cron', /not both/],
       ['0 9 L * *', 'cron', /"L" is not a number/],
       ['0 9 * * 8', 'cron', /outside 0-7/],

@@ -323,6 +323,16 @@ describe('PATCH /segments/{id}', () => {
 });
 
 describe('DELETE /segments/{id}', () => {
+  test('a refusal names what holds the segment: up to five ids of each kind, and how many in all', async () => {
+    const { t, api } = await tenant();
+    const s = (await api.post('/segments', { name: 'Crowded' })).body.data;
+    const groups = [];
+    for (let i = 0; i < 7; i++) groups.push((await createGroup(app.db, t, { name: `G${i}`, segment_id: s.id }))._id);
+    const res = await api.delete(`/segments/${s.id}`);
+    assert.equal(res.status, 409);
+    assert.equal(res.body.message, `The segment is linked to 7 groups (${groups.sort().slice(0, 5).join(', ')} and 2 more); unlink them first.`);
+  });
+
   test('refused with 409 resource_in_use while a group links it; allowed once unlinked', async () => {
     const { t, api } = await tenant();
     const s = (await api.post('/segments', { name: 'Linked' })).body.data;
@@ -330,6 +340,7 @@ describe('DELETE /segments/{id}', () => {
     const res = await api.delete(`/segments/${s.id}`);
     assert.equal(res.status, 409);
     assert.equal(res.body.code, 'resource_in_use');
+    assert.equal(res.body.message, `The segment is linked to 1 group (${g._id}); unlink them first.`);
     assert.equal((await api.get(`/segments/${s.id}`)).status, 200);
     assert.equal((await api.patch(`/groups/${g._id}`, { segment_id: null })).status, 200);
     assert.equal((await api.delete(`/segments/${s.id}`)).status, 200);
@@ -342,6 +353,7 @@ describe('DELETE /segments/{id}', () => {
     const res = await api.delete(`/segments/${s.id}`);
     assert.equal(res.status, 409);
     assert.equal(res.body.code, 'resource_in_use');
+    assert.equal(res.body.message, `The segment is linked to 1 schedule that may still run (sch_${s.id.slice(4)}); unlink them first.`);
     assert.deepEqual((await api.get(`/segments/${s.id}`)).body.data, s);
   });
 

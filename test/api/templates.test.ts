@@ -282,6 +282,10 @@ describe('DELETE /templates/{id}', () => {
     const refused = await api.delete(`/templates/${t.id}`);
     assert.equal(refused.status, 409);
     assert.equal(refused.body.code, 'resource_in_use');
+    assert.equal(
+      refused.body.message,
+      `The template is used by 1 schedule that may still run (${schedule._id}); give them another template or delete them first.`,
+    );
     assert.equal((await api.get(`/templates/${t.id}`)).status, 200);
 
     await app.db.collection('schedules').updateOne({ _id: schedule._id } as any, { $set: { status: 'completed' } });

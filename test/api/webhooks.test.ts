@@ -135,7 +135,15 @@ describe('SSRF guard', () => {
       assert.equal(res.status, 400, host);
       assert.equal(res.body.code, 'validation_failed', host);
       assert.equal(res.body.details[0].field, 'url', host);
+      assert.match(res.body.message, /OFFEROPS_WEBHOOK_ALLOW/, host);
     }
+  });
+
+  test('a host that does not resolve is refused without the allow-list hint (it could not help)', async () => {
+    const res = await (await tenant(strict)).post('/webhooks', { url: 'https://no-such-host.invalid/hook', events: ['offer.created'] });
+    assert.equal(res.status, 400);
+    assert.match(res.body.message, /does not resolve/);
+    assert.doesNotMatch(res.body.message, /OFFEROPS_WEBHOOK_ALLOW/);
   });
 
   test('a PATCH to a private destination is refused too, and the webhook keeps its URL', async () => {
