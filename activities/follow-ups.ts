@@ -3,6 +3,8 @@
  * the removals a deletion leaves to the background. Riding on the event makes
  * each as sure as the event itself (the outbox sweep dispatches what a crashed
  * API left); each is idempotent, since a dispatch activity may run again.
+ * Their kinds are FOLLOW_UP_KINDS (domain/events/commit.ts), which are always
+ * dispatched.
  */
 import { deleteTemporalSchedule } from '../domain/schedules/temporal';
 import { DomainEvent } from '../domain/events/store';

@@ -4,7 +4,7 @@
  */
 import { Client } from '@temporalio/client';
 import { Db } from 'mongodb';
-import { startDispatch } from '../domain/temporal/start';
+import { dispatch } from '../domain/events/commit';
 import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../domain/events/store';
 import { sweepSendSlots } from '../domain/channels/pacing';
 import { sweepWindows } from '../domain/accounts/rate-limits';
@@ -55,7 +55,7 @@ export function createActivities(deps: ActivityDeps) {
       const relayed = await relayAllOutboxes(deps.db);
       const stale = await undispatchedEvents(deps.db, new Date(Date.now() - (deps.dispatchGraceMs ?? 30_000)), 500);
       const byId = new Map([...relayed, ...stale].map((e) => [e.id, e]));
-      for (const event of byId.values()) await startDispatch({ client: deps.temporal, taskQueue: deps.taskQueue }, event);
+      for (const event of byId.values()) await dispatch({ db: deps.db, temporal: { client: deps.temporal, taskQueue: deps.taskQueue } }, event);
       const resumed = await publications.resumeQueuedPublications();
       return { relayed: relayed.length, dispatched: byId.size, resumed };
     },

@@ -1,17 +1,32 @@
 /**
  * After a write: relay the document's outbox into the events collection and
- * hand each new event to delivery (a `dispatchEvent` workflow per event; its
- * id makes a second start a no-op). If this process dies first, the worker's
- * outbox sweep does both.
+ * hand each new event to delivery — a `dispatchEvent` workflow per event (its
+ * id makes a second start a no-op) when anything awaits it: a webhook of its
+ * account and environment subscribed to its kind, or a follow-up of its kind
+ * (activities/follow-ups.ts). An event nobody awaits is marked dispatched
+ * without a workflow, so Temporal UI lists the workflows that do something.
+ * If this process dies first, the worker's outbox sweep does the same.
  */
 import { Db } from 'mongodb';
 import { TenantCollectionName } from '../db';
 import { startDispatch, TemporalDeps } from '../temporal/start';
-import { DomainEvent, relayOutbox } from './store';
+import { hasSubscribedWebhook } from '../webhooks/store';
+import { DomainEvent, markDispatched, relayOutbox } from './store';
 
-/** Relays the outbox of document `id` and starts the delivery of its events. */
+/** Event kinds whose dispatch does more than deliver to webhooks: the removals a deletion leaves to the background. */
+export const FOLLOW_UP_KINDS: ReadonlySet<string> = new Set(['webhook.deleted', 'schedule.deleted']);
+
+/** Starts the dispatch of `event` when a webhook or a follow-up awaits it; otherwise marks it dispatched. */
+export async function dispatch(deps: { db: Db; temporal: TemporalDeps }, event: DomainEvent): Promise<void> {
+  const awaited =
+    FOLLOW_UP_KINDS.has(event.kind) || (await hasSubscribedWebhook(deps.db, { accountId: event.account, env: event.environment }, event.kind));
+  if (awaited) await startDispatch(deps.temporal, event);
+  else await markDispatched(deps.db, event.id);
+}
+
+/** Relays the outbox of document `id` and hands its events to delivery. */
 export async function commitEvents(deps: { db: Db; temporal: TemporalDeps }, collection: TenantCollectionName, id: string): Promise<DomainEvent[]> {
   const events = await relayOutbox(deps.db, collection, id);
-  for (const event of events) await startDispatch(deps.temporal, event);
+  for (const event of events) await dispatch(deps, event);
   return events;
 }

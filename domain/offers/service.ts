@@ -5,11 +5,10 @@
 import { Schema } from '../../schemas/types';
 import { isDuplicateKey, Tenant } from '../db';
 import { conflict, invalid } from '../errors';
-import { commitEvents } from '../events/commit';
+import { commitEvents, dispatch } from '../events/commit';
 import { prepareEvent, recordEvent } from '../events/store';
 import { changedFields, DomainDeps, found, iso, written } from '../resource';
 import { referencedSegment } from '../segments/service';
-import { startDispatch } from '../temporal/start';
 import { discountPct, renderOfferForSend } from '../templates/render';
 import { getOffer, insertOffer, listOffers, OfferDoc, OfferFields, OfferQuery, OfferStatus, saveOffer } from './store';
 
@@ -131,6 +130,6 @@ export async function previewOffer(deps: DomainDeps, tenant: Tenant, id: string,
     length: [...text].length,
   };
   const event = await recordEvent(deps.db, tenant, 'offer.previewed', { preview });
-  await startDispatch(deps.temporal, event);
+  await dispatch(deps, event);
   return { preview, event };
 }

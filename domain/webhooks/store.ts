@@ -75,3 +75,7 @@ export const deleteWebhook = store.remove;
 /** Enabled webhooks subscribed to `kind` (or to every kind). */
 export const subscribedWebhooks = (db: Db, tenant: Tenant, kind: string): Promise<WebhookDoc[]> =>
   webhooks(db, tenant).all({ state: 'enabled', events: { $in: [kind, '*'] } });
+
+/** True when an enabled webhook of the tenant is subscribed to `kind` (or to every kind). */
+export const hasSubscribedWebhook = async (db: Db, tenant: Tenant, kind: string): Promise<boolean> =>
+  (await webhooks(db, tenant).findOne({ state: 'enabled', events: { $in: [kind, '*'] } })) !== null;
