@@ -1,12 +1,13 @@
 /**
  * Writes the OpenAPI document to `schemas/openapi.json` (for tools outside
  * this code base: collections, schemathesis, client generators) and the
- * operation types generated from it to `schemas/operation-types.d.ts`. The
- * contract tests fail when either differs from the document.
+ * operation types generated from it to `schemas/operation-types.d.ts`, and the
+ * README's error table. The contract tests fail when any differs from the document.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openapiDocument } from '../../schemas/openapi/index';
+import { README, withErrorTable } from './readme';
 import { OPERATION_TYPES, operationTypes } from './types';
 
 export const OPENAPI_JSON = resolve(__dirname, '../../../schemas/openapi.json');
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
   console.log(`wrote ${OPENAPI_JSON}`);
   writeFileSync(OPERATION_TYPES, await operationTypes(openapiDocument));
   console.log(`wrote ${OPERATION_TYPES}`);
+  writeFileSync(README, withErrorTable(readFileSync(README, 'utf8')));
+  console.log(`wrote the error table of ${README}`);
 }
 
 main().catch((err: unknown) => {

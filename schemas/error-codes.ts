@@ -1,0 +1,45 @@
+/**
+ * What each error code of the contract means, in one line: the README's
+ * error table is generated from this (`npm run openapi`), so the two cannot
+ * drift. A code missing here does not compile.
+ */
+import { ERROR_CODES, ERROR_STATUS, ErrorCode } from './openapi/common';
+
+export const ERROR_MEANINGS: Record<ErrorCode, string> = {
+  validation_failed: 'path, query or body does not match the contract (`details` lists every field)',
+  malformed_json: 'the body is not JSON',
+  body_not_allowed: 'a body sent to an operation that takes none',
+  invalid_transition: 'a state move the resource does not allow',
+  unknown_reference: 'a body names an id (e.g. `segment_id`) this account does not have',
+  invalid_request: 'any other malformed request',
+  missing_api_key: 'no `Authorization: Bearer <key>` header',
+  invalid_api_key: 'the key is not one of ours',
+  expired_api_key: 'the key has expired (test keys always do)',
+  revoked_api_key: 'the key was revoked',
+  plan_required: "the account's plan has no API access",
+  insufficient_scope: "the key lacks the operation's scope",
+  not_found: "no such resource in this account and environment (also another account's ids)",
+  route_not_found: 'no operation at this path',
+  method_not_allowed: 'the path exists with other methods (`Allow` header)',
+  conflict: 'the resource changed while the request ran, or its state prevents the change (the message says which)',
+  resource_in_use: 'something still links to the resource (the message names it)',
+  slug_taken: 'another segment of the account has this slug',
+  offer_archived: 'the offer is archived; restore it (status `pending`) first',
+  offer_not_publishable: 'the offer is rejected or archived',
+  destination_unavailable: 'the group or segment cannot receive a publication now (inactive, not connected, or no such group left)',
+  idempotency_key_reused: 'the `Idempotency-Key` was used for a different request',
+  payload_too_large: 'body over 128 KB',
+  unsupported_media_type: 'a body that is not `application/json`',
+  rate_limited: "over 120 requests in the key's window (`Retry-After`)",
+  internal_error: 'a bug; the message never carries internals — quote the `request_id`',
+  not_implemented: 'the operation is not built yet (list above)',
+  service_unavailable: 'a schedule run-now whose run no worker took within the wait (repeat it: it joins that run)',
+};
+
+/** The README's error table: one row per code, by status. */
+export function errorTable(): string {
+  const rows = (Object.keys(ERROR_CODES) as unknown as (keyof typeof ERROR_CODES)[])
+    .flatMap((status) => ERROR_CODES[status].map((code: ErrorCode) => `| ${ERROR_STATUS[code]} | \`${code}\` | ${ERROR_MEANINGS[code]} |`))
+    .join('\n');
+  return `| Status | \`code\` | When |\n|---|---|---|\n${rows}\n`;
+}
