@@ -10,8 +10,12 @@ import { openapiDocument } from './openapi/index';
 
 export const DOCUMENT_ID = 'https://offerops.dev/openapi.json';
 
-export const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true });
+// `verbose`: errors carry the schema they broke, so a message can say what the field takes (api/middleware/validate.ts).
+export const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true, verbose: true });
 addFormats(ajv);
+/** The form a `pattern` asks for, in words, for error messages (a regular expression is never shown to a user). */
+export const FORM_KEYWORD = 'x-offerops-form';
+ajv.addKeyword({ keyword: FORM_KEYWORD, schemaType: 'string' });
 // The root of the OpenAPI document is not a schema; these are its keywords.
 for (const keyword of ['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components']) {
   ajv.addKeyword({ keyword });

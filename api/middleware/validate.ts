@@ -2,7 +2,7 @@ import { Middleware } from 'koa';
 import { JsonSchema } from '../../schemas/openapi/common';
 import { openapiDocument } from '../../schemas/openapi/index';
 import { Operation } from '../../schemas/operations';
-import { ErrorObject, validatorFor } from '../../schemas/validator';
+import { ErrorObject, FORM_KEYWORD, validatorFor } from '../../schemas/validator';
 import { ErrorDetail } from '../../domain/errors';
 import { HttpError } from '../errors';
 
@@ -28,27 +28,75 @@ function coerceQuery(op: Operation, raw: Record<string, string | string[] | unde
   return out;
 }
 
+const fieldOf = (instancePath: string): string => instancePath.replace(/^\//, '').replace(/\//g, '.');
+
+/** What a broken rule means, in words a client can act on; never a regular expression. */
+function explain(e: ErrorObject): string {
+  const schema = (e.parentSchema ?? {}) as JsonSchema;
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return 'is not a known field';
+    case 'required':
+      return 'is required';
+    case 'enum':
+      return `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'pattern': {
+      const form = schema[FORM_KEYWORD];
+      return typeof form === 'string' ? `must be ${form}` : 'does not have the form this field takes (see its description in the contract)';
+    }
+    case 'format':
+      return `must be a valid ${(e.params as { format: string }).format}`;
+    default:
+      return e.message ?? 'is invalid';
+  }
+}
+
 function detail(location: ErrorDetail['location'], e: ErrorObject): ErrorDetail {
-  let field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  let field = fieldOf(e.instancePath);
   const params = e.params as { missingProperty?: string; additionalProperty?: string };
   const extra = params.missingProperty ?? params.additionalProperty;
   if (extra) field = field ? `${field}.${extra}` : extra;
-  const message =
-    e.keyword === 'additionalProperties' ? 'is not a known field' : e.keyword === 'required' ? 'is required' : e.message ?? 'is invalid';
-  return { location, field, rule: e.keyword, message };
+  return { location, field, rule: e.keyword, message: explain(e) };
+}
+
+/**
+ * Alternatives (`oneOf`) fail once per branch, which reads as noise ("cron is
+ * required", "rrule is not a known field", "must match exactly one schema").
+ * Each branch is told apart by the properties only it requires: when the
+ * value has those of exactly one branch, only that branch's errors are kept;
+ * with none or several, one error says which fields to choose from.
+ */
+function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObject[]): { errors: ErrorObject[]; details: ErrorDetail[] } {
+  let kept = errors;
+  const details: ErrorDetail[] = [];
+  for (const alt of errors.filter((e) => e.keyword === 'oneOf')) {
+    const branches = (Array.isArray(alt.schema) ? alt.schema : []) as JsonSchema[];
+    const required = branches.map((b) => (Array.isArray(b.required) ? (b.required as string[]) : []));
+    const shared = required.reduce((acc, r) => acc.filter((p) => r.includes(p)));
+    const own = required.map((r) => r.filter((p) => !shared.includes(p)));
+    const data = (typeof alt.data === 'object' && alt.data !== null ? alt.data : {}) as Record<string, unknown>;
+    const fits = own.flatMap((props, i) => (props.length && props.every((p) => data[p] !== undefined) ? [i] : []));
+    const inBranch = (e: ErrorObject, i?: number) => e.schemaPath.startsWith(`${alt.schemaPath}/${i ?? ''}`);
+    kept = kept.filter((e) => e !== alt && (!inBranch(e) || (fits.length === 1 && inBranch(e, fits[0]))));
+    if (fits.length !== 1) {
+      const choices = (fits.length ? fits.map((i) => own[i]!) : own).flat();
+      const message = fits.length ? `takes only one of ${choices.join(', ')}` : `needs one of ${choices.join(', ')}`;
+      details.push({ location, field: fieldOf(alt.instancePath), rule: 'oneOf', message });
+    }
+  }
+  return { errors: kept, details };
 }
 
 function check(location: ErrorDetail['location'], schema: JsonSchema, value: unknown): ErrorDetail[] {
   const validate = validatorFor(schema);
   if (validate(value)) return [];
+  const { errors, details } = resolveAlternatives(location, validate.errors ?? []);
   // anyOf (nullable references) repeats each failure once per branch; keep one line per field and rule.
   const seen = new Set<string>();
-  return (validate.errors ?? [])
-    .map((e) => detail(location, e))
-    .filter((d) => {
-      const k = `${d.field}|${d.rule}`;
-      return d.rule !== 'anyOf' && !seen.has(k) && !!seen.add(k);
-    });
+  return [...details, ...errors.map((e) => detail(location, e))].filter((d) => {
+    const k = `${d.field}|${d.rule}`;
+    return d.rule !== 'anyOf' && !seen.has(k) && !!seen.add(k);
+  });
 }
 
 /** Validates path, query and body against the operation's schemas; 400 listing every invalid field. */
