@@ -3,7 +3,7 @@
  * `npm run lint:deps` checks them over every source folder; any violation is an error.
  *
  * Paths are relative to the repository root; npm packages resolve to `node_modules/<name>/…`
- * and node builtins to their bare name (`fs`, `node:fs`), so a `pathNot` allow-list also
+ * and node builtins to their bare name (`node:fs` is `fs`), so a `pathNot` allow-list also
  * catches builtins. `tsPreCompilationDeps: true` keeps the imports TypeScript erases, and
  * marks `import type …` with the dependency type `type-only`: the rules that allow types
  * only forbid every dependency that is not `type-only`.
