@@ -24,9 +24,9 @@ ajv.addSchema(openapiDocument, DOCUMENT_ID);
 
 /** Re-root local `#/…` references on the document so a fragment compiles alone. */
 function anchor(schema: JsonSchema): JsonSchema {
-  return JSON.parse(JSON.stringify(schema), (_k, v) =>
+  return JSON.parse(JSON.stringify(schema), (_k, v: unknown) =>
     typeof v === 'string' && v.startsWith('#/components/') ? `${DOCUMENT_ID}${v}` : v,
-  );
+  ) as JsonSchema;
 }
 
 const cache = new WeakMap<JsonSchema, ValidateFunction>();

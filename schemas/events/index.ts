@@ -18,14 +18,22 @@ export interface EventDefinition {
 /** The folder of the JSON files: beside this source, or reached from its compiled copy under dist/. */
 export const EVENTS_DIR = __dirname.includes(`${join('dist', 'schemas')}`) ? resolve(__dirname, '../../../schemas/events') : __dirname;
 
+/** What the catalogue reads of an event's schema file: the constants of its `kind` and `version`. */
+type EventSchemaFile = Record<string, unknown> & { properties?: { kind?: { const?: unknown }; version?: { const?: unknown } } };
+
+function definitionOf(file: string): EventDefinition {
+  const schema = JSON.parse(readFileSync(join(EVENTS_DIR, file), 'utf8')) as EventSchemaFile;
+  const kind = schema.properties?.kind?.const;
+  const version = schema.properties?.version?.const;
+  if (typeof kind !== 'string' || typeof version !== 'number') throw new Error(`${file}: no constant kind (string) and version (number)`);
+  return { kind, version, schema };
+}
+
 function load(): EventDefinition[] {
   return readdirSync(EVENTS_DIR)
     .filter((f) => /^[a-z_]+\.[a-z_]+\.v\d+\.json$/.test(f))
     .sort()
-    .map((file) => {
-      const schema = JSON.parse(readFileSync(join(EVENTS_DIR, file), 'utf8'));
-      return { kind: schema.properties.kind.const, version: schema.properties.version.const, schema };
-    });
+    .map(definitionOf);
 }
 
 export const EVENT_CATALOGUE: readonly EventDefinition[] = load();

@@ -36,6 +36,14 @@ const GROUPS = Number(process.env.BENCH_GROUPS ?? 50);
 const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
 const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
+/** What the benchmark reads of the API's answers: a created resource's id, a publish's publication ids. */
+interface Created {
+  data: { id: string };
+}
+interface Published {
+  data: { publications: { id: string }[] };
+}
+
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const dataDir = mkdtempSync(join(tmpdir(), 'offerops-bench-'));
@@ -56,7 +64,9 @@ async function main(): Promise<void> {
       temporal: { client: temporal.client, namespace: stack.temporalNamespace, taskQueue },
       logger: createLogger('bench', 'silent'),
     });
-    const server = createServer(app.callback()).listen(0, '127.0.0.1');
+    const handle = app.callback();
+    // Koa's handler settles its own promise (errors go to its onerror), so the listener need not await it.
+    const server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
     await once(server, 'listening');
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
 
@@ -78,25 +88,25 @@ async function main(): Promise<void> {
     const account = await createAccount(mongo.db, { name: 'Bench' });
     const tenant = { accountId: account._id, env: 'test' as const };
     const { apiKey } = await createApiKey(mongo.db, { accountId: account._id, env: 'test', scopes: SCOPES });
-    const call = async (method: string, path: string, body?: unknown) => {
+    const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
       const res = await fetch(base + path, {
         method,
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      const json = (await res.json()) as any;
+      const json: unknown = await res.json();
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
+      return json as T;
     };
-    const offer = (await call('POST', '/offers', { url: 'https://shop.example/bench', title: 'Bench offer', price: 10 })).data;
-    const segment = (await call('POST', '/segments', { name: 'Bench segment' })).data;
+    const offer = (await call<Created>('POST', '/offers', { url: 'https://shop.example/bench', title: 'Bench offer', price: 10 })).data;
+    const segment = (await call<Created>('POST', '/segments', { name: 'Bench segment' })).data;
     const one = await createGroup(mongo.db, tenant, { name: 'Bench single' });
     for (let i = 0; i < GROUPS; i++) await createGroup(mongo.db, tenant, { name: `Bench ${i}`, segment_id: segment.id });
 
     const publishAndWait = async (destination: Record<string, string>) => {
       const started = process.hrtime.bigint();
-      const res = await call('POST', `/offers/${offer.id}/publish`, destination);
-      await temporal.client.workflow.getHandle(`publication-${res.data.publications[0].id}`).result();
+      const res = await call<Published>('POST', `/offers/${offer.id}/publish`, destination);
+      await temporal.client.workflow.getHandle(`publication-${res.data.publications[0]!.id}`).result();
       return ms(started);
     };
     const bareRun = async (type: string, args: unknown[]) => {

@@ -95,7 +95,7 @@ export async function poll<T>(
     } catch (err) {
       opts.check?.();
       if (Date.now() >= deadline) {
-        throw new Error(`timed out after ${opts.timeoutMs / 1000} s waiting for ${what}: ${(err as Error).message}`);
+        throw new Error(`timed out after ${opts.timeoutMs / 1000} s waiting for ${what}: ${(err as Error).message}`, { cause: err });
       }
       await sleep(opts.intervalMs ?? 250);
       continue;

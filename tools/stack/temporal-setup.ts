@@ -14,7 +14,8 @@ const RETENTION = '30 days';
 const GRPC_NOT_FOUND = 5;
 const GRPC_ALREADY_EXISTS = 6;
 
-const hasCode = (err: unknown, code: number): boolean => isGrpcServiceError(err) && err.code === code;
+/** Whether `err` is a gRPC error with status `code` (grpc-js's Status enum, widened to the protocol's numbers). */
+const hasCode = (err: unknown, code: number): boolean => isGrpcServiceError(err) && (err.code as number) === code;
 
 /** Resolves once the server at `address` answers; `check` throws to give up early. */
 export async function waitForTemporal(address: string, opts: { timeoutMs?: number; check?: () => void } = {}): Promise<void> {

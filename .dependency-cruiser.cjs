@@ -1,0 +1,170 @@
+/**
+ * The import rules of offerops (issue 7): which folder may import which.
+ * `npm run lint:deps` checks them over every source folder; any violation is an error.
+ *
+ * Paths are relative to the repository root; npm packages resolve to `node_modules/<name>/…`
+ * and node builtins to their bare name (`node:fs` is `fs`), so a `pathNot` allow-list also
+ * catches builtins. `tsPreCompilationDeps: true` keeps the imports TypeScript erases, and
+ * marks `import type …` with the dependency type `type-only`: the rules that allow types
+ * only forbid every dependency that is not `type-only`.
+ */
+
+/** Our top-level source folders. */
+const OURS = '^(domain|api|workflows|activities|worker|schemas|tools|test)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    // schemas/ is the contract: it stands alone, below everything.
+    {
+      name: 'schemas-import-nothing-of-ours',
+      comment: 'schemas/ imports only its own folder, node builtins and npm packages, never another folder of ours.',
+      severity: 'error',
+      from: { path: '^schemas/' },
+      to: { path: OURS, pathNot: '^schemas/' },
+    },
+
+    // domain/ is the business layer: it knows the contract (schemas/) and nothing above it.
+    {
+      name: 'domain-imports-only-schemas',
+      comment:
+        'domain/ imports only domain/ and schemas/ among our folders (domain/temporal/start.ts may also import types from workflows/, see domain-start-types-only-from-workflows).',
+      severity: 'error',
+      from: { path: '^domain/' },
+      to: { path: OURS, pathNot: ['^domain/', '^schemas/', '^workflows/'] },
+    },
+    {
+      name: 'domain-not-to-workflows',
+      comment: 'Of domain/, only domain/temporal/start.ts imports from workflows/ (types, to type workflow starts).',
+      severity: 'error',
+      from: { path: '^domain/', pathNot: '^domain/temporal/start\\.ts$' },
+      to: { path: '^workflows/' },
+    },
+    {
+      name: 'domain-start-types-only-from-workflows',
+      comment:
+        'domain/temporal/start.ts imports only types from workflows/ (`import type`, for `start<typeof publication>`), never workflow code.',
+      severity: 'error',
+      from: { path: '^domain/temporal/start\\.ts$' },
+      to: { path: '^workflows/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'domain-npm-allow-list',
+      comment:
+        'Of npm packages, domain/ imports only mongodb, @temporalio/client, @temporalio/common and pino (never koa, @koa/router, @temporalio/workflow, @temporalio/worker or @temporalio/activity).',
+      severity: 'error',
+      from: { path: '^domain/' },
+      to: { path: '^node_modules/', pathNot: '^node_modules/(mongodb|@temporalio/(client|common)|pino)/' },
+    },
+
+    // domain/temporal/names.ts is shared with the workflows: it must stay workflow-safe.
+    {
+      name: 'temporal-names-only-common',
+      comment:
+        'domain/temporal/names.ts (imported by workflows) imports only @temporalio/common: no node builtin, no other file, no other package.',
+      severity: 'error',
+      from: { path: '^domain/temporal/names\\.ts$' },
+      to: { pathNot: '^node_modules/@temporalio/common/' },
+    },
+
+    // api/ is the HTTP door over domain/.
+    {
+      name: 'api-imports-domain-and-schemas',
+      comment: 'api/ imports domain/ and schemas/ (and types from workflows/), never activities/, worker/, tools/ or test/.',
+      severity: 'error',
+      from: { path: '^api/' },
+      to: { path: OURS, pathNot: ['^api/', '^domain/', '^schemas/', '^workflows/'] },
+    },
+    {
+      name: 'api-types-only-from-workflows',
+      comment: 'api/ imports only types from workflows/ (`import type`), never workflow code.',
+      severity: 'error',
+      from: { path: '^api/' },
+      to: { path: '^workflows/', dependencyTypesNot: ['type-only'] },
+    },
+
+    // workflows/ run in Temporal's deterministic sandbox.
+    {
+      name: 'workflows-workflow-safe-only',
+      comment:
+        'workflows/ imports only @temporalio/workflow, @temporalio/common, its own folder, domain/temporal/names.ts and types from activities/: no node builtin, no mongodb, no other domain/ file.',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: {
+        pathNot: ['^workflows/', '^domain/temporal/names\\.ts$', '^activities/', '^node_modules/@temporalio/(workflow|common)/'],
+      },
+    },
+    {
+      name: 'workflows-types-only-from-activities',
+      comment: 'workflows/ imports only types from activities/ (`import type`, for proxyActivities<Activities>), never activity code.',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: { path: '^activities/', dependencyTypesNot: ['type-only'] },
+    },
+
+    // activities/ do the side effects, through domain/.
+    {
+      name: 'activities-import-domain-and-schemas',
+      comment: 'activities/ imports domain/ and schemas/ (and its own folder, npm packages), never api/, worker/, tools/ or test/.',
+      severity: 'error',
+      from: { path: '^activities/' },
+      to: { path: OURS, pathNot: ['^activities/', '^domain/', '^schemas/', '^workflows/'] },
+    },
+    {
+      name: 'activities-types-only-from-workflows',
+      comment: 'activities/ imports only types from workflows/ (`import type`), never workflow code.',
+      severity: 'error',
+      from: { path: '^activities/' },
+      to: { path: '^workflows/', dependencyTypesNot: ['type-only'] },
+    },
+
+    // worker/ and tools/ are entry points: nothing of the service depends on them.
+    {
+      name: 'only-tools-and-test-import-worker',
+      comment: 'Only tools/ and test/ import worker/ (and worker/ its own files): the service does not depend on its worker process.',
+      severity: 'error',
+      from: { pathNot: ['^worker/', '^tools/', '^test/'] },
+      to: { path: '^worker/' },
+    },
+    {
+      name: 'only-tools-and-test-import-tools',
+      comment:
+        'Only tools/ itself and test/ import tools/ (the launcher, CLI and benchmarks): nothing of the service, not even worker/, depends on them.',
+      severity: 'error',
+      from: { pathNot: ['^tools/', '^test/'] },
+      to: { path: '^tools/' },
+    },
+
+    // Cycles.
+    {
+      name: 'no-runtime-cycles',
+      comment: 'No circular imports, except cycles that go through a type-only import (erased at compile time, so no cycle at run time).',
+      severity: 'error',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+
+    // A guard for the rules above: an import they cannot see would escape them.
+    {
+      name: 'not-to-unresolvable',
+      comment: 'Every import resolves to a file, a node builtin or an installed package (an unresolved one would slip past the rules above).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: '(^|/)node_modules/' },
+    exclude: { path: '^dist/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.json', '.d.ts'],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};
