@@ -29,7 +29,7 @@ export function createChannelActivities(deps: ActivityDeps) {
     if (!group) throw permanent('the group no longer exists');
     if (tenant.env === 'test' || !group.channel_id) return { group, channel: null };
     const channel = await channelForSend(deps.db, tenant, group.channel_id, deps.secretKey);
-    if (!channel) throw permanent('the group\'s channel no longer exists');
+    if (!channel) throw permanent("the group's channel no longer exists");
     return { group, channel };
   }
 

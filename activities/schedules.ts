@@ -111,7 +111,13 @@ export function createScheduleActivities(deps: ActivityDeps) {
       const event = prepareEvent(
         tenant,
         'schedule.ran',
-        { schedule_id: doc._id, scheduled_at: scheduledAt.toISOString(), outcome: error ? 'failed' : 'queued', publication_id: publicationId, error },
+        {
+          schedule_id: doc._id,
+          scheduled_at: scheduledAt.toISOString(),
+          outcome: error ? 'failed' : 'queued',
+          publication_id: publicationId,
+          error,
+        },
         new Date(),
         eventId,
       );

@@ -60,7 +60,13 @@ export function signature(secret: string, id: string, timestamp: number, body: s
  * connection cannot reach an address that was not checked); never follows a
  * redirect; gives up after `timeoutMs` in all. Resolves with the status.
  */
-function post(url: string, addresses: ResolvedAddress[], headers: Record<string, string>, body: string, tls: { ca?: string; timeoutMs: number }) {
+function post(
+  url: string,
+  addresses: ResolvedAddress[],
+  headers: Record<string, string>,
+  body: string,
+  tls: { ca?: string; timeoutMs: number },
+) {
   const pinned: LookupFunction = (_host, opts, callback) => {
     if (opts.all) callback(null, addresses);
     else callback(null, addresses[0]!.address, addresses[0]!.family);
@@ -156,7 +162,10 @@ export function createWebhookActivities(deps: ActivityDeps) {
           'webhook-timestamp': String(timestamp),
           'webhook-signature': signature(unseal(webhook.secret, deps.secretKey), event.id, timestamp, body),
         };
-        status = await post(webhook.url, addresses, headers, body, { ca: deps.webhookCa, timeoutMs: deps.webhookTimeoutMs ?? ATTEMPT_TIMEOUT_MS });
+        status = await post(webhook.url, addresses, headers, body, {
+          ca: deps.webhookCa,
+          timeoutMs: deps.webhookTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
+        });
       } catch (err) {
         const why = err instanceof DestinationError ? `destination refused: ${err.message}` : (err as Error).message;
         return result('failed', null, why);
@@ -186,7 +195,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
             workflowExecution: { workflowId: execution.workflowId, runId: execution.runId },
           });
         } catch (err) {
-          if (!(isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND)) throw err;
+          if (!(isGrpcServiceError(err) && Number(err.code) === GRPC_NOT_FOUND)) throw err;
         }
         if (++listed >= PURGE_BATCH) break;
       }

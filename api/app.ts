@@ -4,45 +4,45 @@
  * plan and scope → JSON body → validation → handler.
  */
 import Router from '@koa/router';
-import Koa, { Middleware } from 'koa';
+import Koa from 'koa';
 import { openapiDocument } from '../schemas/openapi/index';
 import { Operation, operations } from '../schemas/operations';
 import { HttpError } from './errors';
 import { handlers } from './handlers/index';
-import { AppDeps, Handler, OperationId } from './handlers/types';
-import { authenticate, AuthState, authorize } from './middleware/auth';
+import { AppDeps, Handler, OperationId, Request } from './handlers/types';
+import { authenticate, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
 import { accessLog, errorHandler } from './middleware/errors';
 import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
+import { AppMiddleware, authOf, RequestState } from './middleware/state';
 import { validateRequest } from './middleware/validate';
 
 export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT = 128 * 1024;
 export const RATE_LIMIT = { limit: 120, windowMs: 60_000 };
 
-function invoke(op: Operation, handler: Handler<OperationId>, deps: AppDeps): Middleware {
+function invoke(op: Operation, handler: Handler<OperationId>, deps: AppDeps): AppMiddleware {
   return async (ctx) => {
-    const auth = ctx.state.auth as AuthState;
-    const reply = await handler(
-      {
-        tenant: auth.tenant,
-        key: auth.key,
-        account: auth.account,
-        params: ctx.state.params,
-        idempotencyKey: ctx.get('Idempotency-Key') || null,
-        query: ctx.state.query,
-        body: ctx.state.body,
-      },
-      deps,
-    );
+    const auth = authOf(ctx.state);
+    // params, query and body passed validateRequest against this operation's schemas: they are of its types.
+    const request = {
+      tenant: auth.tenant,
+      key: auth.key,
+      account: auth.account,
+      params: ctx.state.params,
+      idempotencyKey: ctx.get('Idempotency-Key') || null,
+      query: ctx.state.query,
+      body: ctx.state.body,
+    } as Request;
+    const reply = await handler(request, deps);
     ctx.status = reply.status ?? op.successStatus;
     ctx.body = { ...reply.body, request_id: ctx.state.requestId };
   };
 }
 
 /** Answers healthy only when MongoDB and Temporal both answer. */
-function healthz(deps: AppDeps): Middleware {
+function healthz(deps: AppDeps): AppMiddleware {
   return async (ctx) => {
     const [mongodb, temporal] = await Promise.all([
       deps.db.command({ ping: 1 }).then(
@@ -60,8 +60,8 @@ function healthz(deps: AppDeps): Middleware {
 }
 
 /** Routes from the operation table; static segments before parameters so `/commissions/summary` wins over `/commissions/{id}`. */
-function buildRouter(deps: AppDeps): Router {
-  const router = new Router({ prefix: API_PREFIX });
+function buildRouter(deps: AppDeps): Router<RequestState> {
+  const router = new Router<RequestState>({ prefix: API_PREFIX });
   router.get('/openapi.json', (ctx) => {
     ctx.body = openapiDocument;
   });
@@ -90,14 +90,18 @@ function buildRouter(deps: AppDeps): Router {
   return router;
 }
 
-export function createApp(deps: AppDeps): Koa {
-  const app = new Koa();
+export function createApp(deps: AppDeps): Koa<RequestState> {
+  const app = new Koa<RequestState>();
   app.proxy = false;
   const router = buildRouter(deps);
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler());
-  app.use(async (ctx, next) => (ctx.path === '/healthz' && ctx.method === 'GET' ? healthz(deps)(ctx, next) : next()));
+  const health = healthz(deps);
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/healthz' && ctx.method === 'GET') await health(ctx, next);
+    else await next();
+  });
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing answered: either the path is unknown, or it is known under other methods.

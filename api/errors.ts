@@ -19,7 +19,9 @@ export class HttpError extends Error {
 }
 
 /** The status, body fields and headers of an error the contract documents; null for anything else (a bug: 500). */
-export function documentedError(err: unknown): { status: number; code: ErrorCode; message: string; details?: ErrorDetail[]; headers: Record<string, string> } | null {
+export function documentedError(
+  err: unknown,
+): { status: number; code: ErrorCode; message: string; details?: ErrorDetail[]; headers: Record<string, string> } | null {
   if (!(err instanceof HttpError || err instanceof DomainError)) return null;
   return {
     status: ERROR_STATUS[err.code],

@@ -21,7 +21,8 @@ async function main(): Promise<void> {
     logger,
     webhookAllow: allowListFromEnv(),
   });
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  const server = createServer((req, res) => void handle(req, res));
   server.listen(Number(process.env.PORT ?? 8080), process.env.HOST ?? '127.0.0.1');
   await once(server, 'listening');
   logger.info({ address: server.address() }, 'listening');
@@ -32,8 +33,8 @@ async function main(): Promise<void> {
     await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
     process.exit(0);
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
 }
 
 main().catch((err) => {

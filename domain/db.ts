@@ -41,7 +41,18 @@ export interface OutboxEvent {
 }
 
 /** Collections of tenant data. */
-export const TENANT_COLLECTIONS = ['offers', 'groups', 'segments', 'schedules', 'events', 'publications', 'deliveries', 'templates', 'channels', 'webhooks'] as const;
+export const TENANT_COLLECTIONS = [
+  'offers',
+  'groups',
+  'segments',
+  'schedules',
+  'events',
+  'publications',
+  'deliveries',
+  'templates',
+  'channels',
+  'webhooks',
+] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 
 /** Collections of platform data (accounts, keys, counters), not scoped to one tenant. */
@@ -75,12 +86,16 @@ export interface PageResult<T> {
 export class TenantCollection<T extends TenantDoc> {
   private readonly coll: Collection<T>;
 
-  constructor(db: Db, name: TenantCollectionName, readonly tenant: Tenant) {
+  constructor(
+    db: Db,
+    name: TenantCollectionName,
+    readonly tenant: Tenant,
+  ) {
     this.coll = db.collection<T>(name);
   }
 
   private scoped(filter: Filter<T>): Filter<T> {
-    return { ...filter, account_id: this.tenant.accountId, env: this.tenant.env, _deleted: { $ne: true } } as Filter<T>;
+    return { ...filter, account_id: this.tenant.accountId, env: this.tenant.env, _deleted: { $ne: true } };
   }
 
   findById(id: string): Promise<T | null> {
@@ -123,7 +138,7 @@ export class TenantCollection<T extends TenantDoc> {
   async countBy(field: string, values: string[], filter: Filter<T> = {}): Promise<Map<string, number>> {
     const rows = await this.coll
       .aggregate<{ _id: string; n: number }>([
-        { $match: this.scoped({ ...filter, [field]: { $in: values } } as Filter<T>) },
+        { $match: this.scoped({ ...filter, [field]: { $in: values } }) },
         { $group: { _id: `$${field}`, n: { $sum: 1 } } },
       ])
       .toArray();
@@ -152,7 +167,7 @@ export class TenantCollection<T extends TenantDoc> {
    */
   updateById(id: string, update: UpdateFilter<T>, filter: Filter<T> = {}, event?: OutboxEvent): Promise<T | null> {
     const withEvent = event ? { ...update, $push: { ...(update.$push ?? {}), _outbox: event } } : update;
-    return this.coll.findOneAndUpdate(this.scoped({ ...filter, _id: id } as Filter<T>), withEvent as UpdateFilter<T>, {
+    return this.coll.findOneAndUpdate(this.scoped({ ...filter, _id: id }), withEvent as UpdateFilter<T>, {
       returnDocument: 'after',
     }) as Promise<T | null>;
   }
@@ -163,13 +178,9 @@ export class TenantCollection<T extends TenantDoc> {
    * makes of the result in the same write. The document after, or null when
    * it changed in between (the caller re-reads).
    */
-  async updateFrom<D extends T & { updated_at: Date }>(
-    current: D,
-    set: Partial<D>,
-    describe?: (after: D) => OutboxEvent,
-  ): Promise<D | null> {
+  async updateFrom<D extends T & { updated_at: Date }>(current: D, set: Partial<D>, describe?: (after: D) => OutboxEvent): Promise<D | null> {
     const now = new Date();
-    const { _outbox: _ignored, ...base } = current;
+    const { _outbox, ...base } = current;
     const after = { ...base, ...set, updated_at: now } as D;
     const event = describe?.(after);
     const update = { $set: { ...set, updated_at: now }, ...(event ? { $push: { _outbox: event } } : {}) };
@@ -184,7 +195,7 @@ export class TenantCollection<T extends TenantDoc> {
    * relaying the outbox then deletes it.
    */
   async deleteById(id: string, filter: Filter<T> = {}, event?: OutboxEvent): Promise<boolean> {
-    const target = this.scoped({ ...filter, _id: id } as Filter<T>);
+    const target = this.scoped({ ...filter, _id: id });
     if (!event) return (await this.coll.deleteOne(target)).deletedCount === 1;
     const update = { $set: { _deleted: true }, $push: { _outbox: event } } as unknown as UpdateFilter<T>;
     return (await this.coll.updateOne(target, update)).matchedCount === 1;

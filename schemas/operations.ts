@@ -65,9 +65,7 @@ function readOperations(): Operation[] {
         scope: op[SCOPE_EXTENSION],
         pathSchema: paramsSchema(params.filter((p) => p.in === 'path')),
         querySchema: paramsSchema(params.filter((p) => p.in === 'query')),
-        body: op.requestBody
-          ? { schema: op.requestBody.content['application/json'].schema, required: op.requestBody.required }
-          : null,
+        body: op.requestBody ? { schema: op.requestBody.content['application/json'].schema, required: op.requestBody.required } : null,
         successStatus: Number(status),
         responseSchema: success.content!['application/json'].schema,
       });

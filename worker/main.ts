@@ -42,7 +42,13 @@ async function main(): Promise<void> {
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     workflowBundle: { codePath: WORKFLOW_BUNDLE },
-    activities: createActivities({ db: mongo.db, temporal: client, taskQueue: config.taskQueue, secretKey: secretKeyFromEnv(), webhookAllow: allowListFromEnv() }),
+    activities: createActivities({
+      db: mongo.db,
+      temporal: client,
+      taskQueue: config.taskQueue,
+      secretKey: secretKeyFromEnv(),
+      webhookAllow: allowListFromEnv(),
+    }),
   });
   logger.info({ taskQueue: config.taskQueue, namespace: config.temporalNamespace }, 'worker running');
   // Worker.run installs SIGINT/SIGTERM handlers and drains before it resolves.

@@ -7,11 +7,10 @@ export interface PublicationInput {
   environment: 'live' | 'test';
 }
 
-const { beginPublication, reserveDeliverySlot, markDeliveryWaiting, failDelivery, completePublication } =
-  proxyActivities<Activities>({
-    startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
-  });
+const { beginPublication, reserveDeliverySlot, markDeliveryWaiting, failDelivery, completePublication } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
 
 /** One send to one group: transient channel errors retry with backoff; permanent ones fail that group only. */
 const { deliverToGroup } = proxyActivities<Activities>({

@@ -70,7 +70,14 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ state: De
     } catch (err) {
       if (!mirrorState || !(err instanceof ActivityFailure)) throw err;
       const why = err.cause?.message ?? err.message;
-      result = { outcome: 'failed', at: new Date().toISOString(), http_status: null, duration_ms: 0, error: `the attempt did not complete: ${why}`, event_kind: kind };
+      result = {
+        outcome: 'failed',
+        at: new Date().toISOString(),
+        http_status: null,
+        duration_ms: 0,
+        error: `the attempt did not complete: ${why}`,
+        event_kind: kind,
+      };
     }
     const { outcome, event_kind, ...attempt } = result;
     kind = event_kind || kind;

@@ -20,7 +20,7 @@ export function httpConnector(channel: ChannelConfig, timeoutMs: number): Connec
         { to: message.to, text: message.text, ...(message.imageUrl ? { image_url: message.imageUrl } : {}), idempotency_key: idempotencyKey },
         { headers: channel.token ? { authorization: `Bearer ${channel.token}` } : {}, timeoutMs },
       );
-      if (status >= 200 && status < 300) return { providerMessageId: typeof json?.id === 'string' ? json.id : null };
+      if (status >= 200 && status < 300) return { providerMessageId: typeof json.id === 'string' ? json.id : null };
       const transient = transientStatus(status);
       throw new ConnectorError(
         `the gateway answered ${status}`,

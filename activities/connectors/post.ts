@@ -12,6 +12,23 @@ export function retryAfterMs(seconds: unknown): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n * 1000 : undefined;
 }
 
+/** A JSON object as read from a peer: every field unknown until checked. */
+export type JsonObject = Record<string, unknown>;
+
+/** The JSON object an answer holds; `{}` when it is empty, malformed or not an object. */
+export function parseObject(text: string): JsonObject {
+  try {
+    return asObject(text ? JSON.parse(text) : null);
+  } catch {
+    return {};
+  }
+}
+
+/** `value` when it is a JSON object, else `{}`. */
+export function asObject(value: unknown): JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : {};
+}
+
 /**
  * POSTs `body` as JSON. The URL may hold a secret (Telegram puts the token
  * in the path): failures say what happened, never where.
@@ -20,7 +37,7 @@ export async function postJson(
   url: string,
   body: unknown,
   opts: { headers?: Record<string, string>; timeoutMs: number },
-): Promise<{ status: number; headers: Headers; json: any }> {
+): Promise<{ status: number; headers: Headers; json: JsonObject }> {
   let res: Response;
   let text: string;
   try {
@@ -36,11 +53,5 @@ export async function postJson(
     const timedOut = (err as Error).name === 'TimeoutError';
     throw new ConnectorError(timedOut ? 'the gateway did not answer in time' : 'the gateway could not be reached', false);
   }
-  let json: any = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  return { status: res.status, headers: res.headers, json };
+  return { status: res.status, headers: res.headers, json: parseObject(text) };
 }

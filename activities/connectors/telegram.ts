@@ -16,7 +16,7 @@
  * reach the chat twice.
  */
 import { ChannelConfig, TELEGRAM_API } from '../../domain/channels/store';
-import { postJson, retryAfterMs, transientStatus } from './post';
+import { asObject, postJson, retryAfterMs, transientStatus } from './post';
 import { Connector, ConnectorError, OutboundMessage } from './types';
 
 export const TELEGRAM_TEXT_LIMIT = 4096;
@@ -39,9 +39,7 @@ function request(message: OutboundMessage): { method: string; body: Record<strin
   if (message.imageUrl && length <= TELEGRAM_CAPTION_LIMIT) {
     return { method: 'sendPhoto', body: { chat_id: message.to, photo: message.imageUrl, caption: message.text, ...parseMode } };
   }
-  const preview = message.imageUrl
-    ? { link_preview_options: { url: message.imageUrl, prefer_large_media: true, show_above_text: true } }
-    : {};
+  const preview = message.imageUrl ? { link_preview_options: { url: message.imageUrl, prefer_large_media: true, show_above_text: true } } : {};
   return { method: 'sendMessage', body: { chat_id: message.to, text: message.text, ...parseMode, ...preview } };
 }
 
@@ -53,11 +51,14 @@ export function telegramConnector(channel: ChannelConfig, timeoutMs: number): Co
     async send(message) {
       const { method, body } = request(message);
       const { status, json } = await postJson(`${base}/${method}`, body, { timeoutMs });
-      if (json?.ok === true) return { providerMessageId: json.result?.message_id != null ? String(json.result.message_id) : null };
+      if (json.ok === true) {
+        const id = asObject(json.result).message_id;
+        return { providerMessageId: typeof id === 'number' || typeof id === 'string' ? String(id) : null };
+      }
       // Telegram's `description` may quote the chat: only the code goes into the message.
-      const code = typeof json?.error_code === 'number' ? json.error_code : status;
+      const code = typeof json.error_code === 'number' ? json.error_code : status;
       const transient = transientStatus(code);
-      const pause = transient ? retryAfterMs(json?.parameters?.retry_after) : undefined;
+      const pause = transient ? retryAfterMs(asObject(json.parameters).retry_after) : undefined;
       const detail = pause !== undefined ? ` (retry after ${pause / 1000} s)` : '';
       throw new ConnectorError(`Telegram refused the message: ${code}${detail}`, !transient, code, pause);
     },

@@ -8,7 +8,9 @@ export const groupsList: Handler<'groups_list'> = async (req, deps) => {
   return listReply(items.map(toGroup), total, page);
 };
 
-export const groupGet: Handler<'group_get'> = async (req, deps) => ({ body: { data: toGroup(await mustGetGroup(deps, req.tenant, req.params.id)) } });
+export const groupGet: Handler<'group_get'> = async (req, deps) => ({
+  body: { data: toGroup(await mustGetGroup(deps, req.tenant, req.params.id)) },
+});
 
 export const groupUpdate: Handler<'group_update'> = async (req, deps) => ({
   body: { data: toGroup(await updateGroup(deps, req.tenant, req.params.id, req.body)) },

@@ -13,7 +13,9 @@ export const offerCreate: Handler<'offer_create'> = async (req, deps) => {
   return { status: created ? 201 : 200, body: { data: toOffer(offer), created } };
 };
 
-export const offerGet: Handler<'offer_get'> = async (req, deps) => ({ body: { data: toOffer(await mustGetOffer(deps, req.tenant, req.params.id)) } });
+export const offerGet: Handler<'offer_get'> = async (req, deps) => ({
+  body: { data: toOffer(await mustGetOffer(deps, req.tenant, req.params.id)) },
+});
 
 export const offerUpdate: Handler<'offer_update'> = async (req, deps) => ({
   body: { data: toOffer(await updateOffer(deps, req.tenant, req.params.id, req.body ?? {})) },

@@ -28,8 +28,16 @@ export const publicationsList: Handler<'publications_list'> = async (req, deps) 
   const page = pageOf(req.query);
   const { status, group_id, offer_id, segment_id, schedule_id } = req.query;
   const { items, total } = await listPublications(deps.db, req.tenant, { status, group_id, offer_id, segment_id, schedule_id }, page);
-  const deliveries = await deliveriesOf(deps.db, req.tenant, items.map((p) => p._id));
-  return listReply(items.map((p) => toPublication(p, deliveries.get(p._id) ?? [])), total, page);
+  const deliveries = await deliveriesOf(
+    deps.db,
+    req.tenant,
+    items.map((p) => p._id),
+  );
+  return listReply(
+    items.map((p) => toPublication(p, deliveries.get(p._id) ?? [])),
+    total,
+    page,
+  );
 };
 
 export const publicationGet: Handler<'publication_get'> = async (req, deps) => {

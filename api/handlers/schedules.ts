@@ -15,7 +15,11 @@ export const schedulesList: Handler<'schedules_list'> = async (req, deps) => {
   const page = pageOf(req.query);
   const { status, group_id, segment_id, offer_id } = req.query;
   const { items, total } = await listScheduleRecords(deps, req.tenant, { status, group_id, segment_id, offer_id }, page);
-  return listReply(items.map((doc) => toSchedule(doc, doc)), total, page);
+  return listReply(
+    items.map((doc) => toSchedule(doc, doc)),
+    total,
+    page,
+  );
 };
 
 export const scheduleCreate: Handler<'schedule_create'> = async (req, deps) => {

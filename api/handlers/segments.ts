@@ -1,20 +1,20 @@
 import { countGroupsBySegment } from '../../domain/groups/store';
-import {
-  createSegment,
-  groupCount,
-  listSegments,
-  mustGetSegment,
-  removeSegment,
-  toSegment,
-  updateSegment,
-} from '../../domain/segments/service';
+import { createSegment, groupCount, listSegments, mustGetSegment, removeSegment, toSegment, updateSegment } from '../../domain/segments/service';
 import { Handler, listReply, pageOf } from './types';
 
 export const segmentsList: Handler<'segments_list'> = async (req, deps) => {
   const page = pageOf(req.query);
   const { items, total } = await listSegments(deps.db, req.tenant, page);
-  const counts = await countGroupsBySegment(deps.db, req.tenant, items.map((s) => s._id));
-  return listReply(items.map((s) => toSegment(s, counts.get(s._id) ?? 0)), total, page);
+  const counts = await countGroupsBySegment(
+    deps.db,
+    req.tenant,
+    items.map((s) => s._id),
+  );
+  return listReply(
+    items.map((s) => toSegment(s, counts.get(s._id) ?? 0)),
+    total,
+    page,
+  );
 };
 
 export const segmentCreate: Handler<'segment_create'> = async (req, deps) => {

@@ -14,8 +14,16 @@ export const templatesList: Handler<'templates_list'> = async (req, deps) => {
   const page = pageOf(req.query);
   const { segment_id, format, is_default } = req.query;
   const { items, total } = await listTemplates(deps.db, req.tenant, { segment_id, format, is_default }, page);
-  const counts = await countSchedulesByTemplate(deps.db, req.tenant, items.map((t) => t._id));
-  return listReply(items.map((t) => toTemplate(t, counts.get(t._id) ?? 0)), total, page);
+  const counts = await countSchedulesByTemplate(
+    deps.db,
+    req.tenant,
+    items.map((t) => t._id),
+  );
+  return listReply(
+    items.map((t) => toTemplate(t, counts.get(t._id) ?? 0)),
+    total,
+    page,
+  );
 };
 
 export const templateCreate: Handler<'template_create'> = async (req, deps) => {

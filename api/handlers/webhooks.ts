@@ -1,12 +1,5 @@
 import { toWebhook } from '../../domain/webhooks/record';
-import {
-  createWebhook,
-  listDeliveries,
-  listWebhooks,
-  mustGetWebhook,
-  removeWebhook,
-  updateWebhook,
-} from '../../domain/webhooks/service';
+import { createWebhook, listDeliveries, listWebhooks, mustGetWebhook, removeWebhook, updateWebhook } from '../../domain/webhooks/service';
 import { Handler, listReply, pageOf } from './types';
 
 export const webhooksList: Handler<'webhooks_list'> = async (req, deps) => {
@@ -20,7 +13,9 @@ export const webhookCreate: Handler<'webhook_create'> = async (req, deps) => {
   return { status: 201, body: { data: { ...toWebhook(webhook), secret }, created: true } };
 };
 
-export const webhookGet: Handler<'webhook_get'> = async (req, deps) => ({ body: { data: toWebhook(await mustGetWebhook(deps, req.tenant, req.params.id)) } });
+export const webhookGet: Handler<'webhook_get'> = async (req, deps) => ({
+  body: { data: toWebhook(await mustGetWebhook(deps, req.tenant, req.params.id)) },
+});
 
 export const webhookUpdate: Handler<'webhook_update'> = async (req, deps) => ({
   body: { data: toWebhook(await updateWebhook(deps, req.tenant, req.params.id, req.body)) },

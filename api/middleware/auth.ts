@@ -1,9 +1,9 @@
-import { Middleware } from 'koa';
 import { Db } from 'mongodb';
 import { Operation } from '../../schemas/operations';
 import { HttpError } from '../errors';
 import { AccountDoc, ApiKeyDoc, checkApiKey, planHasApiAccess } from '../../domain/accounts/store';
 import { Tenant } from '../../domain/db';
+import { AppMiddleware, authOf } from './state';
 
 export interface AuthState {
   key: ApiKeyDoc;
@@ -18,7 +18,7 @@ const REASONS = {
 } as const;
 
 /** `Authorization: Bearer <key>` → `ctx.state.auth`, or 401. */
-export function authenticate(db: Db): Middleware {
+export function authenticate(db: Db): AppMiddleware {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
     const match = /^Bearer +(\S+)\s*$/i.exec(header);
@@ -37,9 +37,9 @@ export function authenticate(db: Db): Middleware {
 }
 
 /** 402 when the plan has no API access, 403 when the key lacks the operation's scope. */
-export function authorize(op: Operation): Middleware {
+export function authorize(op: Operation): AppMiddleware {
   return async (ctx, next) => {
-    const { key, account } = ctx.state.auth as AuthState;
+    const { key, account } = authOf(ctx.state);
     if (!planHasApiAccess(account.plan)) {
       throw new HttpError('plan_required', `The ${account.plan} plan does not include API access.`);
     }

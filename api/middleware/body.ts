@@ -1,6 +1,6 @@
-import { Middleware } from 'koa';
 import { Operation } from '../../schemas/operations';
 import { HttpError } from '../errors';
+import { AppMiddleware } from './state';
 
 /**
  * 413. The rest of the body is left unread (draining would let a client push
@@ -27,7 +27,7 @@ async function readRaw(req: NodeJS.ReadableStream, limit: number): Promise<Buffe
  * `limit` bytes, 415 when it is not JSON, 400 when it does not parse or the
  * operation takes no body.
  */
-export function jsonBody(op: Operation, limit: number): Middleware {
+export function jsonBody(op: Operation, limit: number): AppMiddleware {
   return async (ctx, next) => {
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limit) throw tooLarge(limit);

@@ -1,7 +1,7 @@
-import { Middleware } from 'koa';
 import { Logger } from 'pino';
 import { ErrorCode } from '../../schemas/openapi/common';
 import { documentedError, HttpError } from '../errors';
+import { AppMiddleware } from './state';
 
 /** Statuses Koa or a dependency may raise on its own, mapped to our codes. */
 const FALLBACK_CODES: Record<number, ErrorCode> = {
@@ -26,7 +26,7 @@ function exposedClientError(err: unknown): HttpError | null {
  * (the client sees only the request id to quote); the error goes to the
  * app's `error` event, which logs it (createApp).
  */
-export function errorHandler(): Middleware {
+export function errorHandler(): AppMiddleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -49,7 +49,7 @@ export function errorHandler(): Middleware {
 }
 
 /** One line per request: route template, status, duration, request and key ids. Never headers or bodies. */
-export function accessLog(logger: Logger): Middleware {
+export function accessLog(logger: Logger): AppMiddleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {

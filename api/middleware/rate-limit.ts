@@ -1,8 +1,7 @@
-import { Middleware } from 'koa';
 import { Db } from 'mongodb';
 import { HttpError } from '../errors';
 import { hit } from '../../domain/accounts/rate-limits';
-import { AuthState } from './auth';
+import { AppMiddleware, authOf } from './state';
 
 export interface RateLimitOptions {
   limit: number;
@@ -14,10 +13,10 @@ export interface RateLimitOptions {
  * API processes share it. Every response says where the caller stands
  * (IETF RateLimit headers); past the limit: 429 with Retry-After.
  */
-export function rateLimit(db: Db, opts: RateLimitOptions): Middleware {
+export function rateLimit(db: Db, opts: RateLimitOptions): AppMiddleware {
   const policy = `"default";q=${opts.limit};w=${Math.round(opts.windowMs / 1000)}`;
   return async (ctx, next) => {
-    const { key } = ctx.state.auth as AuthState;
+    const { key } = authOf(ctx.state);
     const now = new Date();
     const window = await hit(db, key._id, opts.windowMs, now);
     const reset = Math.max(1, Math.ceil((window.resetAt.getTime() - now.getTime()) / 1000));

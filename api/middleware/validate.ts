@@ -1,10 +1,10 @@
-import { Middleware } from 'koa';
 import { JsonSchema } from '../../schemas/openapi/common';
 import { openapiDocument } from '../../schemas/openapi/index';
 import { Operation } from '../../schemas/operations';
 import { ErrorObject, FORM_KEYWORD, validatorFor } from '../../schemas/validator';
 import { ErrorDetail } from '../../domain/errors';
 import { HttpError } from '../errors';
+import { AppMiddleware } from './state';
 
 const components = (openapiDocument.components as { schemas: Record<string, JsonSchema> }).schemas;
 
@@ -100,7 +100,7 @@ function check(location: ErrorDetail['location'], schema: JsonSchema, value: unk
 }
 
 /** Validates path, query and body against the operation's schemas; 400 listing every invalid field. */
-export function validateRequest(op: Operation): Middleware {
+export function validateRequest(op: Operation): AppMiddleware {
   // Compile now, so a schema Ajv refuses fails the start-up, not a request.
   for (const schema of [op.pathSchema, op.querySchema, ...(op.body ? [op.body.schema] : [])]) validatorFor(schema);
   return async (ctx, next) => {

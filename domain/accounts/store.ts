@@ -95,9 +95,7 @@ export async function revokeApiKey(db: Db, keyId: string): Promise<boolean> {
   return res.matchedCount === 1 || (await keys(db).countDocuments({ _id: keyId })) === 1;
 }
 
-export type KeyCheck =
-  | { ok: true; key: ApiKeyDoc; account: AccountDoc }
-  | { ok: false; reason: 'invalid' | 'expired' | 'revoked' };
+export type KeyCheck = { ok: true; key: ApiKeyDoc; account: AccountDoc } | { ok: false; reason: 'invalid' | 'expired' | 'revoked' };
 
 /** Finds the key a presented secret belongs to and says whether it may be used now. */
 export async function checkApiKey(db: Db, presented: string, now = new Date()): Promise<KeyCheck> {

@@ -25,7 +25,11 @@ export async function dispatch(deps: { db: Db; temporal: TemporalDeps }, event: 
 }
 
 /** Relays the outbox of document `id` and hands its events to delivery. */
-export async function commitEvents(deps: { db: Db; temporal: TemporalDeps }, collection: TenantCollectionName, id: string): Promise<DomainEvent[]> {
+export async function commitEvents(
+  deps: { db: Db; temporal: TemporalDeps },
+  collection: TenantCollectionName,
+  id: string,
+): Promise<DomainEvent[]> {
   const events = await relayOutbox(deps.db, collection, id);
   for (const event of events) await dispatch(deps, event);
   return events;

@@ -14,7 +14,16 @@
 import { Db, UpdateFilter } from 'mongodb';
 import { eventDefinition, eventErrors, EventKind } from '../../schemas/events/index';
 import { newId } from '../ids';
-import { crossTenantCollection, isDuplicateKey, OutboxEvent, Tenant, TENANT_COLLECTIONS, TenantCollectionName, tenantCollection, TenantDoc } from '../db';
+import {
+  crossTenantCollection,
+  isDuplicateKey,
+  OutboxEvent,
+  Tenant,
+  TENANT_COLLECTIONS,
+  TenantCollectionName,
+  tenantCollection,
+  TenantDoc,
+} from '../db';
 
 export type DomainEvent = OutboxEvent;
 

@@ -63,7 +63,11 @@ export const mustGetOffer = async (deps: DomainDeps, tenant: Tenant, id: string)
   found(await getOffer(deps.db, tenant, id), 'offer', id);
 
 /** A pending offer, or this tenant's offer with the same URL untouched (`created: false`). */
-export async function createOffer(deps: DomainDeps, tenant: Tenant, input: Schema<'OfferCreate'>): Promise<{ offer: OfferDoc; created: boolean }> {
+export async function createOffer(
+  deps: DomainDeps,
+  tenant: Tenant,
+  input: Schema<'OfferCreate'>,
+): Promise<{ offer: OfferDoc; created: boolean }> {
   if (input.status !== undefined && input.status !== 'pending') {
     throw invalid('invalid_transition', 'Offers are created as pending; curate them afterwards with PATCH.', [
       { location: 'body', field: 'status', rule: 'transition', message: 'must be pending on creation' },
@@ -94,7 +98,9 @@ export async function updateOffer(deps: DomainDeps, tenant: Tenant, id: string, 
   if (!changed.length) return offer;
   let updated: OfferDoc | null;
   try {
-    updated = await saveOffer(deps.db, tenant, offer, set, move, (after) => prepareEvent(tenant, 'offer.updated', { offer: toOffer(after), changed }));
+    updated = await saveOffer(deps.db, tenant, offer, set, move, (after) =>
+      prepareEvent(tenant, 'offer.updated', { offer: toOffer(after), changed }),
+    );
   } catch (err) {
     if (isDuplicateKey(err)) throw conflict('conflict', 'Another offer of this account already has this url.');
     throw err;

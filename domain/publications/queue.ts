@@ -95,7 +95,11 @@ async function segmentTargets(db: Db, tenant: Tenant, segment: SegmentDoc): Prom
 }
 
 async function deliveryCounts(db: Db, tenant: Tenant, groups: GroupDoc[]) {
-  const counts = await countDeliveriesByGroup(db, tenant, groups.map((g) => g._id));
+  const counts = await countDeliveriesByGroup(
+    db,
+    tenant,
+    groups.map((g) => g._id),
+  );
   let total = 0;
   for (const n of counts.values()) total += n;
   return { counts, total };
@@ -122,7 +126,9 @@ async function destination(db: Db, tenant: Tenant, input: PublishInput): Promise
 }
 
 const requestHash = (input: PublishInput): string =>
-  createHash('sha256').update(JSON.stringify({ ...input, idempotency_key: null })).digest('hex');
+  createHash('sha256')
+    .update(JSON.stringify({ ...input, idempotency_key: null }))
+    .digest('hex');
 
 const idempotentId = (tenant: Tenant, key: string): string => derivedId('pub', tenant.accountId, tenant.env, key);
 

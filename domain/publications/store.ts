@@ -70,8 +70,7 @@ export function listPublications(db: Db, tenant: Tenant, q: PublicationQuery, pa
   return publications(db, tenant).page(filter, page, { queued_at: -1, _id: -1 });
 }
 
-export const getPublication = (db: Db, tenant: Tenant, id: string): Promise<PublicationDoc | null> =>
-  publications(db, tenant).findById(id);
+export const getPublication = (db: Db, tenant: Tenant, id: string): Promise<PublicationDoc | null> => publications(db, tenant).findById(id);
 
 /** An unfinished publication of the same content to the same destination (a double click). */
 export const inFlightPublication = (
@@ -97,12 +96,7 @@ export const queuedDeliveries = (p: PublicationDoc): DeliveryDoc[] =>
   }));
 
 /** Records the deliveries, then the publication with its event (the publication is what makes them visible). */
-export async function insertPublication(
-  db: Db,
-  tenant: Tenant,
-  doc: PublicationDoc,
-  event: OutboxEvent,
-): Promise<PublicationDoc> {
+export async function insertPublication(db: Db, tenant: Tenant, doc: PublicationDoc, event: OutboxEvent): Promise<PublicationDoc> {
   const coll = deliveries(db, tenant);
   for (const delivery of queuedDeliveries(doc)) {
     if (await coll.findById(delivery._id)) continue; // a retried insert after a crash
@@ -132,7 +126,13 @@ export function queuedBefore(db: Db, before: Date, limit: number): Promise<Publi
 type DeliveryFields = Pick<DeliveryDoc, 'status' | 'attempts' | 'error' | 'with_image' | 'sent_at'>;
 
 /** Sets fields of one group's delivery. */
-export async function updateDelivery(db: Db, tenant: Tenant, publicationId: string, groupId: string, set: Partial<DeliveryFields>): Promise<void> {
+export async function updateDelivery(
+  db: Db,
+  tenant: Tenant,
+  publicationId: string,
+  groupId: string,
+  set: Partial<DeliveryFields>,
+): Promise<void> {
   await deliveries(db, tenant).updateById(deliveryId(publicationId, groupId), { $set: set });
 }
 

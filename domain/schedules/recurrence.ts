@@ -110,7 +110,11 @@ function checkDensity(field: string, hours: number[], minutes: number[]): void {
   let gap = 24 * 60 - times[times.length - 1]! + times[0]!;
   for (let i = 1; i < times.length; i++) gap = Math.min(gap, times[i]! - times[i - 1]!);
   if (gap < MIN_GAP_MINUTES) {
-    throw new RecurrenceError(field, 'frequency', `runs ${gap === 1 ? '1 minute' : `${gap} minutes`} apart; schedules run at most every ${MIN_GAP_MINUTES} minutes`);
+    throw new RecurrenceError(
+      field,
+      'frequency',
+      `runs ${gap === 1 ? '1 minute' : `${gap} minutes`} apart; schedules run at most every ${MIN_GAP_MINUTES} minutes`,
+    );
   }
 }
 
@@ -181,7 +185,8 @@ export function parseRrule(text: string, field = 'recurrence.rrule'): Rrule {
     byDay = [...new Set(byDay)].sort((a, b) => a - b);
   }
   const byMonthDayText = parts.get('BYMONTHDAY');
-  if (byMonthDayText !== undefined && freq !== 'MONTHLY') throw new RecurrenceError(field, 'rrule', 'BYMONTHDAY is supported with FREQ=MONTHLY only');
+  if (byMonthDayText !== undefined && freq !== 'MONTHLY')
+    throw new RecurrenceError(field, 'rrule', 'BYMONTHDAY is supported with FREQ=MONTHLY only');
   return {
     freq,
     interval,
@@ -254,7 +259,8 @@ function cronField(field: string, spec: (typeof CRON_FIELDS)[number], text: stri
 /** Validates a five-field cron expression; its normal form (single spaces) is what Temporal receives. */
 export function parseCron(text: string, field = 'recurrence.cron'): string {
   const fields = text.trim().split(/\s+/);
-  if (fields.length !== 5) throw new RecurrenceError(field, 'cron', 'a cron expression has five fields: minute hour day-of-month month day-of-week');
+  if (fields.length !== 5)
+    throw new RecurrenceError(field, 'cron', 'a cron expression has five fields: minute hour day-of-month month day-of-week');
   const [minutes, hours] = CRON_FIELDS.map((spec, i) => cronField(field, spec, fields[i]!));
   if (fields[2] !== '*' && fields[4] !== '*') {
     throw new RecurrenceError(field, 'cron', 'restrict day-of-month or day-of-week, not both (cron dialects disagree on what both mean)');

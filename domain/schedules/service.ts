@@ -92,6 +92,9 @@ function exactlyOne(body: Record<string, unknown>, fields: readonly [string, str
 const DATE_TIME = { type: 'string', format: 'date-time' };
 
 /** An RFC 3339 date-time WITH an offset, to the second. */
+/** Whether `value` is an RFC 3339 date-time (a plain boolean: the validator's type guard would narrow `value` away). */
+const isDateTime = (value: string): boolean => validatorFor(DATE_TIME)(value);
+
 function instant(field: string, value: string): Date {
   if (!/(?:[Zz]|[+-]\d{2}:\d{2})$/.test(value)) {
     throw invalid(
@@ -100,7 +103,7 @@ function instant(field: string, value: string): Date {
       [{ location: 'body', field, rule: 'offset', message: 'needs a UTC offset (Z or ±hh:mm)' }],
     );
   }
-  if (!validatorFor(DATE_TIME)(value)) {
+  if (!isDateTime(value)) {
     throw invalid('validation_failed', `Invalid body field ${field}: "${value}" is not a valid date-time.`, [
       { location: 'body', field, rule: 'format', message: 'is not a valid RFC 3339 date-time' },
     ]);
@@ -208,7 +211,10 @@ export async function createSchedule(
     await insertSchedule(deps.db, tenant, doc, prepareEvent(tenant, 'schedule.created', { schedule: toSchedule(doc, seen) }));
   } catch (err) {
     await deleteTemporalSchedule(deps.temporal, doc._id).catch((cleanup: unknown) =>
-      deps.logger.warn({ err: cleanup, schedule_id: doc._id }, 'schedule create: the record failed and so did removing its Temporal Schedule; its first run removes it'),
+      deps.logger.warn(
+        { err: cleanup, schedule_id: doc._id },
+        'schedule create: the record failed and so did removing its Temporal Schedule; its first run removes it',
+      ),
     );
     throw err;
   }
@@ -258,9 +264,11 @@ export async function updateScheduleFields(
   ) as Partial<ScheduleFields>;
   const timing = 'run_at' in set || 'recurrence' in set;
   if (body.status !== undefined && statusOf(desc) === 'completed' && !timing) {
-    throw invalid('invalid_transition', 'The schedule is completed: it has no run ahead. Send a new future run_at (or recurrence) to make it active again.', [
-      { location: 'body', field: 'status', rule: 'transition', message: 'a completed schedule moves to active only with a new future run_at' },
-    ]);
+    throw invalid(
+      'invalid_transition',
+      'The schedule is completed: it has no run ahead. Send a new future run_at (or recurrence) to make it active again.',
+      [{ location: 'body', field: 'status', rule: 'transition', message: 'a completed schedule moves to active only with a new future run_at' }],
+    );
   }
   const next: ScheduleDoc = { ...current, ...set };
   if (timing && !next.recurrence) mustBeFuture('run_at', next.run_at, 'a one-off schedule needs a run_at in the future');
@@ -340,7 +348,14 @@ const runningRunsQuery = (tenant: Tenant, id: string): string =>
  * a 503, or the scheduler's own run at this moment) is joined instead, so a
  * retry never queues a second publication; so is a run started in the same second.
  */
-async function startOrJoinRun(deps: DomainDeps, tenant: Tenant, id: string, desc: ScheduleDescription, deadline: number, waitMs: number): Promise<WorkflowHandle> {
+async function startOrJoinRun(
+  deps: DomainDeps,
+  tenant: Tenant,
+  id: string,
+  desc: ScheduleDescription,
+  deadline: number,
+  waitMs: number,
+): Promise<WorkflowHandle> {
   const { client } = deps.temporal;
   for await (const running of client.workflow.list({ query: runningRunsQuery(tenant, id), pageSize: 1 })) {
     return client.workflow.getHandle(running.workflowId, running.runId);
@@ -373,7 +388,7 @@ function refusal(err: unknown): RunError | null {
 async function runResult(deps: DomainDeps, run: WorkflowHandle, deadline: number, waitMs: number): Promise<RunResult> {
   const signal = AbortSignal.timeout(Math.max(deadline - Date.now(), 1));
   try {
-    return await deps.temporal.client.withAbortSignal(signal, () => run.result());
+    return (await deps.temporal.client.withAbortSignal(signal, () => run.result())) as RunResult;
   } catch (err) {
     const refused = refusal(err);
     if (refused) throw new DomainError(refused.code as ErrorCode, refused.message);

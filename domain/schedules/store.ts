@@ -59,7 +59,12 @@ export interface ScheduleDoc extends TenantDoc, ScheduleFields, ScheduleObserved
 
 const END_OF_TIME = new Date(8_640_000_000_000_000);
 
-export const observedFields = (status: ScheduleStatus, nextRunAt: Date | null, lastRunAt: Date | null = null, runCount = 0): ScheduleObserved => ({
+export const observedFields = (
+  status: ScheduleStatus,
+  nextRunAt: Date | null,
+  lastRunAt: Date | null = null,
+  runCount = 0,
+): ScheduleObserved => ({
   status,
   next_run_at: nextRunAt,
   order_at: nextRunAt ?? END_OF_TIME,

@@ -16,13 +16,7 @@
  * (activities/schedules.ts).
  */
 import { createHash } from 'node:crypto';
-import {
-  ScheduleAlreadyRunning,
-  ScheduleDescription,
-  ScheduleHandle,
-  ScheduleNotFoundError,
-  ScheduleOverlapPolicy,
-} from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleDescription, ScheduleHandle, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import { offeropsSearchAttributes, temporalScheduleId } from '../temporal/names';
 import { scheduleRunAction, TemporalDeps } from '../temporal/start';
 import { scheduleSpec } from './recurrence';
@@ -93,7 +87,11 @@ export async function createTemporalSchedule(t: ScheduleTemporal, doc: ScheduleD
  * `unpause()`s when the state differs. `known` is a fresh description, when
  * the caller has one. The description after.
  */
-export async function syncTemporalSchedule(t: ScheduleTemporal, doc: ScheduleDoc, known?: ScheduleDescription | null): Promise<ScheduleDescription> {
+export async function syncTemporalSchedule(
+  t: ScheduleTemporal,
+  doc: ScheduleDoc,
+  known?: ScheduleDescription | null,
+): Promise<ScheduleDescription> {
   const handle = handleOf(t, doc._id);
   let desc = known === undefined ? await describeOrNull(handle) : known;
   if (!desc) {

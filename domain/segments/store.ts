@@ -30,8 +30,7 @@ const segments = store.coll;
 
 export class SlugTakenError extends Error {}
 
-export const listSegments = (db: Db, tenant: Tenant, page: Page): Promise<PageResult<SegmentDoc>> =>
-  segments(db, tenant).page({}, page);
+export const listSegments = (db: Db, tenant: Tenant, page: Page): Promise<PageResult<SegmentDoc>> => segments(db, tenant).page({}, page);
 
 export const getSegment = store.get;
 

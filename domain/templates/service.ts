@@ -70,7 +70,13 @@ function checkBody(body: string): void {
  * own `template.updated` event). The unique index refuses the write when a
  * concurrent request made another default meanwhile; then clear and retry.
  */
-async function asScopeDefault<T>(deps: DomainDeps, tenant: Tenant, segmentId: string | null, selfId: string | null, write: () => Promise<T>): Promise<T> {
+async function asScopeDefault<T>(
+  deps: DomainDeps,
+  tenant: Tenant,
+  segmentId: string | null,
+  selfId: string | null,
+  write: () => Promise<T>,
+): Promise<T> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const holder = await defaultTemplate(deps.db, tenant, segmentId);
     if (holder && holder._id !== selfId) {

@@ -36,8 +36,7 @@ const templates = store.coll;
 /** The key the default of a scope holds: `default:seg_…` for a segment, `default:account` for the account. */
 const scopeKey = (segmentId: string | null): string => `default:${segmentId ?? 'account'}`;
 
-const defaultKey = (id: string, f: Pick<TemplateFields, 'is_default' | 'segment_id'>): string =>
-  f.is_default ? scopeKey(f.segment_id) : id;
+const defaultKey = (id: string, f: Pick<TemplateFields, 'is_default' | 'segment_id'>): string => (f.is_default ? scopeKey(f.segment_id) : id);
 
 export interface TemplateQuery {
   segment_id?: string;

@@ -50,7 +50,14 @@ export const OfferopsState = defineSearchAttributeKey('OfferopsState', SearchAtt
 /** The domain event kind a workflow is about (webhook deliveries), e.g. `offer.created`. */
 export const OfferopsEventKind = defineSearchAttributeKey('OfferopsEventKind', SearchAttributeType.KEYWORD);
 
-export const OFFEROPS_SEARCH_ATTRIBUTES = [OfferopsAccountId, OfferopsEnvironment, OfferopsResourceId, OfferopsKind, OfferopsState, OfferopsEventKind] as const;
+export const OFFEROPS_SEARCH_ATTRIBUTES = [
+  OfferopsAccountId,
+  OfferopsEnvironment,
+  OfferopsResourceId,
+  OfferopsKind,
+  OfferopsState,
+  OfferopsEventKind,
+] as const;
 
 /** The `OfferopsKind` of each kind of workflow. */
 export type WorkflowKind = 'publication' | 'event_dispatch' | 'webhook_delivery' | 'webhook_cleanup' | 'schedule' | 'schedule_run';

@@ -9,14 +9,7 @@ import type { dispatchEvent } from '../../workflows/events';
 import type { publication } from '../../workflows/publication';
 import type { scheduleRun } from '../../workflows/schedules';
 import type { webhookCleanup } from '../../workflows/webhooks';
-import {
-  cleanupWorkflowId,
-  dispatchWorkflowId,
-  offeropsSearchAttributes,
-  publicationWorkflowId,
-  runWorkflowId,
-  TASK_QUEUE,
-} from './names';
+import { cleanupWorkflowId, dispatchWorkflowId, offeropsSearchAttributes, publicationWorkflowId, runWorkflowId, TASK_QUEUE } from './names';
 
 /** A Temporal client and the task queue offerops workflows go to (TASK_QUEUE unless told: tests use their own). */
 export interface TemporalDeps {

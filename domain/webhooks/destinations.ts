@@ -76,4 +76,12 @@ export async function checkDestination(url: string, allow: readonly string[]): P
 }
 
 export const allowListFromEnv = (env: NodeJS.ProcessEnv = process.env): string[] =>
-  (env.OFFEROPS_WEBHOOK_ALLOW ?? '').split(',').map((s) => s.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter(Boolean);
+  (env.OFFEROPS_WEBHOOK_ALLOW ?? '')
+    .split(',')
+    .map((s) =>
+      s
+        .trim()
+        .toLowerCase()
+        .replace(/^\[|\]$/g, ''),
+    )
+    .filter(Boolean);

@@ -61,7 +61,11 @@ export const mustGetWebhook = async (deps: DomainDeps, tenant: Tenant, id: strin
   found(await getWebhook(deps.db, tenant, id), 'webhook', id);
 
 /** Creates the webhook; the signing secret `whsec_…` is returned here only, and stored sealed. */
-export async function createWebhook(deps: WebhookDeps, tenant: Tenant, input: Schema<'WebhookCreate'>): Promise<{ webhook: WebhookDoc; secret: string }> {
+export async function createWebhook(
+  deps: WebhookDeps,
+  tenant: Tenant,
+  input: Schema<'WebhookCreate'>,
+): Promise<{ webhook: WebhookDoc; secret: string }> {
   const fields: WebhookFields = {
     url: input.url,
     events: input.events,
@@ -80,7 +84,12 @@ export async function createWebhook(deps: WebhookDeps, tenant: Tenant, input: Sc
 }
 
 /** Changes the fields sent (never the secret); disabling by hand records the reason `manual`. */
-export async function updateWebhook(deps: WebhookDeps, tenant: Tenant, id: string, input: Schema<'WebhookUpdate'> | undefined): Promise<WebhookDoc> {
+export async function updateWebhook(
+  deps: WebhookDeps,
+  tenant: Tenant,
+  id: string,
+  input: Schema<'WebhookUpdate'> | undefined,
+): Promise<WebhookDoc> {
   const webhook = await mustGetWebhook(deps, tenant, id);
   const set: Partial<WebhookFields> = changedFields<WebhookFields, (typeof FIELDS)[number]>(webhook, input ?? {}, FIELDS);
   if (set.state !== undefined) set.disabled_reason = set.state === 'disabled' ? 'manual' : null;

@@ -18,7 +18,8 @@ import {
 } from './common';
 
 const count = (description: string): JsonSchema => int({ minimum: 0, description });
-const rate = (description: string): JsonSchema => nullable(num({ minimum: 0, maximum: 1, description: `${description}; null when there is nothing to divide by` }));
+const rate = (description: string): JsonSchema =>
+  nullable(num({ minimum: 0, maximum: 1, description: `${description}; null when there is nothing to divide by` }));
 
 /** Every analytics response says which window it covers. */
 const WINDOW: Record<string, JsonSchema> = {

@@ -54,7 +54,7 @@ export const schemas: Record<string, JsonSchema> = {
       id: idOf('com'),
       offer_id: nullable(idOf('off', 'the offer the sale is attributed to, when known')),
       marketplace: str(),
-      order_ref: str({ description: 'the marketplace\'s order reference (no shopper data)' }),
+      order_ref: str({ description: "the marketplace's order reference (no shopper data)" }),
       amount: num({ description: 'commission amount, in `currency`' }),
       order_amount: nullable(num({ description: 'value of the order, when the marketplace reports it' })),
       currency: str({ description: 'ISO 4217 code' }),

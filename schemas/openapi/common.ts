@@ -77,7 +77,7 @@ export const bool = (extra: JsonSchema = {}): JsonSchema => ({ type: 'boolean', 
 export const arr = (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: 'array', items, ...extra });
 export const nullable = (schema: JsonSchema): JsonSchema => {
   const type = schema.type;
-  const withNull = Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {};
+  const withNull = Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {};
   if (typeof type === 'string') return { ...schema, type: [type, 'null'], ...withNull };
   return { anyOf: [schema, { type: 'null' }] };
 };
@@ -96,11 +96,7 @@ export const idOf = (prefix: string, description?: string): JsonSchema => ({
 });
 
 /** Closed object: listed properties only (additionalProperties false). */
-export const object = (
-  properties: Record<string, JsonSchema>,
-  required: string[] = [],
-  extra: JsonSchema = {},
-): JsonSchema => ({
+export const object = (properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema => ({
   type: 'object',
   properties,
   ...(required.length ? { required } : {}),
@@ -114,17 +110,19 @@ export const record = (properties: Record<string, JsonSchema>, extra: JsonSchema
 
 // --- envelopes (spec 2.1) ---------------------------------------------------
 
-export const singleEnvelope = (data: JsonSchema): JsonSchema =>
-  record({ data, request_id: ref('RequestId') });
+export const singleEnvelope = (data: JsonSchema): JsonSchema => record({ data, request_id: ref('RequestId') });
 
 export const creationEnvelope = (data: JsonSchema): JsonSchema =>
-  record({ data, request_id: ref('RequestId'), created: bool({ description: 'true when this request created the resource, false when an existing one was returned' }) });
+  record({
+    data,
+    request_id: ref('RequestId'),
+    created: bool({ description: 'true when this request created the resource, false when an existing one was returned' }),
+  });
 
 export const listEnvelope = (item: JsonSchema): JsonSchema =>
   record({ data: arr(item), pagination: ref('Pagination'), request_id: ref('RequestId') });
 
-export const eventEnvelope = (data: JsonSchema): JsonSchema =>
-  record({ data, event_id: ref('EventId'), request_id: ref('RequestId') });
+export const eventEnvelope = (data: JsonSchema): JsonSchema => record({ data, event_id: ref('EventId'), request_id: ref('RequestId') });
 
 export const deletionEnvelope = (description: string): JsonSchema =>
   object(
@@ -173,14 +171,7 @@ export const DEFAULT_ID_SCHEMA: JsonSchema = { type: 'string', minLength: 1, max
 
 /** Every documented error `code`, by HTTP status. Stable: clients may switch on them. */
 export const ERROR_CODES = {
-  400: [
-    'invalid_request',
-    'validation_failed',
-    'malformed_json',
-    'body_not_allowed',
-    'invalid_transition',
-    'unknown_reference',
-  ],
+  400: ['invalid_request', 'validation_failed', 'malformed_json', 'body_not_allowed', 'invalid_transition', 'unknown_reference'],
   401: ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'revoked_api_key'],
   402: ['plan_required'],
   403: ['insufficient_scope'],

@@ -43,7 +43,7 @@ const couponFields = (create: boolean): Record<string, JsonSchema> => ({
   }),
   min_purchase: clearable(create, num({ minimum: 0, description: 'eligibility: minimum order value, in `currency`' })),
   first_purchase_only: bool({
-    description: 'eligibility: only a shopper\'s first order at the store',
+    description: "eligibility: only a shopper's first order at the store",
     ...(create ? { default: false } : {}),
   }),
   categories: arr(str({ minLength: 1, maxLength: 120 }), {
@@ -110,8 +110,7 @@ export const schemas: Record<string, JsonSchema> = {
     },
     [],
     {
-      description:
-        'Only the fields sent change; `null` clears an optional value; `discount` and `categories` are replaced as a whole.',
+      description: 'Only the fields sent change; `null` clears an optional value; `discount` and `categories` are replaced as a whole.',
     },
   ),
   Coupon: record(
@@ -159,8 +158,7 @@ export const operations: OperationDef[] = [
     scope: 'coupons:read',
     tag: 'Coupons',
     summary: 'List coupons (by default the active, verified ones)',
-    description:
-      'Newest first. Without filters only `active`, verified coupons are listed; `status=any` and `verification=any` widen the list.',
+    description: 'Newest first. Without filters only `active`, verified coupons are listed; `status=any` and `verification=any` widen the list.',
     query: [
       ...PAGINATION_PARAMS,
       filter('status', 'Only coupons in this state; `any` for every state.', str({ enum: [...COUPON_STATUSES, 'any'], default: 'active' })),

@@ -71,7 +71,7 @@ export const schemas: Record<string, JsonSchema> = {
       assignee: nullable({ ...ASSIGNEE, description: `${ASSIGNEE.description as string}; null unassigns` }),
       priority: ref('Priority'),
       du_mode: ref('DuMode'),
-      tags: arr(TAG, { maxItems: 30, uniqueItems: true, description: 'replaces the conversation\'s tags' }),
+      tags: arr(TAG, { maxItems: 30, uniqueItems: true, description: "replaces the conversation's tags" }),
     },
     [],
     { description: 'Assign, prioritise, tag or change the DU mode. Only the fields sent change.' },
@@ -92,8 +92,7 @@ export const schemas: Record<string, JsonSchema> = {
       template_id: nullable(idOf('tpl', 'template an outbound reply was rendered from')),
       status: str({
         enum: [...MESSAGE_STATUSES],
-        description:
-          'inbound messages are `received`; outbound ones move queued → sent → delivered → read, or → failed',
+        description: 'inbound messages are `received`; outbound ones move queued → sent → delivered → read, or → failed',
       }),
       error: nullable(str({ description: 'why an outbound message failed; null otherwise' })),
       sent_at: nullable(dateTime('when the channel accepted (outbound) or sent (inbound) it; null while queued')),

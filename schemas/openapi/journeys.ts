@@ -48,7 +48,7 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
         }),
       },
       [],
-      { description: 'Entry of the graph; narrows the journey\'s `trigger` event. An empty object accepts every such event.' },
+      { description: "Entry of the graph; narrows the journey's `trigger` event. An empty object accepts every such event." },
     ),
   },
   message: {
@@ -76,7 +76,10 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
     name: 'JourneyConditionConfig',
     schema: object(
       {
-        field: str({ enum: ['tag', 'stage', 'interest', 'channel', 'du_mode', 'replied'], description: 'what to test about the contact or conversation' }),
+        field: str({
+          enum: ['tag', 'stage', 'interest', 'channel', 'du_mode', 'replied'],
+          description: 'what to test about the contact or conversation',
+        }),
         operator: str({ enum: ['eq', 'neq', 'contains', 'exists'] }),
         value: str({ maxLength: 120, description: 'the value compared; not used by `exists`' }),
       },
@@ -86,11 +89,10 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
   },
   tag: {
     name: 'JourneyTagConfig',
-    schema: object(
-      { add: tags('tags to add to the conversation and contact'), remove: tags('tags to remove') },
-      [],
-      { description: 'Change tags.', minProperties: 1 },
-    ),
+    schema: object({ add: tags('tags to add to the conversation and contact'), remove: tags('tags to remove') }, [], {
+      description: 'Change tags.',
+      minProperties: 1,
+    }),
   },
   assign: {
     name: 'JourneyAssignConfig',
@@ -106,19 +108,13 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
   },
   webhook: {
     name: 'JourneyWebhookConfig',
-    schema: object(
-      { webhook_id: idOf('whk', 'a webhook destination of this account; arbitrary URLs are not allowed') },
-      ['webhook_id'],
-      { description: 'Notify a registered webhook destination (signed like every delivery).' },
-    ),
+    schema: object({ webhook_id: idOf('whk', 'a webhook destination of this account; arbitrary URLs are not allowed') }, ['webhook_id'], {
+      description: 'Notify a registered webhook destination (signed like every delivery).',
+    }),
   },
   end: {
     name: 'JourneyEndConfig',
-    schema: object(
-      { close_conversation: bool({ description: 'also close the conversation' }) },
-      [],
-      { description: 'End the execution.' },
-    ),
+    schema: object({ close_conversation: bool({ description: 'also close the conversation' }) }, [], { description: 'End the execution.' }),
   },
 };
 
@@ -134,8 +130,7 @@ const NEXT_MAX: Record<BlockType, number> = {
   end: 0,
 };
 
-const position = (response: boolean): JsonSchema =>
-  response ? nullable(ref('JourneyBlockPosition')) : ref('JourneyBlockPosition');
+const position = (response: boolean): JsonSchema => (response ? nullable(ref('JourneyBlockPosition')) : ref('JourneyBlockPosition'));
 
 /** One closed variant of a block per type, discriminated by `type`. */
 const blockVariant = (type: BlockType, response: boolean): JsonSchema => {
@@ -223,11 +218,9 @@ export const schemas: Record<string, JsonSchema> = {
     },
     { description: 'A journey (DU automation): a graph of blocks started by an event kind.' },
   ),
-  JourneyActivateRequest: object(
-    { active: bool({ description: '`true` activates, `false` pauses', default: true }) },
-    [],
-    { description: 'Activate (the default) or pause.' },
-  ),
+  JourneyActivateRequest: object({ active: bool({ description: '`true` activates, `false` pauses', default: true }) }, [], {
+    description: 'Activate (the default) or pause.',
+  }),
   JourneyExecution: record(
     {
       id: str({ minLength: 1, maxLength: 200, description: 'id of the execution (its durable workflow id)' }),
@@ -243,7 +236,8 @@ export const schemas: Record<string, JsonSchema> = {
   ),
   JourneyExecutionStatus: str({
     enum: [...EXECUTION_STATUSES],
-    description: '`running`, or how it closed: `completed`, `failed`, `cancelled` (the journey was paused), `terminated` (stopped by an operator), `timed_out`.',
+    description:
+      '`running`, or how it closed: `completed`, `failed`, `cancelled` (the journey was paused), `terminated` (stopped by an operator), `timed_out`.',
   }),
   JourneyDeletion: { ...deletionEnvelope('true: the journey was removed'), description: 'Result of DELETE /journeys/{id}.' },
 };

@@ -18,19 +18,19 @@ export const schemas: Record<string, JsonSchema> = {
       shorten: bool({ description: 'also return a short link', default: false }),
     },
     ['url'],
-    { description: 'A URL to convert into this account\'s affiliate link.' },
+    { description: "A URL to convert into this account's affiliate link." },
   ),
   LinkConversion: record(
     {
       original_url: str({ format: 'uri' }),
-      affiliate_url: str({ format: 'uri', description: 'the URL carrying this account\'s affiliate identity' }),
+      affiliate_url: str({ format: 'uri', description: "the URL carrying this account's affiliate identity" }),
       marketplace: str(),
-      integration: str({ description: 'name of the account\'s own integration that converted it' }),
+      integration: str({ description: "name of the account's own integration that converted it" }),
       sub_id: nullable(str()),
       short_url: nullable(str({ format: 'uri', description: 'short link; null unless `shorten` was true' })),
       offer_id: nullable(idOf('off', 'the catalogue offer with this original URL, when there is one')),
     },
-    { description: 'The result of a conversion. Only this account\'s integrations are used; credentials are never returned.' },
+    { description: "The result of a conversion. Only this account's integrations are used; credentials are never returned." },
   ),
 };
 
@@ -41,7 +41,7 @@ export const operations: OperationDef[] = [
     path: '/links/convert',
     scope: 'links:write',
     tag: 'Links',
-    summary: 'Convert a URL into an affiliate link using only this account\'s integrations',
+    summary: "Convert a URL into an affiliate link using only this account's integrations",
     description:
       'A URL of no supported marketplace is a 400 `validation_failed`; a marketplace this account has no integration for is ' +
       'a 404 `not_found`. Nothing is stored except the click tracking of the returned link.',

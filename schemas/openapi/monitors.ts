@@ -25,8 +25,8 @@ const names = (what: string): JsonSchema =>
 
 const monitorFields = (create: boolean): Record<string, JsonSchema> => ({
   name: str({ minLength: 1, maxLength: 120, description: 'name shown to the team' }),
-  marketplace: str({ minLength: 1, maxLength: 40, description: 'the marketplace to search, through this account\'s own integration' }),
-  query: str({ minLength: 1, maxLength: 200, description: 'search keywords, as typed in the marketplace\'s search' }),
+  marketplace: str({ minLength: 1, maxLength: 40, description: "the marketplace to search, through this account's own integration" }),
+  query: str({ minLength: 1, maxLength: 200, description: "search keywords, as typed in the marketplace's search" }),
   criteria: ref('MonitorCriteriaInput'),
   frequency_minutes: int({
     minimum: 15,
@@ -120,7 +120,10 @@ export const schemas: Record<string, JsonSchema> = {
     },
     { description: 'A discovery rule: a recurring marketplace search with commercial criteria.' },
   ),
-  MonitorDeletion: { ...deletionEnvelope('true: the monitor was removed (offers it found are kept)'), description: 'Result of DELETE /monitors/{id}.' },
+  MonitorDeletion: {
+    ...deletionEnvelope('true: the monitor was removed (offers it found are kept)'),
+    description: 'Result of DELETE /monitors/{id}.',
+  },
 };
 
 export const operations: OperationDef[] = [

@@ -101,7 +101,10 @@ export const schemas: Record<string, JsonSchema> = {
     offer_id: idOf('off'),
     segment_id: nullable(idOf('seg')),
     template_id: nullable(
-      idOf('tpl', 'the template the text was rendered with: the one named, else the segment\'s default, else the account\'s; null for the built-in layout'),
+      idOf(
+        'tpl',
+        "the template the text was rendered with: the one named, else the segment's default, else the account's; null for the built-in layout",
+      ),
     ),
     text: str({ description: 'the final message, exactly as it would be sent' }),
     image: nullable(str({ description: 'the image that would accompany it' })),

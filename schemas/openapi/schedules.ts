@@ -178,7 +178,7 @@ export const operations: OperationDef[] = [
     summary: 'List future and recurring publications, soonest first',
     description:
       'Ordered by `next_run_at` (schedules without one last) and filtered by `status` as recorded at the last change, ' +
-      'run or read of each schedule; each item shows the scheduler\'s current view (and a read that finds it changed ' +
+      "run or read of each schedule; each item shows the scheduler's current view (and a read that finds it changed " +
       'records it).',
     query: [
       ...PAGINATION_PARAMS,

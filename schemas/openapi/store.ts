@@ -28,24 +28,25 @@ const flag = (description: string): JsonSchema => int({ enum: [0, 1], descriptio
 
 export const schemas: Record<string, JsonSchema> = {
   StoreTheme: str({ enum: [...STORE_THEMES], description: 'Visual theme of the public store.' }),
-  StoreColorsInput: object(
-    Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ pattern: HEX, description: `${c} colour, #RRGGBB` })])),
-    [],
-    { description: 'Colour overrides; an omitted colour follows the theme. Replaced as a whole on update.' },
-  ),
-  StoreColors: record(
-    Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ pattern: HEX })])),
-    { description: 'The colours in effect: the overrides sent, else the theme\'s.' },
-  ),
+  StoreColorsInput: object(Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ pattern: HEX, description: `${c} colour, #RRGGBB` })])), [], {
+    description: 'Colour overrides; an omitted colour follows the theme. Replaced as a whole on update.',
+  }),
+  StoreColors: record(Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ pattern: HEX })])), {
+    description: "The colours in effect: the overrides sent, else the theme's.",
+  }),
   StoreNetworksInput: object(
-    Object.fromEntries(STORE_NETWORKS.map((n) => [n, httpsUrl({ maxLength: 500, description: `public HTTPS link to the ${n} profile, channel or group invite` })])),
+    Object.fromEntries(
+      STORE_NETWORKS.map((n) => [
+        n,
+        httpsUrl({ maxLength: 500, description: `public HTTPS link to the ${n} profile, channel or group invite` }),
+      ]),
+    ),
     [],
-    { description: 'Public links to the store\'s social networks; an omitted network is not shown. Replaced as a whole on update.' },
+    { description: "Public links to the store's social networks; an omitted network is not shown. Replaced as a whole on update." },
   ),
-  StoreNetworks: record(
-    Object.fromEntries(STORE_NETWORKS.map((n) => [n, nullable(str({ description: `${n} link; null when not set` }))])),
-    { description: 'Public links to the store\'s social networks.' },
-  ),
+  StoreNetworks: record(Object.fromEntries(STORE_NETWORKS.map((n) => [n, nullable(str({ description: `${n} link; null when not set` }))])), {
+    description: "Public links to the store's social networks.",
+  }),
   StoreUpdate: object(
     {
       name: str({ minLength: 1, maxLength: 80, description: 'public name of the store' }),
@@ -61,7 +62,7 @@ export const schemas: Record<string, JsonSchema> = {
         minLength: 3,
         maxLength: 63,
         pattern: '^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$',
-        description: 'the store\'s address under the service domain; taken or reserved names are a 409 `slug_taken`',
+        description: "the store's address under the service domain; taken or reserved names are a 409 `slug_taken`",
       }),
       domain: nullable(
         str({

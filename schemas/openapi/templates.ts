@@ -53,7 +53,7 @@ const templateFields = (create: boolean): Record<string, JsonSchema> => ({
     ...(create ? { default: false } : {}),
   }),
   segment_id: create
-    ? idOf('seg', 'the segment the template belongs to (with `is_default`, that segment\'s default); omitted for an account-wide template')
+    ? idOf('seg', "the segment the template belongs to (with `is_default`, that segment's default); omitted for an account-wide template")
     : nullable(idOf('seg', 'the segment the template belongs to; null makes it account-wide')),
 });
 
@@ -71,7 +71,11 @@ export const schemas: Record<string, JsonSchema> = {
       is_default: bool(),
       segment_id: nullable(idOf('seg')),
       placeholders: arr(str({ enum: [...PLACEHOLDERS] }), { description: 'placeholders the body uses, in order of first use' }),
-      schedule_count: int({ minimum: 0, description: 'schedules that use the template and may still run (while any does, the template cannot be deleted; completed ones do not count)' }),
+      schedule_count: int({
+        minimum: 0,
+        description:
+          'schedules that use the template and may still run (while any does, the template cannot be deleted; completed ones do not count)',
+      }),
       created_at: dateTime('creation time'),
       updated_at: dateTime('last change'),
     },

@@ -83,8 +83,7 @@ export const schemas: Record<string, JsonSchema> = {
       secret: str({
         pattern: '^whsec_[A-Za-z0-9+/]{32,88}={0,2}$',
         description:
-          'signing secret (Standard Webhooks: `whsec_` + base64). Returned only in this response — store it now; it is ' +
-          'never shown again.',
+          'signing secret (Standard Webhooks: `whsec_` + base64). Returned only in this response — store it now; it is ' + 'never shown again.',
       }),
     },
     { description: 'A newly created webhook with its signing secret, revealed this once.' },
@@ -117,7 +116,10 @@ export const schemas: Record<string, JsonSchema> = {
     },
     { description: 'Delivery of one event to one webhook, with its attempts.' },
   ),
-  WebhookDeletion: { ...deletionEnvelope('true: the webhook and its delivery history were removed'), description: 'Result of DELETE /webhooks/{id}.' },
+  WebhookDeletion: {
+    ...deletionEnvelope('true: the webhook and its delivery history were removed'),
+    description: 'Result of DELETE /webhooks/{id}.',
+  },
 };
 
 export const operations: OperationDef[] = [

@@ -61,7 +61,9 @@ test('live: sends to the group address through its channel, with the image and t
   const { input, address } = await connected();
   const sent = await activities.sendToGroup({ ...input, text: 'Oferta!', imageUrl: 'https://img.example/p.png', idempotencyKey: 'pub_a:grp_a' });
   assert.deepEqual(sent, { providerMessageId: 'msg-pub_a:grp_a', withImage: true });
-  assert.deepEqual(gateway.messages(address), [{ to: address, text: 'Oferta!', image_url: 'https://img.example/p.png', idempotency_key: 'pub_a:grp_a' }]);
+  assert.deepEqual(gateway.messages(address), [
+    { to: address, text: 'Oferta!', image_url: 'https://img.example/p.png', idempotency_key: 'pub_a:grp_a' },
+  ]);
   // A retry of the same delivery reaches the gateway with the same key: still one message.
   await activities.sendToGroup({ ...input, text: 'Oferta!', imageUrl: 'https://img.example/p.png', idempotencyKey: 'pub_a:grp_a' });
   assert.equal(gateway.messages(address).length, 1);
@@ -78,7 +80,10 @@ test('test environment: always the sandbox, even for a group on an http channel'
   assert.equal(sent.providerMessageId, 'pub_t:grp_t');
   assert.equal(gateway.requests.length, before, 'nothing reached the gateway');
   assert.equal(gateway.messages(address).length, 0);
-  const recorded = await app.db.collection('sandbox_messages').find({ _id: 'pub_t:grp_t' } as object).toArray();
+  const recorded = await app.db
+    .collection('sandbox_messages')
+    .find({ _id: 'pub_t:grp_t' } as object)
+    .toArray();
   assert.equal(recorded.length, 1);
   assert.equal(recorded[0]!.to, address);
   assert.equal(recorded[0]!.text, 'Teste');
@@ -114,7 +119,16 @@ test('a channel of another account is not found: the group cannot send', async (
   const mine = await seedTenant(app.db);
   const theirs = await connected();
   const group = await createGroup(app.db, mine, { name: 'Borrowed', channel: { id: theirs.channel._id, type: 'http', address: 'x@g.us' } });
-  const err = await rejection(activities.sendToGroup({ account: mine.accountId, environment: 'live', groupId: group._id, text: 'x', imageUrl: null, idempotencyKey: 'k5' }));
+  const err = await rejection(
+    activities.sendToGroup({
+      account: mine.accountId,
+      environment: 'live',
+      groupId: group._id,
+      text: 'x',
+      imageUrl: null,
+      idempotencyKey: 'k5',
+    }),
+  );
   assert.equal(err.type, 'ChannelPermanent');
   assert.equal(gateway.messages('x@g.us').length, 0);
 });

@@ -47,7 +47,12 @@ test('http: sends our protocol with the idempotency key; the gateway deduplicate
   assert.equal(res.providerMessageId, 'msg-pub_1:grp_1');
   await connector.send({ to: '1203@g.us', text: 'Hello' }, 'pub_1:grp_1');
   assert.equal(gateway.messages('1203@g.us').length, 1);
-  assert.deepEqual(gateway.messages('1203@g.us')[0], { to: '1203@g.us', text: 'Hello', image_url: 'https://img.example/a.png', idempotency_key: 'pub_1:grp_1' });
+  assert.deepEqual(gateway.messages('1203@g.us')[0], {
+    to: '1203@g.us',
+    text: 'Hello',
+    image_url: 'https://img.example/a.png',
+    idempotency_key: 'pub_1:grp_1',
+  });
 });
 
 test('http: without an image no image_url is sent; a gateway answer without id gives no provider id', async () => {
@@ -74,7 +79,7 @@ test('http: 5xx, 429 and unreachable are transient; other 4xx permanent; no toke
   gateway.failNext(1, 429);
   const throttled = await failure(connectorFor(http(), { db }).send({ to: 'a@g.us', text: 'x' }, 'k2'));
   assert.equal(throttled.permanent, false);
-  assert.equal(throttled.retryAfterMs, 1000, 'the gateway\'s Retry-After is kept');
+  assert.equal(throttled.retryAfterMs, 1000, "the gateway's Retry-After is kept");
   const wrongToken = await failure(connectorFor(http('wrong'), { db }).send({ to: 'a@g.us', text: 'x' }, 'k3'));
   assert.equal(wrongToken.permanent, true);
   gateway.failTo('refused@g.us', 400);
@@ -101,12 +106,16 @@ test('http: a gateway slower than the timeout is transient', async () => {
 test('telegram: sendMessage, sendPhoto with caption, error classes', async () => {
   const bot = await startFakeTelegram();
   const channel: ChannelConfig = { id: 'chn_t', type: 'telegram', url: bot.url, token: '123:ABC', minIntervalMs: 0 };
-  const send = (text: string, extra: Partial<OutboundMessage> = {}) => connectorFor(channel, { db }).send({ to: '-100200', text, ...extra }, 'k');
+  const send = (text: string, extra: Partial<OutboundMessage> = {}) =>
+    connectorFor(channel, { db }).send({ to: '-100200', text, ...extra }, 'k');
   try {
     const sent = await send('Oferta');
     assert.equal(sent.providerMessageId, '1');
     await send('Oferta', { imageUrl: 'https://img.example/b.png' });
-    assert.deepEqual(bot.calls.map((c) => c.path), ['/bot123:ABC/sendMessage', '/bot123:ABC/sendPhoto']);
+    assert.deepEqual(
+      bot.calls.map((c) => c.path),
+      ['/bot123:ABC/sendMessage', '/bot123:ABC/sendPhoto'],
+    );
     // No parse_mode for a text not written for Telegram: the rendered text goes as is.
     assert.deepEqual(bot.calls[0]!.body, { chat_id: '-100200', text: 'Oferta' });
     assert.deepEqual(bot.calls[1]!.body, { chat_id: '-100200', photo: 'https://img.example/b.png', caption: 'Oferta' });
@@ -143,11 +152,14 @@ test('telegram: telegram_html goes with parse_mode HTML; the 4096 and 1024 limit
     await send('<b>Oferta</b> &amp; frete', { format: 'telegram_html' });
     await send('<b>Oferta</b>', { format: 'telegram_html', imageUrl: image });
     await send('*Oferta*', { format: 'markdown' });
-    assert.deepEqual(bot.calls.map((c) => [c.method, c.body.parse_mode]), [
-      ['sendMessage', 'HTML'],
-      ['sendPhoto', 'HTML'],
-      ['sendMessage', undefined],
-    ]);
+    assert.deepEqual(
+      bot.calls.map((c) => [c.method, c.body.parse_mode]),
+      [
+        ['sendMessage', 'HTML'],
+        ['sendPhoto', 'HTML'],
+        ['sendMessage', undefined],
+      ],
+    );
     // Telegram counts the text as shown: tags and entities do not count against the limits.
     const shown = 'a'.repeat(1024);
     await send(`<b>${shown}</b>`, { format: 'telegram_html', imageUrl: image });

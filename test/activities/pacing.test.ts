@@ -26,7 +26,9 @@ const gaps = (times: Date[]) => {
 test('concurrent sends on one channel get distinct slots at least one interval apart', async () => {
   const now = new Date();
   const slots = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => reserveSendSlot(db, { groupId: `grp_${i}`, groupIntervalMs: 0, channelId: 'chn_a', channelIntervalMs: 250 }, now)),
+    Array.from({ length: 20 }, (_, i) =>
+      reserveSendSlot(db, { groupId: `grp_${i}`, groupIntervalMs: 0, channelId: 'chn_a', channelIntervalMs: 250 }, now),
+    ),
   );
   assert.equal(new Set(slots.map((s) => s.getTime())).size, 20);
   for (const gap of gaps(slots)) assert.ok(gap >= 250, `gap ${gap}`);
@@ -36,10 +38,14 @@ test('concurrent sends on one channel get distinct slots at least one interval a
 test('one group is paced by its own interval, whatever the channel', async () => {
   const now = new Date();
   const slots = [];
-  for (let i = 0; i < 3; i++) slots.push(await reserveSendSlot(db, { groupId: 'grp_paced', groupIntervalMs: 3000, channelId: null, channelIntervalMs: 0 }, now));
+  for (let i = 0; i < 3; i++)
+    slots.push(await reserveSendSlot(db, { groupId: 'grp_paced', groupIntervalMs: 3000, channelId: null, channelIntervalMs: 0 }, now));
   for (const gap of gaps(slots)) assert.ok(gap >= 3000, `gap ${gap}`);
   // Without intervals there is no wait at all.
-  assert.equal((await reserveSendSlot(db, { groupId: 'grp_free', groupIntervalMs: 0, channelId: null, channelIntervalMs: 0 }, now)).getTime(), now.getTime());
+  assert.equal(
+    (await reserveSendSlot(db, { groupId: 'grp_free', groupIntervalMs: 0, channelId: null, channelIntervalMs: 0 }, now)).getTime(),
+    now.getTime(),
+  );
 });
 
 test('a busy channel never brings two sends to one group closer than the group interval', async () => {
@@ -78,7 +84,11 @@ test('concurrent sends to a few groups on one channel keep both intervals', asyn
 });
 
 test('the retention sweep removes past cells only', async () => {
-  const future = await reserveSendSlot(db, { groupId: 'grp_future', groupIntervalMs: 1000, channelId: null, channelIntervalMs: 0 }, new Date(Date.now() + 3_600_000));
+  const future = await reserveSendSlot(
+    db,
+    { groupId: 'grp_future', groupIntervalMs: 1000, channelId: null, channelIntervalMs: 0 },
+    new Date(Date.now() + 3_600_000),
+  );
   const removed = await sweepSendSlots(db, new Date(Date.now() + 60_000));
   assert.ok(removed >= 1);
   assert.equal(await db.collection('send_slots').countDocuments({ at: future }), 1);

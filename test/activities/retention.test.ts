@@ -64,10 +64,19 @@ test('sweepExpiredRecords removes only windows that ended, and reports how many'
 test('a window that ended moments ago is kept for the grace period (default one minute), then removed', async () => {
   await windows().deleteMany({});
   await windows().insertMany([win('key_just_ended', -5_000), win('key_long_gone', -5 * MIN)]);
-  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), { rate_limit_windows: 1, send_slots: 0 });
-  assert.deepEqual((await windows().find({}).toArray()).map((w) => w._id), ['key_just_ended']);
+  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), {
+    rate_limit_windows: 1,
+    send_slots: 0,
+  });
+  assert.deepEqual(
+    (await windows().find({}).toArray()).map((w) => w._id),
+    ['key_just_ended'],
+  );
   // With no grace, it goes too.
-  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal, windowGraceMs: 0 }).sweepExpiredRecords(), { rate_limit_windows: 1, send_slots: 0 });
+  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal, windowGraceMs: 0 }).sweepExpiredRecords(), {
+    rate_limit_windows: 1,
+    send_slots: 0,
+  });
   assert.equal(await windows().countDocuments(), 0);
 });
 
@@ -78,13 +87,22 @@ test('windows written by the rate limiter itself are swept once finished, and th
   await hit(db, 'key_old', MIN, new Date(long.getTime() + 1_000));
   await hit(db, 'key_now', MIN);
   assert.equal(await windows().countDocuments(), 2);
-  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), { rate_limit_windows: 1, send_slots: 0 });
-  assert.deepEqual((await windows().find({}).toArray()).map((w) => w._id), ['key_now']);
+  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), {
+    rate_limit_windows: 1,
+    send_slots: 0,
+  });
+  assert.deepEqual(
+    (await windows().find({}).toArray()).map((w) => w._id),
+    ['key_now'],
+  );
   const fresh = await hit(db, 'key_old', MIN);
   assert.equal(fresh.count, 1);
 });
 
 test('an empty collection: zero removed', async () => {
   await windows().deleteMany({});
-  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), { rate_limit_windows: 0, send_slots: 0 });
+  assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), {
+    rate_limit_windows: 0,
+    send_slots: 0,
+  });
 });

@@ -39,7 +39,15 @@ describe('401: missing, malformed, unknown, expired and revoked keys', () => {
   test('malformed headers → missing_api_key', async () => {
     const tenant = await seedTenant(app.db);
     const basic = `Basic ${Buffer.from(`user:${tenant.apiKey}`).toString('base64')}`;
-    for (const authorization of [basic, `Basic ${tenant.apiKey}`, 'Bearer', 'Bearer ', `Token ${tenant.apiKey}`, tenant.apiKey, `Bearer ${tenant.apiKey} extra`]) {
+    for (const authorization of [
+      basic,
+      `Basic ${tenant.apiKey}`,
+      'Bearer',
+      'Bearer ',
+      `Token ${tenant.apiKey}`,
+      tenant.apiKey,
+      `Bearer ${tenant.apiKey} extra`,
+    ]) {
       const res = await api.get('/me', { headers: { authorization } });
       assertUnauthorized(res, 'missing_api_key', tenant.apiKey);
     }
@@ -64,7 +72,11 @@ describe('401: missing, malformed, unknown, expired and revoked keys', () => {
     assert.equal((await api.withKey(key.apiKey).get('/me')).status, 200);
     await app.db.collection('api_keys').updateOne({ _id: key.keyId } as any, { $set: { expires_at: new Date(Date.now() - 1000) } });
     assertUnauthorized(await api.withKey(key.apiKey).get('/me'), 'expired_api_key', key.apiKey);
-    assertUnauthorized(await api.withKey(key.apiKey).post('/offers', { url: 'https://shop.example/expired', title: 'Expired' }), 'expired_api_key', key.apiKey);
+    assertUnauthorized(
+      await api.withKey(key.apiKey).post('/offers', { url: 'https://shop.example/expired', title: 'Expired' }),
+      'expired_api_key',
+      key.apiKey,
+    );
     assert.equal(await app.db.collection('offers').countDocuments({ url: 'https://shop.example/expired' }), 0);
     // The account's other key is unaffected.
     assert.equal((await api.withKey(tenant.apiKey).get('/me')).status, 200);
@@ -215,7 +227,11 @@ describe('request ids, unknown routes and methods', () => {
       const res = await api.call(method, path);
       assert.equal(res.status, 405, `${method} ${path}: ${res.text}`);
       assert.equal(res.body.code, 'method_not_allowed');
-      const allow = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean).sort();
+      const allow = (res.headers.get('allow') ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean)
+        .sort();
       assert.deepEqual(allow, allowed, `${method} ${path}`);
     }
   });
@@ -231,7 +247,11 @@ describe('request ids, unknown routes and methods', () => {
       const missing = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'].find((m) => !methods.has(m))!;
       const res = await api.call(missing, path);
       assert.equal(res.status, 405, `${missing} ${path}: ${res.text}`);
-      const allow = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean).sort();
+      const allow = (res.headers.get('allow') ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean)
+        .sort();
       assert.deepEqual(allow, [...methods].sort(), path);
     }
   });

@@ -20,13 +20,16 @@ before(async () => {
 after(async () => {
   const { client } = app.temporal;
   for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) {
-    await client.workflow.getHandle(wf.workflowId, wf.runId).terminate('test over').catch(() => undefined);
+    await client.workflow
+      .getHandle(wf.workflowId, wf.runId)
+      .terminate('test over')
+      .catch(() => undefined);
   }
   await app.close();
 });
 
 const eventOf = async (kind: string, path: string, id: string) =>
-  (await app.db.collection('events').findOne({ kind, [path]: id } as any)) as unknown as { _id: string; dispatched_at: Date | null };
+  (await app.db.collection('events').findOne({ kind, [path]: id })) as unknown as { _id: string; dispatched_at: Date | null };
 
 const dispatched = async (eventId: string): Promise<boolean> => {
   try {

@@ -59,7 +59,10 @@ describe('GET /groups', () => {
       seen.push(...page.body.data.map((g: any) => g.id));
     }
     // Pages follow the same order as the full list, with no overlap or gap.
-    assert.deepEqual(seen, all.body.data.map((g: any) => g.id));
+    assert.deepEqual(
+      seen,
+      all.body.data.map((g: any) => g.id),
+    );
     const beyond = await api.get('/groups?offset=10');
     assert.deepEqual(beyond.body.data, []);
     assert.deepEqual(beyond.body.pagination, { total: 5, limit: 30, offset: 10, has_more: false });
@@ -228,7 +231,10 @@ describe('PATCH /groups/{id}', () => {
       const res = await api.patch(`/groups/${g._id}`, body);
       assert.equal(res.status, 400);
       assert.equal(res.body.code, 'validation_failed');
-      assert.ok(res.body.details.some((d: any) => d.location === 'body' && d.field === field), res.text);
+      assert.ok(
+        res.body.details.some((d: any) => d.location === 'body' && d.field === field),
+        res.text,
+      );
       assert.deepEqual((await api.get(`/groups/${g._id}`)).body.data, before);
     });
   }
@@ -245,7 +251,10 @@ describe('PATCH /groups/{id}', () => {
       const res = await api.patch(`/groups/${g._id}`, { name: 'Should not stick', segment_id: id });
       assert.equal(res.status, 400, res.text);
       assert.equal(res.body.code, 'unknown_reference');
-      assert.ok(res.body.details?.some((d: any) => d.field === 'segment_id'), res.text);
+      assert.ok(
+        res.body.details?.some((d: any) => d.field === 'segment_id'),
+        res.text,
+      );
       assert.deepEqual((await api.get(`/groups/${g._id}`)).body.data, before);
     }
     assert.equal(await app.db.collection('events').countDocuments({ kind: 'group.updated', 'data.group.id': g._id }), eventsBefore);

@@ -308,7 +308,13 @@ describe('429: 120 requests per minute per credential', () => {
     const statuses = replies.map((r) => r.status);
     assert.equal(statuses.filter((s) => s === 200).length, 120, JSON.stringify(statuses));
     assert.equal(statuses.filter((s) => s === 429).length, 30);
-    const remaining = replies.filter((r) => r.status === 200).map(rateLimitOf).sort((a, b) => a - b);
-    assert.deepEqual(remaining, Array.from({ length: 120 }, (_, i) => i));
+    const remaining = replies
+      .filter((r) => r.status === 200)
+      .map(rateLimitOf)
+      .sort((a, b) => a - b);
+    assert.deepEqual(
+      remaining,
+      Array.from({ length: 120 }, (_, i) => i),
+    );
   });
 });

@@ -25,7 +25,8 @@ before(async () => {
     },
   });
   const app = createApp({ db: base.db, secretKey: secretKeyFromEnv(), temporal: base.temporal, logger: pino({ level: 'info' }, sink) });
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  const server = createServer((req, res) => void handle(req, res));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;

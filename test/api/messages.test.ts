@@ -41,7 +41,10 @@ describe('placeholders', () => {
   });
 
   test('the same placeholder twice, and several on one line', () => {
-    assert.equal(plain('{title} ({title}) de {original_price} por {price} -{discount_pct}%'), 'Air Fryer Mondial (Air Fryer Mondial) de R$ 499,90 por R$ 299,90 -40%');
+    assert.equal(
+      plain('{title} ({title}) de {original_price} por {price} -{discount_pct}%'),
+      'Air Fryer Mondial (Air Fryer Mondial) de R$ 499,90 por R$ 299,90 -40%',
+    );
   });
 
   test('{original_price} and {discount_pct} show only when the price is lower', () => {
@@ -58,14 +61,17 @@ describe('missing values', () => {
   test('a missing value is empty; a line whose placeholders are all missing is dropped with its labels', () => {
     const body = ['*{title}*', 'De {original_price} por {price}', 'Cupom: {coupon}', 'Loja: {store}', 'Sem placeholder', '{url}'].join('\n');
     assert.equal(plain(body, BARE), ['*Cafeteira*', 'Sem placeholder', 'https://shop.example/p/2'].join('\n'));
-    assert.equal(plain(body, { ...BARE, price: 10 }), ['*Cafeteira*', 'De  por R$ 10,00', 'Sem placeholder', 'https://shop.example/p/2'].join('\n'));
+    assert.equal(
+      plain(body, { ...BARE, price: 10 }),
+      ['*Cafeteira*', 'De  por R$ 10,00', 'Sem placeholder', 'https://shop.example/p/2'].join('\n'),
+    );
   });
 
   test('an empty string counts as missing', () => {
     assert.equal(plain('a\nCupom: {coupon}\nb', { ...BARE, coupon: '' }), 'a\nb');
   });
 
-  test('a dropped line leaves no doubled, leading or trailing blank line; the author\'s blank lines stay', () => {
+  test("a dropped line leaves no doubled, leading or trailing blank line; the author's blank lines stay", () => {
     const body = ['{coupon}', '', '{title}', '', '{copy}', '', '{url}', '', '', 'fim', '', '{store}'].join('\n');
     assert.equal(plain(body, BARE), ['Cafeteira', '', 'https://shop.example/p/2', '', '', 'fim'].join('\n'));
     assert.equal(plain(body, FULL), ['FRY10', '', 'Air Fryer Mondial', '', 'Só hoje!', '', FULL.url, '', '', 'fim', '', 'Loja Y'].join('\n'));
@@ -87,7 +93,10 @@ describe('formats', () => {
   test('plain and whatsapp insert values as they are (WhatsApp has no escape)', () => {
     const expected = `*${tricky.title}*\n${tricky.url}`;
     assert.equal(renderTemplate({ body, format: 'plain' }, tricky), expected);
-    assert.equal(renderTemplate({ body: '*{title}* _{store}_ ~{original_price}~', format: 'whatsapp' }, FULL), '*Air Fryer Mondial* _Loja Y_ ~R$ 499,90~');
+    assert.equal(
+      renderTemplate({ body: '*{title}* _{store}_ ~{original_price}~', format: 'whatsapp' }, FULL),
+      '*Air Fryer Mondial* _Loja Y_ ~R$ 499,90~',
+    );
     assert.equal(renderTemplate({ body, format: 'whatsapp' }, tricky), expected);
   });
 
@@ -98,7 +107,7 @@ describe('formats', () => {
     );
   });
 
-  test('telegram_html HTML-escapes every value, the url too, and keeps the body\'s tags', () => {
+  test("telegram_html HTML-escapes every value, the url too, and keeps the body's tags", () => {
     assert.equal(
       renderTemplate({ body: '<b>{title}</b>\n<a href="{url}">{store}</a>', format: 'telegram_html' }, { ...tricky, store: 'Tom & Jerry' }),
       '<b>Kit *2* _un_ &lt;b&gt;&amp;&quot;x&quot;&lt;/b&gt; [a](b) ~c~ `d` #1 | \\</b>\n' +

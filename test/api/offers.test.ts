@@ -27,7 +27,10 @@ describe('POST /offers', () => {
     assert.equal(o.status, 'pending');
     assert.equal(o.currency, 'BRL');
     assert.equal(o.discount_pct, 25);
-    assert.deepEqual(o.status_history.map((h: any) => h.status), ['pending']);
+    assert.deepEqual(
+      o.status_history.map((h: any) => h.status),
+      ['pending'],
+    );
     const again = await api.get(`/offers/${o.id}`);
     assert.deepEqual(again.body.data, o);
   });
@@ -51,7 +54,11 @@ describe('POST /offers', () => {
 
   // Spec 2.2 and 8, each limit at its boundary: the last valid value passes, the first invalid one fails.
   const boundaries: [string, unknown, unknown][] = [
-    ['url', `https://s.example/${'a'.repeat(2000 - 'https://s.example/'.length)}`, `https://s.example/${'a'.repeat(2001 - 'https://s.example/'.length)}`],
+    [
+      'url',
+      `https://s.example/${'a'.repeat(2000 - 'https://s.example/'.length)}`,
+      `https://s.example/${'a'.repeat(2001 - 'https://s.example/'.length)}`,
+    ],
     ['title', 'abc', 'ab'],
     ['title', 't'.repeat(240), 't'.repeat(241)],
     ['marketplace', 'm'.repeat(40), 'm'.repeat(41)],
@@ -70,7 +77,10 @@ describe('POST /offers', () => {
       const refused = await api.post('/offers', field === 'url' ? { title: 'Boundary', url: bad } : offer({ [field]: bad }));
       assert.equal(refused.status, 400);
       assert.equal(refused.body.code, 'validation_failed');
-      assert.ok(refused.body.details.some((d: any) => d.location === 'body' && d.field === field), refused.text);
+      assert.ok(
+        refused.body.details.some((d: any) => d.location === 'body' && d.field === field),
+        refused.text,
+      );
     });
   }
 
@@ -109,17 +119,32 @@ describe('GET /offers', () => {
 
   test('lists newest first, without archived offers', async () => {
     const res = await mine.get('/offers');
-    assert.deepEqual(res.body.data.map((o: any) => o.title), ['Cafeteira (Oster)', 'Air Fryer Mondial', 'Fone Bluetooth JBL']);
+    assert.deepEqual(
+      res.body.data.map((o: any) => o.title),
+      ['Cafeteira (Oster)', 'Air Fryer Mondial', 'Fone Bluetooth JBL'],
+    );
     assert.deepEqual(res.body.pagination, { total: 3, limit: 30, offset: 0, has_more: false });
   });
 
   test('filters by status, marketplace and a case-insensitive query over title or store', async () => {
-    assert.deepEqual((await mine.get('/offers?status=archived')).body.data.map((o: any) => o.title), ['Old TV']);
+    assert.deepEqual(
+      (await mine.get('/offers?status=archived')).body.data.map((o: any) => o.title),
+      ['Old TV'],
+    );
     assert.equal((await mine.get('/offers?marketplace=amazon')).body.pagination.total, 2);
-    assert.deepEqual((await mine.get('/offers?query=AMAZON')).body.data.map((o: any) => o.title), ['Cafeteira (Oster)', 'Air Fryer Mondial']);
-    assert.deepEqual((await mine.get('/offers?query=fone')).body.data.map((o: any) => o.title), ['Fone Bluetooth JBL']);
+    assert.deepEqual(
+      (await mine.get('/offers?query=AMAZON')).body.data.map((o: any) => o.title),
+      ['Cafeteira (Oster)', 'Air Fryer Mondial'],
+    );
+    assert.deepEqual(
+      (await mine.get('/offers?query=fone')).body.data.map((o: any) => o.title),
+      ['Fone Bluetooth JBL'],
+    );
     // Regex characters in the query are text, not patterns.
-    assert.deepEqual((await mine.get(`/offers?query=${encodeURIComponent('(oster)')}`)).body.data.map((o: any) => o.title), ['Cafeteira (Oster)']);
+    assert.deepEqual(
+      (await mine.get(`/offers?query=${encodeURIComponent('(oster)')}`)).body.data.map((o: any) => o.title),
+      ['Cafeteira (Oster)'],
+    );
     assert.equal((await mine.get('/offers?query=.*')).body.pagination.total, 0);
   });
 
@@ -150,7 +175,10 @@ describe('PATCH /offers/{id}', () => {
     assert.equal(res.body.data.store, 'Loja');
     assert.equal(res.body.data.title, created.title);
     assert.equal(res.body.data.status, 'approved');
-    assert.deepEqual(res.body.data.status_history.map((h: any) => h.status), ['pending', 'approved']);
+    assert.deepEqual(
+      res.body.data.status_history.map((h: any) => h.status),
+      ['pending', 'approved'],
+    );
     assert.deepEqual((await api.get(`/offers/${created.id}`)).body.data, res.body.data);
   });
 
@@ -210,7 +238,10 @@ describe('DELETE /offers/{id}', () => {
     const got = (await api.get(`/offers/${created.id}`)).body.data;
     assert.equal(got.status, 'archived');
     assert.ok(got.archived_at);
-    assert.deepEqual(got.status_history.map((h: any) => h.status), ['pending', 'archived']);
+    assert.deepEqual(
+      got.status_history.map((h: any) => h.status),
+      ['pending', 'archived'],
+    );
     // Archiving again is harmless.
     assert.equal((await api.delete(`/offers/${created.id}`)).status, 200);
     assert.equal((await api.get(`/offers/${created.id}`)).body.data.status_history.length, 2);
@@ -220,7 +251,10 @@ describe('DELETE /offers/{id}', () => {
 describe('POST /offers/{id}/preview', () => {
   test('assembles the message with the segment presentation, records an event, changes nothing', async () => {
     const created = (
-      await api.post('/offers', offer({ title: 'Air Fryer', price: 299.9, original_price: 499.9, coupon: 'FRY10', store: 'Loja Y', copy: 'Só hoje!' }))
+      await api.post(
+        '/offers',
+        offer({ title: 'Air Fryer', price: 299.9, original_price: 499.9, coupon: 'FRY10', store: 'Loja Y', copy: 'Só hoje!' }),
+      )
     ).body.data;
     const segment = (await api.post('/segments', { name: 'Cozinha', store_name: 'Cozinha Top', store_tagline: 'Ofertas quentes' })).body.data;
     const res = await api.post(`/offers/${created.id}/preview`, { segment_id: segment.id });
@@ -230,7 +264,7 @@ describe('POST /offers/{id}/preview', () => {
       assert.ok(text.includes(part), `${part} in ${text}`);
     }
     assert.equal(res.body.data.segment_id, segment.id);
-    const event = await app.db.collection('events').findOne({ _id: res.body.event_id } as any);
+    const event = await app.db.collection('events').findOne({ _id: res.body.event_id });
     assert.equal(event?.kind, 'offer.previewed');
     assert.deepEqual((await api.get(`/offers/${created.id}`)).body.data, created);
   });

@@ -28,12 +28,12 @@ after(async () => {
   await app.close();
 });
 
-
 let n = 0;
 async function sandboxTenant() {
   const tenant = await seedTenant(app.db, { env: 'test' });
   const api = new ApiClient(app.baseUrl, tenant.apiKey);
-  const offer = (await api.post('/offers', { url: `https://shop.example/pub/${++n}`, title: 'Air Fryer', price: 299.9, original_price: 499.9 })).body.data;
+  const offer = (await api.post('/offers', { url: `https://shop.example/pub/${++n}`, title: 'Air Fryer', price: 299.9, original_price: 499.9 }))
+    .body.data;
   const segment = (await api.post('/segments', { name: `Cozinha ${n}` })).body.data;
   const groups = [];
   for (const name of ['A', 'B', 'C']) groups.push(await createGroup(app.db, tenant, { name: `Group ${name}`, segment_id: segment.id }));
@@ -59,7 +59,7 @@ describe('POST /offers/{id}/publish', () => {
     assert.equal(queued.status, 'queued');
     assert.equal(queued.event_id, res.body.event_id);
     assert.deepEqual(queued.deliveries.map((d: any) => d.group_id).sort(), groups.map((g) => g._id).sort());
-    const event = await app.db.collection('events').findOne({ _id: res.body.event_id } as any);
+    const event = await app.db.collection('events').findOne({ _id: res.body.event_id });
     assert.equal(event?.kind, 'publication.queued');
 
     const done = await finished(api, queued.id);
@@ -69,9 +69,12 @@ describe('POST /offers/{id}/publish', () => {
       assert.equal(d.attempts, 1);
       assert.ok(d.sent_at);
     }
-    const sandbox = await app.db.collection('sandbox_messages').find({ _id: { $regex: `^${queued.id}:` } } as any).toArray();
+    const sandbox = await app.db
+      .collection('sandbox_messages')
+      .find({ _id: { $regex: `^${queued.id}:` } } as any)
+      .toArray();
     assert.equal(sandbox.length, 3, 'one message per group');
-    assert.ok((await app.db.collection('events').findOne({ kind: 'publication.completed', 'data.publication.id': queued.id } as any)));
+    assert.ok(await app.db.collection('events').findOne({ kind: 'publication.completed', 'data.publication.id': queued.id }));
   });
 
   test('the same Idempotency-Key returns the same publication; another body under it is a 409', async () => {
@@ -99,12 +102,18 @@ describe('POST /offers/{id}/publish', () => {
       await finished(api, ids.at(-1)!); // not in flight, so the next request queues another
     }
     const listed = (await api.get(`/publications?offer_id=${offer.id}`)).body.data;
-    assert.deepEqual(listed.map((p: any) => p.id), [...ids].reverse());
+    assert.deepEqual(
+      listed.map((p: any) => p.id),
+      [...ids].reverse(),
+    );
     const times = listed.map((p: any) => Date.parse(p.queued_at));
-    assert.deepEqual(times, [...times].sort((a: number, b: number) => b - a));
+    assert.deepEqual(
+      times,
+      [...times].sort((a: number, b: number) => b - a),
+    );
   });
 
-  test('destinations are checked: one of group or segment, the account\'s, active', async () => {
+  test("destinations are checked: one of group or segment, the account's, active", async () => {
     const { api, offer, groups, segment } = await sandboxTenant();
     assert.equal((await api.post(`/offers/${offer.id}/publish`, {})).status, 400);
     assert.equal((await api.post(`/offers/${offer.id}/publish`, { group_id: groups[0]!._id, segment_id: segment.id })).status, 400);
@@ -137,8 +146,14 @@ describe('GET /publications', () => {
     await finished(api, a.id);
     const b = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
     await finished(api, b.id);
-    assert.deepEqual((await api.get(`/publications?offer_id=${offer.id}`)).body.data.map((p: any) => p.id), [b.id, a.id]);
-    assert.deepEqual((await api.get(`/publications?group_id=${groups[1]!._id}`)).body.data.map((p: any) => p.id), [b.id]);
+    assert.deepEqual(
+      (await api.get(`/publications?offer_id=${offer.id}`)).body.data.map((p: any) => p.id),
+      [b.id, a.id],
+    );
+    assert.deepEqual(
+      (await api.get(`/publications?group_id=${groups[1]!._id}`)).body.data.map((p: any) => p.id),
+      [b.id],
+    );
     assert.equal((await api.get(`/publications?offer_id=${offer.id}&status=sent`)).body.pagination.total, 2);
     assert.equal((await api.get(`/publications?offer_id=${offer.id}&status=failed`)).body.pagination.total, 0);
     const got = (await api.get(`/publications/${b.id}`)).body.data;
@@ -174,7 +189,14 @@ describe('live channels (a local gateway of our http protocol)', () => {
         }),
       });
     }
-    const offer = (await api.post('/offers', { url: `https://shop.example/live/${++n}`, title: 'Smart TV 50"', price: 1999, image: 'https://img.example/tv.png' })).body.data;
+    const offer = (
+      await api.post('/offers', {
+        url: `https://shop.example/live/${++n}`,
+        title: 'Smart TV 50"',
+        price: 1999,
+        image: 'https://img.example/tv.png',
+      })
+    ).body.data;
     return { api, segment, groups, offer };
   }
 
@@ -223,7 +245,14 @@ describe('live channels (a local gateway of our http protocol)', () => {
     const second = (await api.post(`/offers/${offer.id}/publish`, { group_id: group })).body.data.publications[0];
     await finished(api, second.id);
     // The two sends took distinct slots of the group, one interval apart…
-    const slots = (await app.db.collection('send_slots').find({ _id: { $regex: `^group:${group}/` } } as any).toArray()).map((c) => c.at.getTime()).sort();
+    const slots = (
+      await app.db
+        .collection('send_slots')
+        .find({ _id: { $regex: `^group:${group}/` } } as any)
+        .toArray()
+    )
+      .map((c) => c.at.getTime())
+      .sort();
     assert.equal(slots.length, 2);
     assert.ok(slots[1]! - slots[0]! >= 1500, `slots ${slots[1]! - slots[0]!} ms apart`);
     // …and the second waited for its slot (a durable timer never fires early).
@@ -244,17 +273,27 @@ describe('a live telegram channel (a local Bot API stand-in)', () => {
   test('a telegram_html template is sent with parse_mode HTML, the offer values escaped', async () => {
     const tenant = await seedTenant(app.db);
     const api = new ApiClient(app.baseUrl, tenant.apiKey);
-    const channel = await createChannel(app.db, tenant, { type: 'telegram', url: bot.url, token: '42:bot-token', minIntervalMs: 0 }, secretKeyFromEnv());
+    const channel = await createChannel(
+      app.db,
+      tenant,
+      { type: 'telegram', url: bot.url, token: '42:bot-token', minIntervalMs: 0 },
+      secretKeyFromEnv(),
+    );
     const chatId = `-100${++n}`;
     const group = await createGroup(app.db, tenant, { name: 'Telegram group', channel: { id: channel._id, type: 'telegram', address: chatId } });
-    const template = (await api.post('/templates', { name: `Telegram ${n}`, body: '<b>{title}</b> por {price}', format: 'telegram_html', is_default: true })).body.data;
+    const template = (
+      await api.post('/templates', { name: `Telegram ${n}`, body: '<b>{title}</b> por {price}', format: 'telegram_html', is_default: true })
+    ).body.data;
     const offer = (await api.post('/offers', { url: `https://shop.example/tg/${n}`, title: 'Fone <Pro> & Case', price: 99.9 })).body.data;
     const published = await api.post(`/offers/${offer.id}/publish`, { group_id: group._id });
     assert.equal(published.status, 200, published.text);
     const done = await finished(api, published.body.data.publications[0].id);
     assert.deepEqual([done.status, done.template_id], ['sent', template.id], 'the account default template');
     const calls = bot.calls.filter((c) => c.body.chat_id === chatId);
-    assert.deepEqual(calls.map((c) => [c.method, c.body.parse_mode]), [['sendMessage', 'HTML']]);
+    assert.deepEqual(
+      calls.map((c) => [c.method, c.body.parse_mode]),
+      [['sendMessage', 'HTML']],
+    );
     assert.match(calls[0]!.body.text as string, /^<b>Fone &lt;Pro&gt; &amp; Case<\/b> por \S+\s?99[.,]90$/);
   });
 });

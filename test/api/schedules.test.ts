@@ -30,7 +30,10 @@ before(async () => {
 after(async () => {
   const { client } = app.temporal;
   for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) {
-    await client.workflow.getHandle(wf.workflowId, wf.runId).terminate('test over').catch(() => undefined);
+    await client.workflow
+      .getHandle(wf.workflowId, wf.runId)
+      .terminate('test over')
+      .catch(() => undefined);
   }
   await app.close();
 });
@@ -42,7 +45,8 @@ const DAY = 24 * HOUR;
 const ahead = (ms: number) => new Date(Math.ceil((Date.now() + ms) / 1000) * 1000);
 
 async function world(client = api, tenant = me) {
-  const offer = (await client.post('/offers', { url: `https://shop.example/sch/${++n}-${Date.now()}`, title: 'Air Fryer', price: 299.9 })).body.data;
+  const offer = (await client.post('/offers', { url: `https://shop.example/sch/${++n}-${Date.now()}`, title: 'Air Fryer', price: 299.9 })).body
+    .data;
   const segment = (await client.post('/segments', { name: `Segment ${++n}` })).body.data;
   const template = (await client.post('/templates', { name: `Template ${++n}`, body: '{title} {url}' })).body.data;
   const group = await createGroup(app.db, tenant, { name: `Group ${++n}`, segment_id: segment.id });
@@ -58,7 +62,10 @@ async function schedule(body: Record<string, unknown>, client = api) {
 const handleOf = (id: string) => app.temporal.client.schedule.getHandle(`schedule-${id}`);
 const describeOf = (id: string): Promise<ScheduleDescription> => handleOf(id).describe();
 const eventsOf = (kind: string, id: string) =>
-  app.db.collection('events').find({ kind, $or: [{ 'data.schedule.id': id }, { 'data.schedule_id': id }] } as any).toArray();
+  app.db
+    .collection('events')
+    .find({ kind, $or: [{ 'data.schedule.id': id }, { 'data.schedule_id': id }] })
+    .toArray();
 
 /** 400 validation_failed naming `field` with `rule`. */
 function refused(res: { status: number; body: any; text: string }, field: string, rule?: string) {
@@ -72,7 +79,12 @@ describe('POST /schedules', () => {
   test('a one-off: 201, the record, a Temporal Schedule at that instant starting scheduleRun, and its event', async () => {
     const w = await world();
     const runAt = ahead(HOUR);
-    const s = await schedule({ name: 'Launch', offer_id: w.offer.id, group_id: w.group.id, run_at: new Date(runAt.getTime() + 750).toISOString() });
+    const s = await schedule({
+      name: 'Launch',
+      offer_id: w.offer.id,
+      group_id: w.group.id,
+      run_at: new Date(runAt.getTime() + 750).toISOString(),
+    });
     assert.match(s.id, /^sch_[0-9a-z]+$/);
     assert.deepEqual(
       { ...s, id: undefined, created_at: undefined, updated_at: undefined },
@@ -111,9 +123,18 @@ describe('POST /schedules', () => {
 
   test('a text to a segment with a template; run_at is read with its offset', async () => {
     const w = await world();
-    const s = await schedule({ text: 'Bom dia!', segment_id: w.segment.id, template_id: w.template.id, with_image: false, run_at: '2031-01-01T09:00:00-03:00' });
+    const s = await schedule({
+      text: 'Bom dia!',
+      segment_id: w.segment.id,
+      template_id: w.template.id,
+      with_image: false,
+      run_at: '2031-01-01T09:00:00-03:00',
+    });
     assert.equal(s.run_at, '2031-01-01T12:00:00.000Z');
-    assert.deepEqual([s.text, s.offer_id, s.segment_id, s.group_id, s.template_id, s.with_image], ['Bom dia!', null, w.segment.id, null, w.template.id, false]);
+    assert.deepEqual(
+      [s.text, s.offer_id, s.segment_id, s.group_id, s.template_id, s.with_image],
+      ['Bom dia!', null, w.segment.id, null, w.template.id, false],
+    );
     assert.equal(s.next_run_at, '2031-01-01T12:00:00.000Z');
   });
 
@@ -133,7 +154,7 @@ describe('POST /schedules', () => {
     assert.equal(await app.db.collection('schedules').countDocuments({ account_id: me.accountId, offer_id: w.offer.id }), 0);
   });
 
-  test("ids of another account are 400 unknown_reference; an archived offer is 409 offer_not_publishable", async () => {
+  test('ids of another account are 400 unknown_reference; an archived offer is 409 offer_not_publishable', async () => {
     const mine = await world();
     const other = await seedTenant(app.db);
     const theirs = await world(new ApiClient(app.baseUrl, other.apiKey), other);
@@ -181,7 +202,12 @@ describe('recurrence: RRULE subset and cron, read in a time zone', () => {
       run_at: ahead(HOUR).toISOString(),
       recurrence: { rrule: 'FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9;BYMINUTE=30', timezone: 'America/Sao_Paulo' },
     });
-    assert.deepEqual(s.recurrence, { rrule: 'FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9;BYMINUTE=30', cron: null, timezone: 'America/Sao_Paulo', ends_at: null });
+    assert.deepEqual(s.recurrence, {
+      rrule: 'FREQ=WEEKLY;BYDAY=MO,WE;BYHOUR=9;BYMINUTE=30',
+      cron: null,
+      timezone: 'America/Sao_Paulo',
+      ends_at: null,
+    });
     const runs = localRuns(await describeOf(s.id), 'America/Sao_Paulo');
     assert.ok(runs.length >= 4);
     for (const r of runs) assert.deepEqual([r.hour, r.minute, r.second, [1, 3].includes(r.weekday)], [9, 30, 0, true]);
@@ -192,7 +218,12 @@ describe('recurrence: RRULE subset and cron, read in a time zone', () => {
     const { group } = await w();
     const runAt = ahead(2 * HOUR);
     const tokyo = localTime(runAt, 'Asia/Tokyo');
-    const daily = await schedule({ text: 'x', group_id: group.id, run_at: runAt.toISOString(), recurrence: { rrule: 'FREQ=DAILY', timezone: 'Asia/Tokyo' } });
+    const daily = await schedule({
+      text: 'x',
+      group_id: group.id,
+      run_at: runAt.toISOString(),
+      recurrence: { rrule: 'FREQ=DAILY', timezone: 'Asia/Tokyo' },
+    });
     const days = localRuns(await describeOf(daily.id), 'Asia/Tokyo');
     for (const r of days) assert.deepEqual([r.hour, r.minute, r.second], [tokyo.hour, tokyo.minute, tokyo.second]);
     assert.equal(daily.next_run_at, runAt.toISOString(), 'run_at itself is the first occurrence');
@@ -248,9 +279,11 @@ describe('recurrence: RRULE subset and cron, read in a time zone', () => {
     const run_at = ahead(HOUR).toISOString();
     const s = await schedule({ text: 'x', group_id: group.id, run_at, recurrence: { cron: '0 9 * * 1-5', timezone: 'Europe/Berlin' } });
     assert.equal(s.recurrence.cron, '0 9 * * 1-5');
-    for (const r of localRuns(await describeOf(s.id), 'Europe/Berlin')) assert.deepEqual([r.hour, r.minute, r.weekday >= 1 && r.weekday <= 5], [9, 0, true]);
+    for (const r of localRuns(await describeOf(s.id), 'Europe/Berlin'))
+      assert.deepEqual([r.hour, r.minute, r.weekday >= 1 && r.weekday <= 5], [9, 0, true]);
     const names = await schedule({ text: 'x', group_id: group.id, run_at, recurrence: { cron: '30 18 * jan-dec sun' } });
-    for (const t of (await describeOf(names.id)).info.nextActionTimes) assert.deepEqual([t.getUTCDay(), t.getUTCHours(), t.getUTCMinutes()], [0, 18, 30]);
+    for (const t of (await describeOf(names.id)).info.nextActionTimes)
+      assert.deepEqual([t.getUTCDay(), t.getUTCHours(), t.getUTCMinutes()], [0, 18, 30]);
     assert.equal((await api.post('/schedules', { text: 'x', group_id: group.id, run_at, recurrence: { cron: '*/15 9-17 * * *' } })).status, 201);
 
     const post = (cron: string) => api.post('/schedules', { text: 'x', group_id: group.id, run_at, recurrence: { cron } });
@@ -352,7 +385,7 @@ describe('GET /schedules and /schedules/{id}', () => {
     const w = await world();
     const s = await schedule({ text: 'x', group_id: w.group.id, run_at: ahead(HOUR).toISOString() });
     await handleOf(s.id).delete();
-    const stored = await app.db.collection('schedules').findOne({ _id: s.id } as any);
+    const stored = await app.db.collection('schedules').findOne({ _id: s.id });
     const listed = (await api.get(`/schedules?group_id=${w.group.id}`)).body.data;
     assert.deepEqual(listed, [s]);
     await assert.rejects(describeOf(s.id), ScheduleNotFoundError);
@@ -388,7 +421,10 @@ describe('PATCH /schedules/{id}', () => {
 
     const later = ahead(5 * HOUR);
     const moved = (await api.patch(`/schedules/${s.id}`, { run_at: later.toISOString() })).body.data;
-    assert.deepEqual([moved.run_at, moved.next_run_at, moved.name, moved.offer_id], [later.toISOString(), later.toISOString(), 'Keep', w.offer.id]);
+    assert.deepEqual(
+      [moved.run_at, moved.next_run_at, moved.name, moved.offer_id],
+      [later.toISOString(), later.toISOString(), 'Keep', w.offer.id],
+    );
     assert.deepEqual((await describeOf(s.id)).info.nextActionTimes, [later]);
 
     const retargeted = (await api.patch(`/schedules/${s.id}`, { segment_id: w.segment.id, text: 'Novo', template_id: w.template.id })).body.data;
@@ -416,7 +452,12 @@ describe('PATCH /schedules/{id}', () => {
   test('a new run_at is checked against the kept recurrence', async () => {
     const w = await world();
     const runAt = ahead(HOUR);
-    const s = await schedule({ text: 'x', group_id: w.group.id, run_at: runAt.toISOString(), recurrence: { rrule: 'FREQ=DAILY', ends_at: ahead(3 * DAY).toISOString() } });
+    const s = await schedule({
+      text: 'x',
+      group_id: w.group.id,
+      run_at: runAt.toISOString(),
+      recurrence: { rrule: 'FREQ=DAILY', ends_at: ahead(3 * DAY).toISOString() },
+    });
     refused(await api.patch(`/schedules/${s.id}`, { run_at: ahead(4 * DAY).toISOString() }), 'recurrence.ends_at', 'after_run_at');
   });
 });

@@ -105,7 +105,10 @@ describe('POST /segments', () => {
       const res = await api.post('/segments', { name: 'Typed', [field]: value });
       assert.equal(res.status, 400);
       assert.equal(res.body.code, 'validation_failed');
-      assert.ok(res.body.details.some((d: any) => d.location === 'body' && d.field === field), res.text);
+      assert.ok(
+        res.body.details.some((d: any) => d.location === 'body' && d.field === field),
+        res.text,
+      );
       assert.equal(await countSegments(t), 0);
     });
   }
@@ -151,7 +154,10 @@ describe('POST /segments', () => {
     for (const bad of ['', 'My Slug', 'Cafe', '-lead', 'trail-', 'a--b', 'café', 'a_b', 's'.repeat(81)]) {
       const res = await api.post('/segments', { name: 'Bad slug', slug: bad });
       assert.equal(res.status, 400, JSON.stringify(bad));
-      assert.ok(res.body.details.some((d: any) => d.field === 'slug'), res.text);
+      assert.ok(
+        res.body.details.some((d: any) => d.field === 'slug'),
+        res.text,
+      );
     }
     assert.equal((await api.post('/segments', { name: 'Long slug', slug: 's'.repeat(80) })).status, 201);
   });
@@ -215,7 +221,10 @@ describe('GET /segments and /segments/{id}', () => {
       assert.equal(page.body.data.length, size);
       seen.push(...page.body.data.map((s: any) => s.id));
     }
-    assert.deepEqual(seen, all.body.data.map((s: any) => s.id));
+    assert.deepEqual(
+      seen,
+      all.body.data.map((s: any) => s.id),
+    );
     for (const bad of ['limit=0', 'limit=101', 'offset=-1', 'name=x']) {
       const res = await api.get(`/segments?${bad}`);
       assert.equal(res.status, 400, bad);
@@ -300,7 +309,13 @@ describe('PATCH /segments/{id}', () => {
   test('invalid or unknown fields: 400 and nothing changes', async () => {
     const { api } = await tenant();
     const s = (await api.post('/segments', { name: 'Guarded' })).body.data;
-    for (const body of [{ name: 'ok', colour: 'red' }, { name: 'ok', waitlist: 'yes' }, { slug: 'Bad Slug' }, { distribution: 'random' }, { name: null }]) {
+    for (const body of [
+      { name: 'ok', colour: 'red' },
+      { name: 'ok', waitlist: 'yes' },
+      { slug: 'Bad Slug' },
+      { distribution: 'random' },
+      { name: null },
+    ]) {
       const res = await api.patch(`/segments/${s.id}`, body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.code, 'validation_failed');
@@ -349,7 +364,9 @@ describe('DELETE /segments/{id}', () => {
   test('refused with 409 resource_in_use while a schedule links it', async () => {
     const { t, api } = await tenant();
     const s = (await api.post('/segments', { name: 'Scheduled' })).body.data;
-    await app.db.collection('schedules').insertOne({ _id: `sch_${s.id.slice(4)}`, account_id: t.accountId, env: t.env, segment_id: s.id } as any);
+    await app.db
+      .collection('schedules')
+      .insertOne({ _id: `sch_${s.id.slice(4)}`, account_id: t.accountId, env: t.env, segment_id: s.id } as any);
     const res = await api.delete(`/segments/${s.id}`);
     assert.equal(res.status, 409);
     assert.equal(res.body.code, 'resource_in_use');
@@ -360,8 +377,12 @@ describe('DELETE /segments/{id}', () => {
   test('links of another account or environment do not block the delete', async () => {
     const { t, api } = await tenant();
     const s = (await api.post('/segments', { name: 'Free' })).body.data;
-    await app.db.collection('schedules').insertOne({ _id: `sch_x${s.id.slice(4)}`, account_id: 'acc_other', env: t.env, segment_id: s.id } as any);
-    await app.db.collection('schedules').insertOne({ _id: `sch_y${s.id.slice(4)}`, account_id: t.accountId, env: 'test', segment_id: s.id } as any);
+    await app.db
+      .collection('schedules')
+      .insertOne({ _id: `sch_x${s.id.slice(4)}`, account_id: 'acc_other', env: t.env, segment_id: s.id } as any);
+    await app.db
+      .collection('schedules')
+      .insertOne({ _id: `sch_y${s.id.slice(4)}`, account_id: t.accountId, env: 'test', segment_id: s.id } as any);
     assert.equal((await api.delete(`/segments/${s.id}`)).status, 200);
   });
 

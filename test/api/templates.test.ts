@@ -88,7 +88,10 @@ describe('POST /templates', () => {
       const refused = await api.post('/templates', { name: 'Boundary', body: 'x', [field]: bad });
       assert.equal(refused.status, 400);
       assert.equal(refused.body.code, 'validation_failed');
-      assert.ok(refused.body.details.some((d: any) => d.location === 'body' && d.field === field), refused.text);
+      assert.ok(
+        refused.body.details.some((d: any) => d.location === 'body' && d.field === field),
+        refused.text,
+      );
       assert.equal(await templateDocs(), before);
     });
   }
@@ -96,7 +99,11 @@ describe('POST /templates', () => {
   test('name and body are required; unknown fields are refused', async () => {
     const res = await api.post('/templates', { colour: 'red' });
     assert.equal(res.status, 400);
-    assert.deepEqual(res.body.details.map((d: any) => `${d.field}:${d.rule}`).sort(), ['body:required', 'colour:additionalProperties', 'name:required']);
+    assert.deepEqual(res.body.details.map((d: any) => `${d.field}:${d.rule}`).sort(), [
+      'body:required',
+      'colour:additionalProperties',
+      'name:required',
+    ]);
   });
 
   test('an unknown placeholder is a 400 naming the field body and the placeholder, and nothing is written', async () => {
@@ -125,7 +132,10 @@ describe('POST /templates', () => {
     );
     const closing = await api.post('/templates', { name: 'Brace', body: 'só } aqui' });
     assert.equal(closing.status, 400);
-    assert.deepEqual(closing.body.details.map((d: any) => [d.field, d.rule, d.message]), [['body', 'brace', 'line 1 has a lone }; write }} for a literal brace']]);
+    assert.deepEqual(
+      closing.body.details.map((d: any) => [d.field, d.rule, d.message]),
+      [['body', 'brace', 'line 1 has a lone }; write }} for a literal brace']],
+    );
     const literal = await api.post('/templates', { name: 'Brace', body: 'JSON: {{"a": 1}}' });
     assert.equal(literal.status, 201, literal.text);
     assert.deepEqual(literal.body.data.placeholders, []);
@@ -138,7 +148,10 @@ describe('POST /templates', () => {
       const res = await api.post('/templates', { name: 'Elsewhere', body: 'x', segment_id: id });
       assert.equal(res.status, 400);
       assert.equal(res.body.code, 'unknown_reference');
-      assert.deepEqual(res.body.details.map((d: any) => d.field), ['segment_id']);
+      assert.deepEqual(
+        res.body.details.map((d: any) => d.field),
+        ['segment_id'],
+      );
     }
     assert.equal(await templateDocs(), before);
   });
@@ -166,7 +179,7 @@ describe('defaults: one per segment and one per account', () => {
     assert.deepEqual(defaults, [b.id, s.id].sort());
   });
 
-  test('PATCH is_default: true on a segment template clears that segment\'s default only', async () => {
+  test("PATCH is_default: true on a segment template clears that segment's default only", async () => {
     const tenant = await seedTenant(app.db);
     const client = api.withKey(tenant.apiKey);
     const [seg1, seg2] = [await segment(client), await segment(client)];
@@ -184,7 +197,7 @@ describe('defaults: one per segment and one per account', () => {
     assert.equal((await client.get(`/templates/${d2.id}`)).body.data.is_default, true);
   });
 
-  test('moving a default template to another scope clears that scope\'s default', async () => {
+  test("moving a default template to another scope clears that scope's default", async () => {
     const tenant = await seedTenant(app.db);
     const client = api.withKey(tenant.apiKey);
     const seg = await segment(client);
@@ -194,7 +207,10 @@ describe('defaults: one per segment and one per account', () => {
     assert.equal(res.status, 200, res.text);
     assert.deepEqual([res.body.data.segment_id, res.body.data.is_default], [null, true]);
     assert.equal((await client.get(`/templates/${account.id}`)).body.data.is_default, false);
-    assert.deepEqual((await client.get('/templates?is_default=true')).body.data.map((t: any) => t.id), [moving.id]);
+    assert.deepEqual(
+      (await client.get('/templates?is_default=true')).body.data.map((t: any) => t.id),
+      [moving.id],
+    );
     // The segment it left has no default now; giving it one clears nothing else.
     const segDefault = await template({ is_default: true, segment_id: seg }, client);
     assert.deepEqual((await client.get('/templates?is_default=true')).body.data.map((t: any) => t.id).sort(), [moving.id, segDefault.id].sort());
@@ -224,7 +240,10 @@ describe('GET /templates', () => {
     assert.deepEqual(await ids('?is_default=false'), [t2.id, t1.id]);
     assert.deepEqual(await ids(`?is_default=true&segment_id=${seg}`), [t3.id]);
     const page = await client.get('/templates?limit=1&offset=1');
-    assert.deepEqual(page.body.data.map((t: any) => t.id), [t2.id]);
+    assert.deepEqual(
+      page.body.data.map((t: any) => t.id),
+      [t2.id],
+    );
     assert.deepEqual(page.body.pagination, { total: 3, limit: 1, offset: 1, has_more: true });
     for (const bad of ['format=html', 'is_default=yes', 'segment_id=x', 'limit=101']) {
       assert.equal((await client.get(`/templates?${bad}`)).status, 400, bad);
@@ -260,7 +279,10 @@ describe('PATCH /templates/{id}', () => {
     const t = await template();
     const typo = await api.patch(`/templates/${t.id}`, { name: 'Changed', body: '{title} {discount}' });
     assert.equal(typo.status, 400);
-    assert.deepEqual(typo.body.details.map((d: any) => [d.field, d.rule]), [['body', 'placeholder']]);
+    assert.deepEqual(
+      typo.body.details.map((d: any) => [d.field, d.rule]),
+      [['body', 'placeholder']],
+    );
     assert.match(typo.body.details[0].message, /\{discount\}/);
     const ref = await api.patch(`/templates/${t.id}`, { name: 'Changed', segment_id: 'seg_0000000000000000000000' });
     assert.equal(ref.status, 400);
@@ -297,10 +319,13 @@ describe('DELETE /templates/{id}', () => {
     assert.equal((await api.delete(`/templates/${t.id}`)).status, 404);
     assert.equal(await app.db.collection('templates').countDocuments({ _id: t.id } as any), 0, 'the tombstone was relayed and removed');
     const events = (await eventsOf('template.deleted')).filter((e) => e.data.template_id === t.id);
-    assert.deepEqual(events.map((e) => e.data), [{ template_id: t.id }]);
+    assert.deepEqual(
+      events.map((e) => e.data),
+      [{ template_id: t.id }],
+    );
   });
 
-  test("a schedule of another account or environment does not hold it", async () => {
+  test('a schedule of another account or environment does not hold it', async () => {
     const t = await template();
     await app.db.collection('schedules').insertMany([
       { _id: `sch_${Date.now()}other1`, account_id: 'acc_someoneelse', env: me.env, template_id: t.id },
@@ -385,7 +410,7 @@ describe('POST /offers/{id}/preview with templates', () => {
     const seg = await preview({ segment_id: withDefault });
     assert.deepEqual([seg.data.template_id, seg.data.text], [segDefault.id, '<b>Air Fryer</b> Loja &lt;Y&gt;\nCupom: FRY10']);
     assert.equal(seg.data.length, [...seg.data.text].length);
-    const event = await app.db.collection('events').findOne({ _id: seg.event_id } as any);
+    const event = await app.db.collection('events').findOne({ _id: seg.event_id });
     assert.deepEqual(event?.data.preview, seg.data);
 
     for (const body of [undefined, { segment_id: withoutDefault }]) {
@@ -393,7 +418,10 @@ describe('POST /offers/{id}/preview with templates', () => {
       assert.deepEqual([res.data.template_id, res.data.text], [account.id, 'Conta: Air Fryer -40%'], JSON.stringify(body));
     }
     const named = await preview({ segment_id: withDefault, template_id: explicit.id });
-    assert.deepEqual([named.data.template_id, named.data.text, named.data.segment_id], [explicit.id, '*Air Fryer* por ~R$ 499,90~ *R$ 299,90*', withDefault]);
+    assert.deepEqual(
+      [named.data.template_id, named.data.text, named.data.segment_id],
+      [explicit.id, '*Air Fryer* por ~R$ 499,90~ *R$ 299,90*', withDefault],
+    );
 
     // Without any default the built-in layout comes back.
     assert.equal((await client.patch(`/templates/${account.id}`, { is_default: false })).status, 200);
@@ -405,7 +433,10 @@ describe('POST /offers/{id}/preview with templates', () => {
     const res = await api.post(`/offers/${o.id}/preview`, { template_id: 'tpl_0000000000000000000000' });
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'unknown_reference');
-    assert.deepEqual(res.body.details.map((d: any) => d.field), ['template_id']);
+    assert.deepEqual(
+      res.body.details.map((d: any) => d.field),
+      ['template_id'],
+    );
     assert.equal((await api.post(`/offers/${o.id}/preview`, { template_id: 'nope' })).status, 400);
   });
 });

@@ -37,7 +37,11 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
   assert.equal(webhook.status, 201, webhook.text);
   const published = await client.post(`/offers/${offer.body.data.id}/publish`, { group_id: group._id });
   assert.equal(published.status, 200, published.text);
-  const schedule = await client.post('/schedules', { text: 'Tenant schedule', group_id: group._id, run_at: new Date(Date.now() + 365 * 86_400_000).toISOString() });
+  const schedule = await client.post('/schedules', {
+    text: 'Tenant schedule',
+    group_id: group._id,
+    run_at: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+  });
   assert.equal(schedule.status, 201, schedule.text);
   return {
     offer: offer.body.data.id as string,
@@ -112,7 +116,10 @@ describe("another account's resources", () => {
 
     const cases = byIdOperations(ids);
     for (const path of ['/offers/{id}', '/offers/{id}/preview', '/groups/{id}', '/segments/{id}']) {
-      assert.ok(cases.some((c) => c.op.path === path), `the table has no built operation at ${path}`);
+      assert.ok(
+        cases.some((c) => c.op.path === path),
+        `the table has no built operation at ${path}`,
+      );
     }
     for (const { op, method, path, body } of cases) {
       const res = await stranger.call(method, path, body === undefined ? {} : { body });

@@ -30,7 +30,7 @@ const isValid = (schema: JsonSchema, value: unknown): boolean => validatorFor(sc
 function resolve(schema: JsonSchema): JsonSchema {
   let s = schema;
   for (let i = 0; typeof s.$ref === 'string' && i < 20; i++) {
-    const ref = s.$ref as string;
+    const ref = s.$ref;
     const target = components[ref.split('/').pop()!];
     assert.ok(target && ref.startsWith('#/components/schemas/'), `cannot resolve ${ref}`);
     s = { ...target, ...Object.fromEntries(Object.entries(s).filter(([k]) => k !== '$ref')) };
@@ -92,7 +92,7 @@ function stringFor(schema: JsonSchema): string {
   const candidates: string[] = [];
   const idOf = pattern && /^\^([a-z]+)_\[0-9a-z\]\{(\d+),(\d+)\}\$$/.exec(pattern);
   if (idOf) candidates.push(`${idOf[1]}_${'a1b2c3d4e5f6g7h8i9j0'.slice(0, Math.max(Number(idOf[2]), 12))}`);
-  if (format && byFormat[format]) candidates.push(byFormat[format]!);
+  if (format && byFormat[format]) candidates.push(byFormat[format]);
   // A literal prefix such as `^acc_` or `^whsec_`.
   const prefix = pattern && /^\^([\w:/.#-]+)$/.exec(pattern);
   if (prefix) candidates.push(`${prefix[1]}abc123`);
@@ -135,7 +135,12 @@ function generate(input: JsonSchema, depth = 0): unknown {
     }
   }
   if (Array.isArray(schema.allOf)) {
-    const merged: JsonSchema = { ...schema, allOf: undefined, properties: { ...(schema.properties as object) }, required: [...((schema.required as string[]) ?? [])] };
+    const merged: JsonSchema = {
+      ...schema,
+      allOf: undefined,
+      properties: { ...(schema.properties as object) },
+      required: [...((schema.required as string[]) ?? [])],
+    };
     for (const part of (schema.allOf as JsonSchema[]).map(resolve)) {
       Object.assign(merged.properties as object, part.properties ?? {});
       (merged.required as string[]).push(...((part.required as string[]) ?? []));

@@ -31,7 +31,10 @@ async function tenant(on: TestApp = app) {
 
 const rawWebhook = (id: string) => app.db.collection('webhooks').findOne({ _id: id } as any);
 const webhookEvents = (id: string) =>
-  app.db.collection('events').find({ kind: /^webhook\./, 'data.webhook.id': id } as any, { sort: { _id: 1 } }).toArray();
+  app.db
+    .collection('events')
+    .find({ kind: /^webhook\./, 'data.webhook.id': id }, { sort: { _id: 1 } })
+    .toArray();
 
 describe('the signing secret', () => {
   test('is shown once at creation, stored sealed, and never listed, read back or put in an event', async () => {
@@ -43,7 +46,11 @@ describe('the signing secret', () => {
     assert.equal(Buffer.from(secret.slice('whsec_'.length), 'base64').length, 32, '32 random bytes');
     const key = secret.slice('whsec_'.length);
 
-    for (const res of [await api.get(`/webhooks/${id}`), await api.get('/webhooks'), await api.patch(`/webhooks/${id}`, { description: 'CRM 2' })]) {
+    for (const res of [
+      await api.get(`/webhooks/${id}`),
+      await api.get('/webhooks'),
+      await api.patch(`/webhooks/${id}`, { description: 'CRM 2' }),
+    ]) {
       assert.equal(res.status, 200);
       assert.ok(!res.text.includes(key) && !res.text.includes('secret'), res.text);
     }
@@ -51,7 +58,10 @@ describe('the signing secret', () => {
     assert.ok(!JSON.stringify(stored).includes(key), 'the webhooks collection holds the secret sealed only');
     assert.equal(unseal(stored!.secret, secretKeyFromEnv()), secret, 'and it unseals to the one shown');
     const events = await webhookEvents(id);
-    assert.deepEqual(events.map((e) => e.kind), ['webhook.created', 'webhook.updated']);
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      ['webhook.created', 'webhook.updated'],
+    );
     assert.ok(!JSON.stringify(events).includes(key) && !JSON.stringify(events).includes('secret'));
   });
 
@@ -74,14 +84,18 @@ describe('CRUD', () => {
     const created = await api.post('/webhooks', { url: HOOK, events: ['offer.created', 'publication.completed'], state: 'disabled' });
     const hook = created.body.data;
     assert.deepEqual([hook.state, hook.disabled_reason, hook.last_delivery_at], ['disabled', 'manual', null]);
-    const { secret: _secret, ...safe } = hook;
+    const { secret, ...safe } = hook;
+    assert.match(secret, /^whsec_/);
     assert.deepEqual((await api.get(`/webhooks/${hook.id}`)).body.data, safe);
 
     const enabled = await api.patch(`/webhooks/${hook.id}`, { state: 'enabled', events: ['*'] });
     assert.deepEqual([enabled.body.data.state, enabled.body.data.disabled_reason, enabled.body.data.events], ['enabled', null, ['*']]);
     const other = (await api.post('/webhooks', { url: HOOK, events: ['offer.updated'], state: 'disabled' })).body.data;
     const disabledOnly = await api.get('/webhooks?state=disabled');
-    assert.deepEqual(disabledOnly.body.data.map((w: any) => w.id), [other.id]);
+    assert.deepEqual(
+      disabledOnly.body.data.map((w: any) => w.id),
+      [other.id],
+    );
     assert.equal((await api.get('/webhooks')).body.pagination.total, 2);
 
     const unchanged = await api.patch(`/webhooks/${hook.id}`, { state: 'enabled' });
@@ -98,7 +112,7 @@ describe('CRUD', () => {
       ['webhook.created', null],
       ['webhook.updated', ['events', 'state', 'disabled_reason']],
     ]);
-    const gone = await app.db.collection('events').findOne({ kind: 'webhook.deleted', 'data.webhook_id': hook.id } as any);
+    const gone = await app.db.collection('events').findOne({ kind: 'webhook.deleted', 'data.webhook_id': hook.id });
     assert.ok(gone, 'webhook.deleted is recorded');
   });
 
@@ -115,7 +129,10 @@ describe('CRUD', () => {
     const unknown = await api.post('/webhooks', { url: HOOK, events: ['offer.created', 'offer.exploded'] });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.code, 'validation_failed');
-    assert.deepEqual(unknown.body.details.map((d: any) => [d.field, d.message]), [['events', 'offer.exploded is not an event kind']]);
+    assert.deepEqual(
+      unknown.body.details.map((d: any) => [d.field, d.message]),
+      [['events', 'offer.exploded is not an event kind']],
+    );
     const hook = (await api.post('/webhooks', { url: HOOK, events: ['*'] })).body.data;
     assert.deepEqual(hook.events, ['*']);
     const patch = await api.patch(`/webhooks/${hook.id}`, { events: ['webhook.exploded'] });
@@ -126,7 +143,20 @@ describe('CRUD', () => {
 });
 
 describe('SSRF guard', () => {
-  const PRIVATE = ['127.0.0.1', '10.1.2.3', '172.16.5.5', '192.168.0.10', '169.254.169.254', '0.0.0.0', '[::1]', '[fd00::1]', '[fe80::1]', '[::ffff:127.0.0.1]', '[::ffff:10.0.0.1]', 'localhost'];
+  const PRIVATE = [
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.5.5',
+    '192.168.0.10',
+    '169.254.169.254',
+    '0.0.0.0',
+    '[::1]',
+    '[fd00::1]',
+    '[fe80::1]',
+    '[::ffff:127.0.0.1]',
+    '[::ffff:10.0.0.1]',
+    'localhost',
+  ];
 
   test('loopback, private, link-local, unique-local and mapped destinations are refused without the allow-list', async () => {
     const api = await tenant(strict);

@@ -72,7 +72,21 @@ describe('admin key create / revoke', () => {
   test('a test key with chosen scopes, name and a 1h expiry', async () => {
     const { account_id } = await newAccount();
     const out = ok(
-      await cli('admin', 'key', 'create', '--account', account_id, '--scopes', 'offers:read,groups:read,account:read', '--env', 'test', '--expires', '1h', '--name', 'ci'),
+      await cli(
+        'admin',
+        'key',
+        'create',
+        '--account',
+        account_id,
+        '--scopes',
+        'offers:read,groups:read,account:read',
+        '--env',
+        'test',
+        '--expires',
+        '1h',
+        '--name',
+        'ci',
+      ),
     );
     assert.deepEqual(Object.keys(out).sort(), ['api_key', 'key_id']);
     assert.match(out.key_id, /^key_/);
@@ -95,9 +109,25 @@ describe('admin key create / revoke', () => {
 
   test('exactly the scopes asked for (without account:read, /me is a 403)', async () => {
     const { account_id } = await newAccount();
-    const out = ok(await cli('admin', 'key', 'create', '--account', account_id, '--scopes', 'offers:read,groups:read', '--env', 'test', '--expires', '1h', '--name', 'ci'));
+    const out = ok(
+      await cli(
+        'admin',
+        'key',
+        'create',
+        '--account',
+        account_id,
+        '--scopes',
+        'offers:read,groups:read',
+        '--env',
+        'test',
+        '--expires',
+        '1h',
+        '--name',
+        'ci',
+      ),
+    );
     assert.ok(out.api_key.startsWith('oo_test_'));
-    const doc = await app.db.collection('api_keys').findOne({ _id: out.key_id } as any);
+    const doc = await app.db.collection('api_keys').findOne({ _id: out.key_id });
     assert.deepEqual([...doc!.scopes].sort(), ['groups:read', 'offers:read']);
     assert.equal(doc!.env, 'test');
     assert.equal(doc!.name, 'ci');
@@ -118,7 +148,10 @@ describe('admin key create / revoke', () => {
   test('a bad scope, a missing --scopes, an unknown account, or a bad --env/--expires: exit 2, no key written', async () => {
     const { account_id } = await newAccount();
     const before = await app.db.collection('api_keys').countDocuments();
-    assert.match(usage(await cli('admin', 'key', 'create', '--account', account_id, '--scopes', 'offers:read,offers:destroy')), /offers:destroy/);
+    assert.match(
+      usage(await cli('admin', 'key', 'create', '--account', account_id, '--scopes', 'offers:read,offers:destroy')),
+      /offers:destroy/,
+    );
     usage(await cli('admin', 'key', 'create', '--account', account_id));
     usage(await cli('admin', 'key', 'create', '--scopes', 'all'));
     usage(await cli('admin', 'key', 'create', '--account', 'acc_0000000000000000000000', '--scopes', 'all'));

@@ -35,14 +35,43 @@ const channelDoc = (id: string) => app.db.collection('channels').findOne({ _id: 
 const groupDoc = (id: string) => app.db.collection('groups').findOne({ _id: id } as object);
 
 async function connect(accountId: string, ...extra: string[]): Promise<string> {
-  const out = ok(await cli(['admin', 'channel', 'connect', '--account', accountId, '--type', 'http', '--url', 'https://gateway.example/wa', '--token', TOKEN, ...extra]));
+  const out = ok(
+    await cli([
+      'admin',
+      'channel',
+      'connect',
+      '--account',
+      accountId,
+      '--type',
+      'http',
+      '--url',
+      'https://gateway.example/wa',
+      '--token',
+      TOKEN,
+      ...extra,
+    ]),
+  );
   return out.channel_id;
 }
 
 describe('admin channel connect', () => {
   test('prints only {channel_id}; the token is stored sealed under the worker key, never in clear', async () => {
     const tenant = await seedTenant(app.db);
-    const run = await cli(['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', 'http', '--url', 'https://gateway.example/wa', '--token', TOKEN, '--name', 'WhatsApp 1']);
+    const run = await cli([
+      'admin',
+      'channel',
+      'connect',
+      '--account',
+      tenant.accountId,
+      '--type',
+      'http',
+      '--url',
+      'https://gateway.example/wa',
+      '--token',
+      TOKEN,
+      '--name',
+      'WhatsApp 1',
+    ]);
     assert.ok(!run.stdout.includes(TOKEN) && !run.stderr.includes(TOKEN));
     const out = ok(run);
     assert.deepEqual(Object.keys(out), ['channel_id']);
@@ -61,7 +90,23 @@ describe('admin channel connect', () => {
 
   test('telegram: the Bot API base by default, a bot token required; test environment and interval', async () => {
     const tenant = await seedTenant(app.db);
-    const out = ok(await cli(['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', 'telegram', '--token', '123:ABC', '--env', 'test', '--min-interval-ms', '2500']));
+    const out = ok(
+      await cli([
+        'admin',
+        'channel',
+        'connect',
+        '--account',
+        tenant.accountId,
+        '--type',
+        'telegram',
+        '--token',
+        '123:ABC',
+        '--env',
+        'test',
+        '--min-interval-ms',
+        '2500',
+      ]),
+    );
     const doc = await channelDoc(out.channel_id);
     assert.equal(doc!.url, 'https://api.telegram.org');
     assert.equal(doc!.env, 'test');
@@ -84,14 +129,20 @@ describe('admin channel connect', () => {
     assert.match(usage(await connectWith('--account', tenant.accountId, '--type', 'whatsapp', '--url', 'https://g.example')), /--type/);
     assert.match(usage(await connectWith('--account', tenant.accountId, '--type', 'http')), /--url/);
     assert.match(usage(await connectWith('--account', tenant.accountId, '--type', 'http', '--url', 'ftp://g.example')), /--url/);
-    assert.match(usage(await connectWith('--account', tenant.accountId, '--type', 'http', '--url', 'https://g.example', '--min-interval-ms', 'soon')), /min-interval/);
-    assert.match(usage(await connectWith('--account', tenant.accountId, '--type', 'http', '--url', 'https://g.example', '--env', 'prod')), /--env/);
+    assert.match(
+      usage(await connectWith('--account', tenant.accountId, '--type', 'http', '--url', 'https://g.example', '--min-interval-ms', 'soon')),
+      /min-interval/,
+    );
+    assert.match(
+      usage(await connectWith('--account', tenant.accountId, '--type', 'http', '--url', 'https://g.example', '--env', 'prod')),
+      /--env/,
+    );
     assert.match(usage(await connectWith('--account', 'acc_0000000000000000000000', '--type', 'sandbox')), /no account/);
     assert.match(usage(await connectWith('--type', 'sandbox')), /--account/);
     assert.equal(await app.db.collection('channels').countDocuments({ account_id: tenant.accountId }), 0);
   });
 
-  test('without OFFEROPS_SECRET_KEY the key is the data directory\'s secret.key, created 0600', async () => {
+  test("without OFFEROPS_SECRET_KEY the key is the data directory's secret.key, created 0600", async () => {
     const tenant = await seedTenant(app.db);
     const dir = mkdtempSync(join(tmp, 'data-'));
     const out = ok(
@@ -113,7 +164,23 @@ describe('admin group create --channel --address', () => {
     const api = new ApiClient(app.baseUrl, tenant.apiKey);
     const channel = await connect(tenant.accountId);
     const address = '120363041234567890@g.us';
-    const out = ok(await cli(['admin', 'group', 'create', '--account', tenant.accountId, '--name', 'Promo SP', '--channel', channel, '--address', address, '--min-interval-ms', '5000']));
+    const out = ok(
+      await cli([
+        'admin',
+        'group',
+        'create',
+        '--account',
+        tenant.accountId,
+        '--name',
+        'Promo SP',
+        '--channel',
+        channel,
+        '--address',
+        address,
+        '--min-interval-ms',
+        '5000',
+      ]),
+    );
     const doc = await groupDoc(out.group_id);
     assert.equal(doc!.channel_id, channel);
     assert.equal(doc!.channel_type, 'http');
@@ -127,7 +194,10 @@ describe('admin group create --channel --address', () => {
     const list = await api.get('/groups');
     assert.equal(list.body.data.length, 1);
     const events = await app.db.collection('events').find({ account_id: tenant.accountId }).toArray();
-    assert.ok(events.some((e) => e.kind === 'group.updated'), 'the update emitted an event');
+    assert.ok(
+      events.some((e) => e.kind === 'group.updated'),
+      'the update emitted an event',
+    );
     for (const text of [one.text, list.text, JSON.stringify(events)]) {
       assert.ok(!text.includes(address), 'no address');
       assert.ok(!text.includes(channel), 'no channel id');
@@ -138,11 +208,25 @@ describe('admin group create --channel --address', () => {
   test('the group interval defaults to 3000 ms', async () => {
     const tenant = await seedTenant(app.db);
     const channel = await connect(tenant.accountId);
-    const out = ok(await cli(['admin', 'group', 'create', '--account', tenant.accountId, '--name', 'Default pace', '--channel', channel, '--address', 'a@g.us']));
+    const out = ok(
+      await cli([
+        'admin',
+        'group',
+        'create',
+        '--account',
+        tenant.accountId,
+        '--name',
+        'Default pace',
+        '--channel',
+        channel,
+        '--address',
+        'a@g.us',
+      ]),
+    );
     assert.equal((await groupDoc(out.group_id))!.min_interval_ms, 3000);
   });
 
-  test('--channel and --address go together; the channel must be the account\'s, in the same environment', async () => {
+  test("--channel and --address go together; the channel must be the account's, in the same environment", async () => {
     const tenant = await seedTenant(app.db);
     const other = await seedTenant(app.db);
     const mine = await connect(tenant.accountId);

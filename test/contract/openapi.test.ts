@@ -20,7 +20,10 @@ test('document header: OpenAPI 3.1.2, contract 1.1.0, /api/v1 server, bearer Api
   assert.equal(doc.info.version, '1.1.0');
   assert.match(doc.servers[0].url, /\/api\/v1$/);
   assert.deepEqual(doc.security, [{ ApiKey: [] }]);
-  assert.deepEqual({ type: doc.components.securitySchemes.ApiKey.type, scheme: doc.components.securitySchemes.ApiKey.scheme }, { type: 'http', scheme: 'bearer' });
+  assert.deepEqual(
+    { type: doc.components.securitySchemes.ApiKey.type, scheme: doc.components.securitySchemes.ApiKey.scheme },
+    { type: 'http', scheme: 'bearer' },
+  );
 });
 
 test('declares exactly the 73 operations of spec 4.1 with their methods, paths and scopes', () => {
@@ -156,7 +159,9 @@ test('the README lists exactly the operations that still answer 501', () => {
 });
 
 test('every event kind has a versioned JSON schema file in schemas/events/', () => {
-  const files = readdirSync(resolve(ROOT, 'schemas/events')).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(resolve(ROOT, 'schemas/events'))
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   assert.deepEqual(files, EVENT_CATALOGUE.map((e) => `${e.kind}.v${e.version}.json`).sort());
   for (const e of EVENT_CATALOGUE) {
     const schema = e.schema as any;

@@ -67,7 +67,12 @@ test('SIGKILL of the worker mid-fan-out: every group gets exactly one message, t
   for (let i = 0; i < GROUPS; i++) {
     const address = `55119${String(i).padStart(4, '0')}@g.us`;
     addresses.push(address);
-    await createGroup(app.db, tenant, { name: `Crash ${i}`, segment_id: segment.id, channel: { id: channel._id, type: 'http', address }, minIntervalMs: 0 });
+    await createGroup(app.db, tenant, {
+      name: `Crash ${i}`,
+      segment_id: segment.id,
+      channel: { id: channel._id, type: 'http', address },
+      minIntervalMs: 0,
+    });
   }
   const offer = (await api.post('/offers', { url: 'https://shop.example/crash', title: 'Crash-proof offer' })).body.data;
   gateway.delayMs = 150;

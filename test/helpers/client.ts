@@ -28,9 +28,7 @@ const ERROR_SCHEMA = { $ref: '#/components/schemas/Error' };
 
 function operationFor(method: string, path: string): Operation | undefined {
   const bare = path.split('?')[0]!;
-  return operations.find(
-    (op) => op.method === method.toLowerCase() && new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(bare),
-  );
+  return operations.find((op) => op.method === method.toLowerCase() && new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(bare));
 }
 
 export function assertMatchesContract(method: string, path: string, reply: Reply): void {
@@ -71,13 +69,14 @@ export class ApiClient {
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const res = await fetch(this.baseUrl + path, { method, headers, body });
     const text = await res.text();
-    let parsed: any = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       parsed = text;
     }
-    const reply: Reply<T> = { status: res.status, headers: res.headers, body: parsed, text };
+    // The body is T by the contract: assertMatchesContract checks it against the operation's response schema.
+    const reply: Reply<T> = { status: res.status, headers: res.headers, body: parsed as T, text };
     assertMatchesContract(method, path, reply);
     return reply;
   }

@@ -7,6 +7,7 @@
 import { once } from 'node:events';
 import { createServer, IncomingMessage } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { listener } from './listener';
 
 export interface GatewayMessage {
   to: string;
@@ -56,38 +57,40 @@ export async function startFakeGateway(opts: { token: string }): Promise<FakeGat
       await new Promise((resolve) => server.close(resolve));
     },
   };
-  const server = createServer(async (req, res) => {
-    const reply = (status: number, payload: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(payload));
-    };
-    if (req.method !== 'POST' || req.url !== '/messages') return reply(404, { error: 'not found' });
-    if (req.headers.authorization !== `Bearer ${opts.token}`) return reply(401, { error: 'bad token' });
-    let message: GatewayMessage;
-    try {
-      message = JSON.parse(await body(req)) as GatewayMessage;
-    } catch {
-      return reply(400, { error: 'not JSON' });
-    }
-    const valid =
-      typeof message?.to === 'string' &&
-      typeof message.text === 'string' &&
-      typeof message.idempotency_key === 'string' &&
-      (message.image_url === undefined || typeof message.image_url === 'string');
-    if (!valid) return reply(400, { error: 'to, text and idempotency_key are required' });
-    gateway.requests.push({ ...message, at: Date.now() });
-    if (gateway.delayMs) await new Promise((r) => setTimeout(r, gateway.delayMs));
-    if (failures.count > 0) {
-      failures.count--;
-      // A real gateway that throttles says for how long.
-      if (failures.status === 429) res.setHeader('retry-after', '1');
-      return reply(failures.status, { error: 'induced failure' });
-    }
-    const permanent = failing.get(message.to);
-    if (permanent) return reply(permanent, { error: 'destination refused' });
-    if (!delivered.has(message.idempotency_key)) delivered.set(message.idempotency_key, message);
-    reply(200, { id: `msg-${message.idempotency_key}` });
-  });
+  const server = createServer(
+    listener(async (req, res) => {
+      const reply = (status: number, payload: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload));
+      };
+      if (req.method !== 'POST' || req.url !== '/messages') return reply(404, { error: 'not found' });
+      if (req.headers.authorization !== `Bearer ${opts.token}`) return reply(401, { error: 'bad token' });
+      let message: GatewayMessage;
+      try {
+        message = JSON.parse(await body(req)) as GatewayMessage;
+      } catch {
+        return reply(400, { error: 'not JSON' });
+      }
+      const valid =
+        typeof message?.to === 'string' &&
+        typeof message.text === 'string' &&
+        typeof message.idempotency_key === 'string' &&
+        (message.image_url === undefined || typeof message.image_url === 'string');
+      if (!valid) return reply(400, { error: 'to, text and idempotency_key are required' });
+      gateway.requests.push({ ...message, at: Date.now() });
+      if (gateway.delayMs) await new Promise((r) => setTimeout(r, gateway.delayMs));
+      if (failures.count > 0) {
+        failures.count--;
+        // A real gateway that throttles says for how long.
+        if (failures.status === 429) res.setHeader('retry-after', '1');
+        return reply(failures.status, { error: 'induced failure' });
+      }
+      const permanent = failing.get(message.to);
+      if (permanent) return reply(permanent, { error: 'destination refused' });
+      if (!delivered.has(message.idempotency_key)) delivered.set(message.idempotency_key, message);
+      reply(200, { id: `msg-${message.idempotency_key}` });
+    }),
+  );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   gateway.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

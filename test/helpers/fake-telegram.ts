@@ -6,6 +6,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { listener } from './listener';
 
 export interface BotCall {
   path: string;
@@ -34,14 +35,16 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       await new Promise((resolve) => server.close(resolve));
     },
   };
-  const server = createServer(async (req, res) => {
-    let text = '';
-    for await (const chunk of req) text += chunk;
-    fake.calls.push({ path: req.url!, method: req.url!.split('/').pop()!, body: JSON.parse(text) });
-    const answer = fake.answers.shift() ?? { status: 200, body: { ok: true, result: { message_id: ++messageId } } };
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(answer.body));
-  }).listen(0, '127.0.0.1');
+  const server = createServer(
+    listener(async (req, res) => {
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      fake.calls.push({ path: req.url!, method: req.url!.split('/').pop()!, body: JSON.parse(text) });
+      const answer = fake.answers.shift() ?? { status: 200, body: { ok: true, result: { message_id: ++messageId } } };
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer.body));
+    }),
+  ).listen(0, '127.0.0.1');
   await once(server, 'listening');
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;

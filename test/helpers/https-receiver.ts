@@ -10,6 +10,7 @@ import { createServer } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listener } from './listener';
 
 export interface ReceivedRequest {
   path: string;
@@ -34,10 +35,27 @@ export interface HttpsReceiver {
 
 export async function startHttpsReceiver(): Promise<HttpsReceiver> {
   const dir = mkdtempSync(join(tmpdir(), 'offerops-receiver-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   const key = readFileSync(join(dir, 'key.pem'), 'utf8');
   const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
   rmSync(dir, { recursive: true, force: true });
@@ -52,15 +70,18 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
       await new Promise((resolve) => server.close(resolve));
     },
   };
-  const server = createServer({ key, cert }, async (req, res) => {
-    let body = '';
-    for await (const chunk of req) body += chunk;
-    receiver.requests.push({ path: req.url!, headers: req.headers as Record<string, string>, body });
-    const status = receiver.scripts.get(req.url!)?.shift() ?? 200;
-    if (status === 0) return; // left hanging until the client gives up or the server closes
-    res.writeHead(status, status >= 300 && status < 400 ? { location: '/followed' } : {});
-    res.end();
-  });
+  const server = createServer(
+    { key, cert },
+    listener(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      receiver.requests.push({ path: req.url!, headers: req.headers as Record<string, string>, body });
+      const status = receiver.scripts.get(req.url!)?.shift() ?? 200;
+      if (status === 0) return; // left hanging until the client gives up or the server closes
+      res.writeHead(status, status >= 300 && status < 400 ? { location: '/followed' } : {});
+      res.end();
+    }),
+  );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   receiver.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;

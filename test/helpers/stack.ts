@@ -67,7 +67,8 @@ export async function startTestApp(
     ...(opts.webhookAllow ? { webhookAllow: opts.webhookAllow } : {}),
     ...(opts.scheduleRunWaitMs ? { scheduleRunWaitMs: opts.scheduleRunWaitMs } : {}),
   });
-  const server: Server = createServer(app.callback());
+  const handle = app.callback();
+  const server: Server = createServer((req, res) => void handle(req, res));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -83,7 +84,10 @@ export async function startTestApp(
       if (!opts.dbName) {
         // The Temporal Schedules of this database's schedules would outlive it (and fire into nothing).
         for (const s of await mongo.db.collection<{ _id: string }>('schedules').find({}).toArray()) {
-          await temporal.client.schedule.getHandle(temporalScheduleId(s._id)).delete().catch(() => undefined);
+          await temporal.client.schedule
+            .getHandle(temporalScheduleId(s._id))
+            .delete()
+            .catch(() => undefined);
         }
         await mongo.db.dropDatabase().catch(() => undefined);
       }

@@ -103,7 +103,16 @@ async function main(): Promise<void> {
     [
       'webhookDelivery',
       'attempt-crashed',
-      [{ webhook_id: 'whk_replay', event_id: 'evt_crash', account: 'acc_replay', environment: 'live', event_kind: 'offer.created', delays_ms: [0, 500] }],
+      [
+        {
+          webhook_id: 'whk_replay',
+          event_id: 'evt_crash',
+          account: 'acc_replay',
+          environment: 'live',
+          event_kind: 'offer.created',
+          delays_ms: [0, 500],
+        },
+      ],
     ],
     ['webhookCleanup', 'purged', [{ webhook_id: 'whk_replay', account: 'acc_replay', environment: 'live' }]],
     ['scheduleRun', 'triggered', [{ schedule_id: 'sch_replay', account: 'acc_replay', environment: 'live' }]],
@@ -136,8 +145,16 @@ async function main(): Promise<void> {
       else await client.workflow.execute(type, { workflowId, taskQueue, args });
       // The Temporal CLI writes histories in the standard JSON form the replayer reads.
       const json = execFileSync(temporal, [
-        'workflow', 'show', '--workflow-id', workflowId, '--address', env.temporalAddress,
-        '--namespace', env.temporalNamespace, '--output', 'json',
+        'workflow',
+        'show',
+        '--workflow-id',
+        workflowId,
+        '--address',
+        env.temporalAddress,
+        '--namespace',
+        env.temporalNamespace,
+        '--output',
+        'json',
       ]);
       writeFileSync(resolve(DIR, `${type}.${name}.json`), json);
       console.log(`recorded ${type}.${name}.json`);

@@ -12,13 +12,16 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 
 const HISTORIES_DIR = resolve(__dirname, '../../../test/replay/histories');
 
-const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(HISTORIES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 before(() => Runtime.install({ logger: new DefaultLogger('ERROR') }));
 
 test('there are saved histories of every workflow type', () => {
   const types = new Set(files.map((f) => f.split('.')[0]));
-  for (const type of ['publication', 'retentionSweep', 'dispatchEvent', 'outboxSweep', 'webhookDelivery', 'webhookCleanup', 'scheduleRun']) assert.ok(types.has(type), type);
+  for (const type of ['publication', 'retentionSweep', 'dispatchEvent', 'outboxSweep', 'webhookDelivery', 'webhookCleanup', 'scheduleRun'])
+    assert.ok(types.has(type), type);
 });
 
 for (const file of files) {

@@ -54,7 +54,8 @@ async function create(api: ApiClient, body: Record<string, unknown>) {
   return res.body.data;
 }
 
-const publicationsOf = async (api: ApiClient, scheduleId: string) => (await api.get(`/publications?schedule_id=${scheduleId}`)).body.data as any[];
+const publicationsOf = async (api: ApiClient, scheduleId: string) =>
+  (await api.get(`/publications?schedule_id=${scheduleId}`)).body.data as any[];
 
 const finished = (api: ApiClient, id: string) =>
   waitFor(`publication ${id} to finish`, async () => {
@@ -64,7 +65,8 @@ const finished = (api: ApiClient, id: string) =>
 
 async function runsOf(scheduleId: string): Promise<WorkflowExecutionInfo[]> {
   const out: WorkflowExecutionInfo[] = [];
-  for await (const e of app.temporal.client.workflow.list({ query: `OfferopsKind = 'schedule_run' AND OfferopsResourceId = '${scheduleId}'` })) out.push(e);
+  for await (const e of app.temporal.client.workflow.list({ query: `OfferopsKind = 'schedule_run' AND OfferopsResourceId = '${scheduleId}'` }))
+    out.push(e);
   return out;
 }
 
@@ -81,14 +83,20 @@ describe('POST /schedules/{id}/run', () => {
     assert.deepEqual([schedule.run_count, schedule.next_run_at, schedule.status], [1, s.next_run_at, 'active']);
     assert.ok(schedule.last_run_at);
 
-    const event = await app.db.collection('events').findOne({ _id: res.body.event_id } as any);
-    assert.deepEqual([event?.kind, event?.data.outcome, event?.data.publication_id, event?.data.schedule_id], ['schedule.ran', 'queued', queued.id, s.id]);
+    const event = await app.db.collection('events').findOne({ _id: res.body.event_id });
+    assert.deepEqual(
+      [event?.kind, event?.data.outcome, event?.data.publication_id, event?.data.schedule_id],
+      ['schedule.ran', 'queued', queued.id, s.id],
+    );
     const [run] = await waitFor('the run in visibility', async () => {
       const runs = await runsOf(s.id);
       return runs.length && runs[0]!.status.name === 'COMPLETED' ? runs : undefined;
     });
     assert.match(run!.workflowId, new RegExp(`^schedule-run-${s.id}-\\d{4}-\\d\\d-\\d\\dT`));
-    assert.deepEqual(await app.temporal.client.workflow.getHandle(run!.workflowId).result(), { publication_id: queued.id, event_id: res.body.event_id });
+    assert.deepEqual(await app.temporal.client.workflow.getHandle(run!.workflowId).result(), {
+      publication_id: queued.id,
+      event_id: res.body.event_id,
+    });
 
     const done = await finished(api, queued.id);
     assert.equal(done.status, 'sent');
@@ -111,7 +119,7 @@ describe('POST /schedules/{id}/run', () => {
     const res = await api.post(`/schedules/${s.id}/run`);
     assert.equal(res.status, 409, res.text);
     assert.equal(res.body.code, 'destination_unavailable');
-    const [event] = await app.db.collection('events').find({ kind: 'schedule.ran', 'data.schedule_id': s.id } as any).toArray();
+    const [event] = await app.db.collection('events').find({ kind: 'schedule.ran', 'data.schedule_id': s.id }).toArray();
     assert.deepEqual([event?.data.outcome, event?.data.publication_id, event?.data.error.code], ['failed', null, 'destination_unavailable']);
     assert.deepEqual(await publicationsOf(api, s.id), []);
     const [run] = await runsOf(s.id);
@@ -133,7 +141,7 @@ test('a one-off a few seconds ahead fires by itself and queues its publication; 
   const after = (await api.get(`/schedules/${s.id}`)).body.data;
   assert.deepEqual([after.status, after.run_count, after.next_run_at], ['completed', 1, null]);
   const listed = (await api.get('/schedules?status=completed')).body.data.map((x: any) => x.id);
-  assert.deepEqual(listed, [s.id], 'the run recorded the scheduler\'s view for the list');
+  assert.deepEqual(listed, [s.id], "the run recorded the scheduler's view for the list");
   assert.equal((await api.delete(`/schedules/${s.id}`)).status, 409);
 });
 
@@ -191,15 +199,15 @@ describe('the run activity', () => {
     assert.deepEqual(localTime(first, 'Europe/Berlin'), localTime(second, 'Europe/Berlin'));
     const doc = (await getSchedule(app.db, tenant, s.id))!;
     const input = { schedule_id: s.id, account: tenant.accountId, environment: tenant.env, sync: syncHash(doc) };
-    const { runSchedule } = activities();
-    const a = await runSchedule({ ...input, scheduled_at: first.toISOString() });
-    const retried = await runSchedule({ ...input, scheduled_at: first.toISOString() });
-    const b = await runSchedule({ ...input, scheduled_at: second.toISOString() });
+    const acts = activities();
+    const a = await acts.runSchedule({ ...input, scheduled_at: first.toISOString() });
+    const retried = await acts.runSchedule({ ...input, scheduled_at: first.toISOString() });
+    const b = await acts.runSchedule({ ...input, scheduled_at: second.toISOString() });
     assert.ok(a.publication_id);
     assert.deepEqual([retried, b], [a, a]);
     assert.equal((await publicationsOf(api, s.id)).length, 1);
     assert.equal(await app.db.collection('events').countDocuments({ kind: 'schedule.ran', 'data.schedule_id': s.id } as any), 1);
-    const other = await runSchedule({ ...input, scheduled_at: new Date('2030-10-28T01:30:00Z').toISOString() });
+    const other = await acts.runSchedule({ ...input, scheduled_at: new Date('2030-10-28T01:30:00Z').toISOString() });
     assert.notEqual(other.publication_id, a.publication_id, 'the next day is another run');
   });
 
@@ -230,7 +238,7 @@ describe('the run activity', () => {
     const stale = await create(api, { text: 'old time', group_id: groups[0]!._id, run_at: ahead(HOUR).toISOString() });
     const moved = ahead(5 * HOUR);
     // What a crash between the two writes of a change leaves: the record says one time, Temporal another.
-    await app.db.collection('schedules').updateOne({ _id: stale.id } as any, { $set: { run_at: moved } });
+    await app.db.collection('schedules').updateOne({ _id: stale.id }, { $set: { run_at: moved } });
 
     await Promise.all([orphan._id, stale.id].map((id) => app.temporal.client.schedule.getHandle(`schedule-${id}`).trigger()));
     const results = await Promise.all(

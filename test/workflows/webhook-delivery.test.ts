@@ -106,7 +106,8 @@ describe('end to end', () => {
     // By host name: the worker resolves it, checks every address and connects to those only.
     const hook = await createHook(api, at, ['offer.created'], receiver.url.replace('127.0.0.1', 'localhost'));
     const other = await createHook(api, path('other'), ['offer.updated']);
-    const offer = (await api.post('/offers', { url: `https://shop.example/wh/${randomBytes(4).toString('hex')}`, title: 'Webhook offer' })).body.data;
+    const offer = (await api.post('/offers', { url: `https://shop.example/wh/${randomBytes(4).toString('hex')}`, title: 'Webhook offer' })).body
+      .data;
 
     const body = await listed(api, hook.id, (b) => b.data[0]?.state === 'succeeded');
     // The delivery finished, so every request it made has arrived.
@@ -114,7 +115,7 @@ describe('end to end', () => {
     assert.equal(requests.length, 1, 'delivered once');
     const payload = verified(hook.secret, requests[0]!);
     assert.equal(requests[0]!.headers['webhook-id'], payload.id);
-    const event = await app.db.collection('events').findOne({ _id: payload.id } as any);
+    const event = await app.db.collection('events').findOne({ _id: payload.id });
     assert.ok(event, 'webhook-id names the stored event');
     assert.deepEqual(
       [event.kind, event.account_id, payload.kind, payload.version, payload.account, payload.environment, payload.data.offer.id],
@@ -129,7 +130,10 @@ describe('end to end', () => {
       [delivery.id, delivery.webhook_id, delivery.event_id, delivery.event_kind, delivery.next_attempt_at],
       [deliveryWorkflowId(hook.id, payload.id), hook.id, payload.id, 'offer.created', null],
     );
-    assert.deepEqual(delivery.attempts.map((a: any) => [a.attempt, a.http_status, a.error]), [[1, 200, null]]);
+    assert.deepEqual(
+      delivery.attempts.map((a: any) => [a.attempt, a.http_status, a.error]),
+      [[1, 200, null]],
+    );
     assert.equal((await api.get(`/webhooks/${other.id}/deliveries`)).body.pagination.total, 0, 'not subscribed, not delivered');
     assert.ok((await api.get(`/webhooks/${hook.id}`)).body.data.last_delivery_at, 'the attempt is noted on the webhook');
   });
@@ -155,7 +159,14 @@ describe('attempts', () => {
 
     const body = await listed(api, hook.id, (b) => b.data[0]?.state === 'succeeded');
     const attempts = body.data[0].attempts;
-    assert.deepEqual(attempts.map((a: any) => [a.attempt, a.http_status]), [[1, 500], [2, 503], [3, 200]]);
+    assert.deepEqual(
+      attempts.map((a: any) => [a.attempt, a.http_status]),
+      [
+        [1, 500],
+        [2, 503],
+        [3, 200],
+      ],
+    );
     assert.match(attempts[0].error, /answered 500/);
     assert.equal(attempts[2].error, null);
     for (const a of attempts) assert.ok(Number.isInteger(a.duration_ms) && !Number.isNaN(Date.parse(a.at)));
@@ -175,11 +186,23 @@ describe('attempts', () => {
 
     const all = await listed(api, hook.id, (b) => b.pagination.total === 3 && b.data.every((d: any) => d.state !== 'pending'));
     // Visibility order: the most recently finished first.
-    assert.deepEqual(all.data.map((d: any) => d.event_id), [third.eventId, second.eventId, first.eventId]);
+    assert.deepEqual(
+      all.data.map((d: any) => d.event_id),
+      [third.eventId, second.eventId, first.eventId],
+    );
     const failed = await listed(api, hook.id, (b) => b.pagination.total === 2, '?state=failed');
-    assert.deepEqual(failed.data.map((d: any) => [d.event_id, d.attempts.length]), [[second.eventId, 2], [first.eventId, 2]]);
+    assert.deepEqual(
+      failed.data.map((d: any) => [d.event_id, d.attempts.length]),
+      [
+        [second.eventId, 2],
+        [first.eventId, 2],
+      ],
+    );
     const page = await api.get(`/webhooks/${hook.id}/deliveries?state=failed&limit=1&offset=1`);
-    assert.deepEqual([page.body.data.map((d: any) => d.event_id), page.body.pagination], [[first.eventId], { total: 2, limit: 1, offset: 1, has_more: false }]);
+    assert.deepEqual(
+      [page.body.data.map((d: any) => d.event_id), page.body.pagination],
+      [[first.eventId], { total: 2, limit: 1, offset: 1, has_more: false }],
+    );
     assert.equal((await api.get(`/webhooks/${hook.id}/deliveries?event_kind=offer.created`)).body.pagination.total, 0);
     assert.equal((await api.get(`/webhooks/${hook.id}/deliveries?event_kind=segment.deleted`)).body.pagination.total, 3);
   });
@@ -193,7 +216,7 @@ describe('attempts', () => {
     assert.deepEqual(await gone.handle.result(), { state: 'failed', attempts: 1 });
     const disabled = (await api.get(`/webhooks/${hook.id}`)).body.data;
     assert.deepEqual([disabled.state, disabled.disabled_reason], ['disabled', 'gone']);
-    const event = await app.db.collection('events').findOne({ kind: 'webhook.updated', 'data.webhook.id': hook.id } as any);
+    const event = await app.db.collection('events').findOne({ kind: 'webhook.updated', 'data.webhook.id': hook.id });
     assert.deepEqual(event?.data.changed, ['state', 'disabled_reason']);
 
     const next = await startDelivery(who, hook.id, [0]);
@@ -201,7 +224,10 @@ describe('attempts', () => {
     assert.equal(receiver.on(at).length, 1, 'nothing was sent to the disabled webhook');
     const body = await listed(api, hook.id, (b) => b.pagination.total === 2 && b.data.every((d: any) => d.state === 'failed'));
     const stopped = body.data.find((d: any) => d.event_id === next.eventId);
-    assert.deepEqual(stopped.attempts.map((a: any) => [a.http_status, a.error]), [[null, 'not sent: the webhook is disabled']]);
+    assert.deepEqual(
+      stopped.attempts.map((a: any) => [a.http_status, a.error]),
+      [[null, 'not sent: the webhook is disabled']],
+    );
   });
 
   test('a receiver that does not answer in time is a failed attempt', async () => {
@@ -212,10 +238,13 @@ describe('attempts', () => {
     const { handle } = await startDelivery(who, hook.id, [0, 50]);
     assert.deepEqual(await handle.result(), { state: 'succeeded', attempts: 2 });
     const memo = (await handle.describe()).memo!.delivery as any;
-    assert.deepEqual(memo.attempts.map((a: any) => [a.http_status, a.error]), [
-      [null, `no answer within ${TIMEOUT_MS / 1000} s`],
-      [200, null],
-    ]);
+    assert.deepEqual(
+      memo.attempts.map((a: any) => [a.http_status, a.error]),
+      [
+        [null, `no answer within ${TIMEOUT_MS / 1000} s`],
+        [200, null],
+      ],
+    );
     assert.equal(receiver.on(at).length, 2);
   });
 
@@ -228,10 +257,13 @@ describe('attempts', () => {
     assert.deepEqual(await handle.result(), { state: 'failed', attempts: 2 });
     assert.equal(receiver.on('/followed').length, 0, 'the Location was never requested');
     const memo = (await handle.describe()).memo!.delivery as any;
-    assert.deepEqual(memo.attempts.map((a: any) => [a.http_status, a.error]), [
-      [302, 'redirect (302) not followed'],
-      [307, 'redirect (307) not followed'],
-    ]);
+    assert.deepEqual(
+      memo.attempts.map((a: any) => [a.http_status, a.error]),
+      [
+        [302, 'redirect (302) not followed'],
+        [307, 'redirect (307) not followed'],
+      ],
+    );
   });
 
   test('the destination is checked again at every attempt: a private address the allow-list does not name is never contacted', async () => {
@@ -259,31 +291,53 @@ describe('attempts', () => {
         async attemptWebhookDelivery(input: { event_id: string }) {
           calls.push(input.event_id);
           if (calls.length === 1) throw ApplicationFailure.nonRetryable('connection to MongoDB lost', 'MongoNetworkError');
-          return { outcome: 'succeeded', at: new Date().toISOString(), http_status: 204, duration_ms: 3, error: null, event_kind: 'offer.created' };
+          return {
+            outcome: 'succeeded',
+            at: new Date().toISOString(),
+            http_status: 204,
+            duration_ms: 3,
+            error: null,
+            event_kind: 'offer.created',
+          };
         },
       },
     });
     const options = deliveryStartOptions(
-      { webhook_id: 'whk_fake', event_id: 'evt_fake', account: 'acc_fake', environment: 'test', event_kind: 'offer.created', delays_ms: [0, 50, 50] },
+      {
+        webhook_id: 'whk_fake',
+        event_id: 'evt_fake',
+        account: 'acc_fake',
+        environment: 'test',
+        event_kind: 'offer.created',
+        delays_ms: [0, 50, 50],
+      },
       new Date(),
     );
     const workflowId = `${options.workflowId}-${randomBytes(4).toString('hex')}`;
     try {
-      const result = await fake.runUntil(app.temporal.client.workflow.execute('webhookDelivery', { ...options, workflowId, taskQueue: fakeQueue }));
+      const result = await fake.runUntil(
+        app.temporal.client.workflow.execute('webhookDelivery', { ...options, workflowId, taskQueue: fakeQueue }),
+      );
       assert.deepEqual(result, { state: 'succeeded', attempts: 2 });
     } finally {
       await connection.close();
     }
     const memo = (await app.temporal.client.workflow.getHandle(workflowId).describe()).memo!.delivery as any;
-    assert.deepEqual(memo.attempts.map((a: any) => [a.attempt, a.http_status, a.error]), [
-      [1, null, 'the attempt did not complete: connection to MongoDB lost'],
-      [2, 204, null],
-    ]);
+    assert.deepEqual(
+      memo.attempts.map((a: any) => [a.attempt, a.http_status, a.error]),
+      [
+        [1, null, 'the attempt did not complete: connection to MongoDB lost'],
+        [2, 204, null],
+      ],
+    );
     await app.temporal.client.workflowService.deleteWorkflowExecution({ namespace: app.temporal.namespace, workflowExecution: { workflowId } });
   });
 
   test('the production schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h', () => {
-    assert.deepEqual(RETRY_DELAYS_MS.map((ms) => ms / 1000), [0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
+    assert.deepEqual(
+      RETRY_DELAYS_MS.map((ms) => ms / 1000),
+      [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
+    );
   });
 });
 
@@ -313,7 +367,9 @@ describe('DELETE /webhooks/{id}', () => {
     });
     await cleanup.result();
     const query = `OfferopsKind = 'webhook_delivery' AND OfferopsResourceId = '${hook.id}'`;
-    await waitFor('the executions to leave visibility', async () => ((await app.temporal.client.workflow.count(query)).count === 0 ? true : undefined));
+    await waitFor('the executions to leave visibility', async () =>
+      (await app.temporal.client.workflow.count(query)).count === 0 ? true : undefined,
+    );
     for (const id of [waiting.handle.workflowId, body.data[1].id]) {
       await assert.rejects(app.temporal.client.workflow.getHandle(id).describe(), /not found/i, id);
     }

@@ -134,7 +134,9 @@ async function main(): Promise<void> {
     );
 
     const row = (name: string, ours: number, floor: number, unit: string) =>
-      console.log(`${name.padEnd(34)} ${ours.toFixed(1).padStart(9)} ${floor.toFixed(1).padStart(9)}  ${unit.padEnd(9)} ${(ours / floor).toFixed(2).padStart(6)}×`);
+      console.log(
+        `${name.padEnd(34)} ${ours.toFixed(1).padStart(9)} ${floor.toFixed(1).padStart(9)}  ${unit.padEnd(9)} ${(ours / floor).toFixed(2).padStart(6)}×`,
+      );
     console.log(`\npublish benchmark: ${RUNS} single-group publications, one ${GROUPS}-group fan-out (sandbox connector)\n`);
     console.log(`${'metric'.padEnd(34)} ${'offerops'.padStart(9)} ${'bare'.padStart(9)}  ${'unit'.padEnd(9)} ${'ratio'.padStart(7)}`);
     row('publish→delivered latency, p50', quantile(latency, 0.5), quantile(bare, 0.5), 'ms');
@@ -142,7 +144,9 @@ async function main(): Promise<void> {
     row(`fan-out to ${GROUPS} groups, total`, fanOut, bareFanOut, 'ms');
     const tput = (GROUPS / fanOut) * 1000;
     const bareTput = (GROUPS / bareFanOut) * 1000;
-    console.log(`${`fan-out throughput`.padEnd(34)} ${tput.toFixed(1).padStart(9)} ${bareTput.toFixed(1).padStart(9)}  ${'groups/s'.padEnd(9)} ${(tput / bareTput).toFixed(2).padStart(6)}×`);
+    console.log(
+      `${`fan-out throughput`.padEnd(34)} ${tput.toFixed(1).padStart(9)} ${bareTput.toFixed(1).padStart(9)}  ${'groups/s'.padEnd(9)} ${(tput / bareTput).toFixed(2).padStart(6)}×`,
+    );
 
     server.close();
     await native.close();

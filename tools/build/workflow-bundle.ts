@@ -10,7 +10,14 @@ import { WORKFLOW_BUNDLE } from '../../domain/config';
 async function main(): Promise<void> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../workflows/index'),
-    logger: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error, log: () => undefined },
+    logger: {
+      trace: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+      warn: console.warn,
+      error: console.error,
+      log: () => undefined,
+    },
   });
   writeFileSync(WORKFLOW_BUNDLE, code);
 }

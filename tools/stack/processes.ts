@@ -118,7 +118,12 @@ export function logTail(file: string, lines = 25): string {
       const buffer = Buffer.alloc(length);
       readSync(fd, buffer, 0, length, size - length);
       const text = buffer.toString('utf8');
-      return text.slice(Math.max(0, text.lastIndexOf(RUN_MARK))).trimEnd().split('\n').slice(-lines).join('\n');
+      return text
+        .slice(Math.max(0, text.lastIndexOf(RUN_MARK)))
+        .trimEnd()
+        .split('\n')
+        .slice(-lines)
+        .join('\n');
     } finally {
       closeSync(fd);
     }

@@ -58,10 +58,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const temporalNamespace = process.env.TEMPORAL_NAMESPACE || 'offerops';
   try {
     if (opts.withApp && opts.port !== undefined) await assertPortFree(opts.port); // before minutes of first-start work
-    const tryContainers =
-      opts.containers === true && !process.env.MONGODB_URI && !process.env.TEMPORAL_ADDRESS && (await dockerAnswers());
-    const backends =
-      (tryContainers ? await startContainers(supervisor, log) : null) ?? (await startLocal(supervisor, temporalNamespace, log));
+    const tryContainers = opts.containers === true && !process.env.MONGODB_URI && !process.env.TEMPORAL_ADDRESS && (await dockerAnswers());
+    const backends = (tryContainers ? await startContainers(supervisor, log) : null) ?? (await startLocal(supervisor, temporalNamespace, log));
     await ensureNamespace(backends.temporalAddress, temporalNamespace, log);
     const stack: Stack = {
       mongodbUri: backends.mongodbUri,
@@ -131,11 +129,7 @@ async function startMongo(supervisor: Supervisor, log: Log): Promise<string> {
 }
 
 /** TEMPORAL_ADDRESS, else `temporal server start-dev` on SQLite with the Web UI. */
-async function startTemporal(
-  supervisor: Supervisor,
-  namespace: string,
-  log: Log,
-): Promise<{ temporalAddress: string; temporalUi?: string }> {
+async function startTemporal(supervisor: Supervisor, namespace: string, log: Log): Promise<{ temporalAddress: string; temporalUi?: string }> {
   if (process.env.TEMPORAL_ADDRESS) {
     await waitForTemporal(process.env.TEMPORAL_ADDRESS);
     return { temporalAddress: process.env.TEMPORAL_ADDRESS };
@@ -251,9 +245,7 @@ async function startContainers(supervisor: Supervisor, log: Log): Promise<Backen
     const [mongo, temporal] = await Promise.all([
       started(new GenericContainer('mongo:7').withExposedPorts(27017)),
       started(
-        new GenericContainer('temporalio/temporal:1.5.1')
-          .withCommand(['server', 'start-dev', '--ip', '0.0.0.0'])
-          .withExposedPorts(7233, 8233),
+        new GenericContainer('temporalio/temporal:1.5.1').withCommand(['server', 'start-dev', '--ip', '0.0.0.0']).withExposedPorts(7233, 8233),
       ),
     ]);
     const backends: Backends = {

@@ -51,11 +51,7 @@ function banner(stack: Stack, dataDir: string, demo: DemoAccount | null): string
     `  Data:        ${dataDir}`,
   ];
   if (demo) {
-    lines.push(
-      `Demo account ${demo.accountId} (shown once, keep them):`,
-      `  live key: ${demo.liveKey}`,
-      `  test key: ${demo.testKey}`,
-    );
+    lines.push(`Demo account ${demo.accountId} (shown once, keep them):`, `  live key: ${demo.liveKey}`, `  test key: ${demo.testKey}`);
   }
   lines.push('Press Ctrl-C to stop.');
   return `${lines.join('\n')}\n`;
