@@ -330,8 +330,9 @@ describe('live channels (a local gateway of our http protocol)', () => {
       return p.deliveries[0].error ? p : undefined;
     });
     assert.equal(during.deliveries[0].error, safe);
-    // …and it is what stays when they run out.
-    const done = await finished(api, id, 120_000);
+    // …and it is what stays when they run out (about a minute of backoff: waited on the workflow, not by polling the API).
+    assert.deepEqual(await app.temporal.client.workflow.getHandle(publicationWorkflowId(id)).result(), { status: 'failed' });
+    const done = (await api.get(`/publications/${id}`)).body.data;
     assert.equal(done.status, 'failed');
     assert.deepEqual([done.deliveries[0].status, done.deliveries[0].error], ['failed', safe]);
     assert.equal(gateway.messages(address).length, 0);
