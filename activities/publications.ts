@@ -12,6 +12,7 @@ import { prepareEvent } from '../domain/events/store';
 import { deliveriesOf, getDelivery, getPublication, queuedBefore, setPublicationStatus, updateDelivery } from '../domain/publications/store';
 import type { ActivityDeps } from './index';
 import { createChannelActivities } from './channels';
+import { reportInternalError, safeFailure } from './internal-errors';
 
 interface Ref {
   publication_id: string;
@@ -53,15 +54,21 @@ export function createPublicationActivities(deps: ActivityDeps) {
       await updateDelivery(deps.db, tenantOf(r), r.publication_id, r.group_id, { status: 'waiting' });
     },
 
-    /** One attempt to send the publication to one group; every attempt is counted on the delivery. */
+    /**
+     * One attempt to send the publication to one group; every attempt is
+     * counted on the delivery, and its error recorded there. The tenant reads
+     * that error: a channel's own (an ApplicationFailure made from a
+     * ConnectorError, activities/channels.ts) as it is, anything else as the
+     * internal-error text, its cause logged.
+     */
     async deliverToGroup(r: GroupRef): Promise<void> {
       const tenant = tenantOf(r);
-      const delivery = await getDelivery(deps.db, tenant, r.publication_id, r.group_id);
-      if (delivery?.status === 'sent') return; // sent by an attempt whose completion was lost
-      const publication = await mustGetPublication(deps, r);
-      const attempt = Context.current().info.attempt;
-      await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { status: 'sending', attempts: attempt });
       try {
+        const delivery = await getDelivery(deps.db, tenant, r.publication_id, r.group_id);
+        if (delivery?.status === 'sent') return; // sent by an attempt whose completion was lost
+        const publication = await mustGetPublication(deps, r);
+        const attempt = Context.current().info.attempt;
+        await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { status: 'sending', attempts: attempt });
         const sent = await channels.sendToGroup({
           account: r.account,
           environment: r.environment,
@@ -78,8 +85,14 @@ export function createPublicationActivities(deps: ActivityDeps) {
           sent_at: new Date(),
         });
       } catch (err) {
-        await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { error: (err as Error).message });
-        throw err;
+        // Retried like any transient failure; what the workflow records when retries run out is this text too.
+        const failure = safeFailure('a delivery attempt', err);
+        try {
+          await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { error: failure.message });
+        } catch (writeErr) {
+          reportInternalError('recording a delivery error', writeErr);
+        }
+        throw failure;
       }
     },
 
