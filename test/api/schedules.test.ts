@@ -14,7 +14,7 @@ import { createGroup } from '../../domain/groups/store';
 import { OfferopsKind, OfferopsResourceId } from '../../domain/temporal/names';
 import { ApiClient } from '../helpers/client';
 import { afterRunSecond, oneOffSoon } from '../helpers/schedules';
-import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
+import { seedTenant, startTestApp, terminateRunning, Tenant, TestApp } from '../helpers/stack';
 import { ahead, DAY, HOUR, nextOffsetChange } from '../helpers/time';
 import { waitFor } from '../helpers/worker';
 
@@ -30,13 +30,7 @@ before(async () => {
   api = new ApiClient(app.baseUrl, me.apiKey);
 });
 after(async () => {
-  const { client } = app.temporal;
-  for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) {
-    await client.workflow
-      .getHandle(wf.workflowId, wf.runId)
-      .terminate('test over')
-      .catch(() => undefined);
-  }
+  await terminateRunning(app, taskQueue);
   await app.close();
 });
 

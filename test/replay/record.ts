@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { temporalBinary } from '../../tools/stack/binaries';
 import { stackEnv } from '../helpers/stack';
 
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
     connection: native,
     namespace: env.temporalNamespace,
     taskQueue,
-    workflowsPath: require.resolve('../../workflows/index'),
+    workflowBundle: { codePath: WORKFLOW_BUNDLE },
     activities: fakeActivities(),
   });
   const cases: [string, string, unknown[]][] = [

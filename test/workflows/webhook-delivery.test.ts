@@ -10,9 +10,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { WorkflowHandle } from '@temporalio/client';
+import { WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { Webhook } from 'standardwebhooks';
 import { cleanupWorkflowId, deliveryStartOptions, deliveryWorkflowId } from '../../domain/temporal/names';
 import { ApiClient } from '../helpers/client';
@@ -285,7 +286,7 @@ describe('attempts', () => {
       connection,
       namespace: stackEnv().temporalNamespace,
       taskQueue: fakeQueue,
-      workflowsPath: require.resolve('../../workflows/index'),
+      workflowBundle: { codePath: WORKFLOW_BUNDLE },
       activities: {
         async attemptWebhookDelivery(input: { event_id: string }) {
           calls.push(input.event_id);
@@ -376,7 +377,12 @@ describe('DELETE /webhooks/{id}', () => {
 
     const cleanup = await waitFor('the cleanup workflow', async () => {
       const handle = app.temporal.client.workflow.getHandle(cleanupWorkflowId(hook.id));
-      return (await handle.describe().catch(() => undefined)) ? handle : undefined;
+      return (await handle.describe().catch((err: unknown) => {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        return undefined; // not started yet
+      }))
+        ? handle
+        : undefined;
     });
     await cleanup.result();
     const query = `OfferopsKind = 'webhook_delivery' AND OfferopsResourceId = '${hook.id}'`;
