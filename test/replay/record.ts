@@ -16,6 +16,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { temporalBinary } from '../../tools/stack/binaries';
 import { stackEnv } from '../helpers/stack';
+import { waitFor } from '../helpers/worker';
 
 const DIR = resolve(__dirname, '../../../test/replay/histories');
 
@@ -127,15 +128,10 @@ async function main(): Promise<void> {
       action: { type: 'startWorkflow', workflowType: type, workflowId: scheduleId, taskQueue, args, memo: { sync: 'replay' } },
     });
     await handle.trigger();
-    for (;;) {
-      const [taken] = (await handle.describe()).info.recentActions;
-      if (taken) {
-        await client.workflow.getHandle(taken.action.workflow.workflowId).result();
-        await handle.delete();
-        return taken.action.workflow.workflowId;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const taken = await waitFor(`the run of ${scheduleId}`, async () => (await handle.describe()).info.recentActions[0]);
+    await client.workflow.getHandle(taken.action.workflow.workflowId).result();
+    await handle.delete();
+    return taken.action.workflow.workflowId;
   }
   // `node dist/test/replay/record.js scheduleRun` records only the types named.
   const only = process.argv.slice(2);
