@@ -248,7 +248,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('publications').createIndex({ ...tenantKey, queued_at: -1, _id: -1 }, { name: 'tenant_queued' }),
     db.collection('deliveries').createIndex({ ...tenantKey, publication_id: 1 }, { name: 'tenant_publication' }),
     db.collection('deliveries').createIndex({ ...tenantKey, group_id: 1 }, { name: 'tenant_group' }),
-    // At most one default per scope: see api/store/templates.ts.
+    // At most one default per scope: see templates/store.ts.
     db.collection('templates').createIndex({ ...tenantKey, default_key: 1 }, { unique: true, name: 'tenant_default_unique' }),
     db.collection('templates').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
     db.collection('webhooks').createIndex({ ...tenantKey, state: 1 }, { name: 'tenant_state' }),

@@ -1,6 +1,6 @@
 /**
  * Channel connections: how an account reaches a chat network. Credentials
- * are stored sealed (api/crypto.ts) and only the worker's send activity
+ * are stored sealed (domain/sealing.ts) and only the worker's send activity
  * unseals them; nothing here is ever returned by the API.
  */
 import { Db } from 'mongodb';
@@ -19,7 +19,7 @@ export interface ChannelDoc extends TenantDoc {
   name: string;
   /** Gateway base URL (http), Bot API base (telegram), unused (sandbox). */
   url: string | null;
-  /** The bearer or bot token, sealed (api/crypto.ts). */
+  /** The bearer or bot token, sealed (domain/sealing.ts). */
   credentials: Sealed | null;
   /** Minimum time between two sends on this channel. */
   min_interval_ms: number;

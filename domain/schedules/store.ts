@@ -1,7 +1,7 @@
 /**
  * Schedules: what to publish, where, and when. The record here is the truth
  * for all of it; the Temporal Schedule `schedule-<id>` is derived from it
- * (api/schedules.ts). `segment_id` and `template_id` are what segments and
+ * (temporal.ts). `segment_id` and `template_id` are what segments and
  * templates look at before they let themselves be deleted.
  */
 import { Db, Filter } from 'mongodb';

@@ -1,7 +1,7 @@
 /**
- * The Temporal side of schedules. Each schedule record (api/store/schedules.ts)
+ * The Temporal side of schedules. Each schedule record (store.ts)
  * has a Temporal Schedule `schedule-<sch_id>` made from it: its spec comes
- * from `run_at` and `recurrence` (api/recurrence.ts), its state from `paused`,
+ * from `run_at` and `recurrence` (recurrence.ts), its state from `paused`,
  * and its action starts the workflow `scheduleRun` (`schedule-run-<sch_id>-<time>`)
  * on our task queue. Content and destination are not copied into Temporal: a
  * run reads them from the record.
@@ -9,7 +9,7 @@
  * The record is the truth. The action's memo carries `sync`, a hash of what
  * the Temporal Schedule was made from; where it differs from the record's, the
  * Temporal Schedule is out of date. Writes change Temporal first, then the
- * record (see api/handlers/schedules.ts), so a crash between the two leaves
+ * record (see service.ts), so a crash between the two leaves
  * Temporal ahead of the record. Readers leave a difference younger than
  * SETTLE_MS alone (a write is under way) and repair an older one from the
  * record; a run started from an out-of-date Temporal Schedule queues nothing

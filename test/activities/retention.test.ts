@@ -26,7 +26,7 @@ before(async () => {
   await ensureIndexes(db);
 });
 after(async () => {
-  await db.dropDatabase().catch(() => undefined);
+  await db.dropDatabase();
   await client.close();
   await connection.close();
 });

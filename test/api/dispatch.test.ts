@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { dispatchWorkflowId } from '../../domain/temporal/names';
 import { ApiClient } from '../helpers/client';
-import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
+import { seedTenant, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
 
 let app: TestApp;
 const taskQueue = `test-dispatch-${Date.now()}`;
@@ -18,13 +18,7 @@ before(async () => {
   app = await startTestApp({ webhookAllow: ['127.0.0.1'], taskQueue });
 });
 after(async () => {
-  const { client } = app.temporal;
-  for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) {
-    await client.workflow
-      .getHandle(wf.workflowId, wf.runId)
-      .terminate('test over')
-      .catch(() => undefined);
-  }
+  await terminateRunning(app, taskQueue);
   await app.close();
 });
 

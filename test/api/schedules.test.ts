@@ -13,7 +13,9 @@ import { localTime } from '../../domain/schedules/recurrence';
 import { createGroup } from '../../domain/groups/store';
 import { OfferopsKind, OfferopsResourceId } from '../../domain/temporal/names';
 import { ApiClient } from '../helpers/client';
-import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
+import { afterRunSecond, oneOffSoon } from '../helpers/schedules';
+import { seedTenant, startTestApp, terminateRunning, Tenant, TestApp } from '../helpers/stack';
+import { ahead, DAY, HOUR, nextOffsetChange } from '../helpers/time';
 import { waitFor } from '../helpers/worker';
 
 const taskQueue = `test-schedules-api-${randomBytes(4).toString('hex')}`;
@@ -28,21 +30,13 @@ before(async () => {
   api = new ApiClient(app.baseUrl, me.apiKey);
 });
 after(async () => {
-  const { client } = app.temporal;
-  for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) {
-    await client.workflow
-      .getHandle(wf.workflowId, wf.runId)
-      .terminate('test over')
-      .catch(() => undefined);
-  }
+  await terminateRunning(app, taskQueue);
   await app.close();
 });
 
 let n = 0;
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-/** A whole second at least `ms` from now. */
-const ahead = (ms: number) => new Date(Math.ceil((Date.now() + ms) / 1000) * 1000);
+/** A year always ahead, for times written with their offset. */
+const YEAR = new Date().getUTCFullYear() + 2;
 
 async function world(client = api, tenant = me) {
   const offer = (await client.post('/offers', { url: `https://shop.example/sch/${++n}-${Date.now()}`, title: 'Air Fryer', price: 299.9 })).body
@@ -128,14 +122,14 @@ describe('POST /schedules', () => {
       segment_id: w.segment.id,
       template_id: w.template.id,
       with_image: false,
-      run_at: '2031-01-01T09:00:00-03:00',
+      run_at: `${YEAR}-01-01T09:00:00-03:00`,
     });
-    assert.equal(s.run_at, '2031-01-01T12:00:00.000Z');
+    assert.equal(s.run_at, `${YEAR}-01-01T12:00:00.000Z`);
     assert.deepEqual(
       [s.text, s.offer_id, s.segment_id, s.group_id, s.template_id, s.with_image],
       ['Bom dia!', null, w.segment.id, null, w.template.id, false],
     );
-    assert.equal(s.next_run_at, '2031-01-01T12:00:00.000Z');
+    assert.equal(s.next_run_at, `${YEAR}-01-01T12:00:00.000Z`);
   });
 
   test('exactly one content and exactly one destination, else 400 naming both fields', async () => {
@@ -179,10 +173,10 @@ describe('POST /schedules', () => {
   test('run_at: without an offset, invalid, or not in the future is a 400 that says which', async () => {
     const w = await world();
     const base = { text: 'x', group_id: w.group.id };
-    const local = await api.post('/schedules', { ...base, run_at: '2031-01-01T09:00:00' });
+    const local = await api.post('/schedules', { ...base, run_at: `${YEAR}-01-01T09:00:00` });
     refused(local, 'run_at', 'offset');
     assert.match(local.body.message, /no UTC offset/);
-    refused(await api.post('/schedules', { ...base, run_at: '2031-02-30T09:00:00Z' }), 'run_at', 'format');
+    refused(await api.post('/schedules', { ...base, run_at: `${YEAR}-02-30T09:00:00Z` }), 'run_at', 'format');
     refused(await api.post('/schedules', { ...base, run_at: new Date(Date.now() - 1000).toISOString() }), 'run_at', 'future');
     refused(await api.post('/schedules', { ...base, run_at: 'tomorrow' }), 'run_at', 'pattern');
   });
@@ -240,37 +234,22 @@ describe('recurrence: RRULE subset and cron, read in a time zone', () => {
     for (const t of (await describeOf(quarterly.id)).info.nextActionTimes) assert.deepEqual([t.getUTCDate(), t.getUTCHours()], [15, 8]);
   });
 
-  test('RRULE outside the subset, a denser rule, an unknown zone or a bad ends_at is a 400 naming the part', async () => {
+  // Which rules the parser refuses, and why, is test/unit/recurrence.test.ts; here, that a refusal is a 400 naming the part.
+  test('an RRULE outside the subset or denser than 15 minutes, an unknown zone or a bad ends_at is a 400 naming the part', async () => {
     const { group } = await w();
     const run_at = ahead(HOUR).toISOString();
     const post = (recurrence: Record<string, unknown>) => api.post('/schedules', { text: 'x', group_id: group.id, run_at, recurrence });
-    for (const [rrule, says] of [
-      ['FREQ=HOURLY', /HOURLY is not supported/],
-      ['FREQ=YEARLY', /YEARLY is not supported/],
-      ['FREQ=DAILY;COUNT=5', /recurrence\.ends_at/],
-      ['FREQ=DAILY;UNTIL=20310101T000000Z', /recurrence\.ends_at/],
-      ['FREQ=WEEKLY;BYDAY=1MO', /without ordinals/],
-      ['FREQ=WEEKLY;INTERVAL=2', /INTERVAL above 1 is not supported for WEEKLY/],
-      ['FREQ=DAILY;INTERVAL=3', /INTERVAL above 1 is not supported for DAILY/],
-      ['FREQ=MONTHLY;INTERVAL=5', /1, 2, 3, 4, 6 or 12/],
-      ['FREQ=DAILY;BYMONTHDAY=1', /MONTHLY only/],
-      ['FREQ=DAILY;BYSETPOS=1', /BYSETPOS is not supported/],
-      ['FREQ=DAILY;BYHOUR=24', /BYHOUR takes numbers from 0 to 23/],
-      ['BYHOUR=9', /FREQ must be/],
-      ['FREQ=DAILY;BYHOUR=9;BYMINUTE=0,14', /14 minutes apart/],
-      ['FREQ=DAILY;BYHOUR=0,23;BYMINUTE=0,55', /5 minutes apart/], // 23:55 → 00:00, across midnight
+    for (const [rrule, rule, says] of [
+      ['FREQ=HOURLY', 'rrule', /HOURLY is not supported/],
+      ['FREQ=DAILY;BYHOUR=9;BYMINUTE=0,14', 'frequency', /14 minutes apart/],
     ] as const) {
       const res = await post({ rrule });
-      refused(res, 'recurrence.rrule');
+      refused(res, 'recurrence.rrule', rule);
       assert.match(res.body.message, says, rrule);
-    }
-    // At the limits: exactly 15 minutes apart, and an hour apart across midnight.
-    for (const rrule of ['FREQ=DAILY;BYHOUR=9;BYMINUTE=0,15,30,45', 'FREQ=DAILY;BYHOUR=0,23;BYMINUTE=50']) {
-      assert.equal((await post({ rrule })).status, 201, rrule);
     }
     refused(await post({ rrule: 'FREQ=DAILY', timezone: 'Mars/Olympus_Mons' }), 'recurrence.timezone', 'timezone');
     refused(await post({ rrule: 'FREQ=DAILY', ends_at: run_at }), 'recurrence.ends_at', 'after_run_at');
-    refused(await post({ rrule: 'FREQ=DAILY', ends_at: '2031-01-01T00:00:00' }), 'recurrence.ends_at', 'offset');
+    refused(await post({ rrule: 'FREQ=DAILY', ends_at: `${YEAR}-01-01T00:00:00` }), 'recurrence.ends_at', 'offset');
     refused(await post({ rrule: 'FREQ=DAILY', cron: '0 9 * * *' }), 'recurrence');
   });
 
@@ -289,13 +268,7 @@ describe('recurrence: RRULE subset and cron, read in a time zone', () => {
     const post = (cron: string) => api.post('/schedules', { text: 'x', group_id: group.id, run_at, recurrence: { cron } });
     for (const [cron, rule, says] of [
       ['*/10 * * * *', 'frequency', /10 minutes apart/],
-      ['0,1 * * * *', 'frequency', /runs 1 minute apart/],
       ['0 9 1 * 1', 'cron', /not both/],
-      ['0 9 L * *', 'cron', /"L" is not a number/],
-      ['0 9 * * 8', 'cron', /outside 0-7/],
-      ['0 9 * * 1#2', 'cron', /not supported/],
-      ['0 25 * * *', 'cron', /outside 0-23/],
-      ['0 9-7 * * *', 'cron', /runs backwards/],
     ] as const) {
       const res = await post(cron);
       refused(res, 'recurrence.cron', rule);
@@ -305,20 +278,6 @@ describe('recurrence: RRULE subset and cron, read in a time zone', () => {
   });
 });
 
-/** The next day on which `tz` changes its UTC offset, at 12:00 UTC, within a year from now. */
-function nextOffsetChange(tz: string): Date {
-  const offset = (at: Date) => {
-    const l = localTime(at, tz);
-    return Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second) - Math.floor(at.getTime() / 1000) * 1000;
-  };
-  const day = new Date();
-  day.setUTCHours(12, 0, 0, 0);
-  for (let i = 0; i < 400; i++, day.setTime(day.getTime() + DAY)) {
-    if (offset(day) !== offset(new Date(day.getTime() + DAY))) return new Date(day.getTime() + DAY);
-  }
-  throw new Error(`${tz} changes no offset within a year`);
-}
-
 describe('daylight saving', () => {
   for (const [tz, recurrence] of [
     ['Europe/Berlin', { rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0', timezone: 'Europe/Berlin' }],
@@ -326,10 +285,11 @@ describe('daylight saving', () => {
   ] as const) {
     test(`daily 09:00 ${tz} (${'rrule' in recurrence ? 'RRULE' : 'cron'}) stays 09:00 local across the next offset change`, async () => {
       const { group } = await world();
-      const change = nextOffsetChange(tz);
-      const s = await schedule({ text: 'x', group_id: group.id, run_at: new Date(change.getTime() - 4 * DAY).toISOString(), recurrence });
+      // Four days before a change at least five days away, so run_at is ahead on any day of the year.
+      const change = nextOffsetChange(tz, new Date(Date.now() + 5 * DAY));
+      const s = await schedule({ text: 'x', group_id: group.id, run_at: new Date(change.at.getTime() - 4 * DAY).toISOString(), recurrence });
       const times = (await describeOf(s.id)).info.nextActionTimes;
-      assert.ok(times.length >= 8, 'the next actions span the change');
+      assert.ok(times[0]! < change.at && change.at < times[times.length - 1]!, 'the next actions span the change');
       assert.equal(s.next_run_at, times[0]!.toISOString());
       for (const r of times.map((t) => localTime(t, tz))) assert.deepEqual([r.hour, r.minute], [9, 0]);
       assert.equal(new Set(times.map((t) => t.getUTCHours())).size, 2, 'the UTC hour moves with the offset');
@@ -444,7 +404,7 @@ describe('PATCH /schedules/{id}', () => {
     const both = await api.patch(`/schedules/${s.id}`, { offer_id: w.offer.id, text: 'x' });
     refused(both, 'offer_id', 'oneOf');
     refused(await api.patch(`/schedules/${s.id}`, { group_id: w.group.id, segment_id: w.segment.id }), 'segment_id', 'oneOf');
-    refused(await api.patch(`/schedules/${s.id}`, { run_at: '2031-01-01T09:00:00' }), 'run_at', 'offset');
+    refused(await api.patch(`/schedules/${s.id}`, { run_at: `${YEAR}-01-01T09:00:00` }), 'run_at', 'offset');
     const unchanged = await api.patch(`/schedules/${s.id}`, {});
     assert.deepEqual(unchanged.body.data, oneOff);
   });
@@ -477,8 +437,7 @@ describe('DELETE /schedules/{id}', () => {
 
   test('a one-off that already ran: 409, and so is run-now; a new future run_at makes it active again', async () => {
     const w = await world();
-    const runAt = ahead(2000);
-    const s = await schedule({ text: 'x', group_id: w.group.id, run_at: runAt.toISOString() });
+    const { schedule: s, runAt } = await oneOffSoon(api, { text: 'x', group_id: w.group.id });
     await waitFor('the one-off to be taken', async () => ((await describeOf(s.id)).info.nextActionTimes.length ? undefined : true), 15_000);
     const got = (await api.get(`/schedules/${s.id}`)).body.data;
     assert.deepEqual([got.status, got.next_run_at, got.run_count], ['completed', null, 1]);
@@ -526,8 +485,11 @@ describe('POST /schedules/{id}/run without a worker', () => {
     assert.equal(first.body.code, 'service_unavailable');
     assert.match(first.body.message, /repeating this request waits for that same run/);
     const running = `OfferopsResourceId = '${s.id}' AND OfferopsKind = 'schedule_run' AND ExecutionStatus = 'Running'`;
-    await waitFor('the run to be visible', async () => ((await app.temporal.client.workflow.count(running)).count === 1 ? true : undefined));
-    await new Promise((r) => setTimeout(r, 1000)); // a later second: a trigger now would be a new run
+    const run = await waitFor('the run to be visible', async () => {
+      for await (const wf of app.temporal.client.workflow.list({ query: running })) return wf;
+      return undefined;
+    });
+    await afterRunSecond(run.workflowId); // a trigger now would be a new run
     assert.equal((await api.post(`/schedules/${s.id}/run`)).status, 503);
     const desc = await describeOf(s.id);
     assert.equal(desc.info.numActionsTaken, 1, 'one run, not two');

@@ -9,13 +9,13 @@ import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { createChannel } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
 import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
+import { waitFor } from '../helpers/worker';
 
 const GROUPS = 12;
 const TOKEN = 'crash-gateway-token';
@@ -49,13 +49,9 @@ function startWorker(): ChildProcess {
   });
 }
 
-async function until(what: string, probe: () => Promise<boolean> | boolean, timeoutMs = 90_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/** Waits until `probe` holds (a worker restarting and resuming the fan-out takes a while on a busy machine). */
+const until = (what: string, probe: () => Promise<boolean> | boolean): Promise<true> =>
+  waitFor(what, async () => ((await probe()) ? true : undefined), 90_000);
 
 test('SIGKILL of the worker mid-fan-out: every group gets exactly one message, the publication ends sent', async () => {
   const tenant = await seedTenant(app.db);

@@ -16,7 +16,7 @@ import { temporalScheduleId } from '../../domain/temporal/names';
 import { createAccount, createApiKey, Plan } from '../../domain/accounts/store';
 import { Environment, ensureIndexes } from '../../domain/db';
 import { SCOPES } from '../../schemas/openapi/common';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 
 export function stackEnv() {
   const need = (name: string): string => {
@@ -87,9 +87,11 @@ export async function startTestApp(
           await temporal.client.schedule
             .getHandle(temporalScheduleId(s._id))
             .delete()
-            .catch(() => undefined);
+            .catch((err: unknown) => {
+              if (!(err instanceof ScheduleNotFoundError)) throw err; // deleted by its test already
+            });
         }
-        await mongo.db.dropDatabase().catch(() => undefined);
+        await mongo.db.dropDatabase();
       }
       await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
     },
@@ -127,4 +129,17 @@ export async function addKey(
     scopes: opts.scopes ?? SCOPES,
     ...(opts.expiresInMs !== undefined ? { expiresInMs: opts.expiresInMs } : {}),
   });
+}
+
+/** Terminates the workflows still running on `taskQueue` (those no worker of the test took). */
+export async function terminateRunning(app: TestApp, taskQueue: string): Promise<void> {
+  const { client } = app.temporal;
+  for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) {
+    await client.workflow
+      .getHandle(wf.workflowId, wf.runId)
+      .terminate('test over')
+      .catch((err: unknown) => {
+        if (!(err instanceof WorkflowNotFoundError)) throw err; // it ended after visibility listed it
+      });
+  }
 }

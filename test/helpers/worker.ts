@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import { DefaultLogger, LogEntry, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { ActivityDeps, createActivities } from '../../activities/index';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { stackEnv, TestApp } from './stack';
@@ -35,7 +36,7 @@ export async function startTestWorker(
     connection,
     namespace: stackEnv().temporalNamespace,
     taskQueue,
-    workflowsPath: require.resolve('../../workflows/index'),
+    workflowBundle: { codePath: WORKFLOW_BUNDLE },
     activities: createActivities({ db: app.db, temporal: app.temporal.client, taskQueue, secretKey: secretKeyFromEnv(), ...extra }),
   });
   const running = worker.run();

@@ -13,8 +13,10 @@ import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { temporalBinary } from '../../tools/stack/binaries';
 import { stackEnv } from '../helpers/stack';
+import { waitFor } from '../helpers/worker';
 
 const DIR = resolve(__dirname, '../../../test/replay/histories');
 
@@ -87,7 +89,7 @@ async function main(): Promise<void> {
     connection: native,
     namespace: env.temporalNamespace,
     taskQueue,
-    workflowsPath: require.resolve('../../workflows/index'),
+    workflowBundle: { codePath: WORKFLOW_BUNDLE },
     activities: fakeActivities(),
   });
   const cases: [string, string, unknown[]][] = [
@@ -126,15 +128,10 @@ async function main(): Promise<void> {
       action: { type: 'startWorkflow', workflowType: type, workflowId: scheduleId, taskQueue, args, memo: { sync: 'replay' } },
     });
     await handle.trigger();
-    for (;;) {
-      const [taken] = (await handle.describe()).info.recentActions;
-      if (taken) {
-        await client.workflow.getHandle(taken.action.workflow.workflowId).result();
-        await handle.delete();
-        return taken.action.workflow.workflowId;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const taken = await waitFor(`the run of ${scheduleId}`, async () => (await handle.describe()).info.recentActions[0]);
+    await client.workflow.getHandle(taken.action.workflow.workflowId).result();
+    await handle.delete();
+    return taken.action.workflow.workflowId;
   }
   // `node dist/test/replay/record.js scheduleRun` records only the types named.
   const only = process.argv.slice(2);

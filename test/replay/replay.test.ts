@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { before, test } from 'node:test';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { WORKFLOW_BUNDLE } from '../../domain/config';
 
 const HISTORIES_DIR = resolve(__dirname, '../../../test/replay/histories');
 
@@ -27,6 +28,6 @@ test('there are saved histories of every workflow type', () => {
 for (const file of files) {
   test(`replays ${file}`, async () => {
     const history = JSON.parse(readFileSync(resolve(HISTORIES_DIR, file), 'utf8'));
-    await Worker.runReplayHistory({ workflowsPath: require.resolve('../../workflows/index') }, history, file);
+    await Worker.runReplayHistory({ workflowBundle: { codePath: WORKFLOW_BUNDLE } }, history, file);
   });
 }

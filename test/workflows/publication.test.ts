@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
+import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { stackEnv } from '../helpers/stack';
 
 let connection: Connection;
@@ -74,7 +75,7 @@ async function run(plan: Parameters<typeof fakes>[0]) {
     connection: native,
     namespace: stackEnv().temporalNamespace,
     taskQueue,
-    workflowsPath: require.resolve('../../workflows/index'),
+    workflowBundle: { codePath: WORKFLOW_BUNDLE },
     activities,
   });
   const workflowId = `publication-pub_test${randomBytes(6).toString('hex')}`;

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { retentionSweep } from '../../workflows/index';
 import { stackEnv } from '../helpers/stack';
 
@@ -34,7 +35,7 @@ function worker(taskQueue: string, sweepExpiredRecords: () => Promise<Record<str
     connection: native,
     namespace: env.temporalNamespace,
     taskQueue,
-    workflowsPath: require.resolve('../../workflows/index'),
+    workflowBundle: { codePath: WORKFLOW_BUNDLE },
     activities: { sweepExpiredRecords },
   });
 }

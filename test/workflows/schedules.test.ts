@@ -18,7 +18,9 @@ import { commitEvents } from '../../domain/events/commit';
 import { prepareEvent } from '../../domain/events/store';
 import { deleteSchedule, getSchedule, observedFields, ScheduleDoc } from '../../domain/schedules/store';
 import { ApiClient } from '../helpers/client';
+import { afterRunSecond, oneOffSoon } from '../helpers/schedules';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
+import { ahead, DAY, HOUR, MINUTE, nextOffsetChange } from '../helpers/time';
 import { startTestWorker, waitFor } from '../helpers/worker';
 
 const taskQueue = `test-schedules-wf-${randomBytes(4).toString('hex')}`;
@@ -34,8 +36,6 @@ after(async () => {
   await app.close();
 });
 
-const HOUR = 3_600_000;
-const ahead = (ms: number) => new Date(Math.ceil((Date.now() + ms) / 1000) * 1000);
 let n = 0;
 
 async function sandbox() {
@@ -103,7 +103,7 @@ describe('POST /schedules/{id}/run', () => {
     const sends = await app.db.collection('sandbox_messages').countDocuments({ _id: { $regex: `^${queued.id}:` } } as any);
     assert.equal(sends, 2, 'one message per group');
 
-    await new Promise((r) => setTimeout(r, 1000)); // runs are named by the second: the next one is another run
+    await afterRunSecond(run!.workflowId); // runs are named by the second: from the next one on, a trigger is another run
     await api.patch(`/schedules/${s.id}`, { status: 'paused' });
     const again = await api.post(`/schedules/${s.id}/run`);
     assert.equal(again.status, 200, again.text);
@@ -129,8 +129,7 @@ describe('POST /schedules/{id}/run', () => {
 
 test('a one-off a few seconds ahead fires by itself and queues its publication; then it is completed', async () => {
   const { api, groups } = await sandbox();
-  const runAt = ahead(3000);
-  const s = await create(api, { text: 'Hoje só!', group_id: groups[0]!._id, run_at: runAt.toISOString() });
+  const { schedule: s, runAt } = await oneOffSoon(api, { text: 'Hoje só!', group_id: groups[0]!._id });
   const [publication] = await waitFor('the scheduled publication', async () => {
     const found = await publicationsOf(api, s.id);
     return found.length ? found : undefined;
@@ -148,7 +147,7 @@ test('a one-off a few seconds ahead fires by itself and queues its publication; 
 test('a completed schedule holds nothing: its segment and template can go; reviving it then names what is missing', async () => {
   const { api, segment, groups } = await sandbox();
   const template = (await api.post('/templates', { name: `Completed ${++n}`, body: '{copy}' })).body.data;
-  const s = await create(api, { text: 'Só hoje', segment_id: segment.id, template_id: template.id, run_at: ahead(3000).toISOString() });
+  const { schedule: s } = await oneOffSoon(api, { text: 'Só hoje', segment_id: segment.id, template_id: template.id });
   assert.equal((await api.delete(`/templates/${template.id}`)).body.code, 'resource_in_use', 'held while it may still run');
   await waitFor('the run to be recorded', async () => ((await api.get('/schedules?status=completed')).body.data.length ? true : undefined));
   assert.equal((await api.get(`/templates/${template.id}`)).body.data.schedule_count, 0);
@@ -193,9 +192,10 @@ describe('the run activity', () => {
       run_at: ahead(HOUR).toISOString(),
       recurrence: { rrule: 'FREQ=DAILY;BYHOUR=2;BYMINUTE=30', timezone: 'Europe/Berlin' },
     });
-    // 2030-10-27, the last Sunday of October: Berlin reads 02:30 twice, an hour apart.
-    const first = new Date('2030-10-27T00:30:00Z');
-    const second = new Date('2030-10-27T01:30:00Z');
+    // The next night Berlin's clocks go back (after run_at): it reads 02:30 twice, an hour apart.
+    const back = nextOffsetChange('Europe/Berlin', new Date(Date.now() + DAY), (c) => c.after < c.before);
+    const first = new Date(back.at.getTime() - 30 * MINUTE);
+    const second = new Date(first.getTime() + (back.before - back.after) * MINUTE);
     assert.deepEqual(localTime(first, 'Europe/Berlin'), localTime(second, 'Europe/Berlin'));
     const doc = (await getSchedule(app.db, tenant, s.id))!;
     const input = { schedule_id: s.id, account: tenant.accountId, environment: tenant.env, sync: syncHash(doc) };
@@ -207,7 +207,7 @@ describe('the run activity', () => {
     assert.deepEqual([retried, b], [a, a]);
     assert.equal((await publicationsOf(api, s.id)).length, 1);
     assert.equal(await app.db.collection('events').countDocuments({ kind: 'schedule.ran', 'data.schedule_id': s.id } as any), 1);
-    const other = await acts.runSchedule({ ...input, scheduled_at: new Date('2030-10-28T01:30:00Z').toISOString() });
+    const other = await acts.runSchedule({ ...input, scheduled_at: new Date(second.getTime() + DAY).toISOString() });
     assert.notEqual(other.publication_id, a.publication_id, 'the next day is another run');
   });
 

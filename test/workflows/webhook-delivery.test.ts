@@ -12,13 +12,13 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { AddressInfo, createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { WorkflowHandle } from '@temporalio/client';
+import { WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { Webhook } from 'standardwebhooks';
 import { seal } from '../../domain/sealing';
 import { cleanupWorkflowId, deliveryStartOptions, deliveryWorkflowId } from '../../domain/temporal/names';
-import { RETRY_DELAYS_MS } from '../../workflows/webhooks';
 import { ApiClient } from '../helpers/client';
 import { HttpsReceiver, ReceivedRequest, startHttpsReceiver } from '../helpers/https-receiver';
 import { seedTenant, stackEnv, startTestApp, Tenant, TestApp } from '../helpers/stack';
@@ -82,8 +82,8 @@ async function storeEvent(who: Tenant): Promise<string> {
   return id;
 }
 
-/** Starts a delivery exactly as dispatchEvent does (same id, search attributes, memo), with a short schedule. */
-async function startDelivery(who: Tenant, webhookId: string, delays: number[]): Promise<{ handle: WorkflowHandle; eventId: string }> {
+/** Starts a delivery exactly as dispatchEvent does (same id, search attributes, memo), with a short schedule unless `delays` is left out. */
+async function startDelivery(who: Tenant, webhookId: string, delays?: number[]): Promise<{ handle: WorkflowHandle; eventId: string }> {
   const eventId = await storeEvent(who);
   const options = deliveryStartOptions(
     { webhook_id: webhookId, event_id: eventId, account: who.accountId, environment: who.env, event_kind: 'segment.deleted', delays_ms: delays },
@@ -326,7 +326,7 @@ describe('attempts', () => {
       connection,
       namespace: stackEnv().temporalNamespace,
       taskQueue: fakeQueue,
-      workflowsPath: require.resolve('../../workflows/index'),
+      workflowBundle: { codePath: WORKFLOW_BUNDLE },
       activities: {
         async attemptWebhookDelivery(input: { event_id: string }) {
           calls.push(input.event_id);
@@ -373,11 +373,25 @@ describe('attempts', () => {
     await app.temporal.client.workflowService.deleteWorkflowExecution({ namespace: app.temporal.namespace, workflowExecution: { workflowId } });
   });
 
-  test('the production schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h', () => {
-    assert.deepEqual(
-      RETRY_DELAYS_MS.map((ms) => ms / 1000),
-      [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
-    );
+  test('without a schedule of its own a delivery follows the production one: at once, then 5 s and 5 min later (±10%)', async () => {
+    const { api, who } = await tenant();
+    const at = path('production');
+    const hook = await createHook(api, at, ['segment.deleted']);
+    receiver.scripts.set(at, [500, 500]);
+    const { handle } = await startDelivery(who, hook.id);
+    // The pauses are durable timers: the history holds each one as the workflow drew it, jitter included.
+    const pauses = await waitFor('the pause after the second attempt', async () => {
+      const timers = (await handle.fetchHistory()).events!.flatMap((e) => {
+        const d = e.timerStartedEventAttributes?.startToFireTimeout;
+        return d ? [Number(d.seconds ?? 0) * 1000 + Math.round((d.nanos ?? 0) / 1e6)] : [];
+      });
+      return timers.length >= 2 ? timers : undefined;
+    });
+    const within = (ms: number, nominal: number) => ms >= nominal * 0.9 && ms <= nominal * 1.1;
+    assert.ok(within(pauses[0]!, 5_000), `first pause ${pauses[0]} ms`);
+    assert.ok(within(pauses[1]!, 300_000), `second pause ${pauses[1]} ms`);
+    assert.equal(receiver.on(at).length, 2, 'the first attempt at once, the second after the first pause');
+    await handle.terminate('test over');
   });
 });
 
@@ -403,7 +417,12 @@ describe('DELETE /webhooks/{id}', () => {
 
     const cleanup = await waitFor('the cleanup workflow', async () => {
       const handle = app.temporal.client.workflow.getHandle(cleanupWorkflowId(hook.id));
-      return (await handle.describe().catch(() => undefined)) ? handle : undefined;
+      return (await handle.describe().catch((err: unknown) => {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        return undefined; // not started yet
+      }))
+        ? handle
+        : undefined;
     });
     await cleanup.result();
     const query = `OfferopsKind = 'webhook_delivery' AND OfferopsResourceId = '${hook.id}'`;

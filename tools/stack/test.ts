@@ -1,18 +1,23 @@
 /**
  * `npm test`: starts the stack (without the app) on a fresh data directory,
- * runs `node --test` over every compiled test file — or the files and
+ * runs `node --test` over every compiled test file — or the files, folders and
  * `--flag=value` options given after `npm test --` — with the stack's
  * coordinates in its environment, stops the stack and exits with the tests'
- * exit code. OFFEROPS_KEEP_TEST_DATA=1 keeps the data directory (logs included).
+ * exit code. When every file given is under test/unit (stack-free tests), no
+ * stack starts. OFFEROPS_KEEP_TEST_DATA=1 keeps the data directory (logs included).
  */
 import { secretKeyFor } from '../cli/stack-config';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { log, onStopSignal, Supervisor } from './processes';
 import { startStack } from './stack';
 
 const DIST = resolve(__dirname, '../..');
+/** Tests that need no stack: pure functions only. */
+const UNIT_DIR = join(DIST, 'test', 'unit');
 /** Every test run's data directory lives here, so a later run can clear a crashed one's. */
 const RUNS_DIR = join(tmpdir(), 'offerops-tests');
 
@@ -26,9 +31,21 @@ function testFiles(dir: string): string[] {
     .sort();
 }
 
-/** `test/x.test.ts` is accepted for `dist/test/x.test.js`. */
-const compiledPath = (arg: string): string =>
-  arg.startsWith('-') ? arg : arg.replace(/^(\.\/)?test\//, 'dist/test/').replace(/\.test\.ts$/, '.test.js');
+/** `test/x.test.ts` is accepted for `dist/test/x.test.js`, and a folder for the test files in it. */
+const compiledPaths = (arg: string): string[] => {
+  if (arg.startsWith('-')) return [arg];
+  const path = arg.replace(/^(\.\/)?test(\/|$)/, 'dist/test$2').replace(/\.test\.ts$/, '.test.js');
+  return existsSync(path) && statSync(path).isDirectory() ? testFiles(path) : [path];
+};
+
+const isUnder = (path: string, dir: string): boolean => !relative(dir, resolve(path)).startsWith('..');
+
+/** Runs `node --test` with `args` in this environment, no stack; its exit code. */
+async function runWithoutStack(args: string[]): Promise<number> {
+  const tests = spawn(process.execPath, ['--test', '--test-reporter=spec', ...args], { stdio: 'inherit' });
+  const [code] = (await once(tests, 'exit')) as [number | null];
+  return code ?? 1;
+}
 
 /** Data directories of earlier runs that died without cleaning up (their lock is stale). */
 async function removeAbandonedRuns(except: string): Promise<void> {
@@ -38,14 +55,18 @@ async function removeAbandonedRuns(except: string): Promise<void> {
     try {
       await (await Supervisor.open(dir, log)).stop();
       rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // a live run owns it
+    } catch (err) {
+      // A live run owns it (its lock is held): leave it. Anything else is worth saying.
+      if (!/another offerops stack/.test((err as Error).message)) log(`could not clear ${dir}: ${(err as Error).message}`);
     }
   }
 }
 
 /** Resolves with the exit code, or null when a stop signal handler owns the exit. */
 async function main(): Promise<number | null> {
+  const args = process.argv.slice(2).flatMap(compiledPaths);
+  const named = args.filter((arg) => !arg.startsWith('-'));
+  if (named.length && named.every((file) => isUnder(file, UNIT_DIR))) return runWithoutStack(args);
   mkdirSync(RUNS_DIR, { recursive: true });
   const dataDir = mkdtempSync(join(RUNS_DIR, 'run-'));
   await removeAbandonedRuns(dataDir);
@@ -66,8 +87,7 @@ async function main(): Promise<number | null> {
     supervisor.onUnexpectedExit = (child) => {
       if (child.name !== 'tests') log(child.failure().message);
     };
-    const args = process.argv.slice(2).map(compiledPath);
-    const files = args.some((arg) => !arg.startsWith('-')) ? [] : testFiles(join(DIST, 'test'));
+    const files = named.length ? [] : testFiles(join(DIST, 'test'));
     const tests = supervisor.spawn('tests', process.execPath, ['--test', '--test-reporter=spec', ...args, ...files], {
       stdout: 'inherit',
       env: {

@@ -1,5 +1,5 @@
 /**
- * The template renderer (api/messages.ts): each placeholder, each format's
+ * The template renderer (domain/templates/render.ts), without the stack: each placeholder, each format's
  * escaping, literal braces, dropped lines, and the parser's refusals.
  */
 import assert from 'node:assert/strict';
