@@ -54,8 +54,8 @@ async function start(...args: string[]): Promise<Running & { url: string }> {
   children.push(child);
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const url = await waitFor(`offerops ${args.join(' ')} to listen`, () => {
     assert.equal(child.exitCode, null, `it exited: ${err}`);
     return Promise.resolve(/listening on (\S+)/.exec(err)?.[1]);

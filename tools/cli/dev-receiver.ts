@@ -80,7 +80,9 @@ function certificate(dir: string): { cert: string; key: string; certFile: string
       { stdio: 'ignore' },
     );
   } catch (err) {
-    throw new Error(`could not make the receiver's certificate with openssl (is the openssl command installed?): ${(err as Error).message}`);
+    throw new Error(`could not make the receiver's certificate with openssl (is the openssl command installed?): ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), certFile };
 }
@@ -95,7 +97,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 function eventOf(body: string): { id?: unknown; kind?: unknown; data?: unknown } | null {
   try {
     const parsed: unknown = JSON.parse(body);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as { id?: unknown; kind?: unknown; data?: unknown }) : null;
+    return typeof parsed === 'object' && parsed !== null ? parsed : null;
   } catch {
     return null;
   }
