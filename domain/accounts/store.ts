@@ -53,6 +53,18 @@ export async function createAccount(db: Db, input: { name: string; plan?: Plan }
 
 export const getAccount = (db: Db, id: string): Promise<AccountDoc | null> => accounts(db).findOne({ _id: id });
 
+/** Every account, oldest first (for operators). */
+export const listAccounts = (db: Db): Promise<AccountDoc[]> =>
+  accounts(db)
+    .find({}, { sort: { created_at: 1, _id: 1 } })
+    .toArray();
+
+/** The keys of an account (optionally of one environment), oldest first. */
+export const listApiKeys = (db: Db, accountId: string, env?: Environment): Promise<ApiKeyDoc[]> =>
+  keys(db)
+    .find({ account_id: accountId, ...(env ? { env } : {}) }, { sort: { created_at: 1, _id: 1 } })
+    .toArray();
+
 export class KeyInputError extends Error {}
 
 export async function createApiKey(

@@ -1,7 +1,7 @@
 import { Db, Filter } from 'mongodb';
 import { GROUP_ROLES } from '../../schemas/openapi/groups';
 import { newId } from '../ids';
-import { Page, PageResult, Tenant } from '../db';
+import { OutboxEvent, Page, PageResult, Tenant } from '../db';
 import { ResourceDoc, resourceStore } from '../resource';
 
 export type GroupRole = (typeof GROUP_ROLES)[number];
@@ -48,6 +48,39 @@ export const getGroup = store.get;
 
 /** Applies `set` unless the group changed since it was read (then null). */
 export const saveGroup = store.update;
+
+/** What operator commands change besides the settings: the connection and the pacing (internal; no event of their own). */
+export type GroupConnection = Pick<GroupDoc, 'channel_id' | 'channel_type' | 'address' | 'min_interval_ms'>;
+
+/** Applies `set` unless the group changed since it was read (then null), with the event `describe` makes, if any. */
+export const saveGroupFrom = (
+  db: Db,
+  tenant: Tenant,
+  current: GroupDoc,
+  set: Partial<GroupSettings & GroupConnection>,
+  describe?: (after: GroupDoc) => OutboxEvent,
+): Promise<GroupDoc | null> => groups(db, tenant).updateFrom(current, set, describe);
+
+/** Every group of the tenant (optionally of one segment), oldest first, for operator listings. */
+export const allGroups = (db: Db, tenant: Tenant, q: { segment_id?: string }): Promise<GroupDoc[]> =>
+  groups(db, tenant)
+    .all(q.segment_id === undefined ? {} : { segment_id: q.segment_id })
+    .then((all) => all.sort((a, b) => a._id.localeCompare(b._id)));
+
+/** The group that already sends to `address` through channel `channelId`, if any. */
+export const groupAt = (db: Db, tenant: Tenant, channelId: string, address: string): Promise<GroupDoc | null> =>
+  groups(db, tenant).findOne({ channel_id: channelId, address });
+
+/** The groups connected through channel `channelId`: the first `limit` ids, and how many in all. */
+export const groupsOnChannel = (db: Db, tenant: Tenant, channelId: string, limit: number): Promise<{ ids: string[]; total: number }> =>
+  groups(db, tenant).holders({ channel_id: channelId }, limit);
+
+/** How many groups each of these channels connects. */
+export const countGroupsByChannel = (db: Db, tenant: Tenant, channelIds: string[]): Promise<Map<string, number>> =>
+  groups(db, tenant).countBy('channel_id', channelIds);
+
+/** Removes the group (the event catalogue has no `group.deleted`); false when it was gone already. */
+export const deleteGroup = (db: Db, tenant: Tenant, id: string): Promise<boolean> => groups(db, tenant).deleteById(id);
 
 export function createGroup(
   db: Db,

@@ -88,11 +88,11 @@ const schedules = (db: Db, tenant: Tenant) => tenantCollection<ScheduleDoc>(db, 
  */
 const LINKING: Filter<ScheduleDoc> = { status: { $ne: 'completed' } };
 
-/** The schedules that may still run and name segment or template `id`: the first `limit` ids, and how many in all. */
+/** The schedules that may still run and name segment, template or group `id`: the first `limit` ids, and how many in all. */
 export const schedulesHolding = (
   db: Db,
   tenant: Tenant,
-  ref: { segment_id: string } | { template_id: string },
+  ref: { segment_id: string } | { template_id: string } | { group_id: string },
   limit: number,
 ): Promise<{ ids: string[]; total: number }> => schedules(db, tenant).holders({ ...LINKING, ...ref }, limit);
 

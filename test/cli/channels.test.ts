@@ -4,11 +4,11 @@
  * uses: the token is stored sealed, the address never leaves the API.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { secretKeyFromEnv, unseal } from '../../domain/sealing';
+import { newSecretKey, secretKeyFromEnv, unseal } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { cliEnv, ok, runCli, usage } from '../helpers/cli';
 import { addKey, seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
@@ -142,19 +142,41 @@ describe('admin channel connect', () => {
     assert.equal(await app.db.collection('channels').countDocuments({ account_id: tenant.accountId }), 0);
   });
 
-  test("without OFFEROPS_SECRET_KEY the key is the data directory's secret.key, created 0600", async () => {
+  test("without OFFEROPS_SECRET_KEY the token is sealed with the data directory's secret.key (the one npm start made)", async () => {
     const tenant = await seedTenant(app.db);
     const dir = mkdtempSync(join(tmp, 'data-'));
+    const key = newSecretKey();
+    writeFileSync(join(dir, 'secret.key'), `${key}\n`, { mode: 0o600 });
     const out = ok(
       await cli(['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', 'telegram', '--token', '999:XYZ'], {
         OFFEROPS_SECRET_KEY: undefined,
         OFFEROPS_DATA_DIR: dir,
       }),
     );
-    const keyFile = join(dir, 'secret.key');
-    assert.equal(statSync(keyFile).mode & 0o777, 0o600);
-    const key = Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
-    assert.equal(unseal((await channelDoc(out.channel_id))!.credentials, key), '999:XYZ');
+    assert.equal(unseal((await channelDoc(out.channel_id))!.credentials, Buffer.from(key, 'base64')), '999:XYZ');
+  });
+
+  test('no OFFEROPS_SECRET_KEY and no secret.key: sealing is refused (exit 2, saying what to set), no key is made, nothing written', async () => {
+    const tenant = await seedTenant(app.db);
+    const dir = mkdtempSync(join(tmp, 'data-'));
+    const env = { OFFEROPS_SECRET_KEY: undefined, OFFEROPS_DATA_DIR: dir };
+    const error = usage(
+      await cli(['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', 'telegram', '--token', '999:XYZ'], env),
+    );
+    assert.match(error, /OFFEROPS_SECRET_KEY/);
+    assert.ok(error.includes(join(dir, 'secret.key')), error);
+    assert.ok(!existsSync(join(dir, 'secret.key')), 'no key of its own');
+    assert.equal(await app.db.collection('channels').countDocuments({ account_id: tenant.accountId }), 0);
+    // A malformed key is refused too; a channel without a token needs no key at all.
+    assert.match(
+      usage(
+        await cli(['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', 'telegram', '--token', '1:A'], {
+          OFFEROPS_SECRET_KEY: 'c2hvcnQ=',
+        }),
+      ),
+      /32 bytes/,
+    );
+    ok(await cli(['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', 'sandbox'], env));
   });
 });
 
@@ -235,9 +257,9 @@ describe('admin group create --channel --address', () => {
     const create = (...args: string[]) => cli(['admin', 'group', 'create', '--account', tenant.accountId, '--name', 'G', ...args]);
     assert.match(usage(await create('--channel', mine)), /together/);
     assert.match(usage(await create('--address', 'a@g.us')), /together/);
-    assert.match(usage(await create('--channel', theirs, '--address', 'a@g.us')), /no channel/);
-    assert.match(usage(await create('--channel', mineInTest, '--address', 'a@g.us')), /no channel/);
-    assert.match(usage(await create('--channel', mine, '--address', 'a@g.us', '--env', 'test')), /no channel/);
+    assert.match(usage(await create('--channel', theirs, '--address', 'a@g.us')), /no channel/i);
+    assert.match(usage(await create('--channel', mineInTest, '--address', 'a@g.us')), /no channel/i);
+    assert.match(usage(await create('--channel', mine, '--address', 'a@g.us', '--env', 'test')), /no channel/i);
     assert.equal(await app.db.collection('groups').countDocuments({ account_id: tenant.accountId }), 0);
     // The test-environment channel serves test-environment groups.
     const testKey = await addKey(app.db, tenant, { env: 'test' });

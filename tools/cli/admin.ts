@@ -1,17 +1,33 @@
 /**
  * Operator commands, run against the stack's MongoDB directly (there is no
- * developer panel yet). Each returns the JSON object the CLI prints.
+ * developer panel yet). Each checks and converts its options, calls the
+ * domain (domain/accounts, domain/channels, domain/groups) and returns the
+ * JSON object the CLI prints.
  */
 import { Db } from 'mongodb';
 import { SCOPES } from '../../schemas/openapi/common';
 import { PLANS } from '../../schemas/openapi/account';
 import { createAccount, createApiKey, getAccount, KeyInputError, Plan, revokeApiKey, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
-import { Environment } from '../../domain/db';
-import { CHANNEL_TYPES, ChannelType, createChannel, getChannel } from '../../domain/channels/store';
-import { createGroup } from '../../domain/groups/store';
-import { getSegment } from '../../domain/segments/store';
+import { accountSummaries, keySummaries } from '../../domain/accounts/admin';
+import { Environment, Tenant } from '../../domain/db';
+import { CHANNEL_TYPES, ChannelType } from '../../domain/channels/store';
+import { changeChannel, connectChannel, listChannelSummaries, removeChannel } from '../../domain/channels/service';
+import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGroups, removeOperatorGroup } from '../../domain/groups/admin';
+import { UsageError } from './errors';
 
-export class UsageError extends Error {}
+export type Values = Record<string, string | boolean | undefined>;
+
+/** What a command gets: its options, its positional arguments, and the sealing key (asked for only when a token is sealed). */
+export interface AdminInput {
+  values: Values;
+  args: string[];
+  secretKey: () => Buffer;
+}
+
+const str = (values: Values, name: string): string | undefined => {
+  const v = values[name];
+  return typeof v === 'string' ? v : undefined;
+};
 
 function oneOf<T extends string>(what: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -19,32 +35,66 @@ function oneOf<T extends string>(what: string, value: string | undefined, allowe
   return value as T;
 }
 
-export async function accountCreate(db: Db, opts: { name?: string; plan?: string }) {
-  if (!opts.name) throw new UsageError('--name is required');
-  const plan = oneOf<Plan>('--plan', opts.plan, PLANS, 'pro');
-  const account = await createAccount(db, { name: opts.name, plan });
+function interval(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,7}$/.test(value)) throw new UsageError('--min-interval-ms must be a whole number of milliseconds');
+  return Number(value);
+}
+
+function httpUrl(value: string | undefined): string | undefined {
+  if (value !== undefined && !/^https?:\/\/[^\s]+$/.test(value)) throw new UsageError('--url must be an http(s) URL');
+  return value;
+}
+
+function nonEmpty(what: string, value: string | undefined): string | undefined {
+  if (value !== undefined && !value.trim()) throw new UsageError(`${what} must not be empty`);
+  return value;
+}
+
+const envOf = (values: Values): Environment => oneOf<Environment>('--env', str(values, 'env'), ['live', 'test'], 'live');
+
+async function tenantOf(db: Db, values: Values): Promise<Tenant> {
+  const account = str(values, 'account');
+  if (!account) throw new UsageError('--account is required');
+  const tenant = { accountId: account, env: envOf(values) };
+  if (!(await getAccount(db, tenant.accountId))) throw new UsageError(`no account ${tenant.accountId}`);
+  return tenant;
+}
+
+export async function accountCreate(db: Db, { values }: AdminInput) {
+  const name = nonEmpty('--name', str(values, 'name'));
+  if (!name) throw new UsageError('--name is required');
+  const plan = oneOf<Plan>('--plan', str(values, 'plan'), PLANS, 'pro');
+  const account = await createAccount(db, { name, plan });
   const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES, name: 'owner key' });
   return { account_id: account._id, api_key: apiKey };
 }
 
-export async function keyCreate(db: Db, opts: { account?: string; scopes?: string; env?: string; expires?: string; name?: string }) {
-  if (!opts.account) throw new UsageError('--account is required');
-  if (!opts.scopes) throw new UsageError('--scopes is required (a:read,b:write or all)');
-  const env = oneOf<Environment>('--env', opts.env, ['live', 'test'], 'live');
-  const lifetime = opts.expires === undefined ? undefined : oneOf('--expires', opts.expires, ['1h', '1d', '7d'] as const, '7d');
+export async function accountList(db: Db) {
+  return { accounts: await accountSummaries(db) };
+}
+
+export async function keyCreate(db: Db, { values }: AdminInput) {
+  const account = str(values, 'account');
+  const scopeList = str(values, 'scopes');
+  if (!account) throw new UsageError('--account is required');
+  if (!scopeList) throw new UsageError('--scopes is required (a:read,b:write or all)');
+  const env = envOf(values);
+  const expires = str(values, 'expires');
+  const lifetime = expires === undefined ? undefined : oneOf('--expires', expires, ['1h', '1d', '7d'] as const, '7d');
   const scopes =
-    opts.scopes === 'all'
+    scopeList === 'all'
       ? SCOPES
-      : opts.scopes
+      : scopeList
           .split(',')
           .map((s) => s.trim())
           .filter(Boolean);
   try {
     const { keyId, apiKey } = await createApiKey(db, {
-      accountId: opts.account,
+      accountId: account,
       env,
       scopes,
-      name: opts.name,
+      name: str(values, 'name'),
       expiresInMs: lifetime ? TEST_KEY_LIFETIMES[lifetime] : null,
     });
     return { key_id: keyId, api_key: apiKey };
@@ -54,62 +104,112 @@ export async function keyCreate(db: Db, opts: { account?: string; scopes?: strin
   }
 }
 
-export async function keyRevoke(db: Db, keyId: string | undefined) {
-  if (!keyId) throw new UsageError('usage: admin key revoke KEY_ID');
+export async function keyList(db: Db, { values }: AdminInput) {
+  const account = str(values, 'account');
+  if (!account) throw new UsageError('--account is required');
+  const env = str(values, 'env') === undefined ? undefined : envOf(values);
+  return { keys: await keySummaries(db, account, env) };
+}
+
+export async function keyRevoke(db: Db, { args }: AdminInput) {
+  const keyId = args[0]!;
   if (!(await revokeApiKey(db, keyId))) throw new UsageError(`no key ${keyId}`);
   return { revoked: true };
 }
 
-function interval(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,7}$/.test(value)) throw new UsageError('--min-interval-ms must be a whole number of milliseconds');
-  return Number(value);
-}
-
-async function tenantOf(db: Db, opts: { account?: string; env?: string }) {
-  if (!opts.account) throw new UsageError('--account is required');
-  const tenant = { accountId: opts.account, env: oneOf<Environment>('--env', opts.env, ['live', 'test'], 'live') };
-  if (!(await getAccount(db, tenant.accountId))) throw new UsageError(`no account ${tenant.accountId}`);
-  return tenant;
-}
-
-export async function channelConnect(
-  db: Db,
-  secretKey: Buffer,
-  opts: { account?: string; env?: string; type?: string; url?: string; token?: string; name?: string; 'min-interval-ms'?: string },
-) {
-  const tenant = await tenantOf(db, opts);
-  const type = oneOf<ChannelType>('--type', opts.type, CHANNEL_TYPES, 'http');
-  if (opts.type === undefined) throw new UsageError('--type is required (http, telegram or sandbox)');
-  if (type === 'http' && !opts.url) throw new UsageError('--url is required for an http channel');
-  if (opts.url && !/^https?:\/\/[^\s]+$/.test(opts.url)) throw new UsageError('--url must be an http(s) URL');
-  if (type === 'telegram' && !opts.token) throw new UsageError('--token (the bot token) is required for a telegram channel');
-  const channel = await createChannel(
+export async function channelConnect(db: Db, { values, secretKey }: AdminInput) {
+  const tenant = await tenantOf(db, values);
+  if (str(values, 'type') === undefined) throw new UsageError('--type is required (http, telegram or sandbox)');
+  const type = oneOf<ChannelType>('--type', str(values, 'type'), CHANNEL_TYPES, 'http');
+  const url = httpUrl(str(values, 'url'));
+  const token = nonEmpty('--token', str(values, 'token'));
+  if (type === 'http' && !url) throw new UsageError('--url is required for an http channel');
+  if (type === 'telegram' && !token) throw new UsageError('--token (the bot token) is required for a telegram channel');
+  const channel = await connectChannel(
     db,
     tenant,
-    { type, name: opts.name, url: opts.url ?? null, token: opts.token ?? null, minIntervalMs: interval(opts['min-interval-ms']) },
+    {
+      type,
+      name: nonEmpty('--name', str(values, 'name')),
+      url: url ?? null,
+      token: token ?? null,
+      minIntervalMs: interval(str(values, 'min-interval-ms')),
+    },
     secretKey,
   );
   return { channel_id: channel._id };
 }
 
-export async function groupCreate(
-  db: Db,
-  opts: { account?: string; name?: string; env?: string; segment?: string; channel?: string; address?: string; 'min-interval-ms'?: string },
-) {
-  if (!opts.name) throw new UsageError('--name is required');
-  const tenant = await tenantOf(db, opts);
-  if (opts.segment && !(await getSegment(db, tenant, opts.segment))) {
-    throw new UsageError(`no segment ${opts.segment} in ${tenant.accountId} (${tenant.env})`);
-  }
-  if ((opts.channel === undefined) !== (opts.address === undefined)) throw new UsageError('give --channel and --address together');
-  const channel = opts.channel ? await getChannel(db, tenant, opts.channel) : null;
-  if (opts.channel && !channel) throw new UsageError(`no channel ${opts.channel} in ${tenant.accountId} (${tenant.env})`);
-  const group = await createGroup(db, tenant, {
-    name: opts.name,
-    segment_id: opts.segment ?? null,
-    ...(channel ? { channel: { id: channel._id, type: channel.type, address: opts.address! } } : {}),
-    minIntervalMs: interval(opts['min-interval-ms']),
+export async function channelList(db: Db, { values }: AdminInput) {
+  return { channels: await listChannelSummaries(db, await tenantOf(db, values)) };
+}
+
+export async function channelUpdate(db: Db, { values, args, secretKey }: AdminInput) {
+  const tenant = await tenantOf(db, values);
+  const input = {
+    name: nonEmpty('--name', str(values, 'name')),
+    url: httpUrl(str(values, 'url')),
+    token: nonEmpty('--token', str(values, 'token')),
+    minIntervalMs: interval(str(values, 'min-interval-ms')),
+  };
+  if (Object.values(input).every((v) => v === undefined))
+    throw new UsageError('nothing to change: give --name, --url, --token or --min-interval-ms');
+  const changed = await changeChannel(db, tenant, args[0]!, input, secretKey);
+  return { channel_id: args[0]!, changed };
+}
+
+export async function channelDelete(db: Db, { values, args }: AdminInput) {
+  await removeChannel(db, await tenantOf(db, values), args[0]!);
+  return { deleted: true };
+}
+
+/** `--channel` and `--address` together, or neither. */
+function channelOf(values: Values): { id: string; address: string } | undefined {
+  const id = str(values, 'channel');
+  const address = nonEmpty('--address', str(values, 'address'));
+  if ((id === undefined) !== (address === undefined)) throw new UsageError('give --channel and --address together');
+  return id && address ? { id, address } : undefined;
+}
+
+export async function groupCreate(db: Db, { values }: AdminInput) {
+  const name = nonEmpty('--name', str(values, 'name'));
+  if (!name) throw new UsageError('--name is required');
+  const tenant = await tenantOf(db, values);
+  const group = await createOperatorGroup(db, tenant, {
+    name,
+    segment_id: str(values, 'segment') ?? null,
+    channel: channelOf(values),
+    minIntervalMs: interval(str(values, 'min-interval-ms')),
   });
   return { group_id: group._id };
+}
+
+export async function groupList(db: Db, { values }: AdminInput) {
+  const segment = str(values, 'segment');
+  return { groups: await listOperatorGroups(db, await tenantOf(db, values), segment === undefined ? {} : { segment_id: segment }) };
+}
+
+export async function groupUpdate(db: Db, { values, args }: AdminInput) {
+  const tenant = await tenantOf(db, values);
+  const channel = channelOf(values);
+  if (channel && values.disconnect) throw new UsageError('give either --channel and --address, or --disconnect');
+  const segment = str(values, 'segment');
+  const active = str(values, 'active');
+  const input: GroupChange = {
+    name: nonEmpty('--name', str(values, 'name')),
+    segment_id: segment === 'none' ? null : segment,
+    active: active === undefined ? undefined : oneOf('--active', active, ['true', 'false'] as const, 'true') === 'true',
+    channel: values.disconnect ? null : channel,
+    minIntervalMs: interval(str(values, 'min-interval-ms')),
+  };
+  if (Object.values(input).every((v) => v === undefined)) {
+    throw new UsageError('nothing to change: give --name, --segment, --active, --channel with --address, --disconnect or --min-interval-ms');
+  }
+  const { group, changed } = await changeOperatorGroup(db, tenant, args[0]!, input);
+  return { group_id: group._id, changed };
+}
+
+export async function groupDelete(db: Db, { values, args }: AdminInput) {
+  await removeOperatorGroup(db, await tenantOf(db, values), args[0]!);
+  return { deleted: true };
 }

@@ -3,8 +3,9 @@
  * while it runs; MONGODB_URI / MONGODB_DB in the environment take precedence.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { newSecretKey } from '../../domain/sealing';
+import { newSecretKey, secretKeyFromEnv } from '../../domain/sealing';
 import { join, resolve } from 'node:path';
+import { UsageError } from './errors';
 
 export interface StackInfo {
   mongodb_uri: string;
@@ -29,8 +30,9 @@ export function stackInfo(env: NodeJS.ProcessEnv = process.env): StackInfo {
 }
 
 /**
- * The key that seals stored secrets: OFFEROPS_SECRET_KEY when set, else
- * `<data dir>/secret.key`, created (mode 0600) on first use.
+ * The key that seals stored secrets, for the launcher (`npm start`, `npm
+ * test`), which hands it to the worker and the API: OFFEROPS_SECRET_KEY when
+ * set, else `<data dir>/secret.key`, created (mode 0600) on first use.
  */
 export function secretKeyFor(dir: string, env: NodeJS.ProcessEnv = process.env): string {
   if (env.OFFEROPS_SECRET_KEY) return env.OFFEROPS_SECRET_KEY;
@@ -40,4 +42,32 @@ export function secretKeyFor(dir: string, env: NodeJS.ProcessEnv = process.env):
     writeFileSync(file, `${newSecretKey()}\n`, { mode: 0o600, flag: 'wx' });
   }
   return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * The key an operator command seals a token with: the one the worker has.
+ * That is OFFEROPS_SECRET_KEY when set, else `<data dir>/secret.key` made by
+ * the `npm start` of that data directory. A command never makes a key: a
+ * token sealed under a key the worker lacks could never be sent.
+ */
+export function existingSecretKey(dir: string, env: NodeJS.ProcessEnv = process.env): Buffer {
+  if (env.OFFEROPS_SECRET_KEY) {
+    try {
+      return secretKeyFromEnv(env);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
+  const file = join(dir, 'secret.key');
+  if (!existsSync(file)) {
+    throw new UsageError(
+      `cannot seal the token: OFFEROPS_SECRET_KEY is not set and ${file} does not exist. ` +
+        'Set OFFEROPS_SECRET_KEY to the key the worker runs with, or OFFEROPS_DATA_DIR to the data directory of the npm start that runs it (its secret.key).',
+    );
+  }
+  try {
+    return secretKeyFromEnv({ OFFEROPS_SECRET_KEY: readFileSync(file, 'utf8').trim() });
+  } catch (err) {
+    throw new UsageError(`${file}: ${(err as Error).message.replace('OFFEROPS_SECRET_KEY', 'the key')}`);
+  }
 }

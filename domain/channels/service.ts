@@ -1,0 +1,115 @@
+/**
+ * What operator commands (`offerops admin channel …`) do to channels: connect,
+ * list, change, delete. A listing never shows the token (only whether there
+ * is one) nor a password written into the URL.
+ */
+import { Db } from 'mongodb';
+import { Tenant } from '../db';
+import { conflict, notFound } from '../errors';
+import { countGroupsByChannel, groupsOnChannel } from '../groups/store';
+import { HOLDERS_NAMED, holdersText } from '../resource';
+import { seal } from '../sealing';
+import {
+  ChannelChange,
+  ChannelDoc,
+  channelNamed,
+  ChannelType,
+  createChannel,
+  deleteChannel,
+  getChannel,
+  listChannels,
+  saveChannel,
+} from './store';
+
+/** The URL with any password it carries replaced by `***`. */
+export function shownUrl(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password) return url;
+    parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** A channel as an operator sees it: never its token. */
+export function channelSummary(c: ChannelDoc, groups: number): Record<string, unknown> {
+  return {
+    id: c._id,
+    type: c.type,
+    name: c.name,
+    url: shownUrl(c.url),
+    has_token: c.credentials !== null,
+    min_interval_ms: c.min_interval_ms,
+    groups,
+    created_at: c.created_at.toISOString(),
+    updated_at: c.updated_at.toISOString(),
+  };
+}
+
+async function nameFree(db: Db, tenant: Tenant, name: string, self?: string): Promise<void> {
+  const other = await channelNamed(db, tenant, name);
+  if (other && other._id !== self) {
+    throw conflict('conflict', `Channel ${other._id} is already named ${JSON.stringify(name)}; change or delete it, or choose another name.`);
+  }
+}
+
+/** Connects a channel; a name given must not be another channel's of the tenant (so a repeated command does not make a twin). */
+export async function connectChannel(
+  db: Db,
+  tenant: Tenant,
+  input: { type: ChannelType; name?: string; url?: string | null; token?: string | null; minIntervalMs?: number },
+  secretKey: () => Buffer,
+): Promise<ChannelDoc> {
+  if (input.name !== undefined) await nameFree(db, tenant, input.name);
+  return createChannel(db, tenant, input, input.token ? secretKey() : null);
+}
+
+export async function listChannelSummaries(db: Db, tenant: Tenant): Promise<Record<string, unknown>[]> {
+  const channels = await listChannels(db, tenant);
+  const counts = await countGroupsByChannel(
+    db,
+    tenant,
+    channels.map((c) => c._id),
+  );
+  return channels.map((c) => channelSummary(c, counts.get(c._id) ?? 0));
+}
+
+/** Changes what is given (`secretKey` is asked for only when a token is); the names of the fields that changed. */
+export async function changeChannel(
+  db: Db,
+  tenant: Tenant,
+  id: string,
+  input: { name?: string; url?: string; token?: string; minIntervalMs?: number },
+  secretKey: () => Buffer,
+): Promise<string[]> {
+  const channel = await getChannel(db, tenant, id);
+  if (!channel) throw notFound('channel', id);
+  if (input.name !== undefined) await nameFree(db, tenant, input.name, channel._id);
+  const set: ChannelChange = {};
+  if (input.name !== undefined && input.name !== channel.name) set.name = input.name;
+  if (input.url !== undefined && input.url !== channel.url) set.url = input.url;
+  if (input.minIntervalMs !== undefined && input.minIntervalMs !== channel.min_interval_ms) set.min_interval_ms = input.minIntervalMs;
+  // A sealed token cannot be compared without unsealing it: a token given is always sealed anew.
+  if (input.token !== undefined) set.credentials = seal(input.token, secretKey());
+  const changed = Object.keys(set).map((k) => (k === 'credentials' ? 'token' : k));
+  if (!changed.length) return changed;
+  if (!(await saveChannel(db, tenant, channel, set))) throw conflict('conflict', 'The channel changed while this command ran; run it again.');
+  return changed;
+}
+
+/** Deletes the channel unless a group is connected through it. */
+export async function removeChannel(db: Db, tenant: Tenant, id: string): Promise<void> {
+  const channel = await getChannel(db, tenant, id);
+  if (!channel) throw notFound('channel', id);
+  const groups = await groupsOnChannel(db, tenant, channel._id, HOLDERS_NAMED);
+  if (groups.total) {
+    throw conflict(
+      'resource_in_use',
+      `The channel connects ${holdersText(groups, 'group')}; attach them to another channel (admin group update ID --channel … --address …), disconnect them (--disconnect) or delete them first.`,
+    );
+  }
+  await deleteChannel(db, tenant, channel._id);
+}

@@ -1,0 +1,246 @@
+/**
+ * Every `offerops` command: its words, arguments, options and help. The help
+ * at each level (`offerops --help`, `offerops admin --help`, `offerops admin
+ * key --help`, `offerops admin key create --help`) is made from this table.
+ */
+import { Db } from 'mongodb';
+import * as admin from './admin';
+
+export type OptionSpec = { type: 'string' } | { type: 'boolean' };
+
+export interface Command {
+  /** The words that name it: `['admin', 'key', 'create']`. */
+  words: string[];
+  /** Positional arguments, all required: `['KEY_ID']`. */
+  args: string[];
+  /** The options part of its usage line. */
+  synopsis: string;
+  summary: string;
+  /** One line per option: `--name NAME   what it is`. */
+  details: string[];
+  options: Record<string, OptionSpec>;
+  /** What it prints on success. */
+  prints?: string;
+  /** An admin command: runs against the stack's MongoDB and returns the object to print. */
+  admin?: (db: Db, input: admin.AdminInput) => Promise<object>;
+  /** A dev server: runs until SIGINT or SIGTERM. */
+  dev?: 'gateway' | 'receiver';
+}
+
+const S = { type: 'string' } as const;
+const B = { type: 'boolean' } as const;
+
+const tenantDetails = ['--account ID          the account (acc_…)', '--env live|test       its environment (default live)'];
+
+export const AREAS: Record<string, string> = {
+  admin: "accounts, API keys, channels and groups, written straight into the running stack's MongoDB",
+  dev: 'a sample chat gateway and a sample webhook receiver, to try offerops on one machine',
+};
+
+export const NOUNS: Record<string, string> = {
+  'admin account': 'accounts (each gets a live key with every scope)',
+  'admin key': 'API keys of an account',
+  'admin channel': 'connections to a chat network (their token is stored sealed and never shown)',
+  'admin group': 'chat groups, connected to a channel at an address',
+};
+
+export const COMMANDS: Command[] = [
+  {
+    words: ['admin', 'account', 'create'],
+    args: [],
+    synopsis: '--name NAME [--plan free|pro|business]',
+    summary: 'create an account and its owner key (live, every scope)',
+    details: ['--name NAME           the account name', '--plan PLAN           free (no API access), pro (default) or business'],
+    options: { name: S, plan: S },
+    prints: '{"account_id": "acc_…", "api_key": "oo_live_…"}  (the key is shown only here)',
+    admin: admin.accountCreate,
+  },
+  {
+    words: ['admin', 'account', 'list'],
+    args: [],
+    synopsis: '',
+    summary: 'list every account',
+    details: [],
+    options: {},
+    prints: '{"accounts": [{"id", "name", "plan", "created_at"}, …]}',
+    admin: admin.accountList,
+  },
+  {
+    words: ['admin', 'key', 'create'],
+    args: [],
+    synopsis: '--account ID --scopes a:read,b:write|all [--env live|test] [--expires 1h|1d|7d] [--name N]',
+    summary: 'create an API key',
+    details: [
+      '--account ID          the account (acc_…)',
+      '--scopes LIST         comma-separated scopes (offers:read,groups:write,…), or all',
+      '--env live|test       live (default) or test (sandbox) key',
+      '--expires 1h|1d|7d    lifetime; test keys always expire (default 7d), live keys never unless given',
+      '--name N              a name to recognise it by',
+    ],
+    options: { account: S, scopes: S, env: S, expires: S, name: S },
+    prints: '{"key_id": "key_…", "api_key": "oo_…"}  (the key is shown only here)',
+    admin: admin.keyCreate,
+  },
+  {
+    words: ['admin', 'key', 'list'],
+    args: [],
+    synopsis: '--account ID [--env live|test]',
+    summary: "list an account's keys (never the key itself)",
+    details: ['--account ID          the account (acc_…)', '--env live|test       only the keys of one environment (default both)'],
+    options: { account: S, env: S },
+    prints: '{"keys": [{"id", "name", "env", "scopes", "state": active|expired|revoked, "created_at", "expires_at", "revoked_at"}, …]}',
+    admin: admin.keyList,
+  },
+  {
+    words: ['admin', 'key', 'revoke'],
+    args: ['KEY_ID'],
+    synopsis: '',
+    summary: 'revoke a key at once (revoking twice is harmless)',
+    details: [],
+    options: {},
+    prints: '{"revoked": true}',
+    admin: admin.keyRevoke,
+  },
+  {
+    words: ['admin', 'channel', 'connect'],
+    args: [],
+    synopsis: '--account ID --type http|telegram|sandbox [--url URL] [--token T] [--name N] [--env live|test] [--min-interval-ms N]',
+    summary: 'connect a channel: a chat gateway of our http protocol, a Telegram bot, or the sandbox',
+    details: [
+      ...tenantDetails,
+      '--type TYPE           http (a gateway: README "Connecting a chat gateway"), telegram or sandbox',
+      '--url URL             the gateway base URL (http; required), or another Bot API base (telegram)',
+      '--token T             the bearer token (http) or bot token (telegram; required); stored sealed',
+      '--name N              a name, unique in the account and environment (a repeated command is refused, not doubled)',
+      '--min-interval-ms N   minimum time between two sends on the channel (default 1000)',
+      "Sealing a token needs the key the worker runs with: OFFEROPS_SECRET_KEY, or the data directory's secret.key.",
+    ],
+    options: { account: S, env: S, type: S, url: S, token: S, name: S, 'min-interval-ms': S },
+    prints: '{"channel_id": "chn_…"}',
+    admin: admin.channelConnect,
+  },
+  {
+    words: ['admin', 'channel', 'list'],
+    args: [],
+    synopsis: '--account ID [--env live|test]',
+    summary: 'list the channels of an account (never their token)',
+    details: tenantDetails,
+    options: { account: S, env: S },
+    prints: '{"channels": [{"id", "type", "name", "url", "has_token", "min_interval_ms", "groups", "created_at", "updated_at"}, …]}',
+    admin: admin.channelList,
+  },
+  {
+    words: ['admin', 'channel', 'update'],
+    args: ['CHANNEL_ID'],
+    synopsis: '--account ID [--env live|test] [--name N] [--url URL] [--token T] [--min-interval-ms N]',
+    summary: 'change a channel (its type cannot change)',
+    details: [
+      ...tenantDetails,
+      '--name N              a new name',
+      '--url URL             a new base URL',
+      '--token T             a new token (sealed anew)',
+      '--min-interval-ms N   a new minimum interval between sends',
+    ],
+    options: { account: S, env: S, name: S, url: S, token: S, 'min-interval-ms': S },
+    prints: '{"channel_id": "chn_…", "changed": ["url", …]}',
+    admin: admin.channelUpdate,
+  },
+  {
+    words: ['admin', 'channel', 'delete'],
+    args: ['CHANNEL_ID'],
+    synopsis: '--account ID [--env live|test]',
+    summary: 'delete a channel no group is connected through',
+    details: tenantDetails,
+    options: { account: S, env: S },
+    prints: '{"deleted": true}',
+    admin: admin.channelDelete,
+  },
+  {
+    words: ['admin', 'group', 'create'],
+    args: [],
+    synopsis: '--account ID --name NAME [--env live|test] [--segment SEG] [--channel CH --address ADDR] [--min-interval-ms N]',
+    summary: 'create a group, linked to a segment and connected to a channel',
+    details: [
+      ...tenantDetails,
+      '--name NAME           the group name',
+      '--segment SEG         link it to this segment (seg_…)',
+      '--channel CH          send to it through this channel (chn_…) …',
+      '--address ADDR        … at this address (a WhatsApp JID 1203…@g.us, a Telegram chat id); one group per address and channel',
+      '--min-interval-ms N   minimum time between two sends to the group (default 3000)',
+    ],
+    options: { account: S, env: S, name: S, segment: S, channel: S, address: S, 'min-interval-ms': S },
+    prints: '{"group_id": "grp_…"}',
+    admin: admin.groupCreate,
+  },
+  {
+    words: ['admin', 'group', 'list'],
+    args: [],
+    synopsis: '--account ID [--env live|test] [--segment SEG]',
+    summary: 'list the groups of an account, with their channel and a hint of their address',
+    details: [...tenantDetails, '--segment SEG         only the groups of this segment'],
+    options: { account: S, env: S, segment: S },
+    prints: '{"groups": [{…the API\'s group, "channel_id", "address_hint": "…0001@g.us", "min_interval_ms"}, …]}',
+    admin: admin.groupList,
+  },
+  {
+    words: ['admin', 'group', 'update'],
+    args: ['GROUP_ID'],
+    synopsis:
+      '--account ID [--env live|test] [--name N] [--segment SEG|none] [--active true|false] [--channel CH --address ADDR | --disconnect] [--min-interval-ms N]',
+    summary: 'change a group; attach it to a channel, or disconnect it',
+    details: [
+      ...tenantDetails,
+      '--name N              a new name',
+      '--segment SEG|none    link it to another segment, or to none',
+      '--active true|false   whether publications reach it',
+      '--channel CH          connect it through this channel (chn_…) …',
+      '--address ADDR        … at this address',
+      '--disconnect          connect it to no channel',
+      '--min-interval-ms N   a new minimum interval between sends',
+      "A change the API shows (name, segment, active, channel type) records a group.updated event; the worker's outbox sweep sends it within a minute.",
+    ],
+    options: { account: S, env: S, name: S, segment: S, active: S, channel: S, address: S, disconnect: B, 'min-interval-ms': S },
+    prints: '{"group_id": "grp_…", "changed": ["channel_id", …]}',
+    admin: admin.groupUpdate,
+  },
+  {
+    words: ['admin', 'group', 'delete'],
+    args: ['GROUP_ID'],
+    synopsis: '--account ID [--env live|test]',
+    summary: 'delete a group (refused while a publication to it is in flight or a schedule names it)',
+    details: tenantDetails,
+    options: { account: S, env: S },
+    prints: '{"deleted": true}',
+    admin: admin.groupDelete,
+  },
+  {
+    words: ['dev', 'gateway'],
+    args: [],
+    synopsis: '[--port 9911] [--token T] [--host 127.0.0.1]',
+    summary: 'a sample chat gateway of our http protocol: prints each message it receives, one a line',
+    details: [
+      '--port N              port to listen on (default 9911; 0 picks a free one)',
+      '--token T             the bearer token it requires (default: any)',
+      '--host H              address to listen on (default 127.0.0.1)',
+      'It answers POST <url>/messages with {"id": "msg_…"} and deduplicates on idempotency_key, as a real gateway must.',
+      'Connect it: offerops admin channel connect --account ACC --type http --url http://127.0.0.1:9911 --token T',
+    ],
+    options: { port: S, token: S, host: S },
+    dev: 'gateway',
+  },
+  {
+    words: ['dev', 'receiver'],
+    args: [],
+    synopsis: '[--port 9443] [--secret whsec_…] [--dir DIR]',
+    summary: 'a sample HTTPS webhook receiver: prints each delivery and whether its signature verified',
+    details: [
+      '--port N              port to listen on, on 127.0.0.1 (default 9443; 0 picks a free one)',
+      "--secret whsec_…      the webhook's signing secret (from POST /webhooks); without it signatures are not checked",
+      '--dir DIR             where its self-signed certificate is kept (default <data dir>/dev-receiver)',
+      'It makes its certificate once (with openssl) and prints how to make the worker trust it (NODE_EXTRA_CA_CERTS)',
+      'and the URL to register. A delivery that does not verify is answered 401, one that does 200.',
+    ],
+    options: { port: S, secret: S, dir: S },
+    dev: 'receiver',
+  },
+];
