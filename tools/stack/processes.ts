@@ -14,7 +14,7 @@
  *   leftovers (a lock there also keeps two stacks off one data directory).
  * - Child output goes to `<data>/logs/<name>.log`, not the console.
  */
-import { ChildProcess, execFileSync, spawn, spawnSync, StdioNull, StdioPipe } from 'node:child_process';
+import { ChildProcess, execFile, execFileSync, spawn, spawnSync, StdioNull, StdioPipe } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
@@ -50,19 +50,46 @@ function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
+/** Progress of a long `run`: a line every `everyMs` saying what runs, for how long, and its latest output line. */
+export interface Progress {
+  what: string;
+  log: Log;
+  everyMs?: number;
+}
+
 /** Runs a command to completion; rejects with the tail of its output when it fails. */
-export function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<void> {
+export function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; progress?: Progress } = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = track(spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = track(spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] }));
     let output = '';
     const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    child.once('error', reject);
+    const started = Date.now();
+    const progress = opts.progress;
+    const ticker =
+      progress &&
+      setInterval(() => {
+        const latest = output.trimEnd().split('\n').pop()?.trim();
+        const seconds = Math.round((Date.now() - started) / 1000);
+        progress.log(`${progress.what} … ${seconds} s${latest ? ` (${latest.length > 90 ? `${latest.slice(0, 89)}…` : latest})` : ''}`);
+      }, progress.everyMs ?? 5_000);
+    child.once('error', (err) => {
+      clearInterval(ticker);
+      reject(err);
+    });
     child.once('close', (code, signal) => {
+      clearInterval(ticker);
       if (code === 0) resolve();
       else reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit code ${code}`})\n${output.trim()}`));
     });
+  });
+}
+
+/** What a command prints on stdout, trimmed; rejects when it cannot run or fails. */
+export function output(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { ...opts, encoding: 'utf8', timeout: 60_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout.trim())));
   });
 }
 
@@ -78,6 +105,20 @@ export async function freePorts(count: number): Promise<number[]> {
   const ports = servers.map((server) => (server.address() as AddressInfo).port);
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   return ports;
+}
+
+/** Whether nothing listens on 127.0.0.1:`port` right now (we could bind it). */
+export async function isPortFree(port: number): Promise<boolean> {
+  const server = createServer();
+  try {
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    server.close();
+  }
 }
 
 /** Retries `attempt` until it resolves; `check` throws to give up early (e.g. the server died). */

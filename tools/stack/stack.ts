@@ -2,19 +2,19 @@
  * The offerops stack: a MongoDB-protocol server, a Temporal server (our
  * namespace and search attributes ensured on it) and, with `withApp`, the
  * worker and API processes. Every part comes from the environment when given
- * (MONGODB_URI, TEMPORAL_ADDRESS), else is started here, on free ports, with
- * its state under the supervisor's data directory.
+ * (MONGODB_URI, TEMPORAL_ADDRESS), else is started here with its state under
+ * the supervisor's data directory, on the ports it had at the last start while
+ * they are free (`<data>/ports.json`), else on free ones.
  */
 import { once } from 'node:events';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient } from 'mongodb';
 import { secretKeyFor } from '../cli/stack-config';
 import { ferretdbBinary, mongodOnPath, temporalBinary } from './binaries';
-import { freePorts, Log, poll, Supervisor } from './processes';
+import { freePorts, isPortFree, Log, poll, Supervisor } from './processes';
 import { ensureNamespace, waitForTemporal } from './temporal-setup';
 
 export interface StackOptions {
@@ -78,8 +78,65 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   }
 }
 
+type PortName = 'mongodb' | 'temporal' | 'temporal_ui';
+const PORT_LABELS: Record<PortName, string> = { mongodb: 'MongoDB', temporal: 'Temporal', temporal_ui: 'Temporal UI' };
+
+/**
+ * `<data>/ports.json`: the port each embedded server listened on, so that the
+ * next start on this data directory uses the same ones (the Temporal UI's
+ * address stays bookmarkable) while they are free.
+ */
+class SavedPorts {
+  private readonly file: string;
+  private readonly saved: Partial<Record<PortName, number>>;
+  private readonly taken = new Set<number>();
+
+  constructor(
+    dataDir: string,
+    private readonly log: Log,
+  ) {
+    this.file = join(dataDir, 'ports.json');
+    try {
+      this.saved = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<Record<PortName, number>>;
+    } catch {
+      this.saved = {};
+    }
+  }
+
+  /** The port `name` had last time if it is free now, else null (saying so when there was one). */
+  async reuse(name: PortName): Promise<number | null> {
+    const saved = this.saved[name];
+    if (saved === undefined || !Number.isInteger(saved)) return null;
+    if (!this.taken.has(saved) && (await isPortFree(saved))) {
+      this.taken.add(saved);
+      return saved;
+    }
+    this.log(`${PORT_LABELS[name]} port ${saved} (used last time) is taken: picking a new one, kept for later starts`);
+    return null;
+  }
+
+  /** The port `name` had last time if it is free now, else a free one. */
+  async pick(name: PortName): Promise<number> {
+    const reused = await this.reuse(name);
+    if (reused !== null) return reused;
+    let port: number;
+    do [port] = (await freePorts(1)) as [number];
+    while (this.taken.has(port));
+    this.taken.add(port);
+    return port;
+  }
+
+  /** Records the port `name` listens on, for the next start. */
+  keep(name: PortName, port: number): void {
+    if (this.saved[name] === port) return;
+    this.saved[name] = port;
+    writeFileSync(this.file, `${JSON.stringify(this.saved, null, 2)}\n`);
+  }
+}
+
 async function startLocal(supervisor: Supervisor, namespace: string, log: Log): Promise<Backends> {
-  const [mongodbUri, temporal] = await Promise.all([startMongo(supervisor, log), startTemporal(supervisor, namespace, log)]);
+  const ports = new SavedPorts(supervisor.dataDir, log);
+  const [mongodbUri, temporal] = await Promise.all([startMongo(supervisor, ports, log), startTemporal(supervisor, namespace, ports, log)]);
   return { mongodbUri, ...temporal };
 }
 
@@ -99,23 +156,25 @@ async function waitForMongo(uri: string, check?: () => void): Promise<void> {
 }
 
 /** MONGODB_URI, else `mongod` on PATH, else the embedded FerretDB. */
-async function startMongo(supervisor: Supervisor, log: Log): Promise<string> {
+async function startMongo(supervisor: Supervisor, ports: SavedPorts, log: Log): Promise<string> {
   if (process.env.MONGODB_URI) {
     await waitForMongo(process.env.MONGODB_URI);
     return process.env.MONGODB_URI;
   }
   const mongod = mongodOnPath();
   if (mongod) {
-    const [port] = await freePorts(1);
+    const port = await ports.pick('mongodb');
     const dbpath = join(supervisor.dataDir, 'mongod');
     mkdirSync(dbpath, { recursive: true });
     const child = supervisor.spawn('mongod', mongod, ['--dbpath', dbpath, '--bind_ip', '127.0.0.1', '--port', String(port)]);
     const uri = `mongodb://127.0.0.1:${port}/`;
     await waitForMongo(uri, () => child.assertRunning());
+    ports.keep('mongodb', port);
     return uri;
   }
   const binary = await ferretdbBinary(log);
-  const child = supervisor.spawn('ferretdb', binary, ['--listen', '127.0.0.1:0', '--dir', join(supervisor.dataDir, 'ferretdb')], {
+  const port = await ports.reuse('mongodb'); // else FerretDB picks one itself
+  const child = supervisor.spawn('ferretdb', binary, ['--listen', `127.0.0.1:${port ?? 0}`, '--dir', join(supervisor.dataDir, 'ferretdb')], {
     stdin: 'pipe', // FerretDB exits when this pipe closes, i.e. when we do.
     stdout: 'pipe', // its one line: the URI, once it listens
   });
@@ -125,17 +184,25 @@ async function startMongo(supervisor: Supervisor, log: Log): Promise<string> {
     child.exited.then(() => Promise.reject(child.failure())),
   ])) as [string];
   await waitForMongo(uri, () => child.assertRunning());
+  const listening = Number(new URL(uri).port);
+  if (listening) ports.keep('mongodb', listening);
   return uri;
 }
 
 /** TEMPORAL_ADDRESS, else `temporal server start-dev` on SQLite with the Web UI. */
-async function startTemporal(supervisor: Supervisor, namespace: string, log: Log): Promise<{ temporalAddress: string; temporalUi?: string }> {
+async function startTemporal(
+  supervisor: Supervisor,
+  namespace: string,
+  ports: SavedPorts,
+  log: Log,
+): Promise<{ temporalAddress: string; temporalUi?: string }> {
   if (process.env.TEMPORAL_ADDRESS) {
     await waitForTemporal(process.env.TEMPORAL_ADDRESS);
     return { temporalAddress: process.env.TEMPORAL_ADDRESS };
   }
   const binary = await temporalBinary(log);
-  const [port, uiPort] = await freePorts(2);
+  const port = await ports.pick('temporal');
+  const uiPort = await ports.pick('temporal_ui');
   const dir = join(supervisor.dataDir, 'temporal');
   mkdirSync(dir, { recursive: true });
   // prettier-ignore
@@ -148,19 +215,13 @@ async function startTemporal(supervisor: Supervisor, namespace: string, log: Log
   ]);
   const temporalAddress = `127.0.0.1:${port}`;
   await waitForTemporal(temporalAddress, { check: () => child.assertRunning() });
+  ports.keep('temporal', port);
+  ports.keep('temporal_ui', uiPort);
   return { temporalAddress, temporalUi: `http://127.0.0.1:${uiPort}` };
 }
 
 async function assertPortFree(port: number): Promise<void> {
-  const server = createServer();
-  try {
-    server.listen(port, '127.0.0.1');
-    await once(server, 'listening');
-  } catch {
-    throw new Error(`port ${port} is already in use on 127.0.0.1: stop what uses it, or set PORT`);
-  } finally {
-    server.close();
-  }
+  if (!(await isPortFree(port))) throw new Error(`port ${port} is already in use on 127.0.0.1: stop what uses it, or set PORT`);
 }
 
 /** The worker and the API (built into dist/ by `npm run build`); resolves with the API's base URL. */
