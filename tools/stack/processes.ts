@@ -17,7 +17,7 @@
 import { ChildProcess, execFile, execFileSync, spawn, spawnSync, StdioNull, StdioPipe } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
+import { AddressInfo, connect, createServer, Server, Socket } from 'node:net';
 import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -93,6 +93,28 @@ export function output(command: string, args: string[], opts: { cwd?: string; en
   });
 }
 
+/**
+ * Closes a listening `server` so that its port stays out of the OS's hands
+ * for a while: one connection to it, closed from the server's side first,
+ * leaves the port in TIME_WAIT, which the kernel skips when any program asks
+ * for a free port (bind to port 0; Temporal's dev server does so for its
+ * internal services), while a server binding it by number (SO_REUSEADDR, the
+ * default in Node, Go and mongod) still can. Without it, a port we picked and
+ * released could go to the next program that asks for any free port.
+ */
+async function closeKeepingPort(server: Server): Promise<void> {
+  const accepted = once(server, 'connection') as Promise<[Socket]>;
+  const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+  client.on('error', () => undefined);
+  const [socket] = await accepted;
+  const clientClosed = once(client, 'close');
+  socket.end(); // our FIN first: the TIME_WAIT stays on the server's port
+  client.end();
+  await clientClosed;
+  socket.destroy();
+  await new Promise((resolve) => server.close(resolve));
+}
+
 /** Ports the OS considers free right now (all held open together, so they differ). */
 export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
@@ -103,22 +125,22 @@ export async function freePorts(count: number): Promise<number[]> {
     }),
   );
   const ports = servers.map((server) => (server.address() as AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(servers.map(closeKeepingPort));
   return ports;
 }
 
-/** Whether nothing listens on 127.0.0.1:`port` right now (we could bind it). */
+/** Whether nothing listens on 127.0.0.1:`port` right now (we could bind it); if so, kept from `freePorts`-like requests as there. */
 export async function isPortFree(port: number): Promise<boolean> {
   const server = createServer();
   try {
     server.listen(port, '127.0.0.1');
     await once(server, 'listening');
-    return true;
   } catch {
-    return false;
-  } finally {
     server.close();
+    return false;
   }
+  await closeKeepingPort(server);
+  return true;
 }
 
 /** Retries `attempt` until it resolves; `check` throws to give up early (e.g. the server died). */

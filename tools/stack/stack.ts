@@ -117,8 +117,11 @@ class SavedPorts {
 
   /** The port `name` had last time if it is free now, else a free one. */
   async pick(name: PortName): Promise<number> {
-    const reused = await this.reuse(name);
-    if (reused !== null) return reused;
+    return (await this.reuse(name)) ?? (await this.fresh());
+  }
+
+  /** A free port, none of those given out before. */
+  async fresh(): Promise<number> {
     let port: number;
     do [port] = (await freePorts(1)) as [number];
     while (this.taken.has(port));
@@ -173,20 +176,48 @@ async function startMongo(supervisor: Supervisor, ports: SavedPorts, log: Log): 
     return uri;
   }
   const binary = await ferretdbBinary(log);
-  const port = await ports.reuse('mongodb'); // else FerretDB picks one itself
-  const child = supervisor.spawn('ferretdb', binary, ['--listen', `127.0.0.1:${port ?? 0}`, '--dir', join(supervisor.dataDir, 'ferretdb')], {
-    stdin: 'pipe', // FerretDB exits when this pipe closes, i.e. when we do.
-    stdout: 'pipe', // its one line: the URI, once it listens
+  let port = await ports.reuse('mongodb'); // else FerretDB picks one itself
+  const uri = await retryTakenPort('FerretDB', log, async (taken) => {
+    if (taken !== null) port = null;
+    const child = supervisor.spawn('ferretdb', binary, ['--listen', `127.0.0.1:${port ?? 0}`, '--dir', join(supervisor.dataDir, 'ferretdb')], {
+      stdin: 'pipe', // FerretDB exits when this pipe closes, i.e. when we do.
+      stdout: 'pipe', // its one line: the URI, once it listens
+    });
+    const lines = createInterface({ input: child.child.stdout! });
+    const [line] = (await Promise.race([
+      once(lines, 'line', { signal: AbortSignal.timeout(STARTUP_TIMEOUT_MS) }),
+      child.exited.then(() => Promise.reject(child.failure())),
+    ])) as [string];
+    await waitForMongo(line, () => child.assertRunning());
+    return line;
   });
-  const lines = createInterface({ input: child.child.stdout! });
-  const [uri] = (await Promise.race([
-    once(lines, 'line', { signal: AbortSignal.timeout(STARTUP_TIMEOUT_MS) }),
-    child.exited.then(() => Promise.reject(child.failure())),
-  ])) as [string];
-  await waitForMongo(uri, () => child.assertRunning());
   const listening = Number(new URL(uri).port);
   if (listening) ports.keep('mongodb', listening);
   return uri;
+}
+
+/** The port a server's failure says was taken (Go's "listen tcp 127.0.0.1:PORT: bind: address already in use"), or null. */
+const takenPort = (err: Error): number | null => {
+  const match = /127\.0\.0\.1:(\d+): bind: address already in use/.exec(err.message);
+  return match ? Number(match[1]) : null;
+};
+
+/**
+ * `start(null)`, and again (twice at most) when it failed because a port it
+ * was to listen on was taken between our check and its bind — by then,
+ * `start(thatPort)` knows which one to replace.
+ */
+async function retryTakenPort<T>(what: string, log: Log, start: (taken: number | null) => Promise<T>): Promise<T> {
+  let taken: number | null = null;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(taken);
+    } catch (err) {
+      taken = takenPort(err as Error);
+      if (taken === null || attempt === 3) throw err;
+      log(`${what} found port ${taken} taken meanwhile: starting it again on another`);
+    }
+  }
 }
 
 /** TEMPORAL_ADDRESS, else `temporal server start-dev` on SQLite with the Web UI. */
@@ -201,23 +232,26 @@ async function startTemporal(
     return { temporalAddress: process.env.TEMPORAL_ADDRESS };
   }
   const binary = await temporalBinary(log);
-  const port = await ports.pick('temporal');
-  const uiPort = await ports.pick('temporal_ui');
+  let port = await ports.pick('temporal');
+  let uiPort = await ports.pick('temporal_ui');
   const dir = join(supervisor.dataDir, 'temporal');
   mkdirSync(dir, { recursive: true });
-  // prettier-ignore
-  const child = supervisor.spawn('temporal', binary, [
-    'server', 'start-dev',
-    '--db-filename', join(dir, 'temporal.db'),
-    '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort),
-    '--namespace', namespace,
-    '--log-level', 'warn',
-  ]);
-  const temporalAddress = `127.0.0.1:${port}`;
-  await waitForTemporal(temporalAddress, { check: () => child.assertRunning() });
+  await retryTakenPort('Temporal', log, async (taken) => {
+    if (taken === port) port = await ports.fresh();
+    if (taken === uiPort) uiPort = await ports.fresh();
+    // prettier-ignore
+    const child = supervisor.spawn('temporal', binary, [
+      'server', 'start-dev',
+      '--db-filename', join(dir, 'temporal.db'),
+      '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort),
+      '--namespace', namespace,
+      '--log-level', 'warn',
+    ]);
+    await waitForTemporal(`127.0.0.1:${port}`, { check: () => child.assertRunning() });
+  });
   ports.keep('temporal', port);
   ports.keep('temporal_ui', uiPort);
-  return { temporalAddress, temporalUi: `http://127.0.0.1:${uiPort}` };
+  return { temporalAddress: `127.0.0.1:${port}`, temporalUi: `http://127.0.0.1:${uiPort}` };
 }
 
 async function assertPortFree(port: number): Promise<void> {
