@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 /** The checkout this file belongs to. */
@@ -73,10 +74,11 @@ export function writeStamp(root, hash) {
   writeFileSync(join(root, STAMP), `${hash}\n`);
 }
 
-/** Runs `node <args>` in `root` with our stdio; rejects unless it exits 0. `signal` stops it. */
-function node(root, args, signal) {
+/** Runs `node <args>` in `root` with our stdio; rejects unless it exits 0. `onChild` gets the process (to stop it). */
+function node(root, args, onChild) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', signal, killSignal: 'SIGTERM' });
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+    onChild(child);
     child.once('error', reject);
     child.once('exit', (code, sig) => {
       if (code === 0) resolvePromise();
@@ -86,24 +88,54 @@ function node(root, args, signal) {
 }
 
 /**
- * The full build of `root` (default: this checkout). `signal` aborts it (the step
- * running is stopped with SIGTERM). The stamp is written last, so an interrupted or
- * failed build leaves dist/ stale, never falsely up to date.
+ * The full build of `root` (default: this checkout). Each step runs as a child
+ * process handed to `onChild`, so that a caller can stop it. The stamp is written
+ * last, so an interrupted or failed build leaves dist/ stale, never falsely up to date.
  */
-export async function build({ root = ROOT, signal } = {}) {
+export async function build({ root = ROOT, onChild = () => undefined } = {}) {
   const hash = sourceHash(root);
   rmSync(join(root, 'dist'), { recursive: true, force: true });
-  await node(root, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], signal);
+  await node(root, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], onChild);
   chmodSync(join(root, 'dist/tools/cli/offerops.js'), 0o755);
-  await node(root, [join(root, 'dist/tools/build/workflow-bundle.js')], signal);
+  await node(root, [join(root, 'dist/tools/build/workflow-bundle.js')], onChild);
   writeStamp(root, hash);
 }
 
+/**
+ * `build()`, stopped (its running step sent SIGTERM, no further step started) on
+ * SIGINT, SIGTERM or SIGHUP; resolves with the signal that stopped it, or null.
+ */
+export async function buildUnlessStopped(options = {}) {
+  let stoppedBy = null;
+  let current;
+  const onSignal = (sig) => {
+    stoppedBy ??= sig;
+    current?.kill('SIGTERM');
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const sig of signals) process.on(sig, onSignal);
+  try {
+    await build({
+      ...options,
+      onChild: (child) => {
+        current = child;
+        if (stoppedBy) child.kill('SIGTERM');
+      },
+    });
+  } catch (err) {
+    if (!stoppedBy) throw err;
+  } finally {
+    for (const sig of signals) process.off(sig, onSignal);
+  }
+  return stoppedBy;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const controller = new AbortController();
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(sig, () => controller.abort());
-  build({ signal: controller.signal }).catch((err) => {
-    process.stderr.write(`offerops: build ${controller.signal.aborted ? 'interrupted' : `failed: ${err.message}`}\n`);
-    process.exit(1);
-  });
+  buildUnlessStopped().then(
+    (stoppedBy) => stoppedBy && process.exit(1),
+    (err) => {
+      process.stderr.write(`offerops: build failed: ${err.message}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -12,9 +12,9 @@
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { constants } from 'node:os';
-import { build, buildState, ROOT } from './build.mjs';
-
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+import process from 'node:process';
+import { clearInterval, setInterval } from 'node:timers';
+import { buildState, buildUnlessStopped, ROOT } from './build.mjs';
 const log = (line) => process.stderr.write(`offerops: ${line}\n`);
 
 const [target, ...args] = process.argv.slice(2);
@@ -40,24 +40,16 @@ function stopWhenNpmEnds() {
 async function buildIfStale() {
   const state = buildState();
   if (state.fresh) return;
-  const controller = new AbortController();
-  let stoppedBy;
-  const onSignal = (sig) => {
-    stoppedBy = sig;
-    controller.abort();
-  };
-  for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
   const started = Date.now();
   log(`building (${state.reason}) …`);
+  let stoppedBy;
   try {
-    await build({ signal: controller.signal });
+    stoppedBy = await buildUnlessStopped();
   } catch (err) {
-    if (stoppedBy) process.exit(128 + constants.signals[stoppedBy]);
     log(`build failed: ${err.message}`);
     process.exit(1);
-  } finally {
-    for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
   }
+  if (stoppedBy) process.exit(128 + constants.signals[stoppedBy]);
   log(`built in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 

@@ -130,6 +130,7 @@ export async function checkGo(goMod: string, log: Log, env: NodeJS.ProcessEnv = 
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
     throw new Error(
       `the embedded FerretDB is built from source with Go ≥ ${wantedText}, and ${missing ? 'go is not on PATH' : `\`go env\` failed (${(err as Error).message.split('\n')[0]})`}: install Go ${wantedText} or later (https://go.dev/dl/), ${alternatives}`,
+      { cause: err },
     );
   }
   const [versionText = '', toolchain = ''] = answer.split('\n').map((line) => line.trim());

@@ -89,7 +89,9 @@ export function run(command: string, args: string[], opts: { cwd?: string; env?:
 /** What a command prints on stdout, trimmed; rejects when it cannot run or fails. */
 export function output(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { ...opts, encoding: 'utf8', timeout: 60_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout.trim())));
+    execFile(command, args, { ...opts, encoding: 'utf8', timeout: 60_000 }, (err: Error | null, stdout) =>
+      err ? reject(err) : resolve(stdout.trim()),
+    );
   });
 }
 
