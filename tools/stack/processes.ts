@@ -50,11 +50,10 @@ function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
-/** Progress of a long `run`: a line every `everyMs` saying what runs, for how long, and its latest output line. */
+/** Progress of a long `run`: a line every 5 s saying what runs, for how long, and its latest output line. */
 export interface Progress {
   what: string;
   log: Log;
-  everyMs?: number;
 }
 
 /** Runs a command to completion; rejects with the tail of its output when it fails. */
@@ -73,7 +72,7 @@ export function run(command: string, args: string[], opts: { cwd?: string; env?:
         const latest = output.trimEnd().split('\n').pop()?.trim();
         const seconds = Math.round((Date.now() - started) / 1000);
         progress.log(`${progress.what} … ${seconds} s${latest ? ` (${latest.length > 90 ? `${latest.slice(0, 89)}…` : latest})` : ''}`);
-      }, progress.everyMs ?? 5_000);
+      }, 5_000);
     child.once('error', (err) => {
       clearInterval(ticker);
       reject(err);
