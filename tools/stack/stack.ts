@@ -2,19 +2,19 @@
  * The offerops stack: a MongoDB-protocol server, a Temporal server (our
  * namespace and search attributes ensured on it) and, with `withApp`, the
  * worker and API processes. Every part comes from the environment when given
- * (MONGODB_URI, TEMPORAL_ADDRESS), else is started here, on free ports, with
- * its state under the supervisor's data directory.
+ * (MONGODB_URI, TEMPORAL_ADDRESS), else is started here with its state under
+ * the supervisor's data directory, on the ports it had at the last start while
+ * they are free (`<data>/ports.json`), else on free ones.
  */
 import { once } from 'node:events';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient } from 'mongodb';
 import { secretKeyFor } from '../cli/stack-config';
 import { ferretdbBinary, mongodOnPath, temporalBinary } from './binaries';
-import { freePorts, Log, poll, Supervisor } from './processes';
+import { freePorts, isPortFree, Log, poll, Supervisor } from './processes';
 import { ensureNamespace, waitForTemporal } from './temporal-setup';
 
 export interface StackOptions {
@@ -78,8 +78,68 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   }
 }
 
+type PortName = 'mongodb' | 'temporal' | 'temporal_ui';
+const PORT_LABELS: Record<PortName, string> = { mongodb: 'MongoDB', temporal: 'Temporal', temporal_ui: 'Temporal UI' };
+
+/**
+ * `<data>/ports.json`: the port each embedded server listened on, so that the
+ * next start on this data directory uses the same ones (the Temporal UI's
+ * address stays bookmarkable) while they are free.
+ */
+class SavedPorts {
+  private readonly file: string;
+  private readonly saved: Partial<Record<PortName, number>>;
+  private readonly taken = new Set<number>();
+
+  constructor(
+    dataDir: string,
+    private readonly log: Log,
+  ) {
+    this.file = join(dataDir, 'ports.json');
+    try {
+      this.saved = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<Record<PortName, number>>;
+    } catch {
+      this.saved = {};
+    }
+  }
+
+  /** The port `name` had last time if it is free now, else null (saying so when there was one). */
+  async reuse(name: PortName): Promise<number | null> {
+    const saved = this.saved[name];
+    if (saved === undefined || !Number.isInteger(saved)) return null;
+    if (!this.taken.has(saved) && (await isPortFree(saved))) {
+      this.taken.add(saved);
+      return saved;
+    }
+    this.log(`${PORT_LABELS[name]} port ${saved} (used last time) is taken: picking a new one, kept for later starts`);
+    return null;
+  }
+
+  /** The port `name` had last time if it is free now, else a free one. */
+  async pick(name: PortName): Promise<number> {
+    return (await this.reuse(name)) ?? (await this.fresh());
+  }
+
+  /** A free port, none of those given out before. */
+  async fresh(): Promise<number> {
+    let port: number;
+    do [port] = (await freePorts(1)) as [number];
+    while (this.taken.has(port));
+    this.taken.add(port);
+    return port;
+  }
+
+  /** Records the port `name` listens on, for the next start. */
+  keep(name: PortName, port: number): void {
+    if (this.saved[name] === port) return;
+    this.saved[name] = port;
+    writeFileSync(this.file, `${JSON.stringify(this.saved, null, 2)}\n`);
+  }
+}
+
 async function startLocal(supervisor: Supervisor, namespace: string, log: Log): Promise<Backends> {
-  const [mongodbUri, temporal] = await Promise.all([startMongo(supervisor, log), startTemporal(supervisor, namespace, log)]);
+  const ports = new SavedPorts(supervisor.dataDir, log);
+  const [mongodbUri, temporal] = await Promise.all([startMongo(supervisor, ports, log), startTemporal(supervisor, namespace, ports, log)]);
   return { mongodbUri, ...temporal };
 }
 
@@ -99,68 +159,103 @@ async function waitForMongo(uri: string, check?: () => void): Promise<void> {
 }
 
 /** MONGODB_URI, else `mongod` on PATH, else the embedded FerretDB. */
-async function startMongo(supervisor: Supervisor, log: Log): Promise<string> {
+async function startMongo(supervisor: Supervisor, ports: SavedPorts, log: Log): Promise<string> {
   if (process.env.MONGODB_URI) {
     await waitForMongo(process.env.MONGODB_URI);
     return process.env.MONGODB_URI;
   }
   const mongod = mongodOnPath();
   if (mongod) {
-    const [port] = await freePorts(1);
+    const port = await ports.pick('mongodb');
     const dbpath = join(supervisor.dataDir, 'mongod');
     mkdirSync(dbpath, { recursive: true });
     const child = supervisor.spawn('mongod', mongod, ['--dbpath', dbpath, '--bind_ip', '127.0.0.1', '--port', String(port)]);
     const uri = `mongodb://127.0.0.1:${port}/`;
     await waitForMongo(uri, () => child.assertRunning());
+    ports.keep('mongodb', port);
     return uri;
   }
   const binary = await ferretdbBinary(log);
-  const child = supervisor.spawn('ferretdb', binary, ['--listen', '127.0.0.1:0', '--dir', join(supervisor.dataDir, 'ferretdb')], {
-    stdin: 'pipe', // FerretDB exits when this pipe closes, i.e. when we do.
-    stdout: 'pipe', // its one line: the URI, once it listens
+  let port = await ports.reuse('mongodb'); // else FerretDB picks one itself
+  const uri = await retryTakenPort('FerretDB', log, async (taken) => {
+    if (taken !== null) port = null;
+    const child = supervisor.spawn('ferretdb', binary, ['--listen', `127.0.0.1:${port ?? 0}`, '--dir', join(supervisor.dataDir, 'ferretdb')], {
+      stdin: 'pipe', // FerretDB exits when this pipe closes, i.e. when we do.
+      stdout: 'pipe', // its one line: the URI, once it listens
+    });
+    const lines = createInterface({ input: child.child.stdout! });
+    const [line] = (await Promise.race([
+      once(lines, 'line', { signal: AbortSignal.timeout(STARTUP_TIMEOUT_MS) }),
+      child.exited.then(() => Promise.reject(child.failure())),
+    ])) as [string];
+    await waitForMongo(line, () => child.assertRunning());
+    return line;
   });
-  const lines = createInterface({ input: child.child.stdout! });
-  const [uri] = (await Promise.race([
-    once(lines, 'line', { signal: AbortSignal.timeout(STARTUP_TIMEOUT_MS) }),
-    child.exited.then(() => Promise.reject(child.failure())),
-  ])) as [string];
-  await waitForMongo(uri, () => child.assertRunning());
+  const listening = Number(new URL(uri).port);
+  if (listening) ports.keep('mongodb', listening);
   return uri;
 }
 
+/** The port a server's failure says was taken (Go's "listen tcp 127.0.0.1:PORT: bind: address already in use"), or null. */
+const takenPort = (err: Error): number | null => {
+  const match = /127\.0\.0\.1:(\d+): bind: address already in use/.exec(err.message);
+  return match ? Number(match[1]) : null;
+};
+
+/**
+ * `start(null)`, and again (twice at most) when it failed because a port it
+ * was to listen on was taken between our check and its bind — by then,
+ * `start(thatPort)` knows which one to replace.
+ */
+async function retryTakenPort<T>(what: string, log: Log, start: (taken: number | null) => Promise<T>): Promise<T> {
+  let taken: number | null = null;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(taken);
+    } catch (err) {
+      taken = takenPort(err as Error);
+      if (taken === null || attempt === 3) throw err;
+      log(`${what} found port ${taken} taken meanwhile: starting it again on another`);
+    }
+  }
+}
+
 /** TEMPORAL_ADDRESS, else `temporal server start-dev` on SQLite with the Web UI. */
-async function startTemporal(supervisor: Supervisor, namespace: string, log: Log): Promise<{ temporalAddress: string; temporalUi?: string }> {
+async function startTemporal(
+  supervisor: Supervisor,
+  namespace: string,
+  ports: SavedPorts,
+  log: Log,
+): Promise<{ temporalAddress: string; temporalUi?: string }> {
   if (process.env.TEMPORAL_ADDRESS) {
     await waitForTemporal(process.env.TEMPORAL_ADDRESS);
     return { temporalAddress: process.env.TEMPORAL_ADDRESS };
   }
   const binary = await temporalBinary(log);
-  const [port, uiPort] = await freePorts(2);
+  let port = await ports.pick('temporal');
+  let uiPort = await ports.pick('temporal_ui');
   const dir = join(supervisor.dataDir, 'temporal');
   mkdirSync(dir, { recursive: true });
-  // prettier-ignore
-  const child = supervisor.spawn('temporal', binary, [
-    'server', 'start-dev',
-    '--db-filename', join(dir, 'temporal.db'),
-    '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort),
-    '--namespace', namespace,
-    '--log-level', 'warn',
-  ]);
-  const temporalAddress = `127.0.0.1:${port}`;
-  await waitForTemporal(temporalAddress, { check: () => child.assertRunning() });
-  return { temporalAddress, temporalUi: `http://127.0.0.1:${uiPort}` };
+  await retryTakenPort('Temporal', log, async (taken) => {
+    if (taken === port) port = await ports.fresh();
+    if (taken === uiPort) uiPort = await ports.fresh();
+    // prettier-ignore
+    const child = supervisor.spawn('temporal', binary, [
+      'server', 'start-dev',
+      '--db-filename', join(dir, 'temporal.db'),
+      '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort),
+      '--namespace', namespace,
+      '--log-level', 'warn',
+    ]);
+    await waitForTemporal(`127.0.0.1:${port}`, { check: () => child.assertRunning() });
+  });
+  ports.keep('temporal', port);
+  ports.keep('temporal_ui', uiPort);
+  return { temporalAddress: `127.0.0.1:${port}`, temporalUi: `http://127.0.0.1:${uiPort}` };
 }
 
 async function assertPortFree(port: number): Promise<void> {
-  const server = createServer();
-  try {
-    server.listen(port, '127.0.0.1');
-    await once(server, 'listening');
-  } catch {
-    throw new Error(`port ${port} is already in use on 127.0.0.1: stop what uses it, or set PORT`);
-  } finally {
-    server.close();
-  }
+  if (!(await isPortFree(port))) throw new Error(`port ${port} is already in use on 127.0.0.1: stop what uses it, or set PORT`);
 }
 
 /** The worker and the API (built into dist/ by `npm run build`); resolves with the API's base URL. */

@@ -1,9 +1,12 @@
 /**
  * `npm start`: the whole service on the embedded stack (OFFEROPS_DATA_DIR,
  * default ./.offerops; the API on PORT, default 8080). On the first start it
- * creates a demo account and prints its keys once. Ctrl-C stops everything.
+ * creates a demo account and prints its keys once; every start prints the
+ * account and the command that makes a new key. Ctrl-C, SIGTERM or SIGHUP
+ * stops everything (run through tools/build/run.mjs, which builds first when
+ * the sources changed).
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { connectMongo } from '../../domain/config';
 import { createAccount, createApiKey, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
@@ -13,14 +16,20 @@ import { Stack, startStack } from './stack';
 
 interface DemoAccount {
   accountId: string;
-  liveKey: string;
-  testKey: string;
+  /** Only when the account was just created: its keys, shown once. */
+  keys?: { live: string; test: string };
 }
 
 /** Creates the demo account unless `<data>/demo.json` says it exists; the file keeps ids, never secrets. */
-async function createDemoAccountOnce(stack: Stack, dataDir: string): Promise<DemoAccount | null> {
+async function demoAccount(stack: Stack, dataDir: string): Promise<DemoAccount | null> {
   const file = join(dataDir, 'demo.json');
-  if (existsSync(file)) return null;
+  if (existsSync(file)) {
+    try {
+      return { accountId: (JSON.parse(readFileSync(file, 'utf8')) as { account_id: string }).account_id };
+    } catch {
+      return null;
+    }
+  }
   const mongo = await connectMongo({ mongodbUri: stack.mongodbUri, mongodbDb: stack.mongodbDb });
   try {
     const account = await createAccount(mongo.db, { name: 'Demo account', plan: 'pro' });
@@ -34,10 +43,19 @@ async function createDemoAccountOnce(stack: Stack, dataDir: string): Promise<Dem
     });
     const record = { account_id: account._id, live_key_id: live.keyId, test_key_id: test.keyId, created_at: new Date().toISOString() };
     writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
-    return { accountId: account._id, liveKey: live.apiKey, testKey: test.apiKey };
+    return { accountId: account._id, keys: { live: live.apiKey, test: test.apiKey } };
   } finally {
     await mongo.client.close();
   }
+}
+
+/** A word as the shell reads it back: quoted unless plainly safe. */
+const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** The operator command that makes a key for `accountId` on this stack (run from this directory). */
+function keyCreateCommand(accountId: string, dataDir: string): string {
+  const where = dataDir === resolve('.offerops') ? '' : `OFFEROPS_DATA_DIR=${shellWord(dataDir)} `;
+  return `${where}npx offerops admin key create --account ${accountId} --scopes all`;
 }
 
 function banner(stack: Stack, dataDir: string, demo: DemoAccount | null): string {
@@ -50,9 +68,12 @@ function banner(stack: Stack, dataDir: string, demo: DemoAccount | null): string
       : `  Temporal:    ${stack.temporalAddress} (namespace ${stack.temporalNamespace})`,
     `  Data:        ${dataDir}`,
   ];
-  if (demo) {
-    lines.push(`Demo account ${demo.accountId} (shown once, keep them):`, `  live key: ${demo.liveKey}`, `  test key: ${demo.testKey}`);
+  if (demo?.keys) {
+    lines.push(`Demo account ${demo.accountId} (keys shown once, keep them):`, `  live key: ${demo.keys.live}`, `  test key: ${demo.keys.test}`);
+  } else if (demo) {
+    lines.push(`Demo account ${demo.accountId} (its keys were shown at the first start)`);
   }
+  if (demo) lines.push(`  a new key: ${keyCreateCommand(demo.accountId, dataDir)}`);
   lines.push('Press Ctrl-C to stop.');
   return `${lines.join('\n')}\n`;
 }
@@ -77,7 +98,7 @@ async function main(): Promise<void> {
       log('stopping …');
       void supervisor.stop().finally(() => process.exit(1));
     };
-    const demo = await createDemoAccountOnce(stack, dataDir);
+    const demo = await demoAccount(stack, dataDir);
     process.stdout.write(banner(stack, dataDir, demo));
   } catch (err) {
     if (interrupted) return; // the signal handler finishes stopping and exits
