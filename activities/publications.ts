@@ -11,7 +11,7 @@ import { Environment, Tenant } from '../domain/db';
 import { prepareEvent } from '../domain/events/store';
 import { deliveriesOf, getDelivery, getPublication, queuedBefore, setPublicationStatus, updateDelivery } from '../domain/publications/store';
 import type { ActivityDeps } from './index';
-import { createChannelActivities } from './channels';
+import { createChannelActivities, isPacingWait } from './channels';
 
 interface Ref {
   publication_id: string;
@@ -20,6 +20,8 @@ interface Ref {
 }
 interface GroupRef extends Ref {
   group_id: string;
+  /** The send's reserved slot (deliverToGroup; absent in workflows started before send windows). */
+  slot?: string;
 }
 
 const tenantOf = (r: Ref): Tenant => ({ accountId: r.account, env: r.environment });
@@ -70,6 +72,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
           ...(publication.format ? { format: publication.format } : {}),
           imageUrl: publication.with_image ? publication.image_url : null,
           idempotencyKey: `${publication._id}:${r.group_id}`,
+          ...(r.slot ? { pacing: { slot: r.slot, attempt } } : {}),
         });
         await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, {
           status: 'sent',
@@ -78,7 +81,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
           sent_at: new Date(),
         });
       } catch (err) {
-        await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { error: (err as Error).message });
+        if (!isPacingWait(err)) await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { error: (err as Error).message });
         throw err;
       }
     },

@@ -1,5 +1,6 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
+import { SEND_WINDOW_PATCH } from './patches';
 
 export interface PublicationInput {
   publication_id: string;
@@ -30,18 +31,36 @@ function reason(err: unknown): string {
   return 'the channel did not accept the message';
 }
 
+/** How early a paced send wakes before its slot: the send waits the rest (at most INLINE_WAIT_MS) in its activity. */
+const WAKE_EARLY_MS = 800;
+
+/** The next slot a send that missed its own reserved (activities/channels.ts SLOT_MISSED), if `err` is that. */
+function missedSlot(err: unknown): string | undefined {
+  const cause = err instanceof ActivityFailure ? err.cause : undefined;
+  if (!(cause instanceof ApplicationFailure) || cause.type !== 'SlotMissed') return undefined;
+  const next: unknown = cause.details?.[0];
+  return typeof next === 'string' ? next : undefined;
+}
+
 async function deliver(input: PublicationInput, groupId: string): Promise<void> {
   // Pacing: the slot is reserved durably, and the wait is a durable timer.
-  const slot = await reserveDeliverySlot({ ...input, group_id: groupId });
-  const wait = Date.parse(slot) - Date.now();
-  if (wait > 0) {
-    await markDeliveryWaiting({ ...input, group_id: groupId });
-    await sleep(wait);
-  }
-  try {
-    await deliverToGroup({ ...input, group_id: groupId });
-  } catch (err) {
-    await failDelivery({ ...input, group_id: groupId, error: reason(err) });
+  // The send checks its slot again right before it goes; one that missed
+  // it has reserved the next free slot, waited for here in the same way.
+  const windowed = patched(SEND_WINDOW_PATCH);
+  let slot: string | undefined = await reserveDeliverySlot({ ...input, group_id: groupId });
+  while (slot) {
+    const wait = Date.parse(slot) - Date.now() - (windowed ? WAKE_EARLY_MS : 0);
+    if (wait > 0) {
+      await markDeliveryWaiting({ ...input, group_id: groupId });
+      await sleep(wait);
+    }
+    try {
+      await deliverToGroup({ ...input, group_id: groupId, ...(windowed ? { slot } : {}) });
+      slot = undefined;
+    } catch (err) {
+      slot = missedSlot(err);
+      if (!slot) await failDelivery({ ...input, group_id: groupId, error: reason(err) });
+    }
   }
 }
 
