@@ -112,11 +112,19 @@ export function createChannelActivities(deps: ActivityDeps) {
    * first free slot after its backoff (the policy's, or the one the far end
    * asked for), reserved for the retry.
    */
-  async function retryDelay(request: SlotRequest, idempotencyKey: string, attempt: number, retryAfterMs: number | undefined): Promise<number | undefined> {
+  async function retryDelay(
+    request: SlotRequest,
+    idempotencyKey: string,
+    attempt: number,
+    retryAfterMs: number | undefined,
+  ): Promise<number | undefined> {
     const policy = Context.current().info.retryPolicy;
     if (policy?.maximumAttempts && attempt >= policy.maximumAttempts) return retryAfterMs; // no retry follows
     const initial = msOptionalToNumber(policy?.initialInterval) ?? 1000;
-    const backoff = Math.min(msOptionalToNumber(policy?.maximumInterval) ?? 100 * initial, initial * (policy?.backoffCoefficient ?? 2) ** (attempt - 1));
+    const backoff = Math.min(
+      msOptionalToNumber(policy?.maximumInterval) ?? 100 * initial,
+      initial * (policy?.backoffCoefficient ?? 2) ** (attempt - 1),
+    );
     const earliest = new Date(Date.now() + (retryAfterMs ?? backoff));
     const next = await reserveSendSlot(deps.db, request, earliest, owner(idempotencyKey, attempt + 1));
     return Math.max(0, next.getTime() - Date.now() - RETRY_LEAD_MS);

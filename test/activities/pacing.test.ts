@@ -145,7 +145,12 @@ test('late sends take the next free slot: arrivals on a channel and on each grou
   try {
     const tenant = await seedTenant(app.db);
     const api = new ApiClient(app.baseUrl, tenant.apiKey);
-    const channel = await createChannel(app.db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: CHANNEL_MS }, secretKeyFromEnv());
+    const channel = await createChannel(
+      app.db,
+      tenant,
+      { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: CHANNEL_MS },
+      secretKeyFromEnv(),
+    );
     const segment = (await api.post('/segments', { name: 'Paced segment' })).body.data;
     for (let i = 0; i < 4; i++) {
       await createGroup(app.db, tenant, {
