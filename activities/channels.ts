@@ -4,13 +4,14 @@
  *
  * Pacing holds between the real sends: right before the connector is
  * called, a paced send checks the clock against its slot (domain/channels/
- * pacing.ts). Early, it waits in the activity (at most INLINE_WAIT_MS: the
- * workflow wakes it shortly before its slot). Past the slot's window, it does
- * not send: it takes the next free slot, and waits for it in the activity
- * when it is near, else fails with `SlotMissed` (first attempt: the workflow
- * waits for that slot on a durable timer and sends again) or `SendDeferred`
- * (a retry: Temporal retries it at that slot). A retry after a transient
- * error also goes in a reserved slot, the first free one after its backoff.
+ * pacing.ts). Early, it waits in the activity (the workflow wakes it shortly
+ * before its slot). Past the slot's window, it does not send: it takes the
+ * next free slot, and waits for it in the activity when it is near
+ * (INLINE_WAIT_MS), else fails with `SlotMissed` (first attempt: the workflow
+ * waits for that slot on a durable timer, waking earlier by how late the send
+ * was, and sends again) or `SendDeferred` (a retry: Temporal retries it at
+ * that slot). A retry after a transient error also goes in a reserved slot,
+ * the first free one after its backoff.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
@@ -41,7 +42,7 @@ export const INLINE_WAIT_MS = 1000;
 /** How early a retry wakes before its slot (it waits the rest in its activity). */
 const RETRY_LEAD_MS = 800;
 
-/** The failure of a first attempt that missed its slot; its details hold the next slot, reserved. */
+/** The failure of a first attempt that missed its slot; its details: the next slot, reserved, and how late (ms) the send was. */
 export const SLOT_MISSED = 'SlotMissed';
 /** The failure of a retry that missed its slot: Temporal retries it at the next slot, reserved. */
 export const SEND_DEFERRED = 'SendDeferred';
@@ -80,19 +81,24 @@ export function createChannelActivities(deps: ActivityDeps) {
     const mine = owner(idempotencyKey, pacing.attempt);
     // A retry's slot was reserved by the attempt before it (or is the next free one).
     let slot = pacing.attempt === 1 ? new Date(pacing.slot) : await reserveSendSlot(deps.db, request, new Date(), mine);
+    // The first attempt waits for the slot it was woken for, however early the workflow woke it.
+    let given = pacing.attempt === 1;
+    let lateMs = 0;
     for (;;) {
       const check = slotCheck(slot);
       if (check.state === 'go') return;
       if (check.state === 'late') {
+        lateMs ||= check.ms;
+        given = false;
         slot = await reserveSendSlot(deps.db, request, new Date(), mine);
-      } else if (check.ms <= INLINE_WAIT_MS) {
+      } else if (given || check.ms <= INLINE_WAIT_MS) {
         await sleep(check.ms);
       } else if (pacing.attempt === 1) {
         throw ApplicationFailure.create({
           message: 'the send missed its slot and waits for the next free one',
           type: SLOT_MISSED,
           nonRetryable: true,
-          details: [slot.toISOString()],
+          details: [slot.toISOString(), lateMs],
         });
       } else {
         // The slot passes to the next attempt.

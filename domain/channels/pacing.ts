@@ -68,12 +68,12 @@ export const isPaced = (slot: SlotRequest): boolean => layout(slot) !== null;
 
 /**
  * Where a send stands against its slot at `now`: `wait` ms before it may
- * start, `go`, or `late` (past its window: it must not send in this slot).
+ * start, `go`, or `late` by ms (past its window: it must not send in this slot).
  */
-export function slotCheck(slotAt: Date, now = new Date()): { state: 'wait'; ms: number } | { state: 'go' } | { state: 'late' } {
+export function slotCheck(slotAt: Date, now = new Date()): { state: 'wait' | 'late'; ms: number } | { state: 'go' } {
   const early = slotAt.getTime() - now.getTime();
   if (early > 0) return { state: 'wait', ms: early };
-  return -early <= SEND_WINDOW_MS ? { state: 'go' } : { state: 'late' };
+  return -early <= SEND_WINDOW_MS ? { state: 'go' } : { state: 'late', ms: -early };
 }
 
 /**

@@ -117,7 +117,7 @@ test('a slot is valid only inside its window: early waits, late must not send', 
   assert.deepEqual(slotCheck(slot, new Date(999_700)), { state: 'wait', ms: 300 });
   assert.deepEqual(slotCheck(slot, new Date(1_000_000)), { state: 'go' });
   assert.deepEqual(slotCheck(slot, new Date(1_000_000 + SEND_WINDOW_MS)), { state: 'go' });
-  assert.deepEqual(slotCheck(slot, new Date(1_000_001 + SEND_WINDOW_MS)), { state: 'late' });
+  assert.deepEqual(slotCheck(slot, new Date(1_000_001 + SEND_WINDOW_MS)), { state: 'late', ms: SEND_WINDOW_MS + 1 });
 });
 
 test('a named reservation finds its own slot again; others pass it by; released, it is free', async () => {

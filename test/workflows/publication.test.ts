@@ -53,11 +53,11 @@ function fakes(plan: { groups: string[]; slots?: Record<string, number>; behavio
       calls.deliver.push(r.group_id);
       calls.slots.push(r.slot);
       const behaviour = plan.behaviour[r.group_id];
-      // Started past its slot's window: no send, the next free slot (1.5 s on) reserved instead.
+      // Started 2 s past its slot: no send, the next free slot (4 s on) reserved instead.
       if (behaviour === 'late' && !late.has(r.group_id)) {
         late.add(r.group_id);
-        const next = new Date(Date.now() + 1500).toISOString();
-        throw ApplicationFailure.create({ message: 'the send missed its slot', type: 'SlotMissed', nonRetryable: true, details: [next] });
+        const next = new Date(Date.now() + 4000).toISOString();
+        throw ApplicationFailure.create({ message: 'the send missed its slot', type: 'SlotMissed', nonRetryable: true, details: [next, 2000] });
       }
       if (behaviour === 'permanent') throw ApplicationFailure.nonRetryable('the gateway refused the destination', 'ChannelPermanent');
       if (behaviour === 'flaky' && !flakes.has(r.group_id)) {
@@ -135,7 +135,7 @@ test('a paced group waits on a durable timer before its send', async () => {
   assert.ok(seconds <= 2, `timer of ${seconds}s`);
 });
 
-test('a send that missed its slot waits on a durable timer for the next one it reserved, then goes', async () => {
+test('a send that missed its slot waits on a durable timer for the next one it reserved (waking earlier by how late it was), then goes', async () => {
   const { result, calls, history } = await run({ groups: ['grp_late'], behaviour: { grp_late: 'late' } });
   assert.deepEqual(result, { status: 'sent' });
   assert.deepEqual(calls.deliver, ['grp_late', 'grp_late']);
@@ -145,5 +145,9 @@ test('a send that missed its slot waits on a durable timer for the next one it r
   assert.equal(calls.slots.length, 2);
   assert.ok(calls.slots.every((slot) => typeof slot === 'string'));
   assert.notEqual(calls.slots[0], calls.slots[1]);
-  assert.equal(history.events!.filter((e) => e.timerStartedEventAttributes).length, 1);
+  const timers = history.events!.filter((e) => e.timerStartedEventAttributes);
+  assert.equal(timers.length, 1);
+  // 4 s away, but the send was 2 s late: it wakes about 3 s before the slot instead of 0.8 s.
+  const seconds = Number(timers[0]!.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0);
+  assert.ok(seconds <= 1, `timer of ${seconds}s`);
 });
