@@ -1,12 +1,26 @@
 /**
  * Sending to a group through its channel, and pacing. Test-environment
  * sends always go to the sandbox connector.
+ *
+ * Pacing holds between the real sends: right before the connector is
+ * called, a paced send checks the clock against its slot (domain/channels/
+ * pacing.ts). Early, it waits in the activity (the workflow wakes it shortly
+ * before its slot). Past the slot's window, it does not send: it takes the
+ * next free slot, and waits for it in the activity when it is near
+ * (INLINE_WAIT_MS), else fails with `SlotMissed` (first attempt: the workflow
+ * waits for that slot on a durable timer, waking earlier by how late the send
+ * was, and sends again) or `SendDeferred` (a retry: Temporal retries it at
+ * that slot). A retry after a transient error also goes in a reserved slot,
+ * the first free one after its backoff.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { msOptionalToNumber } from '@temporalio/common/lib/time';
 import { ChannelConfig, channelForSend, getChannel } from '../domain/channels/store';
 import { Tenant } from '../domain/db';
 import { getGroup, GroupDoc } from '../domain/groups/store';
-import { reserveSendSlot } from '../domain/channels/pacing';
+import { isPaced, releaseSendSlot, reserveSendSlot, slotCheck, SlotRequest } from '../domain/channels/pacing';
 import type { TemplateFormat } from '../domain/templates/store';
 import { ConnectorError, connectorFor } from './connectors/index';
 import type { ActivityDeps } from './index';
@@ -19,7 +33,30 @@ export interface SendInput {
   format?: TemplateFormat;
   imageUrl: string | null;
   idempotencyKey: string;
+  /** A paced send's slot (reserved for its first attempt) and which attempt of the activity this is. */
+  pacing?: { slot: string; attempt: number };
 }
+
+/** How near a slot must be for a send to wait for it in its activity; a later one is waited for durably. */
+export const INLINE_WAIT_MS = 1000;
+/** How early a retry wakes before its slot (it waits the rest in its activity). */
+const RETRY_LEAD_MS = 800;
+
+/** The failure of a first attempt that missed its slot; its details: the next slot, reserved, and how late (ms) the send was. */
+export const SLOT_MISSED = 'SlotMissed';
+/** The failure of a retry that missed its slot: Temporal retries it at the next slot, reserved. */
+export const SEND_DEFERRED = 'SendDeferred';
+
+/** Whether `err` is a send put off to a later slot (not an error of the channel). */
+export const isPacingWait = (err: unknown): boolean =>
+  err instanceof ApplicationFailure && (err.type === SLOT_MISSED || err.type === SEND_DEFERRED);
+
+const slotRequest = (group: GroupDoc, channel: Pick<ChannelConfig, 'id' | 'minIntervalMs'> | null): SlotRequest => ({
+  groupId: group._id,
+  groupIntervalMs: group.min_interval_ms ?? 0,
+  channelId: channel?.id ?? null,
+  channelIntervalMs: channel?.minIntervalMs ?? 0,
+});
 
 const permanent = (message: string) => ApplicationFailure.nonRetryable(message, 'ChannelPermanent');
 
@@ -31,6 +68,72 @@ export function createChannelActivities(deps: ActivityDeps) {
     const channel = await channelForSend(deps.db, tenant, group.channel_id, deps.secretKey);
     if (!channel) throw permanent("the group's channel no longer exists");
     return { group, channel };
+  }
+
+  /** Attempt `attempt`'s own reservations are named after the send and the attempt: a retry finds its slot again. */
+  const owner = (idempotencyKey: string, attempt: number) => `${idempotencyKey}#${attempt}`;
+
+  /**
+   * Returns when the send may go now, inside its slot's window; waits in the
+   * activity for a near slot, and throws SLOT_MISSED or SEND_DEFERRED for a far one.
+   */
+  async function holdSlot(request: SlotRequest, idempotencyKey: string, pacing: { slot: string; attempt: number }): Promise<void> {
+    const mine = owner(idempotencyKey, pacing.attempt);
+    // A retry's slot was reserved by the attempt before it (or is the next free one).
+    let slot = pacing.attempt === 1 ? new Date(pacing.slot) : await reserveSendSlot(deps.db, request, new Date(), mine);
+    // The first attempt waits for the slot it was woken for, however early the workflow woke it.
+    let given = pacing.attempt === 1;
+    let lateMs = 0;
+    for (;;) {
+      const check = slotCheck(slot);
+      if (check.state === 'go') return;
+      if (check.state === 'late') {
+        lateMs ||= check.ms;
+        given = false;
+        slot = await reserveSendSlot(deps.db, request, new Date(), mine);
+      } else if (given || check.ms <= INLINE_WAIT_MS) {
+        await sleep(check.ms);
+      } else if (pacing.attempt === 1) {
+        throw ApplicationFailure.create({
+          message: 'the send missed its slot and waits for the next free one',
+          type: SLOT_MISSED,
+          nonRetryable: true,
+          details: [slot.toISOString(), lateMs],
+        });
+      } else {
+        // The slot passes to the next attempt.
+        await releaseSendSlot(deps.db, request, slot, mine);
+        const next = await reserveSendSlot(deps.db, request, slot, owner(idempotencyKey, pacing.attempt + 1));
+        throw ApplicationFailure.create({
+          message: 'the retry missed its slot and waits for the next free one',
+          type: SEND_DEFERRED,
+          nextRetryDelay: Math.max(0, next.getTime() - Date.now() - RETRY_LEAD_MS),
+        });
+      }
+    }
+  }
+
+  /**
+   * The delay before retrying a paced send that failed transiently: to the
+   * first free slot after its backoff (the policy's, or the one the far end
+   * asked for), reserved for the retry.
+   */
+  async function retryDelay(
+    request: SlotRequest,
+    idempotencyKey: string,
+    attempt: number,
+    retryAfterMs: number | undefined,
+  ): Promise<number | undefined> {
+    const policy = Context.current().info.retryPolicy;
+    if (policy?.maximumAttempts && attempt >= policy.maximumAttempts) return retryAfterMs; // no retry follows
+    const initial = msOptionalToNumber(policy?.initialInterval) ?? 1000;
+    const backoff = Math.min(
+      msOptionalToNumber(policy?.maximumInterval) ?? 100 * initial,
+      initial * (policy?.backoffCoefficient ?? 2) ** (attempt - 1),
+    );
+    const earliest = new Date(Date.now() + (retryAfterMs ?? backoff));
+    const next = await reserveSendSlot(deps.db, request, earliest, owner(idempotencyKey, attempt + 1));
+    return Math.max(0, next.getTime() - Date.now() - RETRY_LEAD_MS);
   }
 
   return {
@@ -47,13 +150,8 @@ export function createChannelActivities(deps: ActivityDeps) {
       if (!group) throw permanent('the group no longer exists');
       const channel = group.channel_id ? await getChannel(deps.db, tenant, group.channel_id) : null;
       if (group.channel_id && !channel) throw permanent("the group's channel no longer exists");
-      const at = await reserveSendSlot(deps.db, {
-        groupId: group._id,
-        groupIntervalMs: group.min_interval_ms ?? 0,
-        channelId: channel?._id ?? null,
-        channelIntervalMs: channel?.min_interval_ms ?? 0,
-      });
-      return at.toISOString();
+      const pacing = channel && { id: channel._id, minIntervalMs: channel.min_interval_ms ?? 0 };
+      return (await reserveSendSlot(deps.db, slotRequest(group, pacing))).toISOString();
     },
 
     async sendToGroup(input: SendInput): Promise<{ providerMessageId: string | null; withImage: boolean }> {
@@ -61,6 +159,9 @@ export function createChannelActivities(deps: ActivityDeps) {
       const { group, channel } = await target(tenant, input.groupId);
       if (!group.active) throw permanent('the group is inactive');
       if (tenant.env === 'live' && !channel) throw permanent('the group is not connected to a channel');
+      const request = slotRequest(group, channel);
+      const pacing = tenant.env === 'live' && isPaced(request) ? input.pacing : undefined;
+      if (pacing) await holdSlot(request, input.idempotencyKey, pacing);
       try {
         const connector = connectorFor(channel, deps);
         const withImage = input.imageUrl !== null && connector.supportsImages;
@@ -77,11 +178,12 @@ export function createChannelActivities(deps: ActivityDeps) {
       } catch (err) {
         if (!(err instanceof ConnectorError)) throw err;
         if (err.permanent) throw permanent(err.message);
-        // Transient: retried by the activity's policy, after the pause the far end asked for if any.
+        // Transient: retried by the activity's policy, after the pause the far end asked for if any (paced: in a slot).
+        const nextRetryDelay = pacing ? await retryDelay(request, input.idempotencyKey, pacing.attempt, err.retryAfterMs) : err.retryAfterMs;
         throw ApplicationFailure.create({
           message: err.message,
           type: 'ChannelTransient',
-          ...(err.retryAfterMs !== undefined ? { nextRetryDelay: err.retryAfterMs } : {}),
+          ...(nextRetryDelay !== undefined ? { nextRetryDelay } : {}),
         });
       }
     },

@@ -11,7 +11,7 @@ import { Environment, Tenant } from '../domain/db';
 import { prepareEvent } from '../domain/events/store';
 import { deliveriesOf, getDelivery, getPublication, queuedBefore, setPublicationStatus, updateDelivery } from '../domain/publications/store';
 import type { ActivityDeps } from './index';
-import { createChannelActivities } from './channels';
+import { createChannelActivities, isPacingWait } from './channels';
 import { reportInternalError, safeFailure } from './internal-errors';
 
 interface Ref {
@@ -21,6 +21,8 @@ interface Ref {
 }
 interface GroupRef extends Ref {
   group_id: string;
+  /** The send's reserved slot (deliverToGroup; absent in workflows started before send windows). */
+  slot?: string;
 }
 
 const tenantOf = (r: Ref): Tenant => ({ accountId: r.account, env: r.environment });
@@ -77,6 +79,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
           ...(publication.format ? { format: publication.format } : {}),
           imageUrl: publication.with_image ? publication.image_url : null,
           idempotencyKey: `${publication._id}:${r.group_id}`,
+          ...(r.slot ? { pacing: { slot: r.slot, attempt } } : {}),
         });
         await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, {
           status: 'sent',
@@ -85,7 +88,9 @@ export function createPublicationActivities(deps: ActivityDeps) {
           sent_at: new Date(),
         });
       } catch (err) {
-        // Retried like any transient failure; what the workflow records when retries run out is this text too.
+        // A send put off to a later slot is no error; anything else is retried like any transient failure,
+        // and what the workflow records when retries run out is this same safe text.
+        if (isPacingWait(err)) throw err;
         const failure = safeFailure('a delivery attempt', err);
         try {
           await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { error: failure.message });

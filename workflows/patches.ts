@@ -10,3 +10,10 @@
  * database error) as a failed attempt instead of failing the whole delivery.
  */
 export const DELIVERY_STATE_PATCH = 'webhook-delivery-state';
+
+/**
+ * Publications started from here on pass each send its reserved slot (it
+ * checks the slot again right before it goes, and takes the next free one when
+ * it missed it), wake shortly before the slot, and wait again for a missed one.
+ */
+export const SEND_WINDOW_PATCH = 'publication-send-window';

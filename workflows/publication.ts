@@ -1,5 +1,6 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
+import { SEND_WINDOW_PATCH } from './patches';
 
 export interface PublicationInput {
   publication_id: string;
@@ -30,18 +31,42 @@ function reason(err: unknown): string {
   return 'the channel did not accept the message';
 }
 
+/** How early a paced send wakes before its slot: the send waits the rest in its activity. */
+const WAKE_EARLY_MS = 800;
+/** After a missed slot the send wakes earlier by how late it was (and this much more), up to MAX_WAKE_EARLY_MS. */
+const WAKE_MARGIN_MS = 200;
+const MAX_WAKE_EARLY_MS = 5000;
+
+/** The next slot a send that missed its own reserved, and how late it was (activities/channels.ts SLOT_MISSED), if `err` is that. */
+function missedSlot(err: unknown): { slot: string; lateMs: number } | undefined {
+  const cause = err instanceof ActivityFailure ? err.cause : undefined;
+  if (!(cause instanceof ApplicationFailure) || cause.type !== 'SlotMissed') return undefined;
+  const [slot, lateMs]: unknown[] = cause.details ?? [];
+  return typeof slot === 'string' ? { slot, lateMs: typeof lateMs === 'number' ? lateMs : 0 } : undefined;
+}
+
 async function deliver(input: PublicationInput, groupId: string): Promise<void> {
   // Pacing: the slot is reserved durably, and the wait is a durable timer.
-  const slot = await reserveDeliverySlot({ ...input, group_id: groupId });
-  const wait = Date.parse(slot) - Date.now();
-  if (wait > 0) {
-    await markDeliveryWaiting({ ...input, group_id: groupId });
-    await sleep(wait);
-  }
-  try {
-    await deliverToGroup({ ...input, group_id: groupId });
-  } catch (err) {
-    await failDelivery({ ...input, group_id: groupId, error: reason(err) });
+  // The send checks its slot again right before it goes; one that missed
+  // it has reserved the next free slot, waited for here in the same way.
+  const windowed = patched(SEND_WINDOW_PATCH);
+  let wakeEarly = windowed ? WAKE_EARLY_MS : 0;
+  let slot: string | undefined = await reserveDeliverySlot({ ...input, group_id: groupId });
+  while (slot) {
+    const wait = Date.parse(slot) - Date.now() - wakeEarly;
+    if (wait > 0) {
+      await markDeliveryWaiting({ ...input, group_id: groupId });
+      await sleep(wait);
+    }
+    try {
+      await deliverToGroup({ ...input, group_id: groupId, ...(windowed ? { slot } : {}) });
+      slot = undefined;
+    } catch (err) {
+      const missed = missedSlot(err);
+      if (!missed) await failDelivery({ ...input, group_id: groupId, error: reason(err) });
+      else wakeEarly = Math.min(MAX_WAKE_EARLY_MS, wakeEarly + missed.lateMs + WAKE_MARGIN_MS);
+      slot = missed?.slot;
+    }
   }
 }
 

@@ -3,20 +3,35 @@
  * unique-key insert is atomic on MongoDB and on FerretDB alike (a
  * compare-and-set on one document races on FerretDB).
  *
- * Time is cut into cells of one width `w` (the channel's interval, or the
- * group's when there is no channel pacing). A send at `m·w` takes the
- * channel's cell `m` and the group's cells `m … m+k-1`, k = ⌈group interval
- * / w⌉, by inserting one document per cell (`<key>:<n>`). Two sends never
- * share a cell, so two sends on one channel are at least `w` apart and two
- * sends to one group at least `k·w` ≥ the group interval apart — whatever
- * else the channel is busy with. When a group cell is taken, the cells just
- * taken are given back and the search goes on after it. A cell whose owner
- * died before giving it back is only a gap; the retention sweep removes old
- * cells.
+ * The promise is about the real sends, as the channel sees them: no two
+ * sends to one channel, nor to one group, leave closer than its interval.
+ * A reserved slot is therefore valid only for a short window: a send must
+ * start within [slot, slot + SEND_WINDOW_MS] (checked against the clock right
+ * before the connector is called, see `slotCheck`). A send that would start
+ * later does not go: it takes the next free slot and waits again.
+ *
+ * Time is cut into cells of one width `w`: the channel's interval, or the
+ * group's when there is no channel pacing, plus the window and a margin
+ * (SEND_MARGIN_MS, slack for the time from the check to the channel varying
+ * between two sends). A send at `m·w` takes the channel's cell `m` and the
+ * group's cells `m … m+k-1`, k = ⌈(group interval + window + margin) / w⌉, by
+ * inserting one document per cell (`<key>:<n>`). Two sends never share a
+ * cell, so two sends on one channel start at least `w − window` = interval +
+ * margin apart, and two sends to one group at least `k·w − window` ≥ group
+ * interval + margin apart — however late inside its window each started,
+ * and whatever else the channel is busy with. When a group cell is taken,
+ * the cells just taken are given back and the search goes on after it. A
+ * cell whose owner died before giving it back, or whose send missed its
+ * window, is only a gap; the retention sweep removes old cells.
  */
 import { randomBytes } from 'node:crypto';
 import { Db } from 'mongodb';
 import { isDuplicateKey, platformCollection } from '../db';
+
+/** How late after its slot a send may still start; later, it takes the next free slot. */
+export const SEND_WINDOW_MS = 100;
+/** Slack in the cell width for the time from the clock check to the channel varying between two sends. */
+export const SEND_MARGIN_MS = 100;
 
 interface CellDoc {
   _id: string;
@@ -25,16 +40,53 @@ interface CellDoc {
   owner: string;
 }
 
-const cells = (db: Db) => platformCollection<CellDoc>(db, 'send_slots');
+/** What a send is paced by: its group and, when the channel is paced, its channel. */
+export interface SlotRequest {
+  groupId: string;
+  groupIntervalMs: number;
+  channelId: string | null;
+  channelIntervalMs: number;
+}
 
-/** Takes cell `id` unless someone has it; whether it was free. */
-async function take(db: Db, id: string, at: Date, owner: string): Promise<boolean> {
+const cells = (db: Db) => platformCollection<CellDoc>(db, 'send_slots');
+// The width is part of the keys: cells of different widths are different clocks.
+const groupCell = (groupId: string, width: number, n: number) => `group:${groupId}/${width}:${n}`;
+const channelCell = (channelId: string | null, width: number, n: number) => `channel:${channelId}/${width}:${n}`;
+
+/** The cell width and how many group cells a send takes; null when the send is not paced. */
+function layout(slot: SlotRequest): { width: number; groupCells: number; channelPaced: boolean } | null {
+  const channelPaced = slot.channelId !== null && slot.channelIntervalMs > 0;
+  const interval = channelPaced ? slot.channelIntervalMs : slot.groupIntervalMs;
+  if (interval <= 0) return null;
+  const width = interval + SEND_WINDOW_MS + SEND_MARGIN_MS;
+  const groupCells = slot.groupIntervalMs > 0 ? Math.ceil((slot.groupIntervalMs + SEND_WINDOW_MS + SEND_MARGIN_MS) / width) : 0;
+  return { width, groupCells, channelPaced };
+}
+
+/** Whether sends of this group on this channel are paced at all. */
+export const isPaced = (slot: SlotRequest): boolean => layout(slot) !== null;
+
+/**
+ * Where a send stands against its slot at `now`: `wait` ms before it may
+ * start, `go`, or `late` by ms (past its window: it must not send in this slot).
+ */
+export function slotCheck(slotAt: Date, now = new Date()): { state: 'wait' | 'late'; ms: number } | { state: 'go' } {
+  const early = slotAt.getTime() - now.getTime();
+  if (early > 0) return { state: 'wait', ms: early };
+  return -early <= SEND_WINDOW_MS ? { state: 'go' } : { state: 'late', ms: -early };
+}
+
+/**
+ * Takes cell `id` unless someone else has it; whether it is ours. A named
+ * owner finds a cell it took earlier again (a reservation made for it before).
+ */
+async function take(db: Db, id: string, at: Date, owner: string, named: boolean): Promise<boolean> {
   try {
     await cells(db).insertOne({ _id: id, at, owner });
     return true;
   } catch (err) {
-    if (isDuplicateKey(err)) return false;
-    throw err;
+    if (!isDuplicateKey(err)) throw err;
+    return named && (await cells(db).findOne({ _id: id }))?.owner === owner;
   }
 }
 
@@ -44,42 +96,49 @@ async function giveBack(db: Db, ids: string[], owner: string): Promise<void> {
 
 /**
  * Reserves the earliest time, at or after `now`, a message may go to
- * `groupId` on `channelId`; the time.
+ * `groupId` on `channelId`; the time (`now` itself when the send is not
+ * paced). `owner` names the reservation (else it is anonymous): cells already
+ * held by that owner count as its own, so a send that reserved for a later
+ * attempt finds that slot again.
  */
-export async function reserveSendSlot(
-  db: Db,
-  slot: { groupId: string; groupIntervalMs: number; channelId: string | null; channelIntervalMs: number },
-  now = new Date(),
-): Promise<Date> {
-  const channelPaced = slot.channelId !== null && slot.channelIntervalMs > 0;
-  const width = channelPaced ? slot.channelIntervalMs : slot.groupIntervalMs;
-  if (width <= 0) return now;
-  const groupCells = slot.groupIntervalMs > 0 ? Math.ceil(slot.groupIntervalMs / width) : 0;
-  // The width is part of the group's key: cells of different widths are different clocks.
-  const groupKey = `group:${slot.groupId}/${width}`;
-  const owner = randomBytes(12).toString('base64url');
+export async function reserveSendSlot(db: Db, slot: SlotRequest, now = new Date(), owner?: string): Promise<Date> {
+  const cellsOf = layout(slot);
+  if (!cellsOf) return now;
+  const { width, groupCells, channelPaced } = cellsOf;
+  const named = owner !== undefined;
+  const who = owner ?? randomBytes(12).toString('base64url');
   for (let m = Math.ceil(now.getTime() / width); ; m++) {
     const at = new Date(m * width);
     const held: string[] = [];
     if (channelPaced) {
-      const id = `channel:${slot.channelId}:${m}`;
-      if (!(await take(db, id, at, owner))) continue;
+      const id = channelCell(slot.channelId, width, m);
+      if (!(await take(db, id, at, who, named))) continue;
       held.push(id);
     }
     let blocked = -1;
     for (let n = m; n < m + groupCells; n++) {
-      const id = `${groupKey}:${n}`;
-      if (!(await take(db, id, new Date(n * width), owner))) {
+      const id = groupCell(slot.groupId, width, n);
+      if (!(await take(db, id, new Date(n * width), who, named))) {
         blocked = n;
         break;
       }
       held.push(id);
     }
     if (blocked < 0) return at;
-    await giveBack(db, held, owner);
+    await giveBack(db, held, who);
     // Every start up to `blocked` would need the taken cell.
     m = blocked;
   }
+}
+
+/** Gives back the cells a reservation of `owner` at `at` holds (a slot it will not use). */
+export async function releaseSendSlot(db: Db, slot: SlotRequest, at: Date, owner: string): Promise<void> {
+  const cellsOf = layout(slot);
+  if (!cellsOf) return;
+  const m = Math.round(at.getTime() / cellsOf.width);
+  const ids = Array.from({ length: cellsOf.groupCells }, (_, i) => groupCell(slot.groupId, cellsOf.width, m + i));
+  if (cellsOf.channelPaced) ids.push(channelCell(slot.channelId, cellsOf.width, m));
+  await giveBack(db, ids, owner);
 }
 
 /** Removes cells that started before `before`; how many. */

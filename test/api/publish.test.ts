@@ -357,12 +357,14 @@ describe('live channels (a local gateway of our http protocol)', () => {
     )
       .map((c) => c.at.getTime())
       .sort();
-    assert.equal(slots.length, 2);
-    assert.ok(slots[1]! - slots[0]! >= 1500, `slots ${slots[1]! - slots[0]!} ms apart`);
-    // …and the second waited for its slot (a durable timer never fires early).
+    // (a send that missed its slot's window took a later one: its first is a gap)…
+    assert.ok(slots.length >= 2);
+    for (let i = 1; i < slots.length; i++) assert.ok(slots[i]! - slots[i - 1]! >= 1500, `slots ${slots[i]! - slots[i - 1]!} ms apart`);
+    // …the second waited for its slot, and the group received them at least the interval apart.
     const arrivals = gateway.requests.filter((r) => r.to === groups[0]!.address).map((r) => r.at);
     assert.equal(arrivals.length, 2);
     assert.ok(arrivals[1]! >= slots[1]!, 'the second send did not start before its slot');
+    assert.ok(arrivals[1]! - arrivals[0]! >= 1500, `arrived ${arrivals[1]! - arrivals[0]!} ms apart`);
     assert.ok(a.deliveries[0].sent_at);
   });
 });

@@ -30,14 +30,16 @@ after(async () => {
 
 interface Calls {
   deliver: string[];
+  slots: (string | undefined)[];
   failed: { group: string; error: string }[];
   waiting: string[];
 }
 
-function fakes(plan: { groups: string[]; slots?: Record<string, number>; behaviour: Record<string, 'ok' | 'permanent' | 'flaky'> }) {
-  const calls: Calls = { deliver: [], failed: [], waiting: [] };
+function fakes(plan: { groups: string[]; slots?: Record<string, number>; behaviour: Record<string, 'ok' | 'permanent' | 'flaky' | 'late'> }) {
+  const calls: Calls = { deliver: [], slots: [], failed: [], waiting: [] };
   const sent = new Set<string>();
   const flakes = new Set<string>();
+  const late = new Set<string>();
   const activities = {
     async beginPublication() {
       return plan.groups;
@@ -48,9 +50,16 @@ function fakes(plan: { groups: string[]; slots?: Record<string, number>; behavio
     async markDeliveryWaiting(r: { group_id: string }) {
       calls.waiting.push(r.group_id);
     },
-    async deliverToGroup(r: { group_id: string }) {
+    async deliverToGroup(r: { group_id: string; slot?: string }) {
       calls.deliver.push(r.group_id);
+      calls.slots.push(r.slot);
       const behaviour = plan.behaviour[r.group_id];
+      // Started 2 s past its slot: no send, the next free slot (4 s on) reserved instead.
+      if (behaviour === 'late' && !late.has(r.group_id)) {
+        late.add(r.group_id);
+        const next = new Date(Date.now() + 4000).toISOString();
+        throw ApplicationFailure.create({ message: 'the send missed its slot', type: 'SlotMissed', nonRetryable: true, details: [next, 2000] });
+      }
       if (behaviour === 'permanent') throw ApplicationFailure.nonRetryable('the gateway refused the destination', 'ChannelPermanent');
       if (behaviour === 'flaky' && !flakes.has(r.group_id)) {
         flakes.add(r.group_id);
@@ -125,4 +134,21 @@ test('a paced group waits on a durable timer before its send', async () => {
   assert.equal(timers.length, 1);
   const seconds = Number(timers[0]!.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0);
   assert.ok(seconds <= 2, `timer of ${seconds}s`);
+});
+
+test('a send that missed its slot waits on a durable timer for the next one it reserved (waking earlier by how late it was), then goes', async () => {
+  const { result, calls, history } = await run({ groups: ['grp_late'], behaviour: { grp_late: 'late' } });
+  assert.deepEqual(result, { status: 'sent' });
+  assert.deepEqual(calls.deliver, ['grp_late', 'grp_late']);
+  assert.deepEqual(calls.failed, [], 'a missed slot is not a failure');
+  assert.deepEqual(calls.waiting, ['grp_late']);
+  // Each send carries its slot: the reserved one, then the one the missed send reserved.
+  assert.equal(calls.slots.length, 2);
+  assert.ok(calls.slots.every((slot) => typeof slot === 'string'));
+  assert.notEqual(calls.slots[0], calls.slots[1]);
+  const timers = history.events!.filter((e) => e.timerStartedEventAttributes);
+  assert.equal(timers.length, 1);
+  // 4 s away, but the send was 2 s late: it wakes about 3 s before the slot instead of 0.8 s.
+  const seconds = Number(timers[0]!.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0);
+  assert.ok(seconds <= 1, `timer of ${seconds}s`);
 });
