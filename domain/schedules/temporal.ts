@@ -111,7 +111,25 @@ export async function syncTemporalSchedule(
     await (doc.paused ? handle.pause('paused through the offerops API') : handle.unpause('resumed through the offerops API'));
     changed = true;
   }
-  return changed ? handle.describe() : desc;
+  return changed ? settled(handle, doc) : desc;
+}
+
+/** How long a change may take to show in the Temporal Schedule's description. */
+const SETTLE_WAIT_MS = 5_000;
+
+/**
+ * The description once it shows the change just made: Temporal applies a
+ * pause or an update to its scheduler asynchronously, so a describe right
+ * after it may still show the state before. Waits (polling, bounded) until it
+ * agrees with the record; past the bound, the last description as it is.
+ */
+async function settled(handle: ScheduleHandle, doc: ScheduleDoc): Promise<ScheduleDescription> {
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  for (let pause = 25; ; pause = Math.min(pause * 2, 400)) {
+    const desc = await handle.describe();
+    if (inSync(desc, doc) || Date.now() >= deadline) return desc;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
 }
 
 export const inSync = (desc: ScheduleDescription, doc: Timing): boolean =>
