@@ -75,7 +75,11 @@ describe('POST /offers/{id}/publish', () => {
       .find({ _id: { $regex: `^${queued.id}:` } } as any)
       .toArray();
     assert.equal(sandbox.length, 3, 'one message per group');
-    assert.ok(await app.db.collection('events').findOne({ kind: 'publication.completed', 'data.publication.id': queued.id }));
+    // The event rides in the write that completed the publication and reaches `events` right after it.
+    await waitFor(
+      'the publication.completed event',
+      async () => (await app.db.collection('events').findOne({ kind: 'publication.completed', 'data.publication.id': queued.id })) ?? undefined,
+    );
   });
 
   test('the same Idempotency-Key returns the same publication; another body under it is a 409', async () => {
