@@ -80,13 +80,13 @@ async function storeEvent(who: Tenant): Promise<string> {
 }
 
 /** Starts a delivery exactly as dispatchEvent does (same id, search attributes, memo), with a short schedule. */
-async function startDelivery(who: Tenant, webhookId: string, delays: number[]): Promise<{ handle: WorkflowHandle; eventId: string }> {
+async function startDelivery(who: Tenant, webhookId: string, delays: number[], queue = taskQueue): Promise<{ handle: WorkflowHandle; eventId: string }> {
   const eventId = await storeEvent(who);
   const options = deliveryStartOptions(
     { webhook_id: webhookId, event_id: eventId, account: who.accountId, environment: who.env, event_kind: 'segment.deleted', delays_ms: delays },
     new Date(),
   );
-  const handle = await app.temporal.client.workflow.start('webhookDelivery', { ...options, taskQueue });
+  const handle = await app.temporal.client.workflow.start('webhookDelivery', { ...options, taskQueue: queue });
   return { handle, eventId };
 }
 
@@ -266,16 +266,44 @@ describe('attempts', () => {
     );
   });
 
-  test('the destination is checked again at every attempt: a private address the allow-list does not name is never contacted', async () => {
+  test('the destination is checked again at every attempt: a private address the allow-list does not name is never contacted, nor retried', async () => {
     const { api, who } = await tenant();
     const hook = await createHook(api, path('rebound'), ['segment.deleted']);
     // As if the host now resolved elsewhere: the stored URL points at a private address.
     await app.db.collection('webhooks').updateOne({ _id: hook.id } as any, { $set: { url: 'https://10.255.255.1/hook' } });
-    const { handle } = await startDelivery(who, hook.id, [0]);
+    const { handle } = await startDelivery(who, hook.id, [0, 50, 50]);
     assert.deepEqual(await handle.result(), { state: 'failed', attempts: 1 });
     const memo = (await handle.describe()).memo!.delivery as any;
     assert.equal(memo.attempts[0].http_status, null);
     assert.match(memo.attempts[0].error, /^destination refused: .*10\.255\.255\.1/);
+    const disabled = (await api.get(`/webhooks/${hook.id}`)).body.data;
+    assert.deepEqual([disabled.state, disabled.disabled_reason], ['disabled', 'destination_refused']);
+  });
+
+  test('a destination the allow-list no longer names fails the delivery at its first attempt and disables the webhook', async () => {
+    const { api, who } = await tenant();
+    const at = path('unlisted');
+    const hook = await createHook(api, at, ['segment.deleted']);
+    const allowed = await startDelivery(who, hook.id, [0]);
+    assert.deepEqual(await allowed.handle.result(), { state: 'succeeded', attempts: 1 });
+    // The worker restarted with an OFFEROPS_WEBHOOK_ALLOW that no longer names the receiver's loopback address.
+    const strictQueue = `${taskQueue}-strict`;
+    const strict = await startTestWorker(app, strictQueue, { webhookAllow: [], webhookCa: receiver.ca, webhookTimeoutMs: TIMEOUT_MS });
+    let memo: any;
+    try {
+      const { handle } = await startDelivery(who, hook.id, [0, 50, 50], strictQueue);
+      assert.deepEqual(await handle.result(), { state: 'failed', attempts: 1 });
+      memo = (await handle.describe()).memo!.delivery;
+    } finally {
+      await strict.stop();
+    }
+    assert.equal(memo.attempts[0].http_status, null);
+    assert.match(memo.attempts[0].error, /^destination refused: 127\.0\.0\.1 resolves to a loopback.*: webhook disabled \(OFFEROPS_WEBHOOK_ALLOW/);
+    assert.equal(receiver.on(at).length, 1, 'only the allowed delivery reached the receiver');
+    const disabled = (await api.get(`/webhooks/${hook.id}`)).body.data;
+    assert.deepEqual([disabled.state, disabled.disabled_reason], ['disabled', 'destination_refused']);
+    const event = await app.db.collection('events').findOne({ kind: 'webhook.updated', 'data.webhook.id': hook.id });
+    assert.deepEqual([event?.data.changed, event?.data.webhook.disabled_reason], [['state', 'disabled_reason'], 'destination_refused']);
   });
 
   test('an attempt whose activity fails (a worker lost mid-attempt) is a failed attempt, and the schedule goes on', async () => {
