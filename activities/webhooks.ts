@@ -50,6 +50,8 @@ export interface WebhookTargets {
   /** The event's kind ('' when the event does not exist). */
   kind: string;
   webhook_ids: string[];
+  /** The host of each webhook's URL (never its path or query), for summaries; absent from results recorded before it was returned. */
+  hosts?: string[];
 }
 
 /** The Standard Webhooks signature of `body` sent as message `id` at `timestamp` (unix seconds). */
@@ -138,7 +140,13 @@ export function createWebhookActivities(deps: ActivityDeps) {
       if (!event) return { account: '', environment: 'live', kind: '', webhook_ids: [] };
       await followUp(event);
       const hooks = await subscribedWebhooks(deps.db, { accountId: event.account, env: event.environment }, event.kind);
-      return { account: event.account, environment: event.environment, kind: event.kind, webhook_ids: hooks.map((h) => h._id) };
+      return {
+        account: event.account,
+        environment: event.environment,
+        kind: event.kind,
+        webhook_ids: hooks.map((h) => h._id),
+        hosts: hooks.map((h) => new URL(h.url).hostname),
+      };
     },
 
     /** One delivery attempt: its outcome, HTTP status, duration and error. */
