@@ -56,7 +56,9 @@ export function createPublicationActivities(deps: ActivityDeps) {
       if (publication.status === 'queued') await setPublicationStatus(deps.db, tenant, publication, 'sending');
       const deliveries = (await deliveriesOf(deps.db, tenant, [publication._id])).get(publication._id) ?? [];
       const pending = deliveries.filter((d) => d.status !== 'sent' && d.status !== 'failed');
-      return Promise.all(pending.map(async (d) => ({ group_id: d.group_id, name: (await getGroup(deps.db, tenant, d.group_id))?.name ?? null })));
+      return Promise.all(
+        pending.map(async (d) => ({ group_id: d.group_id, name: (await getGroup(deps.db, tenant, d.group_id))?.name ?? null })),
+      );
     },
 
     /** The earliest time this group may receive a message (pacing per group and per channel), reserved. */

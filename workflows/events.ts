@@ -18,7 +18,10 @@ const { markEventDispatched, relayPendingEvents, webhookTargets } = proxyActivit
  */
 export async function dispatchEvent(input: { event_id: string }): Promise<void> {
   const summary = (what: string) => ({ summary: `${what} ${input.event_id}` });
-  const { account, environment, kind, webhook_ids, hosts } = await webhookTargets.executeWithOptions(summary('find the webhooks subscribed to'), [input]);
+  const { account, environment, kind, webhook_ids, hosts } = await webhookTargets.executeWithOptions(
+    summary('find the webhooks subscribed to'),
+    [input],
+  );
   for (const [i, webhookId] of webhook_ids.entries()) {
     const host = hosts?.[i];
     const delivery = { webhook_id: webhookId, event_id: input.event_id, account, environment, ...(host ? { host } : {}) };

@@ -63,7 +63,9 @@ async function deliver(input: PublicationInput, group: PendingGroup): Promise<vo
  */
 export async function publication(input: PublicationInput): Promise<{ status: string }> {
   // Histories recorded before beginPublication returned group names hold bare group ids.
-  const pending: (string | PendingGroup)[] = await beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [input]);
+  const pending: (string | PendingGroup)[] = await beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [
+    input,
+  ]);
   const groups = pending.map((g) => (typeof g === 'string' ? { group_id: g, name: null } : g));
   await Promise.all(groups.map((group) => deliver(input, group)));
   return { status: await completePublication.executeWithOptions({ summary: 'complete: the final state from the deliveries' }, [input]) };

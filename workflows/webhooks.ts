@@ -29,7 +29,13 @@ const { purgeWebhookDeliveries } = proxyActivities<Activities>({
 
 /** A delay as summaries say it: 50 ms, 5 s, 5 min, 2 h. */
 const spoken = (ms: number): string =>
-  ms < 1000 ? `${ms} ms` : ms < 60_000 ? `${Math.round(ms / 1000)} s` : ms < 3_600_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`;
+  ms < 1000
+    ? `${ms} ms`
+    : ms < 60_000
+      ? `${Math.round(ms / 1000)} s`
+      : ms < 3_600_000
+        ? `${Math.round(ms / 60_000)} min`
+        : `${Math.round(ms / 3_600_000)} h`;
 
 /** ±10% jitter, deterministic under replay (the workflow's Math.random is seeded). */
 const jitter = (ms: number): number => Math.round(ms * (0.9 + Math.random() * 0.2));
@@ -72,7 +78,9 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ state: De
     let result: AttemptResult & { event_kind: string };
     try {
       // The host is the one the URL had at dispatch (a delivery started before hosts were passed names the webhook).
-      result = await attemptWebhookDelivery.executeWithOptions({ summary: `POST to ${input.host ?? input.webhook_id} attempt ${i + 1}` }, [input]);
+      result = await attemptWebhookDelivery.executeWithOptions({ summary: `POST to ${input.host ?? input.webhook_id} attempt ${i + 1}` }, [
+        input,
+      ]);
     } catch (err) {
       if (!mirrorState || !(err instanceof ActivityFailure)) throw err;
       const why = err.cause?.message ?? err.message;

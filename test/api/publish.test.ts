@@ -287,7 +287,12 @@ describe('Temporal UI', () => {
     for (const name of ['Grupo 1', 'Grupo 2']) {
       const address = `1203630${++n}@g.us`;
       groups.push(
-        await createGroup(app.db, tenant, { name, segment_id: segment.id, channel: { id: channel._id, type: 'http', address }, minIntervalMs: 1500 }),
+        await createGroup(app.db, tenant, {
+          name,
+          segment_id: segment.id,
+          channel: { id: channel._id, type: 'http', address },
+          minIntervalMs: 1500,
+        }),
       );
     }
     const offer = (await api.post('/offers', { url: `https://shop.example/summaries/${++n}`, title: 'Cafeteira', price: 199 })).body.data;
@@ -319,7 +324,10 @@ describe('Temporal UI', () => {
       .filter((e) => e.activityTaskCompletedEventAttributes)
       .flatMap((e) => defaultPayloadConverter.fromPayload<unknown>(e.activityTaskCompletedEventAttributes!.result!.payloads![0]!))
       .filter((r): r is { outcome: string; message_id: string } => typeof r === 'object' && r !== null && 'message_id' in r);
-    assert.deepEqual(results.map((r) => [r.outcome, r.message_id]).sort(), ids.map((id) => ['sent', `msg-${second.id}:${id}`]));
+    assert.deepEqual(
+      results.map((r) => [r.outcome, r.message_id]).sort(),
+      ids.map((id) => ['sent', `msg-${second.id}:${id}`]),
+    );
     // Summaries name groups by name and id, never by their address.
     for (const e of events) for (const g of gateway.requests) assert.ok(!summaryOf(e).includes(g.to));
   });

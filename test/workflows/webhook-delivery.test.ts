@@ -80,7 +80,12 @@ async function storeEvent(who: Tenant): Promise<string> {
 }
 
 /** Starts a delivery exactly as dispatchEvent does (same id, search attributes, memo), with a short schedule. */
-async function startDelivery(who: Tenant, webhookId: string, delays: number[], queue = taskQueue): Promise<{ handle: WorkflowHandle; eventId: string }> {
+async function startDelivery(
+  who: Tenant,
+  webhookId: string,
+  delays: number[],
+  queue = taskQueue,
+): Promise<{ handle: WorkflowHandle; eventId: string }> {
   const eventId = await storeEvent(who);
   const options = deliveryStartOptions(
     { webhook_id: webhookId, event_id: eventId, account: who.accountId, environment: who.env, event_kind: 'segment.deleted', delays_ms: delays },
@@ -298,7 +303,10 @@ describe('attempts', () => {
       await strict.stop();
     }
     assert.equal(memo.attempts[0].http_status, null);
-    assert.match(memo.attempts[0].error, /^destination refused: 127\.0\.0\.1 resolves to a loopback.*: webhook disabled \(OFFEROPS_WEBHOOK_ALLOW/);
+    assert.match(
+      memo.attempts[0].error,
+      /^destination refused: 127\.0\.0\.1 resolves to a loopback.*: webhook disabled \(OFFEROPS_WEBHOOK_ALLOW/,
+    );
     assert.equal(receiver.on(at).length, 1, 'only the allowed delivery reached the receiver');
     const disabled = (await api.get(`/webhooks/${hook.id}`)).body.data;
     assert.deepEqual([disabled.state, disabled.disabled_reason], ['disabled', 'destination_refused']);
