@@ -11,10 +11,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
-import { cleanupWorkflowId, deliveryStartOptions, deliveryWorkflowId } from '../../domain/temporal/names';
+import { cleanupWorkflowId, deliveryStartOptions, deliveryWorkflowId, dispatchWorkflowId } from '../../domain/temporal/names';
 import { RETRY_DELAYS_MS } from '../../workflows/webhooks';
 import { ApiClient } from '../helpers/client';
 import { HttpsReceiver, ReceivedRequest, startHttpsReceiver } from '../helpers/https-receiver';
@@ -88,7 +88,15 @@ async function startDelivery(
 ): Promise<{ handle: WorkflowHandle; eventId: string }> {
   const eventId = await storeEvent(who);
   const options = deliveryStartOptions(
-    { webhook_id: webhookId, event_id: eventId, account: who.accountId, environment: who.env, event_kind: 'segment.deleted', delays_ms: delays },
+    {
+      webhook_id: webhookId,
+      event_id: eventId,
+      account: who.accountId,
+      environment: who.env,
+      event_kind: 'segment.deleted',
+      delays_ms: delays,
+      host: new URL(receiver.url).hostname,
+    },
     new Date(),
   );
   const handle = await app.temporal.client.workflow.start('webhookDelivery', { ...options, taskQueue: queue });
@@ -139,6 +147,17 @@ describe('end to end', () => {
       delivery.attempts.map((a: any) => [a.attempt, a.http_status, a.error]),
       [[1, 200, null]],
     );
+
+    // Temporal UI names the delivery, its dispatch and its attempt by event, webhook and host (never the URL's path).
+    const handle = app.temporal.client.workflow.getHandle(delivery.id);
+    assert.equal(await (await handle.describe()).staticSummary(), `Deliver offer.created ${payload.id} to webhook ${hook.id} at localhost`);
+    const dispatch = app.temporal.client.workflow.getHandle(dispatchWorkflowId(payload.id));
+    assert.equal(await (await dispatch.describe()).staticSummary(), `Dispatch offer.created ${payload.id} to its webhooks`);
+    const attempts = ((await handle.fetchHistory()).events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
+    assert.deepEqual(
+      attempts.map((e) => defaultPayloadConverter.fromPayload(e.userMetadata!.summary!)),
+      ['POST to localhost attempt 1'],
+    );
     assert.equal((await api.get(`/webhooks/${other.id}/deliveries`)).body.pagination.total, 0, 'not subscribed, not delivered');
     assert.ok((await api.get(`/webhooks/${hook.id}`)).body.data.last_delivery_at, 'the attempt is noted on the webhook');
   });
@@ -161,6 +180,16 @@ describe('attempts', () => {
     }
     const history = await handle.fetchHistory();
     assert.equal(history.events!.filter((e) => e.activityTaskScheduledEventAttributes).length, 3, 'one activity per attempt');
+    const summaries = (has: (e: NonNullable<typeof history.events>[number]) => unknown) =>
+      history.events!.filter(has).map((e) => defaultPayloadConverter.fromPayload(e.userMetadata!.summary!));
+    assert.deepEqual(
+      summaries((e) => e.activityTaskScheduledEventAttributes),
+      [1, 2, 3].map((n) => `POST to 127.0.0.1 attempt ${n}`),
+    );
+    assert.deepEqual(
+      summaries((e) => e.timerStartedEventAttributes),
+      ['wait 100 ms before attempt 2', 'wait 100 ms before attempt 3'],
+    );
 
     const body = await listed(api, hook.id, (b) => b.data[0]?.state === 'succeeded');
     const attempts = body.data[0].attempts;
