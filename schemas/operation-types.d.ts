@@ -1,6141 +1,6056 @@
 /* Generated from schemas/openapi.json by `npm run openapi` (openapi-typescript): do not edit. */
 export interface paths {
-  '/me': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account and the actor (key) bound to the credential */
+        get: operations["account_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The account and the actor (key) bound to the credential */
-    get: operations['account_get'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/offers': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List offers, newest first; archived offers only with status=archived */
+        get: operations["offers_list"];
+        put?: never;
+        /**
+         * Create a pending offer (idempotent by URL)
+         * @description When an offer with the same url exists in this account and environment it is returned unchanged with `created: false` (status 200); nothing is overwritten and nothing is published. `status`, when sent, must be `pending`.
+         */
+        post: operations["offer_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List offers, newest first; archived offers only with status=archived */
-    get: operations['offers_list'];
-    put?: never;
-    /**
-     * Create a pending offer (idempotent by URL)
-     * @description When an offer with the same url exists in this account and environment it is returned unchanged with `created: false` (status 200); nothing is overwritten and nothing is published. `status`, when sent, must be `pending`.
-     */
-    post: operations['offer_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/offers/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/offers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Offer detail */
+        get: operations["offer_get"];
+        put?: never;
+        post?: never;
+        /** Archive the offer (history kept) */
+        delete: operations["offer_archive"];
+        options?: never;
+        head?: never;
+        /** Update only the fields sent */
+        patch: operations["offer_update"];
+        trace?: never;
     };
-    /** Offer detail */
-    get: operations['offer_get'];
-    put?: never;
-    post?: never;
-    /** Archive the offer (history kept) */
-    delete: operations['offer_archive'];
-    options?: never;
-    head?: never;
-    /** Update only the fields sent */
-    patch: operations['offer_update'];
-    trace?: never;
-  };
-  '/offers/{id}/preview': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/offers/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assemble the final message without sending it */
+        post: operations["offer_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Assemble the final message without sending it */
-    post: operations['offer_preview'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/offers/{id}/publish': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/offers/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a publication to an authorized group or segment */
+        post: operations["offer_publish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Queue a publication to an authorized group or segment */
-    post: operations['offer_publish'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/groups': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List groups (no JIDs, sessions or credentials) */
+        get: operations["groups_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List groups (no JIDs, sessions or credentials) */
-    get: operations['groups_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/groups/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Safe operational configuration of a group */
+        get: operations["group_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update name, role, segment, capacity, automation, active */
+        patch: operations["group_update"];
+        trace?: never;
     };
-    /** Safe operational configuration of a group */
-    get: operations['group_get'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /** Update name, role, segment, capacity, automation, active */
-    patch: operations['group_update'];
-    trace?: never;
-  };
-  '/segments': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List segments */
+        get: operations["segments_list"];
+        put?: never;
+        /** Create a segment */
+        post: operations["segment_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List segments */
-    get: operations['segments_list'];
-    put?: never;
-    /** Create a segment */
-    post: operations['segment_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/segments/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/segments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Segment detail */
+        get: operations["segment_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a segment no group or schedule links to
+         * @description A segment linked to groups or to schedules that may still run is refused with 409 `resource_in_use`; completed schedules (no run ahead) are history and do not hold it.
+         */
+        delete: operations["segment_delete"];
+        options?: never;
+        head?: never;
+        /** Update identity, distribution, presentation */
+        patch: operations["segment_update"];
+        trace?: never;
     };
-    /** Segment detail */
-    get: operations['segment_get'];
-    put?: never;
-    post?: never;
-    /**
-     * Delete a segment no group or schedule links to
-     * @description A segment linked to groups or to schedules that may still run is refused with 409 `resource_in_use`; completed schedules (no run ahead) are history and do not hold it.
-     */
-    delete: operations['segment_delete'];
-    options?: never;
-    head?: never;
-    /** Update identity, distribution, presentation */
-    patch: operations['segment_update'];
-    trace?: never;
-  };
-  '/coupons': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List coupons (by default the active, verified ones)
+         * @description Newest first. Without filters only `active`, verified coupons are listed; `status=any` and `verification=any` widen the list.
+         */
+        get: operations["coupons_list"];
+        put?: never;
+        /**
+         * Register a coupon
+         * @description A code already registered for the same store and not `inactive` is a 409 `conflict`.
+         */
+        post: operations["coupon_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List coupons (by default the active, verified ones)
-     * @description Newest first. Without filters only `active`, verified coupons are listed; `status=any` and `verification=any` widen the list.
-     */
-    get: operations['coupons_list'];
-    put?: never;
-    /**
-     * Register a coupon
-     * @description A code already registered for the same store and not `inactive` is a 409 `conflict`.
-     */
-    post: operations['coupon_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/coupons/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/coupons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Coupon rules and validity */
+        get: operations["coupon_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate the coupon (history kept)
+         * @description The coupon becomes `inactive` and stays readable; deactivating an inactive coupon changes nothing.
+         */
+        delete: operations["coupon_deactivate"];
+        options?: never;
+        head?: never;
+        /**
+         * Update validity, discount, eligibility
+         * @description Only the fields sent change. `expires_at` before `starts_at` is a 400 `validation_failed`.
+         */
+        patch: operations["coupon_update"];
+        trace?: never;
     };
-    /** Coupon rules and validity */
-    get: operations['coupon_get'];
-    put?: never;
-    post?: never;
-    /**
-     * Deactivate the coupon (history kept)
-     * @description The coupon becomes `inactive` and stays readable; deactivating an inactive coupon changes nothing.
-     */
-    delete: operations['coupon_deactivate'];
-    options?: never;
-    head?: never;
-    /**
-     * Update validity, discount, eligibility
-     * @description Only the fields sent change. `expires_at` before `starts_at` is a 400 `validation_failed`.
-     */
-    patch: operations['coupon_update'];
-    trace?: never;
-  };
-  '/commissions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/commissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List commissions, newest order first */
+        get: operations["commissions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List commissions, newest order first */
-    get: operations['commissions_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/commissions/summary': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/commissions/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Amounts grouped by currency and payment status */
+        get: operations["commissions_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Amounts grouped by currency and payment status */
-    get: operations['commissions_summary'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/commissions/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/commissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Commission with its attribution and reconciliation */
+        get: operations["commission_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Commission with its attribution and reconciliation */
-    get: operations['commission_get'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/publications': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/publications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sends, newest first
+         * @description The history of publications of the account and environment, newest `queued_at` first.
+         */
+        get: operations["publications_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List sends, newest first
-     * @description The history of publications of the account and environment, newest `queued_at` first.
-     */
-    get: operations['publications_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/publications/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/publications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Publication result (no channel session)
+         * @description State of the publication and of each group delivery: attempts, error, sent time.
+         */
+        get: operations["publication_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Publication result (no channel session)
-     * @description State of the publication and of each group delivery: attempts, error, sent time.
-     */
-    get: operations['publication_get'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/templates': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List templates */
+        get: operations["templates_list"];
+        put?: never;
+        /**
+         * Create a reusable template
+         * @description An unknown placeholder in `body` is a 400 `validation_failed`; a `segment_id` this account does not have is a 400 `unknown_reference`. With `is_default: true` the previous default of the same scope stops being the default.
+         */
+        post: operations["template_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List templates */
-    get: operations['templates_list'];
-    put?: never;
-    /**
-     * Create a reusable template
-     * @description An unknown placeholder in `body` is a 400 `validation_failed`; a `segment_id` this account does not have is a 400 `unknown_reference`. With `is_default: true` the previous default of the same scope stops being the default.
-     */
-    post: operations['template_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/templates/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Template body and configuration */
+        get: operations["template_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a template no schedule uses
+         * @description A template named by a schedule that may still run (active or paused) is refused with 409 `resource_in_use`; completed schedules are history and do not hold it.
+         */
+        delete: operations["template_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update the fields sent
+         * @description The same checks as on creation. Setting `is_default: true` (or moving a default template to another scope) clears the flag on the previous default of that scope.
+         */
+        patch: operations["template_update"];
+        trace?: never;
     };
-    /** Template body and configuration */
-    get: operations['template_get'];
-    put?: never;
-    post?: never;
-    /**
-     * Delete a template no schedule uses
-     * @description A template named by a schedule that may still run (active or paused) is refused with 409 `resource_in_use`; completed schedules are history and do not hold it.
-     */
-    delete: operations['template_delete'];
-    options?: never;
-    head?: never;
-    /**
-     * Update the fields sent
-     * @description The same checks as on creation. Setting `is_default: true` (or moving a default template to another scope) clears the flag on the previous default of that scope.
-     */
-    patch: operations['template_update'];
-    trace?: never;
-  };
-  '/schedules': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List future and recurring publications, soonest first
+         * @description Ordered by `next_run_at` (schedules without one last) and filtered by `status` as recorded at the last change, run or read of each schedule; each item shows the scheduler's current view (and a read that finds it changed records it).
+         */
+        get: operations["schedules_list"];
+        put?: never;
+        /** Schedule an offer or a text for an ISO date-time */
+        post: operations["schedule_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List future and recurring publications, soonest first
-     * @description Ordered by `next_run_at` (schedules without one last) and filtered by `status` as recorded at the last change, run or read of each schedule; each item shows the scheduler's current view (and a read that finds it changed records it).
-     */
-    get: operations['schedules_list'];
-    put?: never;
-    /** Schedule an offer or a text for an ISO date-time */
-    post: operations['schedule_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/schedules/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Destination, content, recurrence */
+        get: operations["schedule_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel and remove a future schedule
+         * @description Only a schedule that still has runs ahead (`active` or `paused`) can be deleted; a `completed` one is history and is refused with 409 `conflict`. Publications it already queued are kept.
+         */
+        delete: operations["schedule_delete"];
+        options?: never;
+        head?: never;
+        /** Change time, destination, recurrence, status */
+        patch: operations["schedule_update"];
+        trace?: never;
     };
-    /** Destination, content, recurrence */
-    get: operations['schedule_get'];
-    put?: never;
-    post?: never;
-    /**
-     * Cancel and remove a future schedule
-     * @description Only a schedule that still has runs ahead (`active` or `paused`) can be deleted; a `completed` one is history and is refused with 409 `conflict`. Publications it already queued are kept.
-     */
-    delete: operations['schedule_delete'];
-    options?: never;
-    head?: never;
-    /** Change time, destination, recurrence, status */
-    patch: operations['schedule_update'];
-    trace?: never;
-  };
-  '/schedules/{id}/run': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/schedules/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the schedule now
+         * @description Queues the publication exactly as the scheduler would, now: it triggers the schedule, so the run is the same `scheduleRun` workflow the scheduler starts. Does not move `next_run_at` and works on a `paused` schedule too; a `completed` one is refused with 409 `conflict`. Answers once the run has queued its publication, with the `event_id` of the run (`schedule.ran`). A run the destination or content refuses answers with that error (e.g. 409 `destination_unavailable`) and is recorded as a failed run. When the run has not queued within the wait (no worker takes it), 503 `service_unavailable`: the run stays under way, and repeating the request waits for that same run instead of starting another (so does a request made while a scheduled run of this schedule is under way).
+         */
+        post: operations["schedule_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Run the schedule now
-     * @description Queues the publication exactly as the scheduler would, now: it triggers the schedule, so the run is the same `scheduleRun` workflow the scheduler starts. Does not move `next_run_at` and works on a `paused` schedule too; a `completed` one is refused with 409 `conflict`. Answers once the run has queued its publication, with the `event_id` of the run (`schedule.ran`). A run the destination or content refuses answers with that error (e.g. 409 `destination_unavailable`) and is recorded as a failed run. When the run has not queued within the wait (no worker takes it), 503 `service_unavailable`: the run stays under way, and repeating the request waits for that same run instead of starting another (so does a request made while a scheduled run of this schedule is under way).
-     */
-    post: operations['schedule_run'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/monitors': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List discovery rules */
+        get: operations["monitors_list"];
+        put?: never;
+        /**
+         * Create a recurring search with commercial criteria
+         * @description When `active`, the first search runs shortly after creation, then every `frequency_minutes`.
+         */
+        post: operations["monitor_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List discovery rules */
-    get: operations['monitors_list'];
-    put?: never;
-    /**
-     * Create a recurring search with commercial criteria
-     * @description When `active`, the first search runs shortly after creation, then every `frequency_minutes`.
-     */
-    post: operations['monitor_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/monitors/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/monitors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Criteria and last result */
+        get: operations["monitor_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove the rule
+         * @description Stops future searches; offers the monitor already created stay in the catalogue.
+         */
+        delete: operations["monitor_delete"];
+        options?: never;
+        head?: never;
+        /** Update criteria, frequency, automation */
+        patch: operations["monitor_update"];
+        trace?: never;
     };
-    /** Criteria and last result */
-    get: operations['monitor_get'];
-    put?: never;
-    post?: never;
-    /**
-     * Remove the rule
-     * @description Stops future searches; offers the monitor already created stay in the catalogue.
-     */
-    delete: operations['monitor_delete'];
-    options?: never;
-    head?: never;
-    /** Update criteria, frequency, automation */
-    patch: operations['monitor_update'];
-    trace?: never;
-  };
-  '/store': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public store configuration
+         * @description Only what the public store shows and its address; no integration or payment settings.
+         */
+        get: operations["store_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update identity, theme, networks, address and availability */
+        patch: operations["store_update"];
+        trace?: never;
     };
-    /**
-     * Public store configuration
-     * @description Only what the public store shows and its address; no integration or payment settings.
-     */
-    get: operations['store_get'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /** Update identity, theme, networks, address and availability */
-    patch: operations['store_update'];
-    trace?: never;
-  };
-  '/store/collections': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/store/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List editorial collections in public order
+         * @description Ordered by `position`, ascending.
+         */
+        get: operations["store_collections_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List editorial collections in public order
-     * @description Ordered by `position`, ascending.
-     */
-    get: operations['store_collections_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/store/pages': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/store/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a Markdown page with its own SEO */
+        post: operations["store_page_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Create a Markdown page with its own SEO */
-    post: operations['store_page_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/journeys': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/journeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List flows with aggregate performance */
+        get: operations["journeys_list"];
+        put?: never;
+        /** Create a safe visual automation (as a draft) */
+        post: operations["journey_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List flows with aggregate performance */
-    get: operations['journeys_list'];
-    put?: never;
-    /** Create a safe visual automation (as a draft) */
-    post: operations['journey_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/journeys/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/journeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Blocks, channels, metrics */
+        get: operations["journey_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a journey that never executed
+         * @description A journey with executions (`executions` > 0) is refused with 409 `resource_in_use`; pause it instead.
+         */
+        delete: operations["journey_delete"];
+        options?: never;
+        head?: never;
+        /** Update graph and rules */
+        patch: operations["journey_update"];
+        trace?: never;
     };
-    /** Blocks, channels, metrics */
-    get: operations['journey_get'];
-    put?: never;
-    post?: never;
-    /**
-     * Delete a journey that never executed
-     * @description A journey with executions (`executions` > 0) is refused with 409 `resource_in_use`; pause it instead.
-     */
-    delete: operations['journey_delete'];
-    options?: never;
-    head?: never;
-    /** Update graph and rules */
-    patch: operations['journey_update'];
-    trace?: never;
-  };
-  '/journeys/{id}/activate': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/journeys/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate or pause
+         * @description Without a body, activates. Pausing stops new executions; running ones are cancelled. Setting the state it already has changes nothing.
+         */
+        post: operations["journey_activate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Activate or pause
-     * @description Without a body, activates. Pausing stops new executions; running ones are cancelled. Setting the state it already has changes nothing.
-     */
-    post: operations['journey_activate'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/journeys/{id}/executions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/journeys/{id}/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List executions: status, step, times
+         * @description Newest first.
+         */
+        get: operations["journey_executions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List executions: status, step, times
-     * @description Newest first.
-     */
-    get: operations['journey_executions_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/inbox/conversations': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/inbox/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List conversation metadata, latest activity first */
+        get: operations["conversations_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List conversation metadata, latest activity first */
-    get: operations['conversations_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/inbox/conversations/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/inbox/conversations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Conversation context without direct contact data */
+        get: operations["conversation_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Assign, prioritise, change DU mode */
+        patch: operations["conversation_update"];
+        trace?: never;
     };
-    /** Conversation context without direct contact data */
-    get: operations['conversation_get'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /** Assign, prioritise, change DU mode */
-    patch: operations['conversation_update'];
-    trace?: never;
-  };
-  '/inbox/conversations/{id}/close': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/inbox/conversations/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the conversation and record an event
+         * @description Closing a conversation that is already closed is a 409 `conflict`.
+         */
+        post: operations["conversation_close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * End the conversation and record an event
-     * @description Closing a conversation that is already closed is a 409 `conflict`.
-     */
-    post: operations['conversation_close'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/inbox/conversations/{id}/messages': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/inbox/conversations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Message history, newest first
+         * @description Paginated with `limit`/`offset`, newest message first.
+         */
+        get: operations["conversation_messages_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Message history, newest first
-     * @description Paginated with `limit`/`offset`, newest message first.
-     */
-    get: operations['conversation_messages_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/inbox/conversations/{id}/reply': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/inbox/conversations/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register an outbound reply for the channel connector
+         * @description The message is stored as `queued` and handed to the channel connector, which delivers it later; follow its `status` in the message history. A closed conversation is a 409 `conflict`.
+         */
+        post: operations["conversation_reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Register an outbound reply for the channel connector
-     * @description The message is stored as `queued` and handed to the channel connector, which delivers it later; follow its `status` in the message history. A closed conversation is a 409 `conflict`.
-     */
-    post: operations['conversation_reply'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/inbox/contacts': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/inbox/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Contact profiles, stage and interests (no phone or e-mail)
+         * @description Latest seen first.
+         */
+        get: operations["contacts_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Contact profiles, stage and interests (no phone or e-mail)
-     * @description Latest seen first.
-     */
-    get: operations['contacts_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/analytics/summary': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Offers, publications, clicks, commissions */
+        get: operations["analytics_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Offers, publications, clicks, commissions */
-    get: operations['analytics_summary'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/analytics/timeseries': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/analytics/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Posts, failures, clicks per day */
+        get: operations["analytics_timeseries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Posts, failures, clicks per day */
-    get: operations['analytics_timeseries'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/analytics/groups': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/analytics/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Volume, delivery, errors per group
+         * @description Groups with publications in the window, most publications first.
+         */
+        get: operations["analytics_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Volume, delivery, errors per group
-     * @description Groups with publications in the window, most publications first.
-     */
-    get: operations['analytics_groups'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/analytics/offers': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/analytics/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Offers by publications, clicks, commissions
+         * @description Offers with activity in the window, ordered by `sort`, descending.
+         */
+        get: operations["analytics_offers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Offers by publications, clicks, commissions
-     * @description Offers with activity in the window, ordered by `sort`, descending.
-     */
-    get: operations['analytics_offers'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/analytics/sources': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/analytics/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Catalogue, clicks, revenue per marketplace
+         * @description Marketplaces, most clicks first.
+         */
+        get: operations["analytics_sources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Catalogue, clicks, revenue per marketplace
-     * @description Marketplaces, most clicks first.
-     */
-    get: operations['analytics_sources'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/analytics/heatmap': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/analytics/heatmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Clicks by page, element, weekday, hour */
+        get: operations["analytics_heatmap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Clicks by page, element, weekday, hour */
-    get: operations['analytics_heatmap'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/links/convert': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/links/convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Convert a URL into an affiliate link using only this account's integrations
+         * @description A URL of no supported marketplace is a 400 `validation_failed`; a marketplace this account has no integration for is a 404 `not_found`. Nothing is stored except the click tracking of the returned link.
+         */
+        post: operations["link_convert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Convert a URL into an affiliate link using only this account's integrations
-     * @description A URL of no supported marketplace is a 400 `validation_failed`; a marketplace this account has no integration for is a 404 `not_found`. Nothing is stored except the click tracking of the returned link.
-     */
-    post: operations['link_convert'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/webhooks': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List destinations and events (never the secret) */
+        get: operations["webhooks_list"];
+        put?: never;
+        /**
+         * Create an HTTPS destination; the secret is revealed once
+         * @description Deliveries are signed with the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; HMAC-SHA256 with the secret). The secret is in this response only.
+         */
+        post: operations["webhook_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List destinations and events (never the secret) */
-    get: operations['webhooks_list'];
-    put?: never;
-    /**
-     * Create an HTTPS destination; the secret is revealed once
-     * @description Deliveries are signed with the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; HMAC-SHA256 with the secret). The secret is in this response only.
-     */
-    post: operations['webhook_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/webhooks/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Safe configuration of a webhook */
+        get: operations["webhook_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove the destination and its delivery history
+         * @description Deliveries stop at once (no attempt is made for a deleted webhook); their executions, those still retrying included, are then terminated and deleted from Temporal in the background, within seconds.
+         */
+        delete: operations["webhook_delete"];
+        options?: never;
+        head?: never;
+        /** Update URL, events, state (the secret is unchanged) */
+        patch: operations["webhook_update"];
+        trace?: never;
     };
-    /** Safe configuration of a webhook */
-    get: operations['webhook_get'];
-    put?: never;
-    post?: never;
-    /**
-     * Remove the destination and its delivery history
-     * @description Deliveries stop at once (no attempt is made for a deleted webhook); their executions, those still retrying included, are then terminated and deleted from Temporal in the background, within seconds.
-     */
-    delete: operations['webhook_delete'];
-    options?: never;
-    head?: never;
-    /** Update URL, events, state (the secret is unchanged) */
-    patch: operations['webhook_update'];
-    trace?: never;
-  };
-  '/webhooks/{id}/deliveries': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries with attempts, HTTP status and errors
+         * @description Served from Temporal (one workflow per event and webhook), not from a copy: deliveries still under way come first, then finished ones, the most recently finished first. Visibility is eventually consistent: a delivery appears, and changes state, within a second or so.
+         */
+        get: operations["webhook_deliveries_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Deliveries with attempts, HTTP status and errors
-     * @description Served from Temporal (one workflow per event and webhook), not from a copy: deliveries still under way come first, then finished ones, the most recently finished first. Visibility is eventually consistent: a delivery appears, and changes state, within a second or so.
-     */
-    get: operations['webhook_deliveries_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    /** @description Identifier of the request, also sent as the X-Request-Id header. */
-    RequestId: string;
-    /** @description Identifier of the domain event the operation recorded. */
-    EventId: string;
-    /**
-     * @description live data, or the isolated test sandbox
-     * @enum {string}
-     */
-    Environment: 'live' | 'test';
-    Pagination: {
-      total: number;
-      limit: number;
-      offset: number;
-      has_more: boolean;
-    };
-    ErrorDetail: {
-      /** @enum {string} */
-      location: 'path' | 'query' | 'body' | 'header';
-      /** @description JSON-pointer-like path of the field, empty for the whole location */
-      field: string;
-      /** @description the constraint that failed, e.g. maxLength, required, additionalProperties */
-      rule: string;
-      message: string;
-    };
-    Error: {
-      /**
-       * @description Stable machine-readable code; see the README for the meaning of each.
-       * @enum {string}
-       */
-      code:
-        | 'invalid_request'
-        | 'validation_failed'
-        | 'malformed_json'
-        | 'body_not_allowed'
-        | 'invalid_transition'
-        | 'unknown_reference'
-        | 'missing_api_key'
-        | 'invalid_api_key'
-        | 'expired_api_key'
-        | 'revoked_api_key'
-        | 'plan_required'
-        | 'insufficient_scope'
-        | 'not_found'
-        | 'route_not_found'
-        | 'method_not_allowed'
-        | 'conflict'
-        | 'resource_in_use'
-        | 'slug_taken'
-        | 'offer_archived'
-        | 'offer_not_publishable'
-        | 'destination_unavailable'
-        | 'idempotency_key_reused'
-        | 'payload_too_large'
-        | 'unsupported_media_type'
-        | 'rate_limited'
-        | 'internal_error'
-        | 'not_implemented'
-        | 'service_unavailable';
-      /** @description Human-readable explanation; never contains secrets. */
-      message: string;
-      request_id: components['schemas']['RequestId'];
-      /** @description Present on validation errors: each invalid field. */
-      details?: components['schemas']['ErrorDetail'][];
-    };
-    Account: {
-      id: string;
-      name: string;
-      /**
-       * @description `free` has no API access (402); `pro` and `business` do.
-       * @enum {string}
-       */
-      plan: 'free' | 'pro' | 'business';
-      /** @description whether the plan includes this API */
-      api_access: boolean;
-      environment: components['schemas']['Environment'];
-      /**
-       * Format: date-time
-       * @description when the account was created
-       */
-      created_at: string;
-    };
-    Actor: {
-      /** @enum {string} */
-      type: 'api_key';
-      key_id: string;
-      name: string;
-      /** @description the first characters of the key, enough to recognise it; never the secret */
-      prefix: string;
-      scopes: (
-        | 'account:read'
-        | 'offers:read'
-        | 'offers:write'
-        | 'publications:read'
-        | 'publications:write'
-        | 'groups:read'
-        | 'groups:write'
-        | 'segments:read'
-        | 'segments:write'
-        | 'coupons:read'
-        | 'coupons:write'
-        | 'commissions:read'
-        | 'templates:read'
-        | 'templates:write'
-        | 'schedules:read'
-        | 'schedules:write'
-        | 'monitors:read'
-        | 'monitors:write'
-        | 'store:read'
-        | 'store:write'
-        | 'journeys:read'
-        | 'journeys:write'
-        | 'inbox:read'
-        | 'inbox:write'
-        | 'analytics:read'
-        | 'links:write'
-        | 'webhooks:read'
-        | 'webhooks:write'
-      )[];
-      environment: components['schemas']['Environment'];
-      /**
-       * Format: date-time
-       * @description when the key stops working; null for no expiry
-       */
-      expires_at: string | null;
-    };
-    Me: {
-      account: components['schemas']['Account'];
-      actor: components['schemas']['Actor'];
-    };
-    /**
-     * @description Curation state. Created as `pending`. Moves: pending → approved | rejected; approved → pending | rejected; rejected → pending | approved; archived → pending (restore). `archived` is reached only through DELETE. Any other move is a 400 `invalid_transition`; changing fields of an archived offer is a 409 `offer_archived`.
-     * @enum {string}
-     */
-    OfferStatus: 'pending' | 'approved' | 'rejected' | 'archived';
-    /** @description Fields of a new offer. `status`, when sent, must be `pending`. */
-    OfferCreate: {
-      /**
-       * Format: uri
-       * @description HTTPS URL of the original product; unique per account and environment
-       */
-      url: string;
-      title: string;
-      marketplace?: string;
-      /** @description current price */
-      price?: number;
-      /** @description previous price */
-      original_price?: number;
-      /**
-       * @description ISO 4217 code
-       * @default BRL
-       */
-      currency: string;
-      /**
-       * Format: uri
-       * @description HTTPS image URL
-       */
-      image?: string;
-      /** @description store name */
-      store?: string;
-      category?: string;
-      /** @description coupon code */
-      coupon?: string;
-      /** @description editorial text */
-      copy?: string;
-      status?: components['schemas']['OfferStatus'];
-    };
-    /** @description Only the fields sent change. */
-    OfferUpdate: {
-      /**
-       * Format: uri
-       * @description HTTPS URL of the original product; unique per account and environment
-       */
-      url?: string;
-      title?: string;
-      marketplace?: string;
-      /** @description current price */
-      price?: number;
-      /** @description previous price */
-      original_price?: number;
-      /** @description ISO 4217 code */
-      currency?: string;
-      /**
-       * Format: uri
-       * @description HTTPS image URL
-       */
-      image?: string;
-      /** @description store name */
-      store?: string;
-      category?: string;
-      /** @description coupon code */
-      coupon?: string;
-      /** @description editorial text */
-      copy?: string;
-      status?: components['schemas']['OfferStatus'];
-    };
-    Offer: {
-      id: string;
-      url: string;
-      title: string;
-      marketplace: string | null;
-      price: number | null;
-      original_price: number | null;
-      /** @description derived from price and original_price */
-      discount_pct: number | null;
-      currency: string;
-      image: string | null;
-      store: string | null;
-      category: string | null;
-      coupon: string | null;
-      copy: string | null;
-      status: components['schemas']['OfferStatus'];
-      /** @description every curation move, oldest first */
-      status_history: {
-        status: components['schemas']['OfferStatus'];
+    schemas: {
+        /** @description Identifier of the request, also sent as the X-Request-Id header. */
+        RequestId: string;
+        /** @description Identifier of the domain event the operation recorded. */
+        EventId: string;
         /**
-         * Format: date-time
-         * @description when the move happened
+         * @description live data, or the isolated test sandbox
+         * @enum {string}
          */
-        at: string;
-      }[];
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-      /**
-       * Format: date-time
-       * @description when the offer was archived
-       */
-      archived_at: string | null;
-    };
-    OfferArchive: {
-      /** @description true: the offer left the active flow */
-      deleted: boolean;
-      /** @description true: the offer is kept, with its history, as `archived` */
-      archived: boolean;
-      id: string;
-      request_id: components['schemas']['RequestId'];
-    };
-    OfferPreviewRequest: {
-      /** @description render for this segment: its default template, or the built-in layout with its store name and tagline */
-      segment_id?: string;
-      /** @description render with this template instead of the default one */
-      template_id?: string;
-    };
-    OfferPublishRequest: {
-      /** @description publish to every active group of this segment */
-      segment_id?: string;
-      /** @description publish to this one group */
-      group_id?: string;
-      /** @description send the offer image when the channel supports it */
-      with_image?: boolean;
-    };
-    OfferPreview: {
-      offer_id: string;
-      segment_id: string | null;
-      /** @description the template the text was rendered with: the one named, else the segment's default, else the account's; null for the built-in layout */
-      template_id: string | null;
-      /** @description the final message, exactly as it would be sent */
-      text: string;
-      /** @description the image that would accompany it */
-      image: string | null;
-      /** @description characters in text */
-      length: number;
-    };
-    OfferPublishResult: {
-      offer_id: string;
-      publications: components['schemas']['Publication'][];
-    };
-    /**
-     * @description what the group is used for
-     * @enum {string}
-     */
-    GroupRole: 'distribution' | 'vip' | 'community' | 'support' | 'test';
-    Group: {
-      id: string;
-      name: string;
-      role: components['schemas']['GroupRole'];
-      segment_id: string | null;
-      /** @description kind of channel the group belongs to (never its address or session) */
-      channel_type: string | null;
-      /** @description maximum members the team wants in the group */
-      capacity: number | null;
-      /** @description whether automations may post to the group */
-      automation: boolean;
-      /** @description inactive groups receive no publication */
-      active: boolean;
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    /** @description Only the fields sent change. */
-    GroupUpdate: {
-      name?: string;
-      role?: components['schemas']['GroupRole'];
-      /** @description link to a segment of this account; null unlinks */
-      segment_id?: string | null;
-      capacity?: number | null;
-      automation?: boolean;
-      active?: boolean;
-    };
-    /**
-     * @description `broadcast`: every active group of the segment receives each publication; `round_robin`: groups take turns; `least_loaded`: the active group with the fewest recent sends.
-     * @enum {string}
-     */
-    Distribution: 'broadcast' | 'round_robin' | 'least_loaded';
-    SegmentCreate: {
-      name: string;
-      /** @description public slug, unique per account and environment; derived from name when omitted */
-      slug?: string;
-      description?: string;
-      /** @description storefront name */
-      store_name?: string;
-      /** @description storefront phrase */
-      store_tagline?: string;
-      /** @description main colour, #RRGGBB */
-      store_color?: string;
-      /** @description open a new group automatically when the linked ones are full */
-      auto_expand?: boolean;
-      distribution?: components['schemas']['Distribution'];
-      /** @description keep a waiting list when every group is full */
-      waitlist?: boolean;
-    };
-    /** @description Only the fields sent change. */
-    SegmentUpdate: {
-      name?: string;
-      /** @description public slug, unique per account and environment; derived from name when omitted */
-      slug?: string;
-      description?: string;
-      /** @description storefront name */
-      store_name?: string;
-      /** @description storefront phrase */
-      store_tagline?: string;
-      /** @description main colour, #RRGGBB */
-      store_color?: string;
-      /** @description open a new group automatically when the linked ones are full */
-      auto_expand?: boolean;
-      distribution?: components['schemas']['Distribution'];
-      /** @description keep a waiting list when every group is full */
-      waitlist?: boolean;
-    };
-    Segment: {
-      id: string;
-      name: string;
-      slug: string;
-      description: string | null;
-      store_name: string | null;
-      store_tagline: string | null;
-      store_color: string | null;
-      auto_expand: boolean;
-      distribution: components['schemas']['Distribution'];
-      waitlist: boolean;
-      /** @description groups linked to the segment */
-      group_count: number;
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    SegmentDeletion: {
-      /** @description true: the segment was removed */
-      deleted: boolean;
-      /** @description id of the resource */
-      id: string;
-      request_id: components['schemas']['RequestId'];
-    };
-    /**
-     * @description Derived from validity and deactivation: `inactive` once deactivated (DELETE), else `expired` after `expires_at`, else `scheduled` before `starts_at`, else `active`.
-     * @enum {string}
-     */
-    CouponStatus: 'active' | 'scheduled' | 'expired' | 'inactive';
-    /** @description The discount, by `type`: `percent` off the order (`value` 0 < v ≤ 100, optional `max_amount` cap in `currency`), a fixed `amount` off (`value` in `currency`), or `free_shipping`. */
-    CouponDiscountInput:
-      | {
-          /** @constant */
-          type: 'percent';
-          /** @description percent off */
-          value: number;
-          /** @description cap of the discount, in `currency` */
-          max_amount?: number;
-        }
-      | {
-          /** @constant */
-          type: 'amount';
-          /** @description money off, in `currency` */
-          value: number;
-        }
-      | {
-          /** @constant */
-          type: 'free_shipping';
+        Environment: "live" | "test";
+        Pagination: {
+            total: number;
+            limit: number;
+            offset: number;
+            has_more: boolean;
         };
-    /** @description The discount as registered (see CouponDiscountInput). */
-    CouponDiscount:
-      | {
-          /** @constant */
-          type: 'percent';
-          value: number;
-          /** @description cap in `currency`; null for none */
-          max_amount: number | null;
-        }
-      | {
-          /** @constant */
-          type: 'amount';
-          value: number;
-        }
-      | {
-          /** @constant */
-          type: 'free_shipping';
+        ErrorDetail: {
+            /** @enum {string} */
+            location: "path" | "query" | "body" | "header";
+            /** @description JSON-pointer-like path of the field, empty for the whole location */
+            field: string;
+            /** @description the constraint that failed, e.g. maxLength, required, additionalProperties */
+            rule: string;
+            message: string;
         };
-    /** @description A coupon to register. The code is unique per store among coupons that are not `inactive` (409 `conflict` otherwise). `expires_at` before `starts_at` is a 400 `validation_failed`. */
-    CouponCreate: {
-      /** @description the code the shopper types; letters, digits, `_`, `.`, `-` */
-      code: string;
-      /** @description the store the coupon is valid at */
-      store: string;
-      /** @description marketplace the store sells through, when any */
-      marketplace?: string;
-      /** @description conditions in words, shown with the coupon */
-      description?: string;
-      discount: components['schemas']['CouponDiscountInput'];
-      /**
-       * @description ISO 4217 code of money amounts: an `amount` discount, `max_amount`, `min_purchase`
-       * @default BRL
-       */
-      currency: string;
-      /** @description eligibility: minimum order value, in `currency` */
-      min_purchase?: number;
-      /**
-       * @description eligibility: only a shopper's first order at the store
-       * @default false
-       */
-      first_purchase_only: boolean;
-      /** @description eligibility: product categories the coupon applies to; empty for the whole store */
-      categories?: string[];
-      /**
-       * Format: uri
-       * @description HTTPS page where the coupon is activated or listed
-       */
-      url?: string;
-      /**
-       * Format: date-time
-       * @description validity: first instant the coupon works; omitted for immediately
-       */
-      starts_at?: string;
-      /**
-       * Format: date-time
-       * @description validity: instant the coupon stops working; omitted for no expiry
-       */
-      expires_at?: string;
-      /**
-       * @description the team checked that the coupon works; only verified coupons are listed by default
-       * @default false
-       */
-      verified: boolean;
-    };
-    /** @description Only the fields sent change; `null` clears an optional value; `discount` and `categories` are replaced as a whole. */
-    CouponUpdate: {
-      /** @description the code the shopper types; letters, digits, `_`, `.`, `-` */
-      code?: string;
-      /** @description the store the coupon is valid at */
-      store?: string;
-      /** @description marketplace the store sells through, when any */
-      marketplace?: string | null;
-      /** @description conditions in words, shown with the coupon */
-      description?: string | null;
-      discount?: components['schemas']['CouponDiscountInput'];
-      /** @description ISO 4217 code of money amounts: an `amount` discount, `max_amount`, `min_purchase` */
-      currency?: string;
-      /** @description eligibility: minimum order value, in `currency` */
-      min_purchase?: number | null;
-      /** @description eligibility: only a shopper's first order at the store */
-      first_purchase_only?: boolean;
-      /** @description eligibility: product categories the coupon applies to; empty for the whole store */
-      categories?: string[];
-      /**
-       * Format: uri
-       * @description HTTPS page where the coupon is activated or listed
-       */
-      url?: string | null;
-      /**
-       * Format: date-time
-       * @description validity: first instant the coupon works; omitted for immediately
-       */
-      starts_at?: string | null;
-      /**
-       * Format: date-time
-       * @description validity: instant the coupon stops working; omitted for no expiry
-       */
-      expires_at?: string | null;
-      /** @description the team checked that the coupon works; only verified coupons are listed by default */
-      verified?: boolean;
-      /** @description `true` reactivates a deactivated coupon; `false` deactivates it (as DELETE does) */
-      active?: boolean;
-    };
-    /** @description A coupon with its discount, eligibility rules and validity. */
-    Coupon: {
-      id: string;
-      code: string;
-      store: string;
-      marketplace: string | null;
-      description: string | null;
-      discount: components['schemas']['CouponDiscount'];
-      currency: string;
-      min_purchase: number | null;
-      first_purchase_only: boolean;
-      categories: string[];
-      url: string | null;
-      /**
-       * Format: date-time
-       * @description validity start; null for immediately
-       */
-      starts_at: string | null;
-      /**
-       * Format: date-time
-       * @description validity end; null for no expiry
-       */
-      expires_at: string | null;
-      verified: boolean;
-      /**
-       * Format: date-time
-       * @description when the coupon was last marked verified
-       */
-      verified_at: string | null;
-      /** @description false once deactivated */
-      active: boolean;
-      status: components['schemas']['CouponStatus'];
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-      /**
-       * Format: date-time
-       * @description when the coupon was deactivated
-       */
-      deactivated_at: string | null;
-    };
-    /** @description Result of DELETE /coupons/{id}: the coupon is deactivated, never erased. */
-    CouponDeactivation: {
-      /** @description true: the coupon left the active list */
-      deleted: boolean;
-      /** @description true: the coupon is kept, with its history, as `inactive` */
-      deactivated: boolean;
-      id: string;
-      request_id: components['schemas']['RequestId'];
-    };
-    /**
-     * @description Payment status: `pending` (reported, not yet validated by the marketplace), `approved` (validated, awaiting payout), `paid`, or `cancelled` (order cancelled or returned). Moves: pending → approved | cancelled; approved → paid | cancelled.
-     * @enum {string}
-     */
-    CommissionStatus: 'pending' | 'approved' | 'paid' | 'cancelled';
-    /** @description Where the sale came from; every field is null when the marketplace reported it without a tracked click. */
-    CommissionAttribution: {
-      /** @description the tracked click that led to the order */
-      click_id: string | null;
-      /** @description the publication the click came from */
-      publication_id: string | null;
-      /** @description the group the click came from */
-      group_id: string | null;
-      /** @description the segment of that group or storefront */
-      segment_id: string | null;
-      /** @description the affiliate link that was clicked */
-      link: string | null;
-    };
-    /** @description How the commission was checked against what the marketplace reports. */
-    CommissionReconciliation: {
-      /** @description amount the marketplace last reported, in `currency`; null until reported */
-      reported_amount: number | null;
-      /** @description `reported_amount` minus `amount`; null until reported */
-      difference: number | null;
-      /**
-       * Format: date-time
-       * @description when the amount was last checked against the marketplace
-       */
-      reconciled_at: string | null;
-      /**
-       * @description what the last check was based on
-       * @enum {string|null}
-       */
-      source: 'marketplace_report' | 'postback' | 'manual' | null;
-    };
-    /** @description One commission earned on one marketplace order. */
-    Commission: {
-      id: string;
-      /** @description the offer the sale is attributed to, when known */
-      offer_id: string | null;
-      marketplace: string;
-      /** @description the marketplace's order reference (no shopper data) */
-      order_ref: string;
-      /** @description commission amount, in `currency` */
-      amount: number;
-      /** @description value of the order, when the marketplace reports it */
-      order_amount: number | null;
-      /** @description ISO 4217 code */
-      currency: string;
-      status: components['schemas']['CommissionStatus'];
-      attribution: components['schemas']['CommissionAttribution'];
-      reconciliation: components['schemas']['CommissionReconciliation'];
-      /**
-       * Format: date-time
-       * @description when the order was placed
-       */
-      occurred_at: string;
-      /**
-       * Format: date-time
-       * @description when the commission was paid out
-       */
-      paid_at: string | null;
-      /**
-       * Format: date-time
-       * @description when offerops recorded it
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    /** @description Commissions of one currency and payment status. */
-    CommissionTotal: {
-      /** @description ISO 4217 code */
-      currency: string;
-      status: components['schemas']['CommissionStatus'];
-      count: number;
-      /** @description sum of `amount`, in `currency` */
-      amount: number;
-    };
-    /** @description Commission amounts grouped by currency and payment status (amounts of different currencies are never added). */
-    CommissionSummary: {
-      /** @description one entry per currency and status that has commissions, ordered by currency then status */
-      totals: components['schemas']['CommissionTotal'][];
-    };
-    /**
-     * @description `queued`: recorded, its workflow started; `sending`: groups are being sent to; `sent`: every group received it; `partial`: some groups received it and the others failed for good; `failed`: no group received it. Moves: queued → sending → sent | partial | failed (sent, partial and failed are final).
-     * @enum {string}
-     */
-    PublicationStatus: 'queued' | 'sending' | 'sent' | 'partial' | 'failed';
-    /**
-     * @description `queued`: not attempted yet; `waiting`: held by the pacing of the group or channel; `sending`: an attempt is under way (transient channel errors are retried with backoff); `sent`: the channel accepted it; `failed`: a permanent error, or retries exhausted.
-     * @enum {string}
-     */
-    GroupDeliveryStatus: 'queued' | 'waiting' | 'sending' | 'sent' | 'failed';
-    GroupDelivery: {
-      group_id: string;
-      status: components['schemas']['GroupDeliveryStatus'];
-      /** @description send attempts made to this group */
-      attempts: number;
-      /** @description why the last attempt failed, in words safe to show (no channel internals) */
-      error: string | null;
-      /** @description whether the image went with the text to this group */
-      with_image: boolean;
-      /**
-       * Format: date-time
-       * @description when the channel accepted the message
-       */
-      sent_at: string | null;
-    };
-    /** @description One publish request to one destination, with the result of each group. `event_id` is the event of the operation that queued it. Never carries the channel session, the group address or credentials. */
-    Publication: {
-      id: string;
-      /** @description the offer sent; null for a text-only scheduled publication */
-      offer_id: string | null;
-      /** @description the group it was addressed to, when addressed to one group */
-      group_id: string | null;
-      /** @description the segment it was addressed to, when addressed to a segment */
-      segment_id: string | null;
-      /** @description the schedule that produced it, when it came from one */
-      schedule_id: string | null;
-      /** @description the template the message was rendered with; null for the default layout */
-      template_id: string | null;
-      /** @description the message as sent */
-      text: string;
-      /** @description whether the offer image is sent with the text where the channel supports it */
-      with_image: boolean;
-      status: components['schemas']['PublicationStatus'];
-      /** @description one entry per destination group */
-      deliveries: components['schemas']['GroupDelivery'][];
-      event_id: components['schemas']['EventId'] | null;
-      /**
-       * Format: date-time
-       * @description when the publication was queued
-       */
-      queued_at: string;
-      /**
-       * Format: date-time
-       * @description when it reached sent, partial or failed
-       */
-      completed_at: string | null;
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    /**
-     * @description Markup of a template body.
-     * @enum {string}
-     */
-    TemplateFormat: 'plain' | 'markdown' | 'whatsapp' | 'telegram_html';
-    /** @description A reusable message template. */
-    TemplateCreate: {
-      /** @description name shown to the team */
-      name: string;
-      description?: string;
-      /** @description The message, with placeholders filled from the offer when it is rendered: `{title}`, `{price}`, `{original_price}`, `{discount_pct}`, `{coupon}`, `{store}`, `{url}`, `{copy}`. Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` whose `details` name the field `body` and the placeholder. */
-      body: string;
-      /**
-       * @description The markup `body` is written in, which decides how offer values are escaped: `plain` (no markup, values as they are), `markdown` (Markdown metacharacters in values are backslash-escaped, the url is not), `whatsapp` (`*bold*`, `_italic_`, `~strike~`; WhatsApp has no escape, values go as they are) or `telegram_html` (`<b>`, `<i>`, `<a href>`…; values are HTML-escaped).
-       * @default plain
-       * @enum {string}
-       */
-      format: 'plain' | 'markdown' | 'whatsapp' | 'telegram_html';
-      /**
-       * @description the template used when a preview or publication names none: for its segment (`segment_id`), or for the whole account (no segment) when the segment has no default; setting it clears the flag on the previous default of the same scope
-       * @default false
-       */
-      is_default: boolean;
-      /** @description the segment the template belongs to (with `is_default`, that segment's default); omitted for an account-wide template */
-      segment_id?: string;
-    };
-    /** @description Only the fields sent change; `null` clears an optional value. */
-    TemplateUpdate: {
-      /** @description name shown to the team */
-      name?: string;
-      description?: string | null;
-      /** @description The message, with placeholders filled from the offer when it is rendered: `{title}`, `{price}`, `{original_price}`, `{discount_pct}`, `{coupon}`, `{store}`, `{url}`, `{copy}`. Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` whose `details` name the field `body` and the placeholder. */
-      body?: string;
-      /**
-       * @description The markup `body` is written in, which decides how offer values are escaped: `plain` (no markup, values as they are), `markdown` (Markdown metacharacters in values are backslash-escaped, the url is not), `whatsapp` (`*bold*`, `_italic_`, `~strike~`; WhatsApp has no escape, values go as they are) or `telegram_html` (`<b>`, `<i>`, `<a href>`…; values are HTML-escaped).
-       * @enum {string}
-       */
-      format?: 'plain' | 'markdown' | 'whatsapp' | 'telegram_html';
-      /** @description the template used when a preview or publication names none: for its segment (`segment_id`), or for the whole account (no segment) when the segment has no default; setting it clears the flag on the previous default of the same scope */
-      is_default?: boolean;
-      /** @description the segment the template belongs to; null makes it account-wide */
-      segment_id?: string | null;
-    };
-    /** @description A reusable message template. */
-    Template: {
-      id: string;
-      name: string;
-      description: string | null;
-      body: string;
-      format: components['schemas']['TemplateFormat'];
-      is_default: boolean;
-      segment_id: string | null;
-      /** @description placeholders the body uses, in order of first use */
-      placeholders: ('title' | 'price' | 'original_price' | 'discount_pct' | 'coupon' | 'store' | 'url' | 'copy')[];
-      /** @description schedules that use the template and may still run (while any does, the template cannot be deleted; completed ones do not count) */
-      schedule_count: number;
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    /** @description Result of DELETE /templates/{id}. */
-    TemplateDeletion: {
-      /** @description true: the template was removed */
-      deleted: boolean;
-      /** @description id of the resource */
-      id: string;
-      request_id: components['schemas']['RequestId'];
-    };
-    /**
-     * @description `active`: runs at `next_run_at`; `paused`: kept but does not run (PATCH `status`); `completed`: a one-off schedule that ran, or a recurrence past its end. Moves by PATCH: active ↔ paused; completed → active only with a new future `run_at` (or a new recurrence with runs ahead).
-     * @enum {string}
-     */
-    ScheduleStatus: 'active' | 'paused' | 'completed';
-    /** @description Repeat the schedule: exactly one of `rrule` or `cron`, read as wall-clock time in `timezone` (`UTC` when omitted), so 09:00 stays 09:00 local across daylight-saving changes. A time that does not exist on the day the clocks go forward is skipped that day; a time that occurs twice on the day they go back runs once. Runs at most every 15 minutes: the times of day a rule gives must be at least 15 minutes apart, also across midnight (a denser rule is a 400 `validation_failed`). Replaced as a whole on update; `null` makes the schedule a one-off at `run_at`. */
-    ScheduleRecurrenceInput:
-      | {
-          /** @description RFC 5545 RRULE without the `RRULE:` prefix, e.g. `FREQ=DAILY;BYHOUR=9;BYMINUTE=0` or `FREQ=WEEKLY;BYDAY=MO,WE,FR`. Supported subset: `FREQ` = `DAILY`, `WEEKLY` or `MONTHLY`; `BYHOUR` (0-23) and `BYMINUTE` (0-59) lists; `BYDAY` (`MO`…`SU`, no ordinals such as `1MO`); `BYMONTHDAY` (1-31, `MONTHLY` only; months without that day are skipped); `INTERVAL` = 1, or for `MONTHLY` 2, 3, 4, 6 or 12. A part left out is taken from `run_at` read in `timezone` (the hour and minute — and the second when neither `BYHOUR` nor `BYMINUTE` is given, else :00; the weekday for `WEEKLY`; the day of the month for `MONTHLY`). Anything else (`COUNT`, `UNTIL` — use `ends_at` —, `HOURLY`, `YEARLY`, `BYSETPOS`, `INTERVAL` above 1 for `DAILY`/`WEEKLY`, …) is a 400 `validation_failed` naming the part. */
-          rrule: string;
-          /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed` */
-          timezone?: string;
-          /** @description no run after this instant, which must be after `run_at`; omitted for no end. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
-          ends_at?: string;
-        }
-      | {
-          /** @description five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 9 * * 1-5`. Each field: `*`, a value, a range `a-b`, a step `*\/n`, `a/n` or `a-b/n`, or a comma list of those; months `1-12` or `JAN`-`DEC`, weekdays `0-7` (0 and 7 are Sunday) or `SUN`-`SAT`. Restrict day-of-month or day-of-week, not both (classic cron would run when either matches, the scheduler when both do: the ambiguity is refused). No `@daily`-style shorthands, `L`, `W`, `#` or `?`. */
-          cron: string;
-          /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed` */
-          timezone?: string;
-          /** @description no run after this instant, which must be after `run_at`; omitted for no end. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
-          ends_at?: string;
+        Error: {
+            /**
+             * @description Stable machine-readable code; see the README for the meaning of each.
+             * @enum {string}
+             */
+            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
+            /** @description Human-readable explanation; never contains secrets. */
+            message: string;
+            request_id: components["schemas"]["RequestId"];
+            /** @description Present on validation errors: each invalid field. */
+            details?: components["schemas"]["ErrorDetail"][];
         };
-    /** @description The recurrence of a schedule: one of `rrule`, `cron` is set. */
-    ScheduleRecurrence: {
-      rrule: string | null;
-      cron: string | null;
-      /** @description IANA time zone the rule is read in */
-      timezone: string;
-      /**
-       * Format: date-time
-       * @description no run after this instant
-       */
-      ends_at: string | null;
-    };
-    /** @description What to publish — exactly one of `offer_id`, `text` — where — exactly one of `group_id`, `segment_id` — and when: `run_at`, optionally repeated by `recurrence`. Breaking an exactly-one rule is a 400 `validation_failed` naming the fields; referenced ids this account does not have are a 400 `unknown_reference`. */
-    ScheduleCreate: {
-      /** @description label shown to the team */
-      name?: string;
-      /** @description content: publish this offer (pending or approved: 409 `offer_not_publishable` otherwise, as for publish) */
-      offer_id?: string;
-      /** @description content: publish this free text */
-      text?: string;
-      /** @description destination: this one group */
-      group_id?: string;
-      /** @description destination: every active group of this segment, by its distribution */
-      segment_id?: string;
-      /** @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
-      run_at: string;
-      recurrence?: components['schemas']['ScheduleRecurrenceInput'];
-      /** @description render an offer with this template; the default template when omitted */
-      template_id?: string;
-      /**
-       * @description send the offer image with the text (ignored for `text`)
-       * @default true
-       */
-      with_image: boolean;
-    };
-    /** @description Only the fields sent change; `null` clears an optional value. Sending `offer_id` or `text` replaces the content (never both: 400 `validation_failed`); sending `group_id` or `segment_id` replaces the destination (never both). `recurrence` is replaced as a whole. */
-    ScheduleUpdate: {
-      name?: string | null;
-      /** @description content: publish this offer (pending or approved: 409 `offer_not_publishable` otherwise, as for publish) */
-      offer_id?: string;
-      /** @description content: publish this free text */
-      text?: string;
-      /** @description destination: this one group */
-      group_id?: string;
-      /** @description destination: every active group of this segment, by its distribution */
-      segment_id?: string;
-      /** @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future; a completed schedule becomes active again with a new one. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
-      run_at?: string;
-      recurrence?: components['schemas']['ScheduleRecurrenceInput'] | null;
-      /** @description render an offer with this template; null for the default template */
-      template_id?: string | null;
-      /** @description send the offer image with the text (ignored for `text`) */
-      with_image?: boolean;
-      /**
-       * @description pause or resume the schedule
-       * @enum {string}
-       */
-      status?: 'active' | 'paused';
-    };
-    /** @description A future or recurring publication. Backed by a Temporal Schedule `schedule-<id>`; each run is a workflow `scheduleRun` (`schedule-run-<id>-<time>`) that queues one normal publication with `schedule_id` set. */
-    Schedule: {
-      id: string;
-      name: string | null;
-      /** @description content: the offer; null for a text schedule */
-      offer_id: string | null;
-      /** @description content: the text; null for an offer schedule */
-      text: string | null;
-      /** @description destination group; null when the destination is a segment */
-      group_id: string | null;
-      /** @description destination segment; null when the destination is a group */
-      segment_id: string | null;
-      template_id: string | null;
-      with_image: boolean;
-      /**
-       * Format: date-time
-       * @description the only run of a one-off schedule; when a recurring one starts
-       */
-      run_at: string;
-      recurrence: components['schemas']['ScheduleRecurrence'] | null;
-      status: components['schemas']['ScheduleStatus'];
-      /**
-       * Format: date-time
-       * @description the next run, as the scheduler (Temporal) computes it; null when paused or completed
-       */
-      next_run_at: string | null;
-      /**
-       * Format: date-time
-       * @description when the last run started, by the scheduler or run-now
-       */
-      last_run_at: string | null;
-      /** @description runs started so far, by the scheduler or run-now */
-      run_count: number;
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    /** @description The schedule after a run-now and what it queued. */
-    ScheduleRunResult: {
-      schedule: components['schemas']['Schedule'];
-      /** @description the publication this run queued */
-      publications: components['schemas']['Publication'][];
-    };
-    /** @description Result of DELETE /schedules/{id}. */
-    ScheduleDeletion: {
-      /** @description true: the schedule was cancelled and removed */
-      deleted: boolean;
-      /** @description id of the resource */
-      id: string;
-      request_id: components['schemas']['RequestId'];
-    };
-    /** @description Commercial criteria a found offer must meet; an omitted criterion does not filter. Replaced as a whole on update. */
-    MonitorCriteriaInput: {
-      /** @description only offers at least this many percent off */
-      min_discount_pct?: number;
-      /** @description only offers at this price or above */
-      min_price?: number;
-      /** @description only offers at this price or below (not below `min_price`) */
-      max_price?: number;
-      /** @description only offers of these categories */
-      categories?: string[];
-      /** @description only offers of these stores */
-      stores?: string[];
-      /** @description only offers that come with a coupon */
-      with_coupon?: boolean;
-    };
-    /** @description The criteria of a monitor; null or empty means no filter. */
-    MonitorCriteria: {
-      min_discount_pct: number | null;
-      min_price: number | null;
-      max_price: number | null;
-      categories: string[];
-      stores: string[];
-      with_coupon: boolean;
-    };
-    /** @description What happens to new finds. Omitted fields are off: finds become `pending` offers and nothing is published. `auto_publish_segment_id` without `auto_approve: true` is a 400 `validation_failed`. Replaced as a whole on update. */
-    MonitorAutomationInput: {
-      /** @description create found offers as `approved` instead of `pending` */
-      auto_approve?: boolean;
-      /** @description publish each newly approved find to this segment; requires `auto_approve`; null for no publishing */
-      auto_publish_segment_id?: string | null;
-      /** @description send the image with automatic publications */
-      with_image?: boolean;
-    };
-    /** @description What the monitor does with new finds. */
-    MonitorAutomation: {
-      auto_approve: boolean;
-      auto_publish_segment_id: string | null;
-      with_image: boolean;
-    };
-    /** @description Outcome of one search of a monitor. */
-    MonitorResult: {
-      /**
-       * Format: date-time
-       * @description when the search started
-       */
-      started_at: string;
-      /**
-       * Format: date-time
-       * @description when it ended
-       */
-      finished_at: string;
-      /** @description offers matching query and criteria */
-      found: number;
-      /** @description of those, offers not in the catalogue before (created as offers) */
-      new_offers: number;
-      /** @description the new offers, up to 50 */
-      offer_ids: string[];
-      /** @description why the search failed (e.g. the integration rejected it); null on success */
-      error: string | null;
-    };
-    /** @description A recurring search. A marketplace this account has no integration for is a 400 `unknown_reference`. */
-    MonitorCreate: {
-      /** @description name shown to the team */
-      name: string;
-      /** @description the marketplace to search, through this account's own integration */
-      marketplace: string;
-      /** @description search keywords, as typed in the marketplace's search */
-      query: string;
-      criteria?: components['schemas']['MonitorCriteriaInput'];
-      /**
-       * @description minutes between searches, 15 to 1440 (one day)
-       * @default 60
-       */
-      frequency_minutes: number;
-      automation?: components['schemas']['MonitorAutomationInput'];
-      /**
-       * @description inactive monitors do not search
-       * @default true
-       */
-      active: boolean;
-    };
-    /** @description Only the fields sent change; `criteria` and `automation` are replaced as a whole. */
-    MonitorUpdate: {
-      /** @description name shown to the team */
-      name?: string;
-      /** @description the marketplace to search, through this account's own integration */
-      marketplace?: string;
-      /** @description search keywords, as typed in the marketplace's search */
-      query?: string;
-      criteria?: components['schemas']['MonitorCriteriaInput'];
-      /** @description minutes between searches, 15 to 1440 (one day) */
-      frequency_minutes?: number;
-      automation?: components['schemas']['MonitorAutomationInput'];
-      /** @description inactive monitors do not search */
-      active?: boolean;
-    };
-    /** @description A discovery rule: a recurring marketplace search with commercial criteria. */
-    Monitor: {
-      id: string;
-      name: string;
-      marketplace: string;
-      query: string;
-      criteria: components['schemas']['MonitorCriteria'];
-      frequency_minutes: number;
-      automation: components['schemas']['MonitorAutomation'];
-      active: boolean;
-      /**
-       * Format: date-time
-       * @description next search; null when inactive
-       */
-      next_run_at: string | null;
-      /**
-       * Format: date-time
-       * @description last search
-       */
-      last_run_at: string | null;
-      last_result: components['schemas']['MonitorResult'] | null;
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    /** @description Result of DELETE /monitors/{id}. */
-    MonitorDeletion: {
-      /** @description true: the monitor was removed (offers it found are kept) */
-      deleted: boolean;
-      /** @description id of the resource */
-      id: string;
-      request_id: components['schemas']['RequestId'];
-    };
-    /**
-     * @description Visual theme of the public store.
-     * @enum {string}
-     */
-    StoreTheme: 'classic' | 'minimal' | 'magazine' | 'dark';
-    /** @description Colour overrides; an omitted colour follows the theme. Replaced as a whole on update. */
-    StoreColorsInput: {
-      /** @description primary colour, #RRGGBB */
-      primary?: string;
-      /** @description secondary colour, #RRGGBB */
-      secondary?: string;
-      /** @description background colour, #RRGGBB */
-      background?: string;
-      /** @description text colour, #RRGGBB */
-      text?: string;
-    };
-    /** @description The colours in effect: the overrides sent, else the theme's. */
-    StoreColors: {
-      primary: string;
-      secondary: string;
-      background: string;
-      text: string;
-    };
-    /** @description Public links to the store's social networks; an omitted network is not shown. Replaced as a whole on update. */
-    StoreNetworksInput: {
-      /**
-       * Format: uri
-       * @description public HTTPS link to the instagram profile, channel or group invite
-       */
-      instagram?: string;
-      /**
-       * Format: uri
-       * @description public HTTPS link to the facebook profile, channel or group invite
-       */
-      facebook?: string;
-      /**
-       * Format: uri
-       * @description public HTTPS link to the tiktok profile, channel or group invite
-       */
-      tiktok?: string;
-      /**
-       * Format: uri
-       * @description public HTTPS link to the youtube profile, channel or group invite
-       */
-      youtube?: string;
-      /**
-       * Format: uri
-       * @description public HTTPS link to the x profile, channel or group invite
-       */
-      x?: string;
-      /**
-       * Format: uri
-       * @description public HTTPS link to the telegram profile, channel or group invite
-       */
-      telegram?: string;
-      /**
-       * Format: uri
-       * @description public HTTPS link to the whatsapp profile, channel or group invite
-       */
-      whatsapp?: string;
-      /**
-       * Format: uri
-       * @description public HTTPS link to the site profile, channel or group invite
-       */
-      site?: string;
-    };
-    /** @description Public links to the store's social networks. */
-    StoreNetworks: {
-      /** @description instagram link; null when not set */
-      instagram: string | null;
-      /** @description facebook link; null when not set */
-      facebook: string | null;
-      /** @description tiktok link; null when not set */
-      tiktok: string | null;
-      /** @description youtube link; null when not set */
-      youtube: string | null;
-      /** @description x link; null when not set */
-      x: string | null;
-      /** @description telegram link; null when not set */
-      telegram: string | null;
-      /** @description whatsapp link; null when not set */
-      whatsapp: string | null;
-      /** @description site link; null when not set */
-      site: string | null;
-    };
-    /** @description Only the fields sent change; `null` clears an optional value; `colors` and `networks` are replaced as a whole. */
-    StoreUpdate: {
-      /** @description public name of the store */
-      name?: string;
-      /** @description short phrase under the name */
-      tagline?: string | null;
-      /** @description about text */
-      description?: string | null;
-      theme?: components['schemas']['StoreTheme'];
-      colors?: components['schemas']['StoreColorsInput'];
-      /**
-       * Format: uri
-       * @description HTTPS image URL of the logo
-       */
-      logo?: string | null;
-      networks?: components['schemas']['StoreNetworksInput'];
-      /** @description title of the home page for search engines */
-      seo_title?: string | null;
-      /** @description description of the home page for search engines */
-      seo_description?: string | null;
-      /** @description the store's address under the service domain; taken or reserved names are a 409 `slug_taken` */
-      subdomain?: string;
-      /**
-       * Format: hostname
-       * @description custom domain (e.g. `ofertas.example.com`); changing it sets `domain_verified` to 0 until its DNS points to `dns_target`; null removes it
-       */
-      domain?: string | null;
-      /** @description publish (true) or take down (false) the public store; returned as `active` 1 or 0 */
-      active?: boolean;
-    };
-    /** @description The public store of the account: identity, theme, networks and address. Only public configuration. */
-    Store: {
-      id: string;
-      subdomain: string;
-      name: string;
-      tagline: string | null;
-      description: string | null;
-      theme: components['schemas']['StoreTheme'];
-      colors: components['schemas']['StoreColors'];
-      logo: string | null;
-      networks: components['schemas']['StoreNetworks'];
-      seo_title: string | null;
-      seo_description: string | null;
-      /** @description custom domain; null when none */
-      domain: string | null;
-      /**
-       * @description 1 when `domain` points to the store, else 0
-       * @enum {integer}
-       */
-      domain_verified: 0 | 1;
-      /** @description host the custom domain must have a CNAME record to; null without a domain */
-      dns_target: string | null;
-      /**
-       * @description 1 when the public store is online, else 0
-       * @enum {integer}
-       */
-      active: 0 | 1;
-      /**
-       * Format: uri
-       * @description public address of the store (the custom domain once verified, else the subdomain)
-       */
-      url: string;
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    /** @description An editorial collection of offers on the store. */
-    StoreCollection: {
-      id: string;
-      title: string;
-      slug: string;
-      description: string | null;
-      /** @description public order: collections are shown by ascending position */
-      position: number;
-      /** @description shown on the public store */
-      published: boolean;
-      /** @description offers in the collection */
-      offer_count: number;
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    /** @description A Markdown page of the store with its own SEO. */
-    StorePageCreate: {
-      title: string;
-      /** @description unique public slug (lower-case words joined by `-`); derived from the title when omitted; taken is a 409 `slug_taken` */
-      slug?: string;
-      /** @description short text for listings */
-      summary?: string;
-      /** @description the page, in Markdown (raw HTML is escaped when rendered) */
-      body?: string;
-      /**
-       * Format: uri
-       * @description HTTPS image shown on top of the page
-       */
-      cover?: string;
-      /** @description title for search engines; `title` when omitted */
-      seo_title?: string;
-      /** @description description for search engines; `summary` when omitted */
-      seo_description?: string;
-      /**
-       * @description visible on the public store right away
-       * @default false
-       */
-      published: boolean;
-    };
-    /** @description A Markdown page of the store. */
-    StorePage: {
-      id: string;
-      title: string;
-      slug: string;
-      summary: string | null;
-      /** @description Markdown; empty when none was sent */
-      body: string;
-      cover: string | null;
-      seo_title: string | null;
-      seo_description: string | null;
-      published: boolean;
-      /** @description path of the page on the store, `/p/{slug}` */
-      path: string;
-      /**
-       * Format: uri
-       * @description public address of the page
-       */
-      url: string;
-      /**
-       * Format: date-time
-       * @description when the page was first published
-       */
-      published_at: string | null;
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    /**
-     * @description Kind of block of a journey graph.
-     * @enum {string}
-     */
-    JourneyBlockType: 'trigger' | 'message' | 'wait' | 'condition' | 'tag' | 'assign' | 'webhook' | 'end';
-    /** @description Entry of the graph; narrows the journey's `trigger` event. An empty object accepts every such event. */
-    JourneyTriggerConfig: {
-      channel?: components['schemas']['ChannelType'];
-      /** @description start only when the triggering message contains one of these words (case-insensitive) */
-      keywords?: string[];
-    };
-    /** @description Send a message in the conversation: a `text`, or a template (`template_id`). */
-    JourneyMessageConfig:
-      | {
-          text: string;
-        }
-      | {
-          /** @description the template to send */
-          template_id: string;
+        Account: {
+            id: string;
+            name: string;
+            /**
+             * @description `free` has no API access (402); `pro` and `business` do.
+             * @enum {string}
+             */
+            plan: "free" | "pro" | "business";
+            /** @description whether the plan includes this API */
+            api_access: boolean;
+            environment: components["schemas"]["Environment"];
+            /**
+             * Format: date-time
+             * @description when the account was created
+             */
+            created_at: string;
         };
-    /** @description Pause the execution. */
-    JourneyWaitConfig: {
-      /** @description wait this long (at most 30 days) */
-      minutes: number;
-      /** @description continue as soon as the contact replies (with `minutes` as the time-out) */
-      until_reply?: boolean;
-    };
-    /** @description Branch: `next[0]` when the test holds, `next[1]` otherwise. */
-    JourneyConditionConfig: {
-      /**
-       * @description what to test about the contact or conversation
-       * @enum {string}
-       */
-      field: 'tag' | 'stage' | 'interest' | 'channel' | 'du_mode' | 'replied';
-      /** @enum {string} */
-      operator: 'eq' | 'neq' | 'contains' | 'exists';
-      /** @description the value compared; not used by `exists` */
-      value?: string;
-    };
-    /** @description Change tags. */
-    JourneyTagConfig: {
-      /** @description tags to add to the conversation and contact */
-      add?: string[];
-      /** @description tags to remove */
-      remove?: string[];
-    };
-    /** @description Assign, prioritise or change the DU mode of the conversation. */
-    JourneyAssignConfig: {
-      /** @description team member; null unassigns */
-      assignee?: string | null;
-      priority?: components['schemas']['Priority'];
-      du_mode?: components['schemas']['DuMode'];
-    };
-    /** @description Notify a registered webhook destination (signed like every delivery). */
-    JourneyWebhookConfig: {
-      /** @description a webhook destination of this account; arbitrary URLs are not allowed */
-      webhook_id: string;
-    };
-    /** @description End the execution. */
-    JourneyEndConfig: {
-      /** @description also close the conversation */
-      close_conversation?: boolean;
-    };
-    /** @description Where the visual editor draws the block. */
-    JourneyBlockPosition: {
-      x: number;
-      y: number;
-    };
-    /** @description A block of the graph; `config` has the shape of its `type` (Journey<Type>Config). */
-    JourneyBlockInput:
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'trigger';
-          /** @description label shown in the editor */
-          name?: string;
-          config: components['schemas']['JourneyTriggerConfig'];
-          /** @description the following block; empty ends the path */
-          next?: string[];
-          position?: components['schemas']['JourneyBlockPosition'];
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'message';
-          /** @description label shown in the editor */
-          name?: string;
-          config: components['schemas']['JourneyMessageConfig'];
-          /** @description the following block; empty ends the path */
-          next?: string[];
-          position?: components['schemas']['JourneyBlockPosition'];
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'wait';
-          /** @description label shown in the editor */
-          name?: string;
-          config: components['schemas']['JourneyWaitConfig'];
-          /** @description the following block; empty ends the path */
-          next?: string[];
-          position?: components['schemas']['JourneyBlockPosition'];
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'condition';
-          /** @description label shown in the editor */
-          name?: string;
-          config: components['schemas']['JourneyConditionConfig'];
-          /** @description [block when true, block when false] */
-          next?: string[];
-          position?: components['schemas']['JourneyBlockPosition'];
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'tag';
-          /** @description label shown in the editor */
-          name?: string;
-          config: components['schemas']['JourneyTagConfig'];
-          /** @description the following block; empty ends the path */
-          next?: string[];
-          position?: components['schemas']['JourneyBlockPosition'];
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'assign';
-          /** @description label shown in the editor */
-          name?: string;
-          config: components['schemas']['JourneyAssignConfig'];
-          /** @description the following block; empty ends the path */
-          next?: string[];
-          position?: components['schemas']['JourneyBlockPosition'];
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'webhook';
-          /** @description label shown in the editor */
-          name?: string;
-          config: components['schemas']['JourneyWebhookConfig'];
-          /** @description the following block; empty ends the path */
-          next?: string[];
-          position?: components['schemas']['JourneyBlockPosition'];
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'end';
-          /** @description label shown in the editor */
-          name?: string;
-          config: components['schemas']['JourneyEndConfig'];
-          /** @description always empty: `end` closes the path */
-          next?: string[];
-          position?: components['schemas']['JourneyBlockPosition'];
+        Actor: {
+            /** @enum {string} */
+            type: "api_key";
+            key_id: string;
+            name: string;
+            /** @description the first characters of the key, enough to recognise it; never the secret */
+            prefix: string;
+            scopes: ("account:read" | "offers:read" | "offers:write" | "publications:read" | "publications:write" | "groups:read" | "groups:write" | "segments:read" | "segments:write" | "coupons:read" | "coupons:write" | "commissions:read" | "templates:read" | "templates:write" | "schedules:read" | "schedules:write" | "monitors:read" | "monitors:write" | "store:read" | "store:write" | "journeys:read" | "journeys:write" | "inbox:read" | "inbox:write" | "analytics:read" | "links:write" | "webhooks:read" | "webhooks:write")[];
+            environment: components["schemas"]["Environment"];
+            /**
+             * Format: date-time
+             * @description when the key stops working; null for no expiry
+             */
+            expires_at: string | null;
         };
-    /** @description A block of the graph as stored; `config` has the shape of its `type`. */
-    JourneyBlock:
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'trigger';
-          name: string | null;
-          config: components['schemas']['JourneyTriggerConfig'];
-          /** @description the following block; empty ends the path */
-          next: string[];
-          position: components['schemas']['JourneyBlockPosition'] | null;
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'message';
-          name: string | null;
-          config: components['schemas']['JourneyMessageConfig'];
-          /** @description the following block; empty ends the path */
-          next: string[];
-          position: components['schemas']['JourneyBlockPosition'] | null;
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'wait';
-          name: string | null;
-          config: components['schemas']['JourneyWaitConfig'];
-          /** @description the following block; empty ends the path */
-          next: string[];
-          position: components['schemas']['JourneyBlockPosition'] | null;
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'condition';
-          name: string | null;
-          config: components['schemas']['JourneyConditionConfig'];
-          /** @description [block when true, block when false] */
-          next: string[];
-          position: components['schemas']['JourneyBlockPosition'] | null;
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'tag';
-          name: string | null;
-          config: components['schemas']['JourneyTagConfig'];
-          /** @description the following block; empty ends the path */
-          next: string[];
-          position: components['schemas']['JourneyBlockPosition'] | null;
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'assign';
-          name: string | null;
-          config: components['schemas']['JourneyAssignConfig'];
-          /** @description the following block; empty ends the path */
-          next: string[];
-          position: components['schemas']['JourneyBlockPosition'] | null;
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'webhook';
-          name: string | null;
-          config: components['schemas']['JourneyWebhookConfig'];
-          /** @description the following block; empty ends the path */
-          next: string[];
-          position: components['schemas']['JourneyBlockPosition'] | null;
-        }
-      | {
-          /** @description id of the block, unique in the journey */
-          id: string;
-          /** @constant */
-          type: 'end';
-          name: string | null;
-          config: components['schemas']['JourneyEndConfig'];
-          /** @description always empty: `end` closes the path */
-          next: string[];
-          position: components['schemas']['JourneyBlockPosition'] | null;
+        Me: {
+            account: components["schemas"]["Account"];
+            actor: components["schemas"]["Actor"];
         };
-    /** @description Aggregate performance of a journey since its creation. */
-    JourneyMetrics: {
-      /** @description executions under way */
-      running: number;
-      completed: number;
-      /** @description failed, cancelled, terminated or timed out */
-      failed: number;
-      /** @description completed / finished executions; null before any finished */
-      completion_rate: number | null;
-      /**
-       * Format: date-time
-       * @description start of the latest execution
-       */
-      last_execution_at: string | null;
-    };
-    /** @description A visual automation. It is created as a draft (`active` 0) and runs only after POST /journeys/{id}/activate. */
-    JourneyCreate: {
-      name: string;
-      description?: string;
-      /** @description an event kind of the catalogue, e.g. `conversation.updated`; unknown kinds are a 400 `validation_failed` */
-      trigger: string;
-      /** @description channels the journey runs on; every channel when omitted */
-      channels?: components['schemas']['ChannelType'][];
-      /** @description The graph: exactly one `trigger` block (the entry), every `next` naming a block of the journey, no loop without a `wait` block, every block reachable from the trigger. A graph that breaks these rules is a 400 `validation_failed`. */
-      blocks: components['schemas']['JourneyBlockInput'][];
-    };
-    /** @description Only the fields sent change; `blocks` replaces the whole graph. Executions already running finish on the graph they started with. */
-    JourneyUpdate: {
-      name?: string;
-      description?: string | null;
-      /** @description an event kind of the catalogue, e.g. `conversation.updated`; unknown kinds are a 400 `validation_failed` */
-      trigger?: string;
-      /** @description channels the journey runs on */
-      channels?: components['schemas']['ChannelType'][];
-      /** @description The graph: exactly one `trigger` block (the entry), every `next` naming a block of the journey, no loop without a `wait` block, every block reachable from the trigger. A graph that breaks these rules is a 400 `validation_failed`. */
-      blocks?: components['schemas']['JourneyBlockInput'][];
-    };
-    /** @description A journey (DU automation): a graph of blocks started by an event kind. */
-    Journey: {
-      id: string;
-      name: string;
-      description: string | null;
-      /** @description the event kind that starts an execution */
-      trigger: string;
-      channels: components['schemas']['ChannelType'][];
-      blocks: components['schemas']['JourneyBlock'][];
-      /**
-       * @description 1 when active, 0 for a draft or a paused journey
-       * @enum {integer}
-       */
-      active: 0 | 1;
-      /** @description executions ever started */
-      executions: number;
-      metrics: components['schemas']['JourneyMetrics'];
-      /**
-       * Format: date-time
-       * @description when it was last activated; null while never activated
-       */
-      activated_at: string | null;
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    /** @description Activate (the default) or pause. */
-    JourneyActivateRequest: {
-      /**
-       * @description `true` activates, `false` pauses
-       * @default true
-       */
-      active: boolean;
-    };
-    /** @description One run of a journey. */
-    JourneyExecution: {
-      /** @description id of the execution (its durable workflow id) */
-      id: string;
-      journey_id: string;
-      /** @description the conversation the execution acts on, when any */
-      conversation_id: string | null;
-      status: components['schemas']['JourneyExecutionStatus'];
-      /** @description id of the block being executed; null once closed */
-      current_step: string | null;
-      /** @description why it failed; null otherwise */
-      error: string | null;
-      /**
-       * Format: date-time
-       * @description start
-       */
-      started_at: string;
-      /**
-       * Format: date-time
-       * @description end; null while running
-       */
-      closed_at: string | null;
-    };
-    /**
-     * @description `running`, or how it closed: `completed`, `failed`, `cancelled` (the journey was paused), `terminated` (stopped by an operator), `timed_out`.
-     * @enum {string}
-     */
-    JourneyExecutionStatus: 'running' | 'completed' | 'failed' | 'cancelled' | 'terminated' | 'timed_out';
-    /** @description Result of DELETE /journeys/{id}. */
-    JourneyDeletion: {
-      /** @description true: the journey was removed */
-      deleted: boolean;
-      /** @description id of the resource */
-      id: string;
-      request_id: components['schemas']['RequestId'];
-    };
-    /**
-     * @description Kind of messaging channel (never the address or session).
-     * @enum {string}
-     */
-    ChannelType: 'whatsapp' | 'telegram' | 'instagram' | 'messenger' | 'webchat';
-    /**
-     * @description `open`: waiting for the team; `pending`: waiting for the contact (set when the team replies); `closed`: ended (close). A new inbound message reopens a pending or closed conversation as `open`.
-     * @enum {string}
-     */
-    ConversationStatus: 'open' | 'pending' | 'closed';
-    /**
-     * @description Urgency of a conversation.
-     * @enum {string}
-     */
-    Priority: 'low' | 'normal' | 'high' | 'urgent';
-    /**
-     * @description DU (automation) mode: `auto` — journeys and automatic answers act alone; `assisted` — automations only suggest, a person sends; `manual` — automations are off for the conversation.
-     * @enum {string}
-     */
-    DuMode: 'auto' | 'assisted' | 'manual';
-    /** @description Conversation metadata and context. No phone number, e-mail or channel address. */
-    Conversation: {
-      id: string;
-      channel: components['schemas']['ChannelType'];
-      status: components['schemas']['ConversationStatus'];
-      /** @description team member in charge; null when unassigned */
-      assignee: string | null;
-      priority: components['schemas']['Priority'];
-      du_mode: components['schemas']['DuMode'];
-      contact_id: string;
-      tags: string[];
-      /** @description inbound messages the team has not read */
-      unread_count: number;
-      /**
-       * Format: date-time
-       * @description time of the latest message either way
-       */
-      last_message_at: string | null;
-      /** @description the first characters of the latest message text */
-      last_message_preview: string | null;
-      /**
-       * Format: date-time
-       * @description when the conversation started
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-      /**
-       * Format: date-time
-       * @description when it was closed; null unless closed
-       */
-      closed_at: string | null;
-    };
-    /** @description Assign, prioritise, tag or change the DU mode. Only the fields sent change. */
-    ConversationUpdate: {
-      /** @description team member the conversation is assigned to (name or handle in the team); null unassigns */
-      assignee?: string | null;
-      priority?: components['schemas']['Priority'];
-      du_mode?: components['schemas']['DuMode'];
-      /** @description replaces the conversation's tags */
-      tags?: string[];
-    };
-    /** @description Optional details of the close. */
-    ConversationCloseRequest: {
-      /** @description why the conversation was closed, kept in its history and event */
-      reason?: string;
-    };
-    /** @description One message of a conversation. */
-    Message: {
-      id: string;
-      conversation_id: string;
-      /**
-       * @description `inbound` from the contact, `outbound` from the team or an automation
-       * @enum {string}
-       */
-      direction: 'inbound' | 'outbound';
-      /**
-       * @description who wrote it
-       * @enum {string}
-       */
-      author: 'contact' | 'team' | 'automation';
-      /** @description the text; null for a media-only message */
-      text: string | null;
-      /**
-       * @description kind of attached media, if any
-       * @enum {string|null}
-       */
-      media_type: 'image' | 'audio' | 'video' | 'document' | 'sticker' | null;
-      /** @description template an outbound reply was rendered from */
-      template_id: string | null;
-      /**
-       * @description inbound messages are `received`; outbound ones move queued → sent → delivered → read, or → failed
-       * @enum {string}
-       */
-      status: 'received' | 'queued' | 'sent' | 'delivered' | 'read' | 'failed';
-      /** @description why an outbound message failed; null otherwise */
-      error: string | null;
-      /**
-       * Format: date-time
-       * @description when the channel accepted (outbound) or sent (inbound) it; null while queued
-       */
-      sent_at: string | null;
-      /**
-       * Format: date-time
-       * @description when it was recorded
-       */
-      created_at: string;
-    };
-    /** @description A reply: free `text`, or a template (`template_id`, placeholders filled from `offer_id` when given). It is registered as an outbound message (`queued`) and delivered later by the channel connector. */
-    ConversationReply:
-      | {
-          /** @description the reply text */
-          text: string;
-        }
-      | {
-          /** @description the template to render */
-          template_id: string;
-          /** @description fills the template placeholders (`{title}`, `{price}`, …) from this offer */
-          offer_id?: string;
-        };
-    /** @description A contact profile without direct contact data: no phone number, e-mail or channel address. */
-    Contact: {
-      id: string;
-      /** @description the name the contact shows on the channel; null when unknown */
-      display_name: string | null;
-      /** @description channels the contact has talked on */
-      channels: components['schemas']['ChannelType'][];
-      /**
-       * @description relationship stage
-       * @enum {string}
-       */
-      stage: 'new' | 'engaged' | 'customer' | 'inactive';
-      /** @description interests inferred from conversations and clicks (e.g. categories) */
-      interests: string[];
-      tags: string[];
-      conversation_count: number;
-      /**
-       * Format: date-time
-       * @description first message
-       */
-      first_seen_at: string;
-      /**
-       * Format: date-time
-       * @description latest inbound message
-       */
-      last_seen_at: string | null;
-    };
-    /** @description A commission total in one currency. */
-    MoneyTotal: {
-      /** @description ISO 4217 code */
-      currency: string;
-      /** @description commissions */
-      count: number;
-      /** @description sum, in `currency` (currencies are never added together) */
-      amount: number;
-    };
-    /** @description Headline numbers: offers, publications, clicks, commissions. Counts cover the last `days` days, in UTC days, ending now. */
-    AnalyticsSummary: {
-      /** @description the `days` requested */
-      days: number;
-      /**
-       * Format: date-time
-       * @description start of the window (inclusive), UTC midnight `days` - 1 days ago
-       */
-      since: string;
-      /**
-       * Format: date-time
-       * @description end of the window (exclusive): now
-       */
-      until: string;
-      /** @description offers created in the window */
-      offers_created: number;
-      /** @description offers currently not archived */
-      offers_active: number;
-      /** @description publications queued in the window */
-      publications: number;
-      /** @description of those, `sent` or `partial` */
-      publications_sent: number;
-      /** @description of those, `failed` */
-      publications_failed: number;
-      /** @description clicks on affiliate links */
-      clicks: number;
-      /** @description commissions (not cancelled) that occurred in the window, per currency */
-      commissions: components['schemas']['MoneyTotal'][];
-    };
-    /** @description Posts, failures and clicks per day. Counts cover the last `days` days, in UTC days, ending now. */
-    AnalyticsTimeseries: {
-      /** @description the `days` requested */
-      days: number;
-      /**
-       * Format: date-time
-       * @description start of the window (inclusive), UTC midnight `days` - 1 days ago
-       */
-      since: string;
-      /**
-       * Format: date-time
-       * @description end of the window (exclusive): now
-       */
-      until: string;
-      /** @description one point per day of the window, oldest first, days without activity included with zeros */
-      points: {
         /**
-         * Format: date
-         * @description the UTC day
+         * @description Curation state. Created as `pending`. Moves: pending → approved | rejected; approved → pending | rejected; rejected → pending | approved; archived → pending (restore). `archived` is reached only through DELETE. Any other move is a 400 `invalid_transition`; changing fields of an archived offer is a 409 `offer_archived`.
+         * @enum {string}
          */
-        date: string;
-        /** @description publications sent or partial */
-        posts: number;
-        /** @description publications failed */
-        failures: number;
-        /** @description clicks */
-        clicks: number;
-      }[];
+        OfferStatus: "pending" | "approved" | "rejected" | "archived";
+        /** @description Fields of a new offer. `status`, when sent, must be `pending`. */
+        OfferCreate: {
+            /**
+             * Format: uri
+             * @description HTTPS URL of the original product; unique per account and environment
+             */
+            url: string;
+            title: string;
+            marketplace?: string;
+            /** @description current price */
+            price?: number;
+            /** @description previous price */
+            original_price?: number;
+            /**
+             * @description ISO 4217 code
+             * @default BRL
+             */
+            currency: string;
+            /**
+             * Format: uri
+             * @description HTTPS image URL
+             */
+            image?: string;
+            /** @description store name */
+            store?: string;
+            category?: string;
+            /** @description coupon code */
+            coupon?: string;
+            /** @description editorial text */
+            copy?: string;
+            status?: components["schemas"]["OfferStatus"];
+        };
+        /** @description Only the fields sent change. */
+        OfferUpdate: {
+            /**
+             * Format: uri
+             * @description HTTPS URL of the original product; unique per account and environment
+             */
+            url?: string;
+            title?: string;
+            marketplace?: string;
+            /** @description current price */
+            price?: number;
+            /** @description previous price */
+            original_price?: number;
+            /** @description ISO 4217 code */
+            currency?: string;
+            /**
+             * Format: uri
+             * @description HTTPS image URL
+             */
+            image?: string;
+            /** @description store name */
+            store?: string;
+            category?: string;
+            /** @description coupon code */
+            coupon?: string;
+            /** @description editorial text */
+            copy?: string;
+            status?: components["schemas"]["OfferStatus"];
+        };
+        Offer: {
+            id: string;
+            url: string;
+            title: string;
+            marketplace: string | null;
+            price: number | null;
+            original_price: number | null;
+            /** @description derived from price and original_price */
+            discount_pct: number | null;
+            currency: string;
+            image: string | null;
+            store: string | null;
+            category: string | null;
+            coupon: string | null;
+            copy: string | null;
+            status: components["schemas"]["OfferStatus"];
+            /** @description every curation move, oldest first */
+            status_history: {
+                status: components["schemas"]["OfferStatus"];
+                /**
+                 * Format: date-time
+                 * @description when the move happened
+                 */
+                at: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description when the offer was archived
+             */
+            archived_at: string | null;
+        };
+        OfferArchive: {
+            /** @description true: the offer left the active flow */
+            deleted: boolean;
+            /** @description true: the offer is kept, with its history, as `archived` */
+            archived: boolean;
+            id: string;
+            request_id: components["schemas"]["RequestId"];
+        };
+        OfferPreviewRequest: {
+            /** @description render for this segment: its default template, or the built-in layout with its store name and tagline */
+            segment_id?: string;
+            /** @description render with this template instead of the default one */
+            template_id?: string;
+        };
+        OfferPublishRequest: {
+            /** @description publish to every active group of this segment */
+            segment_id?: string;
+            /** @description publish to this one group */
+            group_id?: string;
+            /** @description send the offer image when the channel supports it */
+            with_image?: boolean;
+        };
+        OfferPreview: {
+            offer_id: string;
+            segment_id: string | null;
+            /** @description the template the text was rendered with: the one named, else the segment's default, else the account's; null for the built-in layout */
+            template_id: string | null;
+            /** @description the final message, exactly as it would be sent */
+            text: string;
+            /** @description the image that would accompany it */
+            image: string | null;
+            /** @description characters in text */
+            length: number;
+        };
+        OfferPublishResult: {
+            offer_id: string;
+            publications: components["schemas"]["Publication"][];
+        };
+        /**
+         * @description what the group is used for
+         * @enum {string}
+         */
+        GroupRole: "distribution" | "vip" | "community" | "support" | "test";
+        Group: {
+            id: string;
+            name: string;
+            role: components["schemas"]["GroupRole"];
+            segment_id: string | null;
+            /** @description kind of channel the group belongs to (never its address or session) */
+            channel_type: string | null;
+            /** @description maximum members the team wants in the group */
+            capacity: number | null;
+            /** @description whether automations may post to the group */
+            automation: boolean;
+            /** @description inactive groups receive no publication */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        /** @description Only the fields sent change. */
+        GroupUpdate: {
+            name?: string;
+            role?: components["schemas"]["GroupRole"];
+            /** @description link to a segment of this account; null unlinks */
+            segment_id?: string | null;
+            capacity?: number | null;
+            automation?: boolean;
+            active?: boolean;
+        };
+        /**
+         * @description `broadcast`: every active group of the segment receives each publication; `round_robin`: groups take turns; `least_loaded`: the active group with the fewest recent sends.
+         * @enum {string}
+         */
+        Distribution: "broadcast" | "round_robin" | "least_loaded";
+        SegmentCreate: {
+            name: string;
+            /** @description public slug, unique per account and environment; derived from name when omitted */
+            slug?: string;
+            description?: string;
+            /** @description storefront name */
+            store_name?: string;
+            /** @description storefront phrase */
+            store_tagline?: string;
+            /** @description main colour, #RRGGBB */
+            store_color?: string;
+            /** @description open a new group automatically when the linked ones are full */
+            auto_expand?: boolean;
+            distribution?: components["schemas"]["Distribution"];
+            /** @description keep a waiting list when every group is full */
+            waitlist?: boolean;
+        };
+        /** @description Only the fields sent change. */
+        SegmentUpdate: {
+            name?: string;
+            /** @description public slug, unique per account and environment; derived from name when omitted */
+            slug?: string;
+            description?: string;
+            /** @description storefront name */
+            store_name?: string;
+            /** @description storefront phrase */
+            store_tagline?: string;
+            /** @description main colour, #RRGGBB */
+            store_color?: string;
+            /** @description open a new group automatically when the linked ones are full */
+            auto_expand?: boolean;
+            distribution?: components["schemas"]["Distribution"];
+            /** @description keep a waiting list when every group is full */
+            waitlist?: boolean;
+        };
+        Segment: {
+            id: string;
+            name: string;
+            slug: string;
+            description: string | null;
+            store_name: string | null;
+            store_tagline: string | null;
+            store_color: string | null;
+            auto_expand: boolean;
+            distribution: components["schemas"]["Distribution"];
+            waitlist: boolean;
+            /** @description groups linked to the segment */
+            group_count: number;
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        SegmentDeletion: {
+            /** @description true: the segment was removed */
+            deleted: boolean;
+            /** @description id of the resource */
+            id: string;
+            request_id: components["schemas"]["RequestId"];
+        };
+        /**
+         * @description Derived from validity and deactivation: `inactive` once deactivated (DELETE), else `expired` after `expires_at`, else `scheduled` before `starts_at`, else `active`.
+         * @enum {string}
+         */
+        CouponStatus: "active" | "scheduled" | "expired" | "inactive";
+        /** @description The discount, by `type`: `percent` off the order (`value` 0 < v ≤ 100, optional `max_amount` cap in `currency`), a fixed `amount` off (`value` in `currency`), or `free_shipping`. */
+        CouponDiscountInput: {
+            /** @constant */
+            type: "percent";
+            /** @description percent off */
+            value: number;
+            /** @description cap of the discount, in `currency` */
+            max_amount?: number;
+        } | {
+            /** @constant */
+            type: "amount";
+            /** @description money off, in `currency` */
+            value: number;
+        } | {
+            /** @constant */
+            type: "free_shipping";
+        };
+        /** @description The discount as registered (see CouponDiscountInput). */
+        CouponDiscount: {
+            /** @constant */
+            type: "percent";
+            value: number;
+            /** @description cap in `currency`; null for none */
+            max_amount: number | null;
+        } | {
+            /** @constant */
+            type: "amount";
+            value: number;
+        } | {
+            /** @constant */
+            type: "free_shipping";
+        };
+        /** @description A coupon to register. The code is unique per store among coupons that are not `inactive` (409 `conflict` otherwise). `expires_at` before `starts_at` is a 400 `validation_failed`. */
+        CouponCreate: {
+            /** @description the code the shopper types; letters, digits, `_`, `.`, `-` */
+            code: string;
+            /** @description the store the coupon is valid at */
+            store: string;
+            /** @description marketplace the store sells through, when any */
+            marketplace?: string;
+            /** @description conditions in words, shown with the coupon */
+            description?: string;
+            discount: components["schemas"]["CouponDiscountInput"];
+            /**
+             * @description ISO 4217 code of money amounts: an `amount` discount, `max_amount`, `min_purchase`
+             * @default BRL
+             */
+            currency: string;
+            /** @description eligibility: minimum order value, in `currency` */
+            min_purchase?: number;
+            /**
+             * @description eligibility: only a shopper's first order at the store
+             * @default false
+             */
+            first_purchase_only: boolean;
+            /** @description eligibility: product categories the coupon applies to; empty for the whole store */
+            categories?: string[];
+            /**
+             * Format: uri
+             * @description HTTPS page where the coupon is activated or listed
+             */
+            url?: string;
+            /**
+             * Format: date-time
+             * @description validity: first instant the coupon works; omitted for immediately
+             */
+            starts_at?: string;
+            /**
+             * Format: date-time
+             * @description validity: instant the coupon stops working; omitted for no expiry
+             */
+            expires_at?: string;
+            /**
+             * @description the team checked that the coupon works; only verified coupons are listed by default
+             * @default false
+             */
+            verified: boolean;
+        };
+        /** @description Only the fields sent change; `null` clears an optional value; `discount` and `categories` are replaced as a whole. */
+        CouponUpdate: {
+            /** @description the code the shopper types; letters, digits, `_`, `.`, `-` */
+            code?: string;
+            /** @description the store the coupon is valid at */
+            store?: string;
+            /** @description marketplace the store sells through, when any */
+            marketplace?: string | null;
+            /** @description conditions in words, shown with the coupon */
+            description?: string | null;
+            discount?: components["schemas"]["CouponDiscountInput"];
+            /** @description ISO 4217 code of money amounts: an `amount` discount, `max_amount`, `min_purchase` */
+            currency?: string;
+            /** @description eligibility: minimum order value, in `currency` */
+            min_purchase?: number | null;
+            /** @description eligibility: only a shopper's first order at the store */
+            first_purchase_only?: boolean;
+            /** @description eligibility: product categories the coupon applies to; empty for the whole store */
+            categories?: string[];
+            /**
+             * Format: uri
+             * @description HTTPS page where the coupon is activated or listed
+             */
+            url?: string | null;
+            /**
+             * Format: date-time
+             * @description validity: first instant the coupon works; omitted for immediately
+             */
+            starts_at?: string | null;
+            /**
+             * Format: date-time
+             * @description validity: instant the coupon stops working; omitted for no expiry
+             */
+            expires_at?: string | null;
+            /** @description the team checked that the coupon works; only verified coupons are listed by default */
+            verified?: boolean;
+            /** @description `true` reactivates a deactivated coupon; `false` deactivates it (as DELETE does) */
+            active?: boolean;
+        };
+        /** @description A coupon with its discount, eligibility rules and validity. */
+        Coupon: {
+            id: string;
+            code: string;
+            store: string;
+            marketplace: string | null;
+            description: string | null;
+            discount: components["schemas"]["CouponDiscount"];
+            currency: string;
+            min_purchase: number | null;
+            first_purchase_only: boolean;
+            categories: string[];
+            url: string | null;
+            /**
+             * Format: date-time
+             * @description validity start; null for immediately
+             */
+            starts_at: string | null;
+            /**
+             * Format: date-time
+             * @description validity end; null for no expiry
+             */
+            expires_at: string | null;
+            verified: boolean;
+            /**
+             * Format: date-time
+             * @description when the coupon was last marked verified
+             */
+            verified_at: string | null;
+            /** @description false once deactivated */
+            active: boolean;
+            status: components["schemas"]["CouponStatus"];
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description when the coupon was deactivated
+             */
+            deactivated_at: string | null;
+        };
+        /** @description Result of DELETE /coupons/{id}: the coupon is deactivated, never erased. */
+        CouponDeactivation: {
+            /** @description true: the coupon left the active list */
+            deleted: boolean;
+            /** @description true: the coupon is kept, with its history, as `inactive` */
+            deactivated: boolean;
+            id: string;
+            request_id: components["schemas"]["RequestId"];
+        };
+        /**
+         * @description Payment status: `pending` (reported, not yet validated by the marketplace), `approved` (validated, awaiting payout), `paid`, or `cancelled` (order cancelled or returned). Moves: pending → approved | cancelled; approved → paid | cancelled.
+         * @enum {string}
+         */
+        CommissionStatus: "pending" | "approved" | "paid" | "cancelled";
+        /** @description Where the sale came from; every field is null when the marketplace reported it without a tracked click. */
+        CommissionAttribution: {
+            /** @description the tracked click that led to the order */
+            click_id: string | null;
+            /** @description the publication the click came from */
+            publication_id: string | null;
+            /** @description the group the click came from */
+            group_id: string | null;
+            /** @description the segment of that group or storefront */
+            segment_id: string | null;
+            /** @description the affiliate link that was clicked */
+            link: string | null;
+        };
+        /** @description How the commission was checked against what the marketplace reports. */
+        CommissionReconciliation: {
+            /** @description amount the marketplace last reported, in `currency`; null until reported */
+            reported_amount: number | null;
+            /** @description `reported_amount` minus `amount`; null until reported */
+            difference: number | null;
+            /**
+             * Format: date-time
+             * @description when the amount was last checked against the marketplace
+             */
+            reconciled_at: string | null;
+            /**
+             * @description what the last check was based on
+             * @enum {string|null}
+             */
+            source: "marketplace_report" | "postback" | "manual" | null;
+        };
+        /** @description One commission earned on one marketplace order. */
+        Commission: {
+            id: string;
+            /** @description the offer the sale is attributed to, when known */
+            offer_id: string | null;
+            marketplace: string;
+            /** @description the marketplace's order reference (no shopper data) */
+            order_ref: string;
+            /** @description commission amount, in `currency` */
+            amount: number;
+            /** @description value of the order, when the marketplace reports it */
+            order_amount: number | null;
+            /** @description ISO 4217 code */
+            currency: string;
+            status: components["schemas"]["CommissionStatus"];
+            attribution: components["schemas"]["CommissionAttribution"];
+            reconciliation: components["schemas"]["CommissionReconciliation"];
+            /**
+             * Format: date-time
+             * @description when the order was placed
+             */
+            occurred_at: string;
+            /**
+             * Format: date-time
+             * @description when the commission was paid out
+             */
+            paid_at: string | null;
+            /**
+             * Format: date-time
+             * @description when offerops recorded it
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        /** @description Commissions of one currency and payment status. */
+        CommissionTotal: {
+            /** @description ISO 4217 code */
+            currency: string;
+            status: components["schemas"]["CommissionStatus"];
+            count: number;
+            /** @description sum of `amount`, in `currency` */
+            amount: number;
+        };
+        /** @description Commission amounts grouped by currency and payment status (amounts of different currencies are never added). */
+        CommissionSummary: {
+            /** @description one entry per currency and status that has commissions, ordered by currency then status */
+            totals: components["schemas"]["CommissionTotal"][];
+        };
+        /**
+         * @description `queued`: recorded, its workflow started; `sending`: groups are being sent to; `sent`: every group received it; `partial`: some groups received it and the others failed for good; `failed`: no group received it. Moves: queued → sending → sent | partial | failed (sent, partial and failed are final).
+         * @enum {string}
+         */
+        PublicationStatus: "queued" | "sending" | "sent" | "partial" | "failed";
+        /**
+         * @description `queued`: not attempted yet; `waiting`: held by the pacing of the group or channel; `sending`: an attempt is under way (transient channel errors are retried with backoff); `sent`: the channel accepted it; `failed`: a permanent error, or retries exhausted.
+         * @enum {string}
+         */
+        GroupDeliveryStatus: "queued" | "waiting" | "sending" | "sent" | "failed";
+        GroupDelivery: {
+            group_id: string;
+            status: components["schemas"]["GroupDeliveryStatus"];
+            /** @description send attempts made to this group */
+            attempts: number;
+            /** @description why the last attempt failed, in words safe to show (no channel internals) */
+            error: string | null;
+            /** @description whether the image went with the text to this group */
+            with_image: boolean;
+            /**
+             * Format: date-time
+             * @description when the channel accepted the message
+             */
+            sent_at: string | null;
+        };
+        /** @description One publish request to one destination, with the result of each group. `event_id` is the event of the operation that queued it. Never carries the channel session, the group address or credentials. */
+        Publication: {
+            id: string;
+            /** @description the offer sent; null for a text-only scheduled publication */
+            offer_id: string | null;
+            /** @description the group it was addressed to, when addressed to one group */
+            group_id: string | null;
+            /** @description the segment it was addressed to, when addressed to a segment */
+            segment_id: string | null;
+            /** @description the schedule that produced it, when it came from one */
+            schedule_id: string | null;
+            /** @description the template the message was rendered with; null for the default layout */
+            template_id: string | null;
+            /** @description the message as sent */
+            text: string;
+            /** @description whether the offer image is sent with the text where the channel supports it */
+            with_image: boolean;
+            status: components["schemas"]["PublicationStatus"];
+            /** @description one entry per destination group */
+            deliveries: components["schemas"]["GroupDelivery"][];
+            event_id: components["schemas"]["EventId"] | null;
+            /**
+             * Format: date-time
+             * @description when the publication was queued
+             */
+            queued_at: string;
+            /**
+             * Format: date-time
+             * @description when it reached sent, partial or failed
+             */
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        /**
+         * @description Markup of a template body.
+         * @enum {string}
+         */
+        TemplateFormat: "plain" | "markdown" | "whatsapp" | "telegram_html";
+        /** @description A reusable message template. */
+        TemplateCreate: {
+            /** @description name shown to the team */
+            name: string;
+            description?: string;
+            /** @description The message, with placeholders filled from the offer when it is rendered: `{title}`, `{price}`, `{original_price}`, `{discount_pct}`, `{coupon}`, `{store}`, `{url}`, `{copy}`. Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` whose `details` name the field `body` and the placeholder. */
+            body: string;
+            /**
+             * @description The markup `body` is written in, which decides how offer values are escaped: `plain` (no markup, values as they are), `markdown` (Markdown metacharacters in values are backslash-escaped, the url is not), `whatsapp` (`*bold*`, `_italic_`, `~strike~`; WhatsApp has no escape, values go as they are) or `telegram_html` (`<b>`, `<i>`, `<a href>`…; values are HTML-escaped).
+             * @default plain
+             * @enum {string}
+             */
+            format: "plain" | "markdown" | "whatsapp" | "telegram_html";
+            /**
+             * @description the template used when a preview or publication names none: for its segment (`segment_id`), or for the whole account (no segment) when the segment has no default; setting it clears the flag on the previous default of the same scope
+             * @default false
+             */
+            is_default: boolean;
+            /** @description the segment the template belongs to (with `is_default`, that segment's default); omitted for an account-wide template */
+            segment_id?: string;
+        };
+        /** @description Only the fields sent change; `null` clears an optional value. */
+        TemplateUpdate: {
+            /** @description name shown to the team */
+            name?: string;
+            description?: string | null;
+            /** @description The message, with placeholders filled from the offer when it is rendered: `{title}`, `{price}`, `{original_price}`, `{discount_pct}`, `{coupon}`, `{store}`, `{url}`, `{copy}`. Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` whose `details` name the field `body` and the placeholder. */
+            body?: string;
+            /**
+             * @description The markup `body` is written in, which decides how offer values are escaped: `plain` (no markup, values as they are), `markdown` (Markdown metacharacters in values are backslash-escaped, the url is not), `whatsapp` (`*bold*`, `_italic_`, `~strike~`; WhatsApp has no escape, values go as they are) or `telegram_html` (`<b>`, `<i>`, `<a href>`…; values are HTML-escaped).
+             * @enum {string}
+             */
+            format?: "plain" | "markdown" | "whatsapp" | "telegram_html";
+            /** @description the template used when a preview or publication names none: for its segment (`segment_id`), or for the whole account (no segment) when the segment has no default; setting it clears the flag on the previous default of the same scope */
+            is_default?: boolean;
+            /** @description the segment the template belongs to; null makes it account-wide */
+            segment_id?: string | null;
+        };
+        /** @description A reusable message template. */
+        Template: {
+            id: string;
+            name: string;
+            description: string | null;
+            body: string;
+            format: components["schemas"]["TemplateFormat"];
+            is_default: boolean;
+            segment_id: string | null;
+            /** @description placeholders the body uses, in order of first use */
+            placeholders: ("title" | "price" | "original_price" | "discount_pct" | "coupon" | "store" | "url" | "copy")[];
+            /** @description schedules that use the template and may still run (while any does, the template cannot be deleted; completed ones do not count) */
+            schedule_count: number;
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        /** @description Result of DELETE /templates/{id}. */
+        TemplateDeletion: {
+            /** @description true: the template was removed */
+            deleted: boolean;
+            /** @description id of the resource */
+            id: string;
+            request_id: components["schemas"]["RequestId"];
+        };
+        /**
+         * @description `active`: runs at `next_run_at`; `paused`: kept but does not run (PATCH `status`); `completed`: a one-off schedule that ran, or a recurrence past its end. Moves by PATCH: active ↔ paused; completed → active only with a new future `run_at` (or a new recurrence with runs ahead).
+         * @enum {string}
+         */
+        ScheduleStatus: "active" | "paused" | "completed";
+        /** @description Repeat the schedule: exactly one of `rrule` or `cron`, read as wall-clock time in `timezone` (`UTC` when omitted), so 09:00 stays 09:00 local across daylight-saving changes. A time that does not exist on the day the clocks go forward is skipped that day; a time that occurs twice on the day they go back runs once. Runs at most every 15 minutes: the times of day a rule gives must be at least 15 minutes apart, also across midnight (a denser rule is a 400 `validation_failed`). Replaced as a whole on update; `null` makes the schedule a one-off at `run_at`. */
+        ScheduleRecurrenceInput: {
+            /** @description RFC 5545 RRULE without the `RRULE:` prefix, e.g. `FREQ=DAILY;BYHOUR=9;BYMINUTE=0` or `FREQ=WEEKLY;BYDAY=MO,WE,FR`. Supported subset: `FREQ` = `DAILY`, `WEEKLY` or `MONTHLY`; `BYHOUR` (0-23) and `BYMINUTE` (0-59) lists; `BYDAY` (`MO`…`SU`, no ordinals such as `1MO`); `BYMONTHDAY` (1-31, `MONTHLY` only; months without that day are skipped); `INTERVAL` = 1, or for `MONTHLY` 2, 3, 4, 6 or 12. A part left out is taken from `run_at` read in `timezone` (the hour and minute — and the second when neither `BYHOUR` nor `BYMINUTE` is given, else :00; the weekday for `WEEKLY`; the day of the month for `MONTHLY`). Anything else (`COUNT`, `UNTIL` — use `ends_at` —, `HOURLY`, `YEARLY`, `BYSETPOS`, `INTERVAL` above 1 for `DAILY`/`WEEKLY`, …) is a 400 `validation_failed` naming the part. */
+            rrule: string;
+            /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed` */
+            timezone?: string;
+            /** @description no run after this instant, which must be after `run_at`; omitted for no end. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
+            ends_at?: string;
+        } | {
+            /** @description five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 9 * * 1-5`. Each field: `*`, a value, a range `a-b`, a step `*\/n`, `a/n` or `a-b/n`, or a comma list of those; months `1-12` or `JAN`-`DEC`, weekdays `0-7` (0 and 7 are Sunday) or `SUN`-`SAT`. Restrict day-of-month or day-of-week, not both (classic cron would run when either matches, the scheduler when both do: the ambiguity is refused). No `@daily`-style shorthands, `L`, `W`, `#` or `?`. */
+            cron: string;
+            /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed` */
+            timezone?: string;
+            /** @description no run after this instant, which must be after `run_at`; omitted for no end. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
+            ends_at?: string;
+        };
+        /** @description The recurrence of a schedule: one of `rrule`, `cron` is set. */
+        ScheduleRecurrence: {
+            rrule: string | null;
+            cron: string | null;
+            /** @description IANA time zone the rule is read in */
+            timezone: string;
+            /**
+             * Format: date-time
+             * @description no run after this instant
+             */
+            ends_at: string | null;
+        };
+        /** @description What to publish — exactly one of `offer_id`, `text` — where — exactly one of `group_id`, `segment_id` — and when: `run_at`, optionally repeated by `recurrence`. Breaking an exactly-one rule is a 400 `validation_failed` naming the fields; referenced ids this account does not have are a 400 `unknown_reference`. */
+        ScheduleCreate: {
+            /** @description label shown to the team */
+            name?: string;
+            /** @description content: publish this offer (pending or approved: 409 `offer_not_publishable` otherwise, as for publish) */
+            offer_id?: string;
+            /** @description content: publish this free text */
+            text?: string;
+            /** @description destination: this one group */
+            group_id?: string;
+            /** @description destination: every active group of this segment, by its distribution */
+            segment_id?: string;
+            /** @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
+            run_at: string;
+            recurrence?: components["schemas"]["ScheduleRecurrenceInput"];
+            /** @description render an offer with this template; the default template when omitted */
+            template_id?: string;
+            /**
+             * @description send the offer image with the text (ignored for `text`)
+             * @default true
+             */
+            with_image: boolean;
+        };
+        /** @description Only the fields sent change; `null` clears an optional value. Sending `offer_id` or `text` replaces the content (never both: 400 `validation_failed`); sending `group_id` or `segment_id` replaces the destination (never both). `recurrence` is replaced as a whole. */
+        ScheduleUpdate: {
+            name?: string | null;
+            /** @description content: publish this offer (pending or approved: 409 `offer_not_publishable` otherwise, as for publish) */
+            offer_id?: string;
+            /** @description content: publish this free text */
+            text?: string;
+            /** @description destination: this one group */
+            group_id?: string;
+            /** @description destination: every active group of this segment, by its distribution */
+            segment_id?: string;
+            /** @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future; a completed schedule becomes active again with a new one. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
+            run_at?: string;
+            recurrence?: components["schemas"]["ScheduleRecurrenceInput"] | null;
+            /** @description render an offer with this template; null for the default template */
+            template_id?: string | null;
+            /** @description send the offer image with the text (ignored for `text`) */
+            with_image?: boolean;
+            /**
+             * @description pause or resume the schedule
+             * @enum {string}
+             */
+            status?: "active" | "paused";
+        };
+        /** @description A future or recurring publication. Backed by a Temporal Schedule `schedule-<id>`; each run is a workflow `scheduleRun` (`schedule-run-<id>-<time>`) that queues one normal publication with `schedule_id` set. */
+        Schedule: {
+            id: string;
+            name: string | null;
+            /** @description content: the offer; null for a text schedule */
+            offer_id: string | null;
+            /** @description content: the text; null for an offer schedule */
+            text: string | null;
+            /** @description destination group; null when the destination is a segment */
+            group_id: string | null;
+            /** @description destination segment; null when the destination is a group */
+            segment_id: string | null;
+            template_id: string | null;
+            with_image: boolean;
+            /**
+             * Format: date-time
+             * @description the only run of a one-off schedule; when a recurring one starts
+             */
+            run_at: string;
+            recurrence: components["schemas"]["ScheduleRecurrence"] | null;
+            status: components["schemas"]["ScheduleStatus"];
+            /**
+             * Format: date-time
+             * @description the next run, as the scheduler (Temporal) computes it; null when paused or completed
+             */
+            next_run_at: string | null;
+            /**
+             * Format: date-time
+             * @description when the last run started, by the scheduler or run-now
+             */
+            last_run_at: string | null;
+            /** @description runs started so far, by the scheduler or run-now */
+            run_count: number;
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        /** @description The schedule after a run-now and what it queued. */
+        ScheduleRunResult: {
+            schedule: components["schemas"]["Schedule"];
+            /** @description the publication this run queued */
+            publications: components["schemas"]["Publication"][];
+        };
+        /** @description Result of DELETE /schedules/{id}. */
+        ScheduleDeletion: {
+            /** @description true: the schedule was cancelled and removed */
+            deleted: boolean;
+            /** @description id of the resource */
+            id: string;
+            request_id: components["schemas"]["RequestId"];
+        };
+        /** @description Commercial criteria a found offer must meet; an omitted criterion does not filter. Replaced as a whole on update. */
+        MonitorCriteriaInput: {
+            /** @description only offers at least this many percent off */
+            min_discount_pct?: number;
+            /** @description only offers at this price or above */
+            min_price?: number;
+            /** @description only offers at this price or below (not below `min_price`) */
+            max_price?: number;
+            /** @description only offers of these categories */
+            categories?: string[];
+            /** @description only offers of these stores */
+            stores?: string[];
+            /** @description only offers that come with a coupon */
+            with_coupon?: boolean;
+        };
+        /** @description The criteria of a monitor; null or empty means no filter. */
+        MonitorCriteria: {
+            min_discount_pct: number | null;
+            min_price: number | null;
+            max_price: number | null;
+            categories: string[];
+            stores: string[];
+            with_coupon: boolean;
+        };
+        /** @description What happens to new finds. Omitted fields are off: finds become `pending` offers and nothing is published. `auto_publish_segment_id` without `auto_approve: true` is a 400 `validation_failed`. Replaced as a whole on update. */
+        MonitorAutomationInput: {
+            /** @description create found offers as `approved` instead of `pending` */
+            auto_approve?: boolean;
+            /** @description publish each newly approved find to this segment; requires `auto_approve`; null for no publishing */
+            auto_publish_segment_id?: string | null;
+            /** @description send the image with automatic publications */
+            with_image?: boolean;
+        };
+        /** @description What the monitor does with new finds. */
+        MonitorAutomation: {
+            auto_approve: boolean;
+            auto_publish_segment_id: string | null;
+            with_image: boolean;
+        };
+        /** @description Outcome of one search of a monitor. */
+        MonitorResult: {
+            /**
+             * Format: date-time
+             * @description when the search started
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description when it ended
+             */
+            finished_at: string;
+            /** @description offers matching query and criteria */
+            found: number;
+            /** @description of those, offers not in the catalogue before (created as offers) */
+            new_offers: number;
+            /** @description the new offers, up to 50 */
+            offer_ids: string[];
+            /** @description why the search failed (e.g. the integration rejected it); null on success */
+            error: string | null;
+        };
+        /** @description A recurring search. A marketplace this account has no integration for is a 400 `unknown_reference`. */
+        MonitorCreate: {
+            /** @description name shown to the team */
+            name: string;
+            /** @description the marketplace to search, through this account's own integration */
+            marketplace: string;
+            /** @description search keywords, as typed in the marketplace's search */
+            query: string;
+            criteria?: components["schemas"]["MonitorCriteriaInput"];
+            /**
+             * @description minutes between searches, 15 to 1440 (one day)
+             * @default 60
+             */
+            frequency_minutes: number;
+            automation?: components["schemas"]["MonitorAutomationInput"];
+            /**
+             * @description inactive monitors do not search
+             * @default true
+             */
+            active: boolean;
+        };
+        /** @description Only the fields sent change; `criteria` and `automation` are replaced as a whole. */
+        MonitorUpdate: {
+            /** @description name shown to the team */
+            name?: string;
+            /** @description the marketplace to search, through this account's own integration */
+            marketplace?: string;
+            /** @description search keywords, as typed in the marketplace's search */
+            query?: string;
+            criteria?: components["schemas"]["MonitorCriteriaInput"];
+            /** @description minutes between searches, 15 to 1440 (one day) */
+            frequency_minutes?: number;
+            automation?: components["schemas"]["MonitorAutomationInput"];
+            /** @description inactive monitors do not search */
+            active?: boolean;
+        };
+        /** @description A discovery rule: a recurring marketplace search with commercial criteria. */
+        Monitor: {
+            id: string;
+            name: string;
+            marketplace: string;
+            query: string;
+            criteria: components["schemas"]["MonitorCriteria"];
+            frequency_minutes: number;
+            automation: components["schemas"]["MonitorAutomation"];
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description next search; null when inactive
+             */
+            next_run_at: string | null;
+            /**
+             * Format: date-time
+             * @description last search
+             */
+            last_run_at: string | null;
+            last_result: components["schemas"]["MonitorResult"] | null;
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        /** @description Result of DELETE /monitors/{id}. */
+        MonitorDeletion: {
+            /** @description true: the monitor was removed (offers it found are kept) */
+            deleted: boolean;
+            /** @description id of the resource */
+            id: string;
+            request_id: components["schemas"]["RequestId"];
+        };
+        /**
+         * @description Visual theme of the public store.
+         * @enum {string}
+         */
+        StoreTheme: "classic" | "minimal" | "magazine" | "dark";
+        /** @description Colour overrides; an omitted colour follows the theme. Replaced as a whole on update. */
+        StoreColorsInput: {
+            /** @description primary colour, #RRGGBB */
+            primary?: string;
+            /** @description secondary colour, #RRGGBB */
+            secondary?: string;
+            /** @description background colour, #RRGGBB */
+            background?: string;
+            /** @description text colour, #RRGGBB */
+            text?: string;
+        };
+        /** @description The colours in effect: the overrides sent, else the theme's. */
+        StoreColors: {
+            primary: string;
+            secondary: string;
+            background: string;
+            text: string;
+        };
+        /** @description Public links to the store's social networks; an omitted network is not shown. Replaced as a whole on update. */
+        StoreNetworksInput: {
+            /**
+             * Format: uri
+             * @description public HTTPS link to the instagram profile, channel or group invite
+             */
+            instagram?: string;
+            /**
+             * Format: uri
+             * @description public HTTPS link to the facebook profile, channel or group invite
+             */
+            facebook?: string;
+            /**
+             * Format: uri
+             * @description public HTTPS link to the tiktok profile, channel or group invite
+             */
+            tiktok?: string;
+            /**
+             * Format: uri
+             * @description public HTTPS link to the youtube profile, channel or group invite
+             */
+            youtube?: string;
+            /**
+             * Format: uri
+             * @description public HTTPS link to the x profile, channel or group invite
+             */
+            x?: string;
+            /**
+             * Format: uri
+             * @description public HTTPS link to the telegram profile, channel or group invite
+             */
+            telegram?: string;
+            /**
+             * Format: uri
+             * @description public HTTPS link to the whatsapp profile, channel or group invite
+             */
+            whatsapp?: string;
+            /**
+             * Format: uri
+             * @description public HTTPS link to the site profile, channel or group invite
+             */
+            site?: string;
+        };
+        /** @description Public links to the store's social networks. */
+        StoreNetworks: {
+            /** @description instagram link; null when not set */
+            instagram: string | null;
+            /** @description facebook link; null when not set */
+            facebook: string | null;
+            /** @description tiktok link; null when not set */
+            tiktok: string | null;
+            /** @description youtube link; null when not set */
+            youtube: string | null;
+            /** @description x link; null when not set */
+            x: string | null;
+            /** @description telegram link; null when not set */
+            telegram: string | null;
+            /** @description whatsapp link; null when not set */
+            whatsapp: string | null;
+            /** @description site link; null when not set */
+            site: string | null;
+        };
+        /** @description Only the fields sent change; `null` clears an optional value; `colors` and `networks` are replaced as a whole. */
+        StoreUpdate: {
+            /** @description public name of the store */
+            name?: string;
+            /** @description short phrase under the name */
+            tagline?: string | null;
+            /** @description about text */
+            description?: string | null;
+            theme?: components["schemas"]["StoreTheme"];
+            colors?: components["schemas"]["StoreColorsInput"];
+            /**
+             * Format: uri
+             * @description HTTPS image URL of the logo
+             */
+            logo?: string | null;
+            networks?: components["schemas"]["StoreNetworksInput"];
+            /** @description title of the home page for search engines */
+            seo_title?: string | null;
+            /** @description description of the home page for search engines */
+            seo_description?: string | null;
+            /** @description the store's address under the service domain; taken or reserved names are a 409 `slug_taken` */
+            subdomain?: string;
+            /**
+             * Format: hostname
+             * @description custom domain (e.g. `ofertas.example.com`); changing it sets `domain_verified` to 0 until its DNS points to `dns_target`; null removes it
+             */
+            domain?: string | null;
+            /** @description publish (true) or take down (false) the public store; returned as `active` 1 or 0 */
+            active?: boolean;
+        };
+        /** @description The public store of the account: identity, theme, networks and address. Only public configuration. */
+        Store: {
+            id: string;
+            subdomain: string;
+            name: string;
+            tagline: string | null;
+            description: string | null;
+            theme: components["schemas"]["StoreTheme"];
+            colors: components["schemas"]["StoreColors"];
+            logo: string | null;
+            networks: components["schemas"]["StoreNetworks"];
+            seo_title: string | null;
+            seo_description: string | null;
+            /** @description custom domain; null when none */
+            domain: string | null;
+            /**
+             * @description 1 when `domain` points to the store, else 0
+             * @enum {integer}
+             */
+            domain_verified: 0 | 1;
+            /** @description host the custom domain must have a CNAME record to; null without a domain */
+            dns_target: string | null;
+            /**
+             * @description 1 when the public store is online, else 0
+             * @enum {integer}
+             */
+            active: 0 | 1;
+            /**
+             * Format: uri
+             * @description public address of the store (the custom domain once verified, else the subdomain)
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        /** @description An editorial collection of offers on the store. */
+        StoreCollection: {
+            id: string;
+            title: string;
+            slug: string;
+            description: string | null;
+            /** @description public order: collections are shown by ascending position */
+            position: number;
+            /** @description shown on the public store */
+            published: boolean;
+            /** @description offers in the collection */
+            offer_count: number;
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        /** @description A Markdown page of the store with its own SEO. */
+        StorePageCreate: {
+            title: string;
+            /** @description unique public slug (lower-case words joined by `-`); derived from the title when omitted; taken is a 409 `slug_taken` */
+            slug?: string;
+            /** @description short text for listings */
+            summary?: string;
+            /** @description the page, in Markdown (raw HTML is escaped when rendered) */
+            body?: string;
+            /**
+             * Format: uri
+             * @description HTTPS image shown on top of the page
+             */
+            cover?: string;
+            /** @description title for search engines; `title` when omitted */
+            seo_title?: string;
+            /** @description description for search engines; `summary` when omitted */
+            seo_description?: string;
+            /**
+             * @description visible on the public store right away
+             * @default false
+             */
+            published: boolean;
+        };
+        /** @description A Markdown page of the store. */
+        StorePage: {
+            id: string;
+            title: string;
+            slug: string;
+            summary: string | null;
+            /** @description Markdown; empty when none was sent */
+            body: string;
+            cover: string | null;
+            seo_title: string | null;
+            seo_description: string | null;
+            published: boolean;
+            /** @description path of the page on the store, `/p/{slug}` */
+            path: string;
+            /**
+             * Format: uri
+             * @description public address of the page
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description when the page was first published
+             */
+            published_at: string | null;
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        /**
+         * @description Kind of block of a journey graph.
+         * @enum {string}
+         */
+        JourneyBlockType: "trigger" | "message" | "wait" | "condition" | "tag" | "assign" | "webhook" | "end";
+        /** @description Entry of the graph; narrows the journey's `trigger` event. An empty object accepts every such event. */
+        JourneyTriggerConfig: {
+            channel?: components["schemas"]["ChannelType"];
+            /** @description start only when the triggering message contains one of these words (case-insensitive) */
+            keywords?: string[];
+        };
+        /** @description Send a message in the conversation: a `text`, or a template (`template_id`). */
+        JourneyMessageConfig: {
+            text: string;
+        } | {
+            /** @description the template to send */
+            template_id: string;
+        };
+        /** @description Pause the execution. */
+        JourneyWaitConfig: {
+            /** @description wait this long (at most 30 days) */
+            minutes: number;
+            /** @description continue as soon as the contact replies (with `minutes` as the time-out) */
+            until_reply?: boolean;
+        };
+        /** @description Branch: `next[0]` when the test holds, `next[1]` otherwise. */
+        JourneyConditionConfig: {
+            /**
+             * @description what to test about the contact or conversation
+             * @enum {string}
+             */
+            field: "tag" | "stage" | "interest" | "channel" | "du_mode" | "replied";
+            /** @enum {string} */
+            operator: "eq" | "neq" | "contains" | "exists";
+            /** @description the value compared; not used by `exists` */
+            value?: string;
+        };
+        /** @description Change tags. */
+        JourneyTagConfig: {
+            /** @description tags to add to the conversation and contact */
+            add?: string[];
+            /** @description tags to remove */
+            remove?: string[];
+        };
+        /** @description Assign, prioritise or change the DU mode of the conversation. */
+        JourneyAssignConfig: {
+            /** @description team member; null unassigns */
+            assignee?: string | null;
+            priority?: components["schemas"]["Priority"];
+            du_mode?: components["schemas"]["DuMode"];
+        };
+        /** @description Notify a registered webhook destination (signed like every delivery). */
+        JourneyWebhookConfig: {
+            /** @description a webhook destination of this account; arbitrary URLs are not allowed */
+            webhook_id: string;
+        };
+        /** @description End the execution. */
+        JourneyEndConfig: {
+            /** @description also close the conversation */
+            close_conversation?: boolean;
+        };
+        /** @description Where the visual editor draws the block. */
+        JourneyBlockPosition: {
+            x: number;
+            y: number;
+        };
+        /** @description A block of the graph; `config` has the shape of its `type` (Journey<Type>Config). */
+        JourneyBlockInput: {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "trigger";
+            /** @description label shown in the editor */
+            name?: string;
+            config: components["schemas"]["JourneyTriggerConfig"];
+            /** @description the following block; empty ends the path */
+            next?: string[];
+            position?: components["schemas"]["JourneyBlockPosition"];
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "message";
+            /** @description label shown in the editor */
+            name?: string;
+            config: components["schemas"]["JourneyMessageConfig"];
+            /** @description the following block; empty ends the path */
+            next?: string[];
+            position?: components["schemas"]["JourneyBlockPosition"];
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "wait";
+            /** @description label shown in the editor */
+            name?: string;
+            config: components["schemas"]["JourneyWaitConfig"];
+            /** @description the following block; empty ends the path */
+            next?: string[];
+            position?: components["schemas"]["JourneyBlockPosition"];
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "condition";
+            /** @description label shown in the editor */
+            name?: string;
+            config: components["schemas"]["JourneyConditionConfig"];
+            /** @description [block when true, block when false] */
+            next?: string[];
+            position?: components["schemas"]["JourneyBlockPosition"];
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "tag";
+            /** @description label shown in the editor */
+            name?: string;
+            config: components["schemas"]["JourneyTagConfig"];
+            /** @description the following block; empty ends the path */
+            next?: string[];
+            position?: components["schemas"]["JourneyBlockPosition"];
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "assign";
+            /** @description label shown in the editor */
+            name?: string;
+            config: components["schemas"]["JourneyAssignConfig"];
+            /** @description the following block; empty ends the path */
+            next?: string[];
+            position?: components["schemas"]["JourneyBlockPosition"];
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "webhook";
+            /** @description label shown in the editor */
+            name?: string;
+            config: components["schemas"]["JourneyWebhookConfig"];
+            /** @description the following block; empty ends the path */
+            next?: string[];
+            position?: components["schemas"]["JourneyBlockPosition"];
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "end";
+            /** @description label shown in the editor */
+            name?: string;
+            config: components["schemas"]["JourneyEndConfig"];
+            /** @description always empty: `end` closes the path */
+            next?: string[];
+            position?: components["schemas"]["JourneyBlockPosition"];
+        };
+        /** @description A block of the graph as stored; `config` has the shape of its `type`. */
+        JourneyBlock: {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "trigger";
+            name: string | null;
+            config: components["schemas"]["JourneyTriggerConfig"];
+            /** @description the following block; empty ends the path */
+            next: string[];
+            position: components["schemas"]["JourneyBlockPosition"] | null;
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "message";
+            name: string | null;
+            config: components["schemas"]["JourneyMessageConfig"];
+            /** @description the following block; empty ends the path */
+            next: string[];
+            position: components["schemas"]["JourneyBlockPosition"] | null;
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "wait";
+            name: string | null;
+            config: components["schemas"]["JourneyWaitConfig"];
+            /** @description the following block; empty ends the path */
+            next: string[];
+            position: components["schemas"]["JourneyBlockPosition"] | null;
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "condition";
+            name: string | null;
+            config: components["schemas"]["JourneyConditionConfig"];
+            /** @description [block when true, block when false] */
+            next: string[];
+            position: components["schemas"]["JourneyBlockPosition"] | null;
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "tag";
+            name: string | null;
+            config: components["schemas"]["JourneyTagConfig"];
+            /** @description the following block; empty ends the path */
+            next: string[];
+            position: components["schemas"]["JourneyBlockPosition"] | null;
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "assign";
+            name: string | null;
+            config: components["schemas"]["JourneyAssignConfig"];
+            /** @description the following block; empty ends the path */
+            next: string[];
+            position: components["schemas"]["JourneyBlockPosition"] | null;
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "webhook";
+            name: string | null;
+            config: components["schemas"]["JourneyWebhookConfig"];
+            /** @description the following block; empty ends the path */
+            next: string[];
+            position: components["schemas"]["JourneyBlockPosition"] | null;
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "end";
+            name: string | null;
+            config: components["schemas"]["JourneyEndConfig"];
+            /** @description always empty: `end` closes the path */
+            next: string[];
+            position: components["schemas"]["JourneyBlockPosition"] | null;
+        };
+        /** @description Aggregate performance of a journey since its creation. */
+        JourneyMetrics: {
+            /** @description executions under way */
+            running: number;
+            completed: number;
+            /** @description failed, cancelled, terminated or timed out */
+            failed: number;
+            /** @description completed / finished executions; null before any finished */
+            completion_rate: number | null;
+            /**
+             * Format: date-time
+             * @description start of the latest execution
+             */
+            last_execution_at: string | null;
+        };
+        /** @description A visual automation. It is created as a draft (`active` 0) and runs only after POST /journeys/{id}/activate. */
+        JourneyCreate: {
+            name: string;
+            description?: string;
+            /** @description an event kind of the catalogue, e.g. `conversation.updated`; unknown kinds are a 400 `validation_failed` */
+            trigger: string;
+            /** @description channels the journey runs on; every channel when omitted */
+            channels?: components["schemas"]["ChannelType"][];
+            /** @description The graph: exactly one `trigger` block (the entry), every `next` naming a block of the journey, no loop without a `wait` block, every block reachable from the trigger. A graph that breaks these rules is a 400 `validation_failed`. */
+            blocks: components["schemas"]["JourneyBlockInput"][];
+        };
+        /** @description Only the fields sent change; `blocks` replaces the whole graph. Executions already running finish on the graph they started with. */
+        JourneyUpdate: {
+            name?: string;
+            description?: string | null;
+            /** @description an event kind of the catalogue, e.g. `conversation.updated`; unknown kinds are a 400 `validation_failed` */
+            trigger?: string;
+            /** @description channels the journey runs on */
+            channels?: components["schemas"]["ChannelType"][];
+            /** @description The graph: exactly one `trigger` block (the entry), every `next` naming a block of the journey, no loop without a `wait` block, every block reachable from the trigger. A graph that breaks these rules is a 400 `validation_failed`. */
+            blocks?: components["schemas"]["JourneyBlockInput"][];
+        };
+        /** @description A journey (DU automation): a graph of blocks started by an event kind. */
+        Journey: {
+            id: string;
+            name: string;
+            description: string | null;
+            /** @description the event kind that starts an execution */
+            trigger: string;
+            channels: components["schemas"]["ChannelType"][];
+            blocks: components["schemas"]["JourneyBlock"][];
+            /**
+             * @description 1 when active, 0 for a draft or a paused journey
+             * @enum {integer}
+             */
+            active: 0 | 1;
+            /** @description executions ever started */
+            executions: number;
+            metrics: components["schemas"]["JourneyMetrics"];
+            /**
+             * Format: date-time
+             * @description when it was last activated; null while never activated
+             */
+            activated_at: string | null;
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        /** @description Activate (the default) or pause. */
+        JourneyActivateRequest: {
+            /**
+             * @description `true` activates, `false` pauses
+             * @default true
+             */
+            active: boolean;
+        };
+        /** @description One run of a journey. */
+        JourneyExecution: {
+            /** @description id of the execution (its durable workflow id) */
+            id: string;
+            journey_id: string;
+            /** @description the conversation the execution acts on, when any */
+            conversation_id: string | null;
+            status: components["schemas"]["JourneyExecutionStatus"];
+            /** @description id of the block being executed; null once closed */
+            current_step: string | null;
+            /** @description why it failed; null otherwise */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description start
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description end; null while running
+             */
+            closed_at: string | null;
+        };
+        /**
+         * @description `running`, or how it closed: `completed`, `failed`, `cancelled` (the journey was paused), `terminated` (stopped by an operator), `timed_out`.
+         * @enum {string}
+         */
+        JourneyExecutionStatus: "running" | "completed" | "failed" | "cancelled" | "terminated" | "timed_out";
+        /** @description Result of DELETE /journeys/{id}. */
+        JourneyDeletion: {
+            /** @description true: the journey was removed */
+            deleted: boolean;
+            /** @description id of the resource */
+            id: string;
+            request_id: components["schemas"]["RequestId"];
+        };
+        /**
+         * @description Kind of messaging channel (never the address or session).
+         * @enum {string}
+         */
+        ChannelType: "whatsapp" | "telegram" | "instagram" | "messenger" | "webchat";
+        /**
+         * @description `open`: waiting for the team; `pending`: waiting for the contact (set when the team replies); `closed`: ended (close). A new inbound message reopens a pending or closed conversation as `open`.
+         * @enum {string}
+         */
+        ConversationStatus: "open" | "pending" | "closed";
+        /**
+         * @description Urgency of a conversation.
+         * @enum {string}
+         */
+        Priority: "low" | "normal" | "high" | "urgent";
+        /**
+         * @description DU (automation) mode: `auto` — journeys and automatic answers act alone; `assisted` — automations only suggest, a person sends; `manual` — automations are off for the conversation.
+         * @enum {string}
+         */
+        DuMode: "auto" | "assisted" | "manual";
+        /** @description Conversation metadata and context. No phone number, e-mail or channel address. */
+        Conversation: {
+            id: string;
+            channel: components["schemas"]["ChannelType"];
+            status: components["schemas"]["ConversationStatus"];
+            /** @description team member in charge; null when unassigned */
+            assignee: string | null;
+            priority: components["schemas"]["Priority"];
+            du_mode: components["schemas"]["DuMode"];
+            contact_id: string;
+            tags: string[];
+            /** @description inbound messages the team has not read */
+            unread_count: number;
+            /**
+             * Format: date-time
+             * @description time of the latest message either way
+             */
+            last_message_at: string | null;
+            /** @description the first characters of the latest message text */
+            last_message_preview: string | null;
+            /**
+             * Format: date-time
+             * @description when the conversation started
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description when it was closed; null unless closed
+             */
+            closed_at: string | null;
+        };
+        /** @description Assign, prioritise, tag or change the DU mode. Only the fields sent change. */
+        ConversationUpdate: {
+            /** @description team member the conversation is assigned to (name or handle in the team); null unassigns */
+            assignee?: string | null;
+            priority?: components["schemas"]["Priority"];
+            du_mode?: components["schemas"]["DuMode"];
+            /** @description replaces the conversation's tags */
+            tags?: string[];
+        };
+        /** @description Optional details of the close. */
+        ConversationCloseRequest: {
+            /** @description why the conversation was closed, kept in its history and event */
+            reason?: string;
+        };
+        /** @description One message of a conversation. */
+        Message: {
+            id: string;
+            conversation_id: string;
+            /**
+             * @description `inbound` from the contact, `outbound` from the team or an automation
+             * @enum {string}
+             */
+            direction: "inbound" | "outbound";
+            /**
+             * @description who wrote it
+             * @enum {string}
+             */
+            author: "contact" | "team" | "automation";
+            /** @description the text; null for a media-only message */
+            text: string | null;
+            /**
+             * @description kind of attached media, if any
+             * @enum {string|null}
+             */
+            media_type: "image" | "audio" | "video" | "document" | "sticker" | null;
+            /** @description template an outbound reply was rendered from */
+            template_id: string | null;
+            /**
+             * @description inbound messages are `received`; outbound ones move queued → sent → delivered → read, or → failed
+             * @enum {string}
+             */
+            status: "received" | "queued" | "sent" | "delivered" | "read" | "failed";
+            /** @description why an outbound message failed; null otherwise */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description when the channel accepted (outbound) or sent (inbound) it; null while queued
+             */
+            sent_at: string | null;
+            /**
+             * Format: date-time
+             * @description when it was recorded
+             */
+            created_at: string;
+        };
+        /** @description A reply: free `text`, or a template (`template_id`, placeholders filled from `offer_id` when given). It is registered as an outbound message (`queued`) and delivered later by the channel connector. */
+        ConversationReply: {
+            /** @description the reply text */
+            text: string;
+        } | {
+            /** @description the template to render */
+            template_id: string;
+            /** @description fills the template placeholders (`{title}`, `{price}`, …) from this offer */
+            offer_id?: string;
+        };
+        /** @description A contact profile without direct contact data: no phone number, e-mail or channel address. */
+        Contact: {
+            id: string;
+            /** @description the name the contact shows on the channel; null when unknown */
+            display_name: string | null;
+            /** @description channels the contact has talked on */
+            channels: components["schemas"]["ChannelType"][];
+            /**
+             * @description relationship stage
+             * @enum {string}
+             */
+            stage: "new" | "engaged" | "customer" | "inactive";
+            /** @description interests inferred from conversations and clicks (e.g. categories) */
+            interests: string[];
+            tags: string[];
+            conversation_count: number;
+            /**
+             * Format: date-time
+             * @description first message
+             */
+            first_seen_at: string;
+            /**
+             * Format: date-time
+             * @description latest inbound message
+             */
+            last_seen_at: string | null;
+        };
+        /** @description A commission total in one currency. */
+        MoneyTotal: {
+            /** @description ISO 4217 code */
+            currency: string;
+            /** @description commissions */
+            count: number;
+            /** @description sum, in `currency` (currencies are never added together) */
+            amount: number;
+        };
+        /** @description Headline numbers: offers, publications, clicks, commissions. Counts cover the last `days` days, in UTC days, ending now. */
+        AnalyticsSummary: {
+            /** @description the `days` requested */
+            days: number;
+            /**
+             * Format: date-time
+             * @description start of the window (inclusive), UTC midnight `days` - 1 days ago
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description end of the window (exclusive): now
+             */
+            until: string;
+            /** @description offers created in the window */
+            offers_created: number;
+            /** @description offers currently not archived */
+            offers_active: number;
+            /** @description publications queued in the window */
+            publications: number;
+            /** @description of those, `sent` or `partial` */
+            publications_sent: number;
+            /** @description of those, `failed` */
+            publications_failed: number;
+            /** @description clicks on affiliate links */
+            clicks: number;
+            /** @description commissions (not cancelled) that occurred in the window, per currency */
+            commissions: components["schemas"]["MoneyTotal"][];
+        };
+        /** @description Posts, failures and clicks per day. Counts cover the last `days` days, in UTC days, ending now. */
+        AnalyticsTimeseries: {
+            /** @description the `days` requested */
+            days: number;
+            /**
+             * Format: date-time
+             * @description start of the window (inclusive), UTC midnight `days` - 1 days ago
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description end of the window (exclusive): now
+             */
+            until: string;
+            /** @description one point per day of the window, oldest first, days without activity included with zeros */
+            points: {
+                /**
+                 * Format: date
+                 * @description the UTC day
+                 */
+                date: string;
+                /** @description publications sent or partial */
+                posts: number;
+                /** @description publications failed */
+                failures: number;
+                /** @description clicks */
+                clicks: number;
+            }[];
+        };
+        /** @description Volume, delivery and errors of one group. Counts cover the last `days` days, in UTC days, ending now. */
+        AnalyticsGroup: {
+            group_id: string;
+            name: string;
+            /** @description publications queued to the group */
+            publications: number;
+            /** @description `sent` or `partial` */
+            sent: number;
+            /** @description `failed` */
+            failed: number;
+            /** @description sent / (sent + failed); null when there is nothing to divide by */
+            delivery_rate: number | null;
+            /** @description clicks from the group */
+            clicks: number;
+            /** @description error of the latest failed publication in the window */
+            last_error: string | null;
+        };
+        /** @description Performance of one offer. Counts cover the last `days` days, in UTC days, ending now. */
+        AnalyticsOffer: {
+            offer_id: string;
+            title: string;
+            marketplace: string | null;
+            /** @description publications of the offer */
+            publications: number;
+            /** @description clicks on its links */
+            clicks: number;
+            /** @description commissions attributed to it (not cancelled) */
+            commissions: number;
+            /** @description those commissions, per currency */
+            revenue: components["schemas"]["MoneyTotal"][];
+        };
+        /** @description Catalogue, clicks and revenue of one marketplace. Counts cover the last `days` days, in UTC days, ending now. */
+        AnalyticsSource: {
+            marketplace: string;
+            /** @description offers of the marketplace in the catalogue (not archived) */
+            offers: number;
+            /** @description clicks on its links */
+            clicks: number;
+            /** @description commissions (not cancelled) */
+            commissions: number;
+            /** @description those commissions, per currency */
+            revenue: components["schemas"]["MoneyTotal"][];
+        };
+        /** @description Clicks on the public store by page, element, weekday and hour. Counts cover the last `days` days, in UTC days, ending now. */
+        AnalyticsHeatmap: {
+            /** @description the `days` requested */
+            days: number;
+            /**
+             * Format: date-time
+             * @description start of the window (inclusive), UTC midnight `days` - 1 days ago
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description end of the window (exclusive): now
+             */
+            until: string;
+            /** @description only cells with clicks, most clicked first, at most 5000 */
+            cells: {
+                /** @description path of the store page, e.g. `/` or `/p/black-friday` */
+                page: string;
+                /** @description the element clicked (offer card, button…); null when not tracked */
+                element: string | null;
+                /** @description 0 = Sunday, UTC */
+                weekday: number;
+                /** @description UTC hour */
+                hour: number;
+                /** @description clicks */
+                clicks: number;
+            }[];
+        };
+        /** @description A URL to convert into this account's affiliate link. */
+        LinkConvertRequest: {
+            /**
+             * Format: uri
+             * @description HTTPS URL of a product or listing page
+             */
+            url: string;
+            /** @description the marketplace whose integration converts the URL; detected from the URL when omitted */
+            marketplace?: string;
+            /** @description tracking label passed to the affiliate programme (e.g. a campaign or group name) */
+            sub_id?: string;
+            /**
+             * @description also return a short link
+             * @default false
+             */
+            shorten: boolean;
+        };
+        /** @description The result of a conversion. Only this account's integrations are used; credentials are never returned. */
+        LinkConversion: {
+            /** Format: uri */
+            original_url: string;
+            /**
+             * Format: uri
+             * @description the URL carrying this account's affiliate identity
+             */
+            affiliate_url: string;
+            marketplace: string;
+            /** @description name of the account's own integration that converted it */
+            integration: string;
+            sub_id: string | null;
+            /**
+             * Format: uri
+             * @description short link; null unless `shorten` was true
+             */
+            short_url: string | null;
+            /** @description the catalogue offer with this original URL, when there is one */
+            offer_id: string | null;
+        };
+        /**
+         * @description Whether the destination receives events.
+         * @enum {string}
+         */
+        WebhookState: "enabled" | "disabled";
+        /** @description An HTTPS destination for signed events. */
+        WebhookCreate: {
+            /**
+             * Format: uri
+             * @description HTTPS destination. Addresses that resolve to loopback, private, link-local or unique-local networks are refused (400 `validation_failed`); redirects are not followed.
+             */
+            url: string;
+            /** @description the event kinds to deliver; a kind not in the catalogue is a 400 `validation_failed` */
+            events: string[];
+            description?: string;
+            /**
+             * @description `disabled` destinations receive nothing
+             * @default enabled
+             * @enum {string}
+             */
+            state: "enabled" | "disabled";
+        };
+        /** @description Only the fields sent change; `events` is replaced as a whole. The secret never changes. */
+        WebhookUpdate: {
+            /**
+             * Format: uri
+             * @description HTTPS destination. Addresses that resolve to loopback, private, link-local or unique-local networks are refused (400 `validation_failed`); redirects are not followed.
+             */
+            url?: string;
+            /** @description the event kinds to deliver; a kind not in the catalogue is a 400 `validation_failed` */
+            events?: string[];
+            description?: string | null;
+            /**
+             * @description `disabled` destinations receive nothing
+             * @enum {string}
+             */
+            state?: "enabled" | "disabled";
+        };
+        /** @description A webhook destination: safe configuration, never the secret. */
+        Webhook: {
+            id: string;
+            /** Format: uri */
+            url: string;
+            /** @description subscribed event kinds, or `*` */
+            events: string[];
+            description: string | null;
+            state: components["schemas"]["WebhookState"];
+            /**
+             * @description why it is disabled: by a PATCH, the destination answered 410, deliveries kept failing, or the destination became refused (its host now resolves to a loopback or private address the allow-list does not name); null when enabled
+             * @enum {string|null}
+             */
+            disabled_reason: "manual" | "gone" | "failing" | "destination_refused" | null;
+            /**
+             * Format: date-time
+             * @description the latest delivery attempt
+             */
+            last_delivery_at: string | null;
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        /** @description A newly created webhook with its signing secret, revealed this once. */
+        WebhookWithSecret: {
+            id: string;
+            /** Format: uri */
+            url: string;
+            /** @description subscribed event kinds, or `*` */
+            events: string[];
+            description: string | null;
+            state: components["schemas"]["WebhookState"];
+            /**
+             * @description why it is disabled: by a PATCH, the destination answered 410, deliveries kept failing, or the destination became refused (its host now resolves to a loopback or private address the allow-list does not name); null when enabled
+             * @enum {string|null}
+             */
+            disabled_reason: "manual" | "gone" | "failing" | "destination_refused" | null;
+            /**
+             * Format: date-time
+             * @description the latest delivery attempt
+             */
+            last_delivery_at: string | null;
+            /**
+             * Format: date-time
+             * @description creation time
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+            /** @description signing secret (Standard Webhooks: `whsec_` + base64). Returned only in this response — store it now; it is never shown again. */
+            secret: string;
+        };
+        /** @description One HTTP attempt of a delivery. */
+        WebhookDeliveryAttempt: {
+            /** @description 1 for the first try */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description when the request was sent
+             */
+            at: string;
+            /** @description status answered; null when no response came */
+            http_status: number | null;
+            /** @description time until the response or the failure */
+            duration_ms: number;
+            /** @description why the attempt failed (timeout, TLS, non-2xx…); null on success */
+            error: string | null;
+        };
+        /** @description Delivery of one event to one webhook, with its attempts. */
+        WebhookDelivery: {
+            /** @description id of the delivery (its durable workflow id) */
+            id: string;
+            webhook_id: string;
+            event_id: components["schemas"]["EventId"];
+            /** @description an event kind, e.g. `offer.created` */
+            event_kind: string;
+            /**
+             * @description `pending` before the first attempt, `retrying` between attempts, `succeeded` on a 2xx answer, `failed` when attempts ran out
+             * @enum {string}
+             */
+            state: "pending" | "retrying" | "succeeded" | "failed";
+            /** @description every attempt so far, oldest first */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            /**
+             * Format: date-time
+             * @description when the next attempt is due; null unless `pending` or `retrying`
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description when the event was queued for this destination
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+        };
+        /** @description Result of DELETE /webhooks/{id}. */
+        WebhookDeletion: {
+            /** @description true: the webhook and its delivery history were removed */
+            deleted: boolean;
+            /** @description id of the resource */
+            id: string;
+            request_id: components["schemas"]["RequestId"];
+        };
     };
-    /** @description Volume, delivery and errors of one group. Counts cover the last `days` days, in UTC days, ending now. */
-    AnalyticsGroup: {
-      group_id: string;
-      name: string;
-      /** @description publications queued to the group */
-      publications: number;
-      /** @description `sent` or `partial` */
-      sent: number;
-      /** @description `failed` */
-      failed: number;
-      /** @description sent / (sent + failed); null when there is nothing to divide by */
-      delivery_rate: number | null;
-      /** @description clicks from the group */
-      clicks: number;
-      /** @description error of the latest failed publication in the window */
-      last_error: string | null;
+    responses: {
+        /** @description Invalid parameter, body or transition (`details` lists each invalid field). */
+        Error400: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Key missing, invalid, expired or revoked. */
+        Error401: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The account plan does not include API access. */
+        Error402: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The key lacks the scope this operation requires. */
+        Error403: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The resource does not exist in this account and environment. */
+        Error404: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The current state of the resource prevents the operation. */
+        Error409: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The JSON body exceeds 128 KB. */
+        Error413: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not JSON. */
+        Error415: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description More than 120 requests in the current one-minute window of this key. */
+        Error429: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                /** @description Seconds until the window resets. */
+                "Retry-After"?: number;
+                /** @description Remaining requests and seconds to reset: `"default";r=0;t=42`. */
+                RateLimit?: string;
+                /** @description The policy: `"default";q=120;w=60`. */
+                "RateLimit-Policy"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Server failure (retry with backoff and jitter), or 501 when the operation is not built yet. */
+        Error5XX: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
-    /** @description Performance of one offer. Counts cover the last `days` days, in UTC days, ending now. */
-    AnalyticsOffer: {
-      offer_id: string;
-      title: string;
-      marketplace: string | null;
-      /** @description publications of the offer */
-      publications: number;
-      /** @description clicks on its links */
-      clicks: number;
-      /** @description commissions attributed to it (not cancelled) */
-      commissions: number;
-      /** @description those commissions, per currency */
-      revenue: components['schemas']['MoneyTotal'][];
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description The request id (`req_…`), also in every JSON body. */
+        XRequestId: string;
     };
-    /** @description Catalogue, clicks and revenue of one marketplace. Counts cover the last `days` days, in UTC days, ending now. */
-    AnalyticsSource: {
-      marketplace: string;
-      /** @description offers of the marketplace in the catalogue (not archived) */
-      offers: number;
-      /** @description clicks on its links */
-      clicks: number;
-      /** @description commissions (not cancelled) */
-      commissions: number;
-      /** @description those commissions, per currency */
-      revenue: components['schemas']['MoneyTotal'][];
-    };
-    /** @description Clicks on the public store by page, element, weekday and hour. Counts cover the last `days` days, in UTC days, ending now. */
-    AnalyticsHeatmap: {
-      /** @description the `days` requested */
-      days: number;
-      /**
-       * Format: date-time
-       * @description start of the window (inclusive), UTC midnight `days` - 1 days ago
-       */
-      since: string;
-      /**
-       * Format: date-time
-       * @description end of the window (exclusive): now
-       */
-      until: string;
-      /** @description only cells with clicks, most clicked first, at most 5000 */
-      cells: {
-        /** @description path of the store page, e.g. `/` or `/p/black-friday` */
-        page: string;
-        /** @description the element clicked (offer card, button…); null when not tracked */
-        element: string | null;
-        /** @description 0 = Sunday, UTC */
-        weekday: number;
-        /** @description UTC hour */
-        hour: number;
-        /** @description clicks */
-        clicks: number;
-      }[];
-    };
-    /** @description A URL to convert into this account's affiliate link. */
-    LinkConvertRequest: {
-      /**
-       * Format: uri
-       * @description HTTPS URL of a product or listing page
-       */
-      url: string;
-      /** @description the marketplace whose integration converts the URL; detected from the URL when omitted */
-      marketplace?: string;
-      /** @description tracking label passed to the affiliate programme (e.g. a campaign or group name) */
-      sub_id?: string;
-      /**
-       * @description also return a short link
-       * @default false
-       */
-      shorten: boolean;
-    };
-    /** @description The result of a conversion. Only this account's integrations are used; credentials are never returned. */
-    LinkConversion: {
-      /** Format: uri */
-      original_url: string;
-      /**
-       * Format: uri
-       * @description the URL carrying this account's affiliate identity
-       */
-      affiliate_url: string;
-      marketplace: string;
-      /** @description name of the account's own integration that converted it */
-      integration: string;
-      sub_id: string | null;
-      /**
-       * Format: uri
-       * @description short link; null unless `shorten` was true
-       */
-      short_url: string | null;
-      /** @description the catalogue offer with this original URL, when there is one */
-      offer_id: string | null;
-    };
-    /**
-     * @description Whether the destination receives events.
-     * @enum {string}
-     */
-    WebhookState: 'enabled' | 'disabled';
-    /** @description An HTTPS destination for signed events. */
-    WebhookCreate: {
-      /**
-       * Format: uri
-       * @description HTTPS destination. Addresses that resolve to loopback, private, link-local or unique-local networks are refused (400 `validation_failed`); redirects are not followed.
-       */
-      url: string;
-      /** @description the event kinds to deliver; a kind not in the catalogue is a 400 `validation_failed` */
-      events: string[];
-      description?: string;
-      /**
-       * @description `disabled` destinations receive nothing
-       * @default enabled
-       * @enum {string}
-       */
-      state: 'enabled' | 'disabled';
-    };
-    /** @description Only the fields sent change; `events` is replaced as a whole. The secret never changes. */
-    WebhookUpdate: {
-      /**
-       * Format: uri
-       * @description HTTPS destination. Addresses that resolve to loopback, private, link-local or unique-local networks are refused (400 `validation_failed`); redirects are not followed.
-       */
-      url?: string;
-      /** @description the event kinds to deliver; a kind not in the catalogue is a 400 `validation_failed` */
-      events?: string[];
-      description?: string | null;
-      /**
-       * @description `disabled` destinations receive nothing
-       * @enum {string}
-       */
-      state?: 'enabled' | 'disabled';
-    };
-    /** @description A webhook destination: safe configuration, never the secret. */
-    Webhook: {
-      id: string;
-      /** Format: uri */
-      url: string;
-      /** @description subscribed event kinds, or `*` */
-      events: string[];
-      description: string | null;
-      state: components['schemas']['WebhookState'];
-      /**
-       * @description why it is disabled: by a PATCH, the destination answered 410, deliveries kept failing, or the destination became refused (its host now resolves to a loopback or private address the allow-list does not name); null when enabled
-       * @enum {string|null}
-       */
-      disabled_reason: 'manual' | 'gone' | 'failing' | 'destination_refused' | null;
-      /**
-       * Format: date-time
-       * @description the latest delivery attempt
-       */
-      last_delivery_at: string | null;
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    /** @description A newly created webhook with its signing secret, revealed this once. */
-    WebhookWithSecret: {
-      id: string;
-      /** Format: uri */
-      url: string;
-      /** @description subscribed event kinds, or `*` */
-      events: string[];
-      description: string | null;
-      state: components['schemas']['WebhookState'];
-      /**
-       * @description why it is disabled: by a PATCH, the destination answered 410, deliveries kept failing, or the destination became refused (its host now resolves to a loopback or private address the allow-list does not name); null when enabled
-       * @enum {string|null}
-       */
-      disabled_reason: 'manual' | 'gone' | 'failing' | 'destination_refused' | null;
-      /**
-       * Format: date-time
-       * @description the latest delivery attempt
-       */
-      last_delivery_at: string | null;
-      /**
-       * Format: date-time
-       * @description creation time
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-      /** @description signing secret (Standard Webhooks: `whsec_` + base64). Returned only in this response — store it now; it is never shown again. */
-      secret: string;
-    };
-    /** @description One HTTP attempt of a delivery. */
-    WebhookDeliveryAttempt: {
-      /** @description 1 for the first try */
-      attempt: number;
-      /**
-       * Format: date-time
-       * @description when the request was sent
-       */
-      at: string;
-      /** @description status answered; null when no response came */
-      http_status: number | null;
-      /** @description time until the response or the failure */
-      duration_ms: number;
-      /** @description why the attempt failed (timeout, TLS, non-2xx…); null on success */
-      error: string | null;
-    };
-    /** @description Delivery of one event to one webhook, with its attempts. */
-    WebhookDelivery: {
-      /** @description id of the delivery (its durable workflow id) */
-      id: string;
-      webhook_id: string;
-      event_id: components['schemas']['EventId'];
-      /** @description an event kind, e.g. `offer.created` */
-      event_kind: string;
-      /**
-       * @description `pending` before the first attempt, `retrying` between attempts, `succeeded` on a 2xx answer, `failed` when attempts ran out
-       * @enum {string}
-       */
-      state: 'pending' | 'retrying' | 'succeeded' | 'failed';
-      /** @description every attempt so far, oldest first */
-      attempts: components['schemas']['WebhookDeliveryAttempt'][];
-      /**
-       * Format: date-time
-       * @description when the next attempt is due; null unless `pending` or `retrying`
-       */
-      next_attempt_at: string | null;
-      /**
-       * Format: date-time
-       * @description when the event was queued for this destination
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description last change
-       */
-      updated_at: string;
-    };
-    /** @description Result of DELETE /webhooks/{id}. */
-    WebhookDeletion: {
-      /** @description true: the webhook and its delivery history were removed */
-      deleted: boolean;
-      /** @description id of the resource */
-      id: string;
-      request_id: components['schemas']['RequestId'];
-    };
-  };
-  responses: {
-    /** @description Invalid parameter, body or transition (`details` lists each invalid field). */
-    Error400: {
-      headers: {
-        'X-Request-Id': components['headers']['XRequestId'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description Key missing, invalid, expired or revoked. */
-    Error401: {
-      headers: {
-        'X-Request-Id': components['headers']['XRequestId'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description The account plan does not include API access. */
-    Error402: {
-      headers: {
-        'X-Request-Id': components['headers']['XRequestId'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description The key lacks the scope this operation requires. */
-    Error403: {
-      headers: {
-        'X-Request-Id': components['headers']['XRequestId'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description The resource does not exist in this account and environment. */
-    Error404: {
-      headers: {
-        'X-Request-Id': components['headers']['XRequestId'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description The current state of the resource prevents the operation. */
-    Error409: {
-      headers: {
-        'X-Request-Id': components['headers']['XRequestId'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description The JSON body exceeds 128 KB. */
-    Error413: {
-      headers: {
-        'X-Request-Id': components['headers']['XRequestId'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description The body is not JSON. */
-    Error415: {
-      headers: {
-        'X-Request-Id': components['headers']['XRequestId'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description More than 120 requests in the current one-minute window of this key. */
-    Error429: {
-      headers: {
-        'X-Request-Id': components['headers']['XRequestId'];
-        /** @description Seconds until the window resets. */
-        'Retry-After'?: number;
-        /** @description Remaining requests and seconds to reset: `"default";r=0;t=42`. */
-        RateLimit?: string;
-        /** @description The policy: `"default";q=120;w=60`. */
-        'RateLimit-Policy'?: string;
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description Server failure (retry with backoff and jitter), or 501 when the operation is not built yet. */
-    Error5XX: {
-      headers: {
-        'X-Request-Id': components['headers']['XRequestId'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-  };
-  parameters: never;
-  requestBodies: never;
-  headers: {
-    /** @description The request id (`req_…`), also in every JSON body. */
-    XRequestId: string;
-  };
-  pathItems: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  account_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The account and actor. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Me'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  offers_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only offers in this curation state. */
-        status?: components['schemas']['OfferStatus'];
-        /** @description Only offers of this marketplace (exact match). */
-        marketplace?: string;
-        /** @description Case-insensitive search in title or store. */
-        query?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of offers. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Offer'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  offer_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['OfferCreate'];
-      };
-    };
-    responses: {
-      /** @description An offer with this url already existed: returned unchanged with `created: false`. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Offer'];
-            request_id: components['schemas']['RequestId'];
-            /** @description true when this request created the resource, false when an existing one was returned */
-            created: boolean;
-          };
-        };
-      };
-      /** @description A new pending offer (`created: true`). */
-      201: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Offer'];
-            request_id: components['schemas']['RequestId'];
-            /** @description true when this request created the resource, false when an existing one was returned */
-            created: boolean;
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  offer_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The offer. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Offer'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  offer_archive: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The archive envelope. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OfferArchive'];
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  offer_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['OfferUpdate'];
-      };
-    };
-    responses: {
-      /** @description The offer after the change. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Offer'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  offer_preview: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['OfferPreviewRequest'];
-      };
-    };
-    responses: {
-      /** @description The assembled message. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['OfferPreview'];
-            event_id: components['schemas']['EventId'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  offer_publish: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['OfferPublishRequest'];
-      };
-    };
-    responses: {
-      /** @description The queued publications. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['OfferPublishResult'];
-            event_id: components['schemas']['EventId'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  groups_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only groups linked to this segment. */
-        segment_id?: string;
-        /** @description Only active (true) or inactive (false) groups. */
-        active?: boolean;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of groups. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Group'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  group_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The group. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Group'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  group_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['GroupUpdate'];
-      };
-    };
-    responses: {
-      /** @description The group after the change. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Group'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  segments_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of segments. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Segment'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  segment_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['SegmentCreate'];
-      };
-    };
-    responses: {
-      /** @description The new segment. */
-      201: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Segment'];
-            request_id: components['schemas']['RequestId'];
-            /** @description true when this request created the resource, false when an existing one was returned */
-            created: boolean;
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  segment_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The segment. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Segment'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  segment_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The deletion envelope. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SegmentDeletion'];
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  segment_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['SegmentUpdate'];
-      };
-    };
-    responses: {
-      /** @description The segment after the change. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Segment'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  coupons_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only coupons in this state; `any` for every state. */
-        status?: 'active' | 'scheduled' | 'expired' | 'inactive' | 'any';
-        /** @description Only verified coupons, only unverified ones, or `any`. */
-        verification?: 'verified' | 'unverified' | 'any';
-        /** @description Only coupons of this store (case-insensitive exact match). */
-        store?: string;
-        /** @description Only coupons of this marketplace. */
-        marketplace?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of coupons. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Coupon'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  coupon_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CouponCreate'];
-      };
-    };
-    responses: {
-      /** @description The new coupon. */
-      201: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Coupon'];
-            request_id: components['schemas']['RequestId'];
-            /** @description true when this request created the resource, false when an existing one was returned */
-            created: boolean;
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  coupon_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The coupon. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Coupon'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  coupon_deactivate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The deactivation envelope. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['CouponDeactivation'];
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  coupon_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['CouponUpdate'];
-      };
-    };
-    responses: {
-      /** @description The coupon after the change. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Coupon'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  commissions_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only commissions in this payment status. */
-        status?: components['schemas']['CommissionStatus'];
-        /** @description Only commissions of this marketplace. */
-        marketplace?: string;
-        /** @description Only commissions in this currency. */
-        currency?: string;
-        /** @description Only commissions attributed to this offer. */
-        offer_id?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of commissions. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Commission'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  commissions_summary: {
-    parameters: {
-      query?: {
-        /** @description Only commissions of this marketplace. */
-        marketplace?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The totals. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['CommissionSummary'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  commission_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The commission. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Commission'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  publications_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only publications in this state. */
-        status?: components['schemas']['PublicationStatus'];
-        /** @description Only publications with a delivery to this group. */
-        group_id?: string;
-        /** @description Only publications of this offer. */
-        offer_id?: string;
-        /** @description Only publications addressed to this segment. */
-        segment_id?: string;
-        /** @description Only publications produced by this schedule. */
-        schedule_id?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of publications. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Publication'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  publication_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The publication. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Publication'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  templates_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only templates of this segment. */
-        segment_id?: string;
-        /** @description Only templates of this format. */
-        format?: components['schemas']['TemplateFormat'];
-        /** @description Only default templates (`true`) or only the others (`false`). */
-        is_default?: boolean;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of templates. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Template'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  template_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['TemplateCreate'];
-      };
-    };
-    responses: {
-      /** @description The new template. */
-      201: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Template'];
-            request_id: components['schemas']['RequestId'];
-            /** @description true when this request created the resource, false when an existing one was returned */
-            created: boolean;
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  template_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The template. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Template'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  template_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The deletion envelope. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TemplateDeletion'];
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  template_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['TemplateUpdate'];
-      };
-    };
-    responses: {
-      /** @description The template after the change. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Template'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  schedules_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only schedules in this state. */
-        status?: components['schemas']['ScheduleStatus'];
-        /** @description Only schedules to this group. */
-        group_id?: string;
-        /** @description Only schedules to this segment. */
-        segment_id?: string;
-        /** @description Only schedules of this offer. */
-        offer_id?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of schedules. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Schedule'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  schedule_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ScheduleCreate'];
-      };
-    };
-    responses: {
-      /** @description The new schedule, `active`. */
-      201: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Schedule'];
-            request_id: components['schemas']['RequestId'];
-            /** @description true when this request created the resource, false when an existing one was returned */
-            created: boolean;
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  schedule_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The schedule. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Schedule'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  schedule_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The deletion envelope. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ScheduleDeletion'];
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  schedule_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['ScheduleUpdate'];
-      };
-    };
-    responses: {
-      /** @description The schedule after the change. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Schedule'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  schedule_run: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The schedule and the publications it queued. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['ScheduleRunResult'];
-            event_id: components['schemas']['EventId'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  monitors_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only active (true) or inactive (false) monitors. */
-        active?: boolean;
-        /** @description Only monitors of this marketplace. */
-        marketplace?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of monitors. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Monitor'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  monitor_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['MonitorCreate'];
-      };
-    };
-    responses: {
-      /** @description The new monitor. */
-      201: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Monitor'];
-            request_id: components['schemas']['RequestId'];
-            /** @description true when this request created the resource, false when an existing one was returned */
-            created: boolean;
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  monitor_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The monitor. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Monitor'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  monitor_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The deletion envelope. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['MonitorDeletion'];
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  monitor_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['MonitorUpdate'];
-      };
-    };
-    responses: {
-      /** @description The monitor after the change. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Monitor'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  store_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The store. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Store'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  store_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['StoreUpdate'];
-      };
-    };
-    responses: {
-      /** @description The store after the change. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Store'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  store_collections_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only published (true) or hidden (false) collections. */
-        published?: boolean;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of collections. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['StoreCollection'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  store_page_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['StorePageCreate'];
-      };
-    };
-    responses: {
-      /** @description The new page. */
-      201: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['StorePage'];
-            request_id: components['schemas']['RequestId'];
-            /** @description true when this request created the resource, false when an existing one was returned */
-            created: boolean;
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  journeys_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only active (true) or inactive (false) journeys. */
-        active?: boolean;
-        /** @description Only journeys started by this event kind. */
-        trigger?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of journeys. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Journey'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  journey_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['JourneyCreate'];
-      };
-    };
-    responses: {
-      /** @description The new journey, `active` 0. */
-      201: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Journey'];
-            request_id: components['schemas']['RequestId'];
-            /** @description true when this request created the resource, false when an existing one was returned */
-            created: boolean;
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  journey_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The journey. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Journey'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  journey_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The deletion envelope. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['JourneyDeletion'];
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  journey_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['JourneyUpdate'];
-      };
-    };
-    responses: {
-      /** @description The journey after the change. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Journey'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  journey_activate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['JourneyActivateRequest'];
-      };
-    };
-    responses: {
-      /** @description The journey in its new state. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Journey'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  journey_executions_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only executions in this status. */
-        status?: components['schemas']['JourneyExecutionStatus'];
-      };
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of executions. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['JourneyExecution'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  conversations_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only conversations in this state. */
-        status?: components['schemas']['ConversationStatus'];
-        /** @description Only conversations of this channel type. */
-        channel?: components['schemas']['ChannelType'];
-        /** @description Only conversations assigned to this team member. */
-        assignee?: string;
-        /** @description Only conversations of this priority. */
-        priority?: components['schemas']['Priority'];
-        /** @description Only conversations of this contact. */
-        contact_id?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of conversations. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Conversation'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  conversation_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The conversation. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Conversation'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  conversation_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['ConversationUpdate'];
-      };
-    };
-    responses: {
-      /** @description The conversation after the change. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Conversation'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  conversation_close: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['ConversationCloseRequest'];
-      };
-    };
-    responses: {
-      /** @description The closed conversation and the event recorded. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Conversation'];
-            event_id: components['schemas']['EventId'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  conversation_messages_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-      };
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of messages. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Message'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  conversation_reply: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ConversationReply'];
-      };
-    };
-    responses: {
-      /** @description The registered message (`queued`) and the event recorded. */
-      202: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Message'];
-            event_id: components['schemas']['EventId'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  contacts_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only contacts at this stage. */
-        stage?: 'new' | 'engaged' | 'customer' | 'inactive';
-        /** @description Only contacts with this tag. */
-        tag?: string;
-        /** @description Only contacts seen on this channel type. */
-        channel?: components['schemas']['ChannelType'];
-        /** @description Case-insensitive search in the display name. */
-        query?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of contacts. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Contact'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  analytics_summary: {
-    parameters: {
-      query?: {
-        /** @description Window in days ending now, 1 to 365. */
-        days?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The summary. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['AnalyticsSummary'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  analytics_timeseries: {
-    parameters: {
-      query?: {
-        /** @description Window in days ending now, 1 to 365. */
-        days?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One point per day. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['AnalyticsTimeseries'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  analytics_groups: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Window in days ending now, 1 to 365. */
-        days?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of groups. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['AnalyticsGroup'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  analytics_offers: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Window in days ending now, 1 to 365. */
-        days?: number;
-        /** @description Order by this count, descending. */
-        sort?: 'publications' | 'clicks' | 'commissions';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of offers. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['AnalyticsOffer'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  analytics_sources: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Window in days ending now, 1 to 365. */
-        days?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of marketplaces. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['AnalyticsSource'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  analytics_heatmap: {
-    parameters: {
-      query?: {
-        /** @description Window in days ending now, 1 to 365. */
-        days?: number;
-        /** @description Only this store page (its path). */
-        page?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The heatmap. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['AnalyticsHeatmap'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  link_convert: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['LinkConvertRequest'];
-      };
-    };
-    responses: {
-      /** @description The affiliate link. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['LinkConversion'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  webhooks_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only webhooks in this state. */
-        state?: components['schemas']['WebhookState'];
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of webhooks. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Webhook'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  webhook_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookCreate'];
-      };
-    };
-    responses: {
-      /** @description The new webhook with its secret. */
-      201: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['WebhookWithSecret'];
-            request_id: components['schemas']['RequestId'];
-            /** @description true when this request created the resource, false when an existing one was returned */
-            created: boolean;
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  webhook_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The webhook. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Webhook'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  webhook_delete: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The deletion envelope. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookDeletion'];
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  webhook_update: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: {
-      content: {
-        'application/json': components['schemas']['WebhookUpdate'];
-      };
-    };
-    responses: {
-      /** @description The webhook after the change. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Webhook'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
-  webhook_deliveries_list: {
-    parameters: {
-      query?: {
-        /** @description Page size, 1 to 100. */
-        limit?: number;
-        /** @description Number of items to skip, 0 or more. */
-        offset?: number;
-        /** @description Only deliveries in this state. */
-        state?: 'pending' | 'retrying' | 'succeeded' | 'failed';
-        /** @description Only deliveries of this event kind. */
-        event_kind?: string;
-      };
-      header?: never;
-      path: {
-        /** @description Identifier of the resource. */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of deliveries. */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['WebhookDelivery'][];
-            pagination: components['schemas']['Pagination'];
-            request_id: components['schemas']['RequestId'];
-          };
-        };
-      };
-      400: components['responses']['Error400'];
-      401: components['responses']['Error401'];
-      402: components['responses']['Error402'];
-      403: components['responses']['Error403'];
-      404: components['responses']['Error404'];
-      409: components['responses']['Error409'];
-      413: components['responses']['Error413'];
-      415: components['responses']['Error415'];
-      429: components['responses']['Error429'];
-      '5XX': components['responses']['Error5XX'];
-    };
-  };
+    account_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account and actor. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    offers_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only offers in this curation state. */
+                status?: components["schemas"]["OfferStatus"];
+                /** @description Only offers of this marketplace (exact match). */
+                marketplace?: string;
+                /** @description Case-insensitive search in title or store. */
+                query?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of offers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Offer"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    offer_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfferCreate"];
+            };
+        };
+        responses: {
+            /** @description An offer with this url already existed: returned unchanged with `created: false`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Offer"];
+                        request_id: components["schemas"]["RequestId"];
+                        /** @description true when this request created the resource, false when an existing one was returned */
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description A new pending offer (`created: true`). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Offer"];
+                        request_id: components["schemas"]["RequestId"];
+                        /** @description true when this request created the resource, false when an existing one was returned */
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    offer_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Offer"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    offer_archive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive envelope. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferArchive"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    offer_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OfferUpdate"];
+            };
+        };
+        responses: {
+            /** @description The offer after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Offer"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    offer_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OfferPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The assembled message. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OfferPreview"];
+                        event_id: components["schemas"]["EventId"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    offer_publish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OfferPublishRequest"];
+            };
+        };
+        responses: {
+            /** @description The queued publications. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OfferPublishResult"];
+                        event_id: components["schemas"]["EventId"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    groups_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only groups linked to this segment. */
+                segment_id?: string;
+                /** @description Only active (true) or inactive (false) groups. */
+                active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Group"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    group_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Group"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    group_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GroupUpdate"];
+            };
+        };
+        responses: {
+            /** @description The group after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Group"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    segments_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of segments. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Segment"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    segment_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SegmentCreate"];
+            };
+        };
+        responses: {
+            /** @description The new segment. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Segment"];
+                        request_id: components["schemas"]["RequestId"];
+                        /** @description true when this request created the resource, false when an existing one was returned */
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    segment_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The segment. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Segment"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    segment_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion envelope. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentDeletion"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    segment_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SegmentUpdate"];
+            };
+        };
+        responses: {
+            /** @description The segment after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Segment"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    coupons_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only coupons in this state; `any` for every state. */
+                status?: "active" | "scheduled" | "expired" | "inactive" | "any";
+                /** @description Only verified coupons, only unverified ones, or `any`. */
+                verification?: "verified" | "unverified" | "any";
+                /** @description Only coupons of this store (case-insensitive exact match). */
+                store?: string;
+                /** @description Only coupons of this marketplace. */
+                marketplace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of coupons. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Coupon"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    coupon_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CouponCreate"];
+            };
+        };
+        responses: {
+            /** @description The new coupon. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Coupon"];
+                        request_id: components["schemas"]["RequestId"];
+                        /** @description true when this request created the resource, false when an existing one was returned */
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    coupon_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coupon. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Coupon"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    coupon_deactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deactivation envelope. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponDeactivation"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    coupon_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CouponUpdate"];
+            };
+        };
+        responses: {
+            /** @description The coupon after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Coupon"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    commissions_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only commissions in this payment status. */
+                status?: components["schemas"]["CommissionStatus"];
+                /** @description Only commissions of this marketplace. */
+                marketplace?: string;
+                /** @description Only commissions in this currency. */
+                currency?: string;
+                /** @description Only commissions attributed to this offer. */
+                offer_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of commissions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Commission"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    commissions_summary: {
+        parameters: {
+            query?: {
+                /** @description Only commissions of this marketplace. */
+                marketplace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The totals. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CommissionSummary"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    commission_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The commission. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Commission"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    publications_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only publications in this state. */
+                status?: components["schemas"]["PublicationStatus"];
+                /** @description Only publications with a delivery to this group. */
+                group_id?: string;
+                /** @description Only publications of this offer. */
+                offer_id?: string;
+                /** @description Only publications addressed to this segment. */
+                segment_id?: string;
+                /** @description Only publications produced by this schedule. */
+                schedule_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of publications. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Publication"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    publication_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The publication. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Publication"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    templates_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only templates of this segment. */
+                segment_id?: string;
+                /** @description Only templates of this format. */
+                format?: components["schemas"]["TemplateFormat"];
+                /** @description Only default templates (`true`) or only the others (`false`). */
+                is_default?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of templates. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Template"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    template_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateCreate"];
+            };
+        };
+        responses: {
+            /** @description The new template. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Template"];
+                        request_id: components["schemas"]["RequestId"];
+                        /** @description true when this request created the resource, false when an existing one was returned */
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    template_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Template"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    template_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion envelope. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateDeletion"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    template_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TemplateUpdate"];
+            };
+        };
+        responses: {
+            /** @description The template after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Template"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    schedules_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only schedules in this state. */
+                status?: components["schemas"]["ScheduleStatus"];
+                /** @description Only schedules to this group. */
+                group_id?: string;
+                /** @description Only schedules to this segment. */
+                segment_id?: string;
+                /** @description Only schedules of this offer. */
+                offer_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of schedules. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    schedule_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleCreate"];
+            };
+        };
+        responses: {
+            /** @description The new schedule, `active`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"];
+                        request_id: components["schemas"]["RequestId"];
+                        /** @description true when this request created the resource, false when an existing one was returned */
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    schedule_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    schedule_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion envelope. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleDeletion"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    schedule_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ScheduleUpdate"];
+            };
+        };
+        responses: {
+            /** @description The schedule after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Schedule"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    schedule_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule and the publications it queued. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScheduleRunResult"];
+                        event_id: components["schemas"]["EventId"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    monitors_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only active (true) or inactive (false) monitors. */
+                active?: boolean;
+                /** @description Only monitors of this marketplace. */
+                marketplace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of monitors. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Monitor"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    monitor_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MonitorCreate"];
+            };
+        };
+        responses: {
+            /** @description The new monitor. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Monitor"];
+                        request_id: components["schemas"]["RequestId"];
+                        /** @description true when this request created the resource, false when an existing one was returned */
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    monitor_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Monitor"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    monitor_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion envelope. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorDeletion"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    monitor_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MonitorUpdate"];
+            };
+        };
+        responses: {
+            /** @description The monitor after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Monitor"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    store_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The store. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Store"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    store_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StoreUpdate"];
+            };
+        };
+        responses: {
+            /** @description The store after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Store"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    store_collections_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only published (true) or hidden (false) collections. */
+                published?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of collections. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StoreCollection"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    store_page_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StorePageCreate"];
+            };
+        };
+        responses: {
+            /** @description The new page. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StorePage"];
+                        request_id: components["schemas"]["RequestId"];
+                        /** @description true when this request created the resource, false when an existing one was returned */
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    journeys_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only active (true) or inactive (false) journeys. */
+                active?: boolean;
+                /** @description Only journeys started by this event kind. */
+                trigger?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of journeys. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Journey"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    journey_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JourneyCreate"];
+            };
+        };
+        responses: {
+            /** @description The new journey, `active` 0. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Journey"];
+                        request_id: components["schemas"]["RequestId"];
+                        /** @description true when this request created the resource, false when an existing one was returned */
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    journey_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The journey. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Journey"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    journey_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion envelope. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JourneyDeletion"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    journey_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["JourneyUpdate"];
+            };
+        };
+        responses: {
+            /** @description The journey after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Journey"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    journey_activate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["JourneyActivateRequest"];
+            };
+        };
+        responses: {
+            /** @description The journey in its new state. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Journey"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    journey_executions_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only executions in this status. */
+                status?: components["schemas"]["JourneyExecutionStatus"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of executions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JourneyExecution"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    conversations_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only conversations in this state. */
+                status?: components["schemas"]["ConversationStatus"];
+                /** @description Only conversations of this channel type. */
+                channel?: components["schemas"]["ChannelType"];
+                /** @description Only conversations assigned to this team member. */
+                assignee?: string;
+                /** @description Only conversations of this priority. */
+                priority?: components["schemas"]["Priority"];
+                /** @description Only conversations of this contact. */
+                contact_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of conversations. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Conversation"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    conversation_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Conversation"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    conversation_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ConversationUpdate"];
+            };
+        };
+        responses: {
+            /** @description The conversation after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Conversation"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    conversation_close: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ConversationCloseRequest"];
+            };
+        };
+        responses: {
+            /** @description The closed conversation and the event recorded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Conversation"];
+                        event_id: components["schemas"]["EventId"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    conversation_messages_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Message"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    conversation_reply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationReply"];
+            };
+        };
+        responses: {
+            /** @description The registered message (`queued`) and the event recorded. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Message"];
+                        event_id: components["schemas"]["EventId"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    contacts_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only contacts at this stage. */
+                stage?: "new" | "engaged" | "customer" | "inactive";
+                /** @description Only contacts with this tag. */
+                tag?: string;
+                /** @description Only contacts seen on this channel type. */
+                channel?: components["schemas"]["ChannelType"];
+                /** @description Case-insensitive search in the display name. */
+                query?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of contacts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Contact"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    analytics_summary: {
+        parameters: {
+            query?: {
+                /** @description Window in days ending now, 1 to 365. */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnalyticsSummary"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    analytics_timeseries: {
+        parameters: {
+            query?: {
+                /** @description Window in days ending now, 1 to 365. */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One point per day. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnalyticsTimeseries"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    analytics_groups: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Window in days ending now, 1 to 365. */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnalyticsGroup"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    analytics_offers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Window in days ending now, 1 to 365. */
+                days?: number;
+                /** @description Order by this count, descending. */
+                sort?: "publications" | "clicks" | "commissions";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of offers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnalyticsOffer"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    analytics_sources: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Window in days ending now, 1 to 365. */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of marketplaces. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnalyticsSource"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    analytics_heatmap: {
+        parameters: {
+            query?: {
+                /** @description Window in days ending now, 1 to 365. */
+                days?: number;
+                /** @description Only this store page (its path). */
+                page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The heatmap. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnalyticsHeatmap"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    link_convert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkConvertRequest"];
+            };
+        };
+        responses: {
+            /** @description The affiliate link. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LinkConversion"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    webhooks_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only webhooks in this state. */
+                state?: components["schemas"]["WebhookState"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhooks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    webhook_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The new webhook with its secret. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookWithSecret"];
+                        request_id: components["schemas"]["RequestId"];
+                        /** @description true when this request created the resource, false when an existing one was returned */
+                        created: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    webhook_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    webhook_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion envelope. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeletion"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    webhook_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description The webhook after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
+    webhook_deliveries_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Number of items to skip, 0 or more. */
+                offset?: number;
+                /** @description Only deliveries in this state. */
+                state?: "pending" | "retrying" | "succeeded" | "failed";
+                /** @description Only deliveries of this event kind. */
+                event_kind?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        pagination: components["schemas"]["Pagination"];
+                        request_id: components["schemas"]["RequestId"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            "5XX": components["responses"]["Error5XX"];
+        };
+    };
 }

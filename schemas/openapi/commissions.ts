@@ -1,20 +1,5 @@
-import {
-  arr,
-  dateTime,
-  filter,
-  idOf,
-  int,
-  JsonSchema,
-  listEnvelope,
-  nullable,
-  num,
-  OperationDef,
-  PAGINATION_PARAMS,
-  record,
-  ref,
-  singleEnvelope,
-  str,
-} from './common';
+import { arr, dateTime, filter, idOf, int, JsonSchema, nullable, num, OperationDef, record, ref, singleEnvelope, str } from './common';
+import { resource } from './crud';
 
 export const COMMISSION_STATUSES = ['pending', 'approved', 'paid', 'cancelled'] as const;
 export const RECONCILIATION_SOURCES = ['marketplace_report', 'postback', 'manual'] as const;
@@ -89,23 +74,18 @@ export const schemas: Record<string, JsonSchema> = {
 
 const MARKETPLACE_FILTER = filter('marketplace', 'Only commissions of this marketplace.', str({ minLength: 1, maxLength: 40 }));
 
+const commissions = resource({ tag: 'Commissions', area: 'commissions', path: '/commissions', name: 'commission', schema: 'Commission' });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'commissions_list',
-    method: 'get',
-    path: '/commissions',
-    scope: 'commissions:read',
-    tag: 'Commissions',
+  commissions.list({
     summary: 'List commissions, newest order first',
-    query: [
-      ...PAGINATION_PARAMS,
+    filters: [
       filter('status', 'Only commissions in this payment status.', ref('CommissionStatus')),
       MARKETPLACE_FILTER,
       filter('currency', 'Only commissions in this currency.', str({ minLength: 3, maxLength: 8 })),
       filter('offer_id', 'Only commissions attributed to this offer.', idOf('off')),
     ],
-    success: { status: 200, description: 'A page of commissions.', schema: listEnvelope(ref('Commission')) },
-  },
+  }),
   {
     operationId: 'commissions_summary',
     method: 'get',
@@ -116,13 +96,5 @@ export const operations: OperationDef[] = [
     query: [MARKETPLACE_FILTER],
     success: { status: 200, description: 'The totals.', schema: singleEnvelope(ref('CommissionSummary')) },
   },
-  {
-    operationId: 'commission_get',
-    method: 'get',
-    path: '/commissions/{id}',
-    scope: 'commissions:read',
-    tag: 'Commissions',
-    summary: 'Commission with its attribution and reconciliation',
-    success: { status: 200, description: 'The commission.', schema: singleEnvelope(ref('Commission')) },
-  },
+  commissions.get({ summary: 'Commission with its attribution and reconciliation' }),
 ];

@@ -1,23 +1,5 @@
-import {
-  arr,
-  bool,
-  creationEnvelope,
-  dateTime,
-  filter,
-  httpsUrl,
-  idOf,
-  JsonSchema,
-  listEnvelope,
-  nullable,
-  num,
-  object,
-  OperationDef,
-  PAGINATION_PARAMS,
-  record,
-  ref,
-  singleEnvelope,
-  str,
-} from './common';
+import { arr, bool, dateTime, filter, httpsUrl, idOf, JsonSchema, nullable, num, object, OperationDef, record, ref, str } from './common';
+import { resource } from './crud';
 
 export const COUPON_STATUSES = ['active', 'scheduled', 'expired', 'inactive'] as const;
 
@@ -150,17 +132,13 @@ export const schemas: Record<string, JsonSchema> = {
   ),
 };
 
+const coupons = resource({ tag: 'Coupons', area: 'coupons', path: '/coupons', name: 'coupon', schema: 'Coupon' });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'coupons_list',
-    method: 'get',
-    path: '/coupons',
-    scope: 'coupons:read',
-    tag: 'Coupons',
+  coupons.list({
     summary: 'List coupons (by default the active, verified ones)',
     description: 'Newest first. Without filters only `active`, verified coupons are listed; `status=any` and `verification=any` widen the list.',
-    query: [
-      ...PAGINATION_PARAMS,
+    filters: [
       filter('status', 'Only coupons in this state; `any` for every state.', str({ enum: [...COUPON_STATUSES, 'any'], default: 'active' })),
       filter(
         'verification',
@@ -170,47 +148,21 @@ export const operations: OperationDef[] = [
       filter('store', 'Only coupons of this store (case-insensitive exact match).', str({ minLength: 1, maxLength: 120 })),
       filter('marketplace', 'Only coupons of this marketplace.', str({ minLength: 1, maxLength: 40 })),
     ],
-    success: { status: 200, description: 'A page of coupons.', schema: listEnvelope(ref('Coupon')) },
-  },
-  {
-    operationId: 'coupon_create',
-    method: 'post',
-    path: '/coupons',
-    scope: 'coupons:write',
-    tag: 'Coupons',
+  }),
+  coupons.create({
     summary: 'Register a coupon',
     description: 'A code already registered for the same store and not `inactive` is a 409 `conflict`.',
-    body: { schema: ref('CouponCreate'), required: true },
-    success: { status: 201, description: 'The new coupon.', schema: creationEnvelope(ref('Coupon')) },
-  },
-  {
-    operationId: 'coupon_get',
-    method: 'get',
-    path: '/coupons/{id}',
-    scope: 'coupons:read',
-    tag: 'Coupons',
-    summary: 'Coupon rules and validity',
-    success: { status: 200, description: 'The coupon.', schema: singleEnvelope(ref('Coupon')) },
-  },
-  {
-    operationId: 'coupon_update',
-    method: 'patch',
-    path: '/coupons/{id}',
-    scope: 'coupons:write',
-    tag: 'Coupons',
+  }),
+  coupons.get({ summary: 'Coupon rules and validity' }),
+  coupons.update({
     summary: 'Update validity, discount, eligibility',
     description: 'Only the fields sent change. `expires_at` before `starts_at` is a 400 `validation_failed`.',
-    body: { schema: ref('CouponUpdate'), required: false },
-    success: { status: 200, description: 'The coupon after the change.', schema: singleEnvelope(ref('Coupon')) },
-  },
-  {
+  }),
+  coupons.delete({
     operationId: 'coupon_deactivate',
-    method: 'delete',
-    path: '/coupons/{id}',
-    scope: 'coupons:write',
-    tag: 'Coupons',
     summary: 'Deactivate the coupon (history kept)',
     description: 'The coupon becomes `inactive` and stays readable; deactivating an inactive coupon changes nothing.',
-    success: { status: 200, description: 'The deactivation envelope.', schema: ref('CouponDeactivation') },
-  },
+    success: 'The deactivation envelope.',
+    result: 'CouponDeactivation',
+  }),
 ];

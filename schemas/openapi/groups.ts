@@ -1,20 +1,5 @@
-import {
-  bool,
-  dateTime,
-  filter,
-  idOf,
-  int,
-  JsonSchema,
-  listEnvelope,
-  nullable,
-  object,
-  OperationDef,
-  PAGINATION_PARAMS,
-  record,
-  ref,
-  singleEnvelope,
-  str,
-} from './common';
+import { bool, dateTime, filter, idOf, int, JsonSchema, nullable, object, OperationDef, record, ref, str } from './common';
+import { resource } from './crud';
 
 export const GROUP_ROLES = ['distribution', 'vip', 'community', 'support', 'test'] as const;
 
@@ -51,38 +36,16 @@ export const schemas: Record<string, JsonSchema> = {
   ),
 };
 
+const groups = resource({ tag: 'Groups', area: 'groups', path: '/groups', name: 'group', schema: 'Group' });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'groups_list',
-    method: 'get',
-    path: '/groups',
-    scope: 'groups:read',
-    tag: 'Groups',
+  groups.list({
     summary: 'List groups (no JIDs, sessions or credentials)',
-    query: [
-      ...PAGINATION_PARAMS,
+    filters: [
       filter('segment_id', 'Only groups linked to this segment.', idOf('seg')),
       filter('active', 'Only active (true) or inactive (false) groups.', bool()),
     ],
-    success: { status: 200, description: 'A page of groups.', schema: listEnvelope(ref('Group')) },
-  },
-  {
-    operationId: 'group_get',
-    method: 'get',
-    path: '/groups/{id}',
-    scope: 'groups:read',
-    tag: 'Groups',
-    summary: 'Safe operational configuration of a group',
-    success: { status: 200, description: 'The group.', schema: singleEnvelope(ref('Group')) },
-  },
-  {
-    operationId: 'group_update',
-    method: 'patch',
-    path: '/groups/{id}',
-    scope: 'groups:write',
-    tag: 'Groups',
-    summary: 'Update name, role, segment, capacity, automation, active',
-    body: { schema: ref('GroupUpdate'), required: false },
-    success: { status: 200, description: 'The group after the change.', schema: singleEnvelope(ref('Group')) },
-  },
+  }),
+  groups.get({ summary: 'Safe operational configuration of a group' }),
+  groups.update({ summary: 'Update name, role, segment, capacity, automation, active' }),
 ];

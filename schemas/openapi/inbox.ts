@@ -1,21 +1,5 @@
-import {
-  arr,
-  dateTime,
-  eventEnvelope,
-  filter,
-  idOf,
-  int,
-  JsonSchema,
-  listEnvelope,
-  nullable,
-  object,
-  OperationDef,
-  PAGINATION_PARAMS,
-  record,
-  ref,
-  singleEnvelope,
-  str,
-} from './common';
+import { arr, dateTime, eventEnvelope, filter, idOf, int, JsonSchema, nullable, object, OperationDef, record, ref, str } from './common';
+import { resource } from './crud';
 
 export const CHANNEL_TYPES = ['whatsapp', 'telegram', 'instagram', 'messenger', 'webchat'] as const;
 export const CONVERSATION_STATUSES = ['open', 'pending', 'closed'] as const;
@@ -132,43 +116,22 @@ export const schemas: Record<string, JsonSchema> = {
   ),
 };
 
+const conversations = resource({ tag: 'Inbox', area: 'inbox', path: '/inbox/conversations', name: 'conversation', schema: 'Conversation' });
+const contacts = resource({ tag: 'Inbox', area: 'inbox', path: '/inbox/contacts', name: 'contact', schema: 'Contact' });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'conversations_list',
-    method: 'get',
-    path: '/inbox/conversations',
-    scope: 'inbox:read',
-    tag: 'Inbox',
+  conversations.list({
     summary: 'List conversation metadata, latest activity first',
-    query: [
-      ...PAGINATION_PARAMS,
+    filters: [
       filter('status', 'Only conversations in this state.', ref('ConversationStatus')),
       filter('channel', 'Only conversations of this channel type.', ref('ChannelType')),
       filter('assignee', 'Only conversations assigned to this team member.', ASSIGNEE),
       filter('priority', 'Only conversations of this priority.', ref('Priority')),
       filter('contact_id', 'Only conversations of this contact.', idOf('ctc')),
     ],
-    success: { status: 200, description: 'A page of conversations.', schema: listEnvelope(ref('Conversation')) },
-  },
-  {
-    operationId: 'conversation_get',
-    method: 'get',
-    path: '/inbox/conversations/{id}',
-    scope: 'inbox:read',
-    tag: 'Inbox',
-    summary: 'Conversation context without direct contact data',
-    success: { status: 200, description: 'The conversation.', schema: singleEnvelope(ref('Conversation')) },
-  },
-  {
-    operationId: 'conversation_update',
-    method: 'patch',
-    path: '/inbox/conversations/{id}',
-    scope: 'inbox:write',
-    tag: 'Inbox',
-    summary: 'Assign, prioritise, change DU mode',
-    body: { schema: ref('ConversationUpdate'), required: false },
-    success: { status: 200, description: 'The conversation after the change.', schema: singleEnvelope(ref('Conversation')) },
-  },
+  }),
+  conversations.get({ summary: 'Conversation context without direct contact data' }),
+  conversations.update({ summary: 'Assign, prioritise, change DU mode' }),
   {
     operationId: 'conversation_close',
     method: 'post',
@@ -180,17 +143,10 @@ export const operations: OperationDef[] = [
     body: { schema: ref('ConversationCloseRequest'), required: false },
     success: { status: 200, description: 'The closed conversation and the event recorded.', schema: eventEnvelope(ref('Conversation')) },
   },
-  {
-    operationId: 'conversation_messages_list',
-    method: 'get',
-    path: '/inbox/conversations/{id}/messages',
-    scope: 'inbox:read',
-    tag: 'Inbox',
+  conversations.nested({ name: 'message', schema: 'Message' }).list({
     summary: 'Message history, newest first',
     description: 'Paginated with `limit`/`offset`, newest message first.',
-    query: [...PAGINATION_PARAMS],
-    success: { status: 200, description: 'A page of messages.', schema: listEnvelope(ref('Message')) },
-  },
+  }),
   {
     operationId: 'conversation_reply',
     method: 'post',
@@ -204,21 +160,14 @@ export const operations: OperationDef[] = [
     body: { schema: ref('ConversationReply'), required: true },
     success: { status: 202, description: 'The registered message (`queued`) and the event recorded.', schema: eventEnvelope(ref('Message')) },
   },
-  {
-    operationId: 'contacts_list',
-    method: 'get',
-    path: '/inbox/contacts',
-    scope: 'inbox:read',
-    tag: 'Inbox',
+  contacts.list({
     summary: 'Contact profiles, stage and interests (no phone or e-mail)',
     description: 'Latest seen first.',
-    query: [
-      ...PAGINATION_PARAMS,
+    filters: [
       filter('stage', 'Only contacts at this stage.', str({ enum: [...CONTACT_STAGES] })),
       filter('tag', 'Only contacts with this tag.', TAG),
       filter('channel', 'Only contacts seen on this channel type.', ref('ChannelType')),
       filter('query', 'Case-insensitive search in the display name.', str({ minLength: 1, maxLength: 120 })),
     ],
-    success: { status: 200, description: 'A page of contacts.', schema: listEnvelope(ref('Contact')) },
-  },
+  }),
 ];

@@ -1,24 +1,22 @@
 import {
   arr,
   bool,
-  creationEnvelope,
   dateTime,
   deletionEnvelope,
   filter,
   idOf,
   int,
   JsonSchema,
-  listEnvelope,
   nullable,
   num,
   object,
   OperationDef,
-  PAGINATION_PARAMS,
   record,
   ref,
   singleEnvelope,
   str,
 } from './common';
+import { resource } from './crud';
 import { TAG } from './inbox';
 
 export const BLOCK_TYPES = ['trigger', 'message', 'wait', 'condition', 'tag', 'assign', 'webhook', 'end'] as const;
@@ -242,60 +240,23 @@ export const schemas: Record<string, JsonSchema> = {
   JourneyDeletion: { ...deletionEnvelope('true: the journey was removed'), description: 'Result of DELETE /journeys/{id}.' },
 };
 
+const journeys = resource({ tag: 'Journeys', area: 'journeys', path: '/journeys', name: 'journey', schema: 'Journey' });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'journeys_list',
-    method: 'get',
-    path: '/journeys',
-    scope: 'journeys:read',
-    tag: 'Journeys',
+  journeys.list({
     summary: 'List flows with aggregate performance',
-    query: [
-      ...PAGINATION_PARAMS,
+    filters: [
       filter('active', 'Only active (true) or inactive (false) journeys.', bool()),
       filter('trigger', 'Only journeys started by this event kind.', EVENT_KIND),
     ],
-    success: { status: 200, description: 'A page of journeys.', schema: listEnvelope(ref('Journey')) },
-  },
-  {
-    operationId: 'journey_create',
-    method: 'post',
-    path: '/journeys',
-    scope: 'journeys:write',
-    tag: 'Journeys',
-    summary: 'Create a safe visual automation (as a draft)',
-    body: { schema: ref('JourneyCreate'), required: true },
-    success: { status: 201, description: 'The new journey, `active` 0.', schema: creationEnvelope(ref('Journey')) },
-  },
-  {
-    operationId: 'journey_get',
-    method: 'get',
-    path: '/journeys/{id}',
-    scope: 'journeys:read',
-    tag: 'Journeys',
-    summary: 'Blocks, channels, metrics',
-    success: { status: 200, description: 'The journey.', schema: singleEnvelope(ref('Journey')) },
-  },
-  {
-    operationId: 'journey_update',
-    method: 'patch',
-    path: '/journeys/{id}',
-    scope: 'journeys:write',
-    tag: 'Journeys',
-    summary: 'Update graph and rules',
-    body: { schema: ref('JourneyUpdate'), required: false },
-    success: { status: 200, description: 'The journey after the change.', schema: singleEnvelope(ref('Journey')) },
-  },
-  {
-    operationId: 'journey_delete',
-    method: 'delete',
-    path: '/journeys/{id}',
-    scope: 'journeys:write',
-    tag: 'Journeys',
+  }),
+  journeys.create({ summary: 'Create a safe visual automation (as a draft)', success: 'The new journey, `active` 0.' }),
+  journeys.get({ summary: 'Blocks, channels, metrics' }),
+  journeys.update({ summary: 'Update graph and rules' }),
+  journeys.delete({
     summary: 'Delete a journey that never executed',
     description: 'A journey with executions (`executions` > 0) is refused with 409 `resource_in_use`; pause it instead.',
-    success: { status: 200, description: 'The deletion envelope.', schema: ref('JourneyDeletion') },
-  },
+  }),
   {
     operationId: 'journey_activate',
     method: 'post',
@@ -309,16 +270,10 @@ export const operations: OperationDef[] = [
     body: { schema: ref('JourneyActivateRequest'), required: false },
     success: { status: 200, description: 'The journey in its new state.', schema: singleEnvelope(ref('Journey')) },
   },
-  {
-    operationId: 'journey_executions_list',
-    method: 'get',
-    path: '/journeys/{id}/executions',
-    scope: 'journeys:read',
-    tag: 'Journeys',
+  journeys.nested({ name: 'execution', schema: 'JourneyExecution' }).list({
     summary: 'List executions: status, step, times',
     description: 'Newest first.',
     idSchema: { type: 'string', minLength: 2, maxLength: 100 },
-    query: [...PAGINATION_PARAMS, filter('status', 'Only executions in this status.', ref('JourneyExecutionStatus'))],
-    success: { status: 200, description: 'A page of executions.', schema: listEnvelope(ref('JourneyExecution')) },
-  },
+    filters: [filter('status', 'Only executions in this status.', ref('JourneyExecutionStatus'))],
+  }),
 ];

@@ -1,24 +1,21 @@
 import {
   arr,
   bool,
-  creationEnvelope,
   dateTime,
   deletionEnvelope,
   filter,
   idOf,
   int,
   JsonSchema,
-  listEnvelope,
   nullable,
   num,
   object,
   OperationDef,
-  PAGINATION_PARAMS,
   record,
   ref,
-  singleEnvelope,
   str,
 } from './common';
+import { resource } from './crud';
 
 const names = (what: string): JsonSchema =>
   arr(str({ minLength: 1, maxLength: 120 }), { maxItems: 50, uniqueItems: true, description: `only offers of these ${what}` });
@@ -126,59 +123,24 @@ export const schemas: Record<string, JsonSchema> = {
   },
 };
 
+const monitors = resource({ tag: 'Monitors', area: 'monitors', path: '/monitors', name: 'monitor', schema: 'Monitor' });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'monitors_list',
-    method: 'get',
-    path: '/monitors',
-    scope: 'monitors:read',
-    tag: 'Monitors',
+  monitors.list({
     summary: 'List discovery rules',
-    query: [
-      ...PAGINATION_PARAMS,
+    filters: [
       filter('active', 'Only active (true) or inactive (false) monitors.', bool()),
       filter('marketplace', 'Only monitors of this marketplace.', str({ minLength: 1, maxLength: 40 })),
     ],
-    success: { status: 200, description: 'A page of monitors.', schema: listEnvelope(ref('Monitor')) },
-  },
-  {
-    operationId: 'monitor_create',
-    method: 'post',
-    path: '/monitors',
-    scope: 'monitors:write',
-    tag: 'Monitors',
+  }),
+  monitors.create({
     summary: 'Create a recurring search with commercial criteria',
     description: 'When `active`, the first search runs shortly after creation, then every `frequency_minutes`.',
-    body: { schema: ref('MonitorCreate'), required: true },
-    success: { status: 201, description: 'The new monitor.', schema: creationEnvelope(ref('Monitor')) },
-  },
-  {
-    operationId: 'monitor_get',
-    method: 'get',
-    path: '/monitors/{id}',
-    scope: 'monitors:read',
-    tag: 'Monitors',
-    summary: 'Criteria and last result',
-    success: { status: 200, description: 'The monitor.', schema: singleEnvelope(ref('Monitor')) },
-  },
-  {
-    operationId: 'monitor_update',
-    method: 'patch',
-    path: '/monitors/{id}',
-    scope: 'monitors:write',
-    tag: 'Monitors',
-    summary: 'Update criteria, frequency, automation',
-    body: { schema: ref('MonitorUpdate'), required: false },
-    success: { status: 200, description: 'The monitor after the change.', schema: singleEnvelope(ref('Monitor')) },
-  },
-  {
-    operationId: 'monitor_delete',
-    method: 'delete',
-    path: '/monitors/{id}',
-    scope: 'monitors:write',
-    tag: 'Monitors',
+  }),
+  monitors.get({ summary: 'Criteria and last result' }),
+  monitors.update({ summary: 'Update criteria, frequency, automation' }),
+  monitors.delete({
     summary: 'Remove the rule',
     description: 'Stops future searches; offers the monitor already created stay in the catalogue.',
-    success: { status: 200, description: 'The deletion envelope.', schema: ref('MonitorDeletion') },
-  },
+  }),
 ];

@@ -1,6 +1,5 @@
 import {
   bool,
-  creationEnvelope,
   dateTime,
   eventEnvelope,
   filter,
@@ -8,17 +7,15 @@ import {
   idOf,
   int,
   JsonSchema,
-  listEnvelope,
   nullable,
   num,
   object,
   OperationDef,
-  PAGINATION_PARAMS,
   record,
   ref,
-  singleEnvelope,
   str,
 } from './common';
+import { resource } from './crud';
 
 export const OFFER_STATUSES = ['pending', 'approved', 'rejected', 'archived'] as const;
 
@@ -116,64 +113,33 @@ export const schemas: Record<string, JsonSchema> = {
   }),
 };
 
+const offers = resource({ tag: 'Offers', area: 'offers', path: '/offers', name: 'offer', schema: 'Offer' });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'offers_list',
-    method: 'get',
-    path: '/offers',
-    scope: 'offers:read',
-    tag: 'Offers',
+  offers.list({
     summary: 'List offers, newest first; archived offers only with status=archived',
-    query: [
-      ...PAGINATION_PARAMS,
+    filters: [
       filter('status', 'Only offers in this curation state.', ref('OfferStatus')),
       filter('marketplace', 'Only offers of this marketplace (exact match).', str({ maxLength: 40 })),
       filter('query', 'Case-insensitive search in title or store.', str({ minLength: 1, maxLength: 200 })),
     ],
-    success: { status: 200, description: 'A page of offers.', schema: listEnvelope(ref('Offer')) },
-  },
-  {
-    operationId: 'offer_create',
-    method: 'post',
-    path: '/offers',
-    scope: 'offers:write',
-    tag: 'Offers',
+  }),
+  offers.create({
     summary: 'Create a pending offer (idempotent by URL)',
     description:
       'When an offer with the same url exists in this account and environment it is returned unchanged with `created: false` ' +
       '(status 200); nothing is overwritten and nothing is published. `status`, when sent, must be `pending`.',
-    body: { schema: ref('OfferCreate'), required: true },
-    success: { status: 201, description: 'A new pending offer (`created: true`).', schema: creationEnvelope(ref('Offer')) },
+    success: 'A new pending offer (`created: true`).',
     alsoSucceeds: { status: 200, description: 'An offer with this url already existed: returned unchanged with `created: false`.' },
-  },
-  {
-    operationId: 'offer_get',
-    method: 'get',
-    path: '/offers/{id}',
-    scope: 'offers:read',
-    tag: 'Offers',
-    summary: 'Offer detail',
-    success: { status: 200, description: 'The offer.', schema: singleEnvelope(ref('Offer')) },
-  },
-  {
-    operationId: 'offer_update',
-    method: 'patch',
-    path: '/offers/{id}',
-    scope: 'offers:write',
-    tag: 'Offers',
-    summary: 'Update only the fields sent',
-    body: { schema: ref('OfferUpdate'), required: false },
-    success: { status: 200, description: 'The offer after the change.', schema: singleEnvelope(ref('Offer')) },
-  },
-  {
+  }),
+  offers.get({ summary: 'Offer detail' }),
+  offers.update({ summary: 'Update only the fields sent' }),
+  offers.delete({
     operationId: 'offer_archive',
-    method: 'delete',
-    path: '/offers/{id}',
-    scope: 'offers:write',
-    tag: 'Offers',
     summary: 'Archive the offer (history kept)',
-    success: { status: 200, description: 'The archive envelope.', schema: ref('OfferArchive') },
-  },
+    success: 'The archive envelope.',
+    result: 'OfferArchive',
+  }),
   {
     operationId: 'offer_preview',
     method: 'post',

@@ -1,20 +1,5 @@
-import {
-  arr,
-  bool,
-  dateTime,
-  filter,
-  idOf,
-  int,
-  JsonSchema,
-  listEnvelope,
-  nullable,
-  OperationDef,
-  PAGINATION_PARAMS,
-  record,
-  ref,
-  singleEnvelope,
-  str,
-} from './common';
+import { arr, bool, dateTime, filter, idOf, int, JsonSchema, nullable, OperationDef, record, ref, str } from './common';
+import { resource } from './crud';
 
 export const PUBLICATION_STATUSES = ['queued', 'sending', 'sent', 'partial', 'failed'] as const;
 export const DELIVERY_STATUSES = ['queued', 'waiting', 'sending', 'sent', 'failed'] as const;
@@ -75,33 +60,22 @@ export const schemas: Record<string, JsonSchema> = {
   ),
 };
 
+const publications = resource({ tag: 'Publications', area: 'publications', path: '/publications', name: 'publication', schema: 'Publication' });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'publications_list',
-    method: 'get',
-    path: '/publications',
-    scope: 'publications:read',
-    tag: 'Publications',
+  publications.list({
     summary: 'List sends, newest first',
     description: 'The history of publications of the account and environment, newest `queued_at` first.',
-    query: [
-      ...PAGINATION_PARAMS,
+    filters: [
       filter('status', 'Only publications in this state.', ref('PublicationStatus')),
       filter('group_id', 'Only publications with a delivery to this group.', idOf('grp')),
       filter('offer_id', 'Only publications of this offer.', idOf('off')),
       filter('segment_id', 'Only publications addressed to this segment.', idOf('seg')),
       filter('schedule_id', 'Only publications produced by this schedule.', idOf('sch')),
     ],
-    success: { status: 200, description: 'A page of publications.', schema: listEnvelope(ref('Publication')) },
-  },
-  {
-    operationId: 'publication_get',
-    method: 'get',
-    path: '/publications/{id}',
-    scope: 'publications:read',
-    tag: 'Publications',
+  }),
+  publications.get({
     summary: 'Publication result (no channel session)',
     description: 'State of the publication and of each group delivery: attempts, error, sent time.',
-    success: { status: 200, description: 'The publication.', schema: singleEnvelope(ref('Publication')) },
-  },
+  }),
 ];

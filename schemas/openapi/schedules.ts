@@ -1,7 +1,6 @@
 import {
   arr,
   bool,
-  creationEnvelope,
   dateTime,
   deletionEnvelope,
   eventEnvelope,
@@ -9,16 +8,14 @@ import {
   idOf,
   int,
   JsonSchema,
-  listEnvelope,
   nullable,
   object,
   OperationDef,
-  PAGINATION_PARAMS,
   record,
   ref,
-  singleEnvelope,
   str,
 } from './common';
+import { resource } from './crud';
 
 export const SCHEDULE_STATUSES = ['active', 'paused', 'completed'] as const;
 
@@ -168,68 +165,31 @@ export const schemas: Record<string, JsonSchema> = {
   ScheduleDeletion: { ...deletionEnvelope('true: the schedule was cancelled and removed'), description: 'Result of DELETE /schedules/{id}.' },
 };
 
+const schedules = resource({ tag: 'Schedules', area: 'schedules', path: '/schedules', name: 'schedule', schema: 'Schedule' });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'schedules_list',
-    method: 'get',
-    path: '/schedules',
-    scope: 'schedules:read',
-    tag: 'Schedules',
+  schedules.list({
     summary: 'List future and recurring publications, soonest first',
     description:
       'Ordered by `next_run_at` (schedules without one last) and filtered by `status` as recorded at the last change, ' +
       "run or read of each schedule; each item shows the scheduler's current view (and a read that finds it changed " +
       'records it).',
-    query: [
-      ...PAGINATION_PARAMS,
+    filters: [
       filter('status', 'Only schedules in this state.', ref('ScheduleStatus')),
       filter('group_id', 'Only schedules to this group.', idOf('grp')),
       filter('segment_id', 'Only schedules to this segment.', idOf('seg')),
       filter('offer_id', 'Only schedules of this offer.', idOf('off')),
     ],
-    success: { status: 200, description: 'A page of schedules.', schema: listEnvelope(ref('Schedule')) },
-  },
-  {
-    operationId: 'schedule_create',
-    method: 'post',
-    path: '/schedules',
-    scope: 'schedules:write',
-    tag: 'Schedules',
-    summary: 'Schedule an offer or a text for an ISO date-time',
-    body: { schema: ref('ScheduleCreate'), required: true },
-    success: { status: 201, description: 'The new schedule, `active`.', schema: creationEnvelope(ref('Schedule')) },
-  },
-  {
-    operationId: 'schedule_get',
-    method: 'get',
-    path: '/schedules/{id}',
-    scope: 'schedules:read',
-    tag: 'Schedules',
-    summary: 'Destination, content, recurrence',
-    success: { status: 200, description: 'The schedule.', schema: singleEnvelope(ref('Schedule')) },
-  },
-  {
-    operationId: 'schedule_update',
-    method: 'patch',
-    path: '/schedules/{id}',
-    scope: 'schedules:write',
-    tag: 'Schedules',
-    summary: 'Change time, destination, recurrence, status',
-    body: { schema: ref('ScheduleUpdate'), required: false },
-    success: { status: 200, description: 'The schedule after the change.', schema: singleEnvelope(ref('Schedule')) },
-  },
-  {
-    operationId: 'schedule_delete',
-    method: 'delete',
-    path: '/schedules/{id}',
-    scope: 'schedules:write',
-    tag: 'Schedules',
+  }),
+  schedules.create({ summary: 'Schedule an offer or a text for an ISO date-time', success: 'The new schedule, `active`.' }),
+  schedules.get({ summary: 'Destination, content, recurrence' }),
+  schedules.update({ summary: 'Change time, destination, recurrence, status' }),
+  schedules.delete({
     summary: 'Cancel and remove a future schedule',
     description:
       'Only a schedule that still has runs ahead (`active` or `paused`) can be deleted; a `completed` one is history and ' +
       'is refused with 409 `conflict`. Publications it already queued are kept.',
-    success: { status: 200, description: 'The deletion envelope.', schema: ref('ScheduleDeletion') },
-  },
+  }),
   {
     operationId: 'schedule_run',
     method: 'post',

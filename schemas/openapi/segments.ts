@@ -1,21 +1,5 @@
-import {
-  bool,
-  creationEnvelope,
-  dateTime,
-  deletionEnvelope,
-  idOf,
-  int,
-  JsonSchema,
-  listEnvelope,
-  nullable,
-  object,
-  OperationDef,
-  PAGINATION_PARAMS,
-  record,
-  ref,
-  singleEnvelope,
-  str,
-} from './common';
+import { bool, dateTime, deletionEnvelope, idOf, int, JsonSchema, nullable, object, OperationDef, record, ref, str } from './common';
+import { resource } from './crud';
 
 export const DISTRIBUTIONS = ['broadcast', 'round_robin', 'least_loaded'] as const;
 
@@ -63,56 +47,17 @@ export const schemas: Record<string, JsonSchema> = {
   SegmentDeletion: deletionEnvelope('true: the segment was removed'),
 };
 
+const segments = resource({ tag: 'Segments', area: 'segments', path: '/segments', name: 'segment', schema: 'Segment' });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'segments_list',
-    method: 'get',
-    path: '/segments',
-    scope: 'segments:read',
-    tag: 'Segments',
-    summary: 'List segments',
-    query: [...PAGINATION_PARAMS],
-    success: { status: 200, description: 'A page of segments.', schema: listEnvelope(ref('Segment')) },
-  },
-  {
-    operationId: 'segment_create',
-    method: 'post',
-    path: '/segments',
-    scope: 'segments:write',
-    tag: 'Segments',
-    summary: 'Create a segment',
-    body: { schema: ref('SegmentCreate'), required: true },
-    success: { status: 201, description: 'The new segment.', schema: creationEnvelope(ref('Segment')) },
-  },
-  {
-    operationId: 'segment_get',
-    method: 'get',
-    path: '/segments/{id}',
-    scope: 'segments:read',
-    tag: 'Segments',
-    summary: 'Segment detail',
-    success: { status: 200, description: 'The segment.', schema: singleEnvelope(ref('Segment')) },
-  },
-  {
-    operationId: 'segment_update',
-    method: 'patch',
-    path: '/segments/{id}',
-    scope: 'segments:write',
-    tag: 'Segments',
-    summary: 'Update identity, distribution, presentation',
-    body: { schema: ref('SegmentUpdate'), required: false },
-    success: { status: 200, description: 'The segment after the change.', schema: singleEnvelope(ref('Segment')) },
-  },
-  {
-    operationId: 'segment_delete',
-    method: 'delete',
-    path: '/segments/{id}',
-    scope: 'segments:write',
-    tag: 'Segments',
+  segments.list({ summary: 'List segments' }),
+  segments.create({ summary: 'Create a segment' }),
+  segments.get({ summary: 'Segment detail' }),
+  segments.update({ summary: 'Update identity, distribution, presentation' }),
+  segments.delete({
     summary: 'Delete a segment no group or schedule links to',
     description:
       'A segment linked to groups or to schedules that may still run is refused with 409 `resource_in_use`; completed ' +
       'schedules (no run ahead) are history and do not hold it.',
-    success: { status: 200, description: 'The deletion envelope.', schema: ref('SegmentDeletion') },
-  },
+  }),
 ];

@@ -1,22 +1,5 @@
-import {
-  bool,
-  creationEnvelope,
-  dateTime,
-  filter,
-  httpsUrl,
-  idOf,
-  int,
-  JsonSchema,
-  listEnvelope,
-  nullable,
-  object,
-  OperationDef,
-  PAGINATION_PARAMS,
-  record,
-  ref,
-  singleEnvelope,
-  str,
-} from './common';
+import { bool, dateTime, filter, httpsUrl, idOf, int, JsonSchema, nullable, object, OperationDef, record, ref, str } from './common';
+import { resource } from './crud';
 
 export const STORE_THEMES = ['classic', 'minimal', 'magazine', 'dark'] as const;
 export const STORE_NETWORKS = ['instagram', 'facebook', 'tiktok', 'youtube', 'x', 'telegram', 'whatsapp', 'site'] as const;
@@ -156,46 +139,18 @@ export const schemas: Record<string, JsonSchema> = {
   ),
 };
 
+const store = resource({ tag: 'Store', area: 'store', path: '/store', name: 'store', schema: 'Store', singleton: true });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'store_get',
-    method: 'get',
-    path: '/store',
-    scope: 'store:read',
-    tag: 'Store',
+  store.get({
     summary: 'Public store configuration',
     description: 'Only what the public store shows and its address; no integration or payment settings.',
-    success: { status: 200, description: 'The store.', schema: singleEnvelope(ref('Store')) },
-  },
-  {
-    operationId: 'store_update',
-    method: 'patch',
-    path: '/store',
-    scope: 'store:write',
-    tag: 'Store',
-    summary: 'Update identity, theme, networks, address and availability',
-    body: { schema: ref('StoreUpdate'), required: false },
-    success: { status: 200, description: 'The store after the change.', schema: singleEnvelope(ref('Store')) },
-  },
-  {
-    operationId: 'store_collections_list',
-    method: 'get',
-    path: '/store/collections',
-    scope: 'store:read',
-    tag: 'Store',
+  }),
+  store.update({ summary: 'Update identity, theme, networks, address and availability' }),
+  store.nested({ name: 'collection', schema: 'StoreCollection' }).list({
     summary: 'List editorial collections in public order',
     description: 'Ordered by `position`, ascending.',
-    query: [...PAGINATION_PARAMS, filter('published', 'Only published (true) or hidden (false) collections.', bool())],
-    success: { status: 200, description: 'A page of collections.', schema: listEnvelope(ref('StoreCollection')) },
-  },
-  {
-    operationId: 'store_page_create',
-    method: 'post',
-    path: '/store/pages',
-    scope: 'store:write',
-    tag: 'Store',
-    summary: 'Create a Markdown page with its own SEO',
-    body: { schema: ref('StorePageCreate'), required: true },
-    success: { status: 201, description: 'The new page.', schema: creationEnvelope(ref('StorePage')) },
-  },
+    filters: [filter('published', 'Only published (true) or hidden (false) collections.', bool())],
+  }),
+  store.nested({ name: 'page', schema: 'StorePage' }).create({ summary: 'Create a Markdown page with its own SEO' }),
 ];

@@ -1,23 +1,20 @@
 import {
   arr,
   bool,
-  creationEnvelope,
   dateTime,
   deletionEnvelope,
   filter,
   idOf,
   int,
   JsonSchema,
-  listEnvelope,
   nullable,
   object,
   OperationDef,
-  PAGINATION_PARAMS,
   record,
   ref,
-  singleEnvelope,
   str,
 } from './common';
+import { resource } from './crud';
 
 export const TEMPLATE_FORMATS = ['plain', 'markdown', 'whatsapp', 'telegram_html'] as const;
 export const PLACEHOLDERS = ['title', 'price', 'original_price', 'discount_pct', 'coupon', 'store', 'url', 'copy'] as const;
@@ -84,67 +81,34 @@ export const schemas: Record<string, JsonSchema> = {
   TemplateDeletion: { ...deletionEnvelope('true: the template was removed'), description: 'Result of DELETE /templates/{id}.' },
 };
 
+const templates = resource({ tag: 'Templates', area: 'templates', path: '/templates', name: 'template', schema: 'Template' });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'templates_list',
-    method: 'get',
-    path: '/templates',
-    scope: 'templates:read',
-    tag: 'Templates',
+  templates.list({
     summary: 'List templates',
-    query: [
-      ...PAGINATION_PARAMS,
+    filters: [
       filter('segment_id', 'Only templates of this segment.', idOf('seg')),
       filter('format', 'Only templates of this format.', ref('TemplateFormat')),
       filter('is_default', 'Only default templates (`true`) or only the others (`false`).', bool()),
     ],
-    success: { status: 200, description: 'A page of templates.', schema: listEnvelope(ref('Template')) },
-  },
-  {
-    operationId: 'template_create',
-    method: 'post',
-    path: '/templates',
-    scope: 'templates:write',
-    tag: 'Templates',
+  }),
+  templates.create({
     summary: 'Create a reusable template',
     description:
       'An unknown placeholder in `body` is a 400 `validation_failed`; a `segment_id` this account does not have is a 400 ' +
       '`unknown_reference`. With `is_default: true` the previous default of the same scope stops being the default.',
-    body: { schema: ref('TemplateCreate'), required: true },
-    success: { status: 201, description: 'The new template.', schema: creationEnvelope(ref('Template')) },
-  },
-  {
-    operationId: 'template_get',
-    method: 'get',
-    path: '/templates/{id}',
-    scope: 'templates:read',
-    tag: 'Templates',
-    summary: 'Template body and configuration',
-    success: { status: 200, description: 'The template.', schema: singleEnvelope(ref('Template')) },
-  },
-  {
-    operationId: 'template_update',
-    method: 'patch',
-    path: '/templates/{id}',
-    scope: 'templates:write',
-    tag: 'Templates',
+  }),
+  templates.get({ summary: 'Template body and configuration' }),
+  templates.update({
     summary: 'Update the fields sent',
     description:
       'The same checks as on creation. Setting `is_default: true` (or moving a default template to another scope) clears ' +
       'the flag on the previous default of that scope.',
-    body: { schema: ref('TemplateUpdate'), required: false },
-    success: { status: 200, description: 'The template after the change.', schema: singleEnvelope(ref('Template')) },
-  },
-  {
-    operationId: 'template_delete',
-    method: 'delete',
-    path: '/templates/{id}',
-    scope: 'templates:write',
-    tag: 'Templates',
+  }),
+  templates.delete({
     summary: 'Delete a template no schedule uses',
     description:
       'A template named by a schedule that may still run (active or paused) is refused with 409 `resource_in_use`; ' +
       'completed schedules are history and do not hold it.',
-    success: { status: 200, description: 'The deletion envelope.', schema: ref('TemplateDeletion') },
-  },
+  }),
 ];

@@ -1,6 +1,5 @@
 import {
   arr,
-  creationEnvelope,
   dateTime,
   deletionEnvelope,
   filter,
@@ -8,16 +7,14 @@ import {
   idOf,
   int,
   JsonSchema,
-  listEnvelope,
   nullable,
   object,
   OperationDef,
-  PAGINATION_PARAMS,
   record,
   ref,
-  singleEnvelope,
   str,
 } from './common';
+import { resource } from './crud';
 
 export const WEBHOOK_STATES = ['enabled', 'disabled'] as const;
 export const DELIVERY_STATES = ['pending', 'retrying', 'succeeded', 'failed'] as const;
@@ -123,77 +120,38 @@ export const schemas: Record<string, JsonSchema> = {
   },
 };
 
+const webhooks = resource({ tag: 'Webhooks', area: 'webhooks', path: '/webhooks', name: 'webhook', schema: 'Webhook' });
+
 export const operations: OperationDef[] = [
-  {
-    operationId: 'webhooks_list',
-    method: 'get',
-    path: '/webhooks',
-    scope: 'webhooks:read',
-    tag: 'Webhooks',
+  webhooks.list({
     summary: 'List destinations and events (never the secret)',
-    query: [...PAGINATION_PARAMS, filter('state', 'Only webhooks in this state.', ref('WebhookState'))],
-    success: { status: 200, description: 'A page of webhooks.', schema: listEnvelope(ref('Webhook')) },
-  },
-  {
-    operationId: 'webhook_create',
-    method: 'post',
-    path: '/webhooks',
-    scope: 'webhooks:write',
-    tag: 'Webhooks',
+    filters: [filter('state', 'Only webhooks in this state.', ref('WebhookState'))],
+  }),
+  webhooks.create({
     summary: 'Create an HTTPS destination; the secret is revealed once',
     description:
       'Deliveries are signed with the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature` ' +
       'headers; HMAC-SHA256 with the secret). The secret is in this response only.',
-    body: { schema: ref('WebhookCreate'), required: true },
-    success: { status: 201, description: 'The new webhook with its secret.', schema: creationEnvelope(ref('WebhookWithSecret')) },
-  },
-  {
-    operationId: 'webhook_get',
-    method: 'get',
-    path: '/webhooks/{id}',
-    scope: 'webhooks:read',
-    tag: 'Webhooks',
-    summary: 'Safe configuration of a webhook',
-    success: { status: 200, description: 'The webhook.', schema: singleEnvelope(ref('Webhook')) },
-  },
-  {
-    operationId: 'webhook_update',
-    method: 'patch',
-    path: '/webhooks/{id}',
-    scope: 'webhooks:write',
-    tag: 'Webhooks',
-    summary: 'Update URL, events, state (the secret is unchanged)',
-    body: { schema: ref('WebhookUpdate'), required: false },
-    success: { status: 200, description: 'The webhook after the change.', schema: singleEnvelope(ref('Webhook')) },
-  },
-  {
-    operationId: 'webhook_delete',
-    method: 'delete',
-    path: '/webhooks/{id}',
-    scope: 'webhooks:write',
-    tag: 'Webhooks',
+    success: 'The new webhook with its secret.',
+    result: 'WebhookWithSecret',
+  }),
+  webhooks.get({ summary: 'Safe configuration of a webhook' }),
+  webhooks.update({ summary: 'Update URL, events, state (the secret is unchanged)' }),
+  webhooks.delete({
     summary: 'Remove the destination and its delivery history',
     description:
       'Deliveries stop at once (no attempt is made for a deleted webhook); their executions, those still retrying ' +
       'included, are then terminated and deleted from Temporal in the background, within seconds.',
-    success: { status: 200, description: 'The deletion envelope.', schema: ref('WebhookDeletion') },
-  },
-  {
-    operationId: 'webhook_deliveries_list',
-    method: 'get',
-    path: '/webhooks/{id}/deliveries',
-    scope: 'webhooks:read',
-    tag: 'Webhooks',
+  }),
+  webhooks.nested({ name: 'delivery', plural: 'deliveries', schema: 'WebhookDelivery' }).list({
     summary: 'Deliveries with attempts, HTTP status and errors',
     description:
       'Served from Temporal (one workflow per event and webhook), not from a copy: deliveries still under way come ' +
       'first, then finished ones, the most recently finished first. Visibility is eventually consistent: a delivery ' +
       'appears, and changes state, within a second or so.',
-    query: [
-      ...PAGINATION_PARAMS,
+    filters: [
       filter('state', 'Only deliveries in this state.', str({ enum: [...DELIVERY_STATES] })),
       filter('event_kind', 'Only deliveries of this event kind.', EVENT_KIND),
     ],
-    success: { status: 200, description: 'A page of deliveries.', schema: listEnvelope(ref('WebhookDelivery')) },
-  },
+  }),
 ];
