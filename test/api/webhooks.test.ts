@@ -193,9 +193,7 @@ describe('SSRF guard', () => {
     const allowed = new ApiClient(app.baseUrl, apiKey);
     const hook = (await allowed.post('/webhooks', { url: HOOK, events: ['offer.created'] })).body.data;
     // As the worker leaves it when the allow-list no longer names the destination.
-    await app.db
-      .collection('webhooks')
-      .updateOne({ _id: hook.id } as any, { $set: { state: 'disabled', disabled_reason: 'destination_refused' } });
+    await app.db.collection('webhooks').updateOne({ _id: hook.id }, { $set: { state: 'disabled', disabled_reason: 'destination_refused' } });
     const refused = await new ApiClient(strict.baseUrl, apiKey).patch(`/webhooks/${hook.id}`, { state: 'enabled' });
     assert.equal(refused.status, 400);
     assert.match(refused.body.message, /OFFEROPS_WEBHOOK_ALLOW/);
