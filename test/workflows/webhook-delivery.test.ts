@@ -430,7 +430,17 @@ describe('DELETE /webhooks/{id}', () => {
       const handle = app.temporal.client.workflow.getHandle(cleanupWorkflowId(hook.id));
       return (await handle.describe().catch(() => undefined)) ? handle : undefined;
     });
-    await cleanup.result();
+    const { passes } = await cleanup.result();
+    assert.equal(await (await cleanup.describe()).staticSummary(), `Remove the delivery executions of deleted webhook ${hook.id}`);
+    const steps = ((await cleanup.fetchHistory()).events ?? []).filter(
+      (e) => e.activityTaskScheduledEventAttributes || e.timerStartedEventAttributes,
+    );
+    assert.deepEqual(
+      steps.map((e) => defaultPayloadConverter.fromPayload(e.userMetadata!.summary!)),
+      Array.from({ length: passes }, (_, i) => [`purge pass ${i + 1}`, `let visibility catch up before pass ${i + 2}`])
+        .flat()
+        .slice(0, -1),
+    );
     const query = `OfferopsKind = 'webhook_delivery' AND OfferopsResourceId = '${hook.id}'`;
     await waitFor('the executions to leave visibility', async () =>
       (await app.temporal.client.workflow.count(query)).count === 0 ? true : undefined,
