@@ -3,7 +3,7 @@
  * sends always go to the sandbox connector.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { ChannelConfig, channelForSend } from '../domain/channels/store';
+import { ChannelConfig, channelForSend, getChannel } from '../domain/channels/store';
 import { Tenant } from '../domain/db';
 import { getGroup, GroupDoc } from '../domain/groups/store';
 import { reserveSendSlot } from '../domain/channels/pacing';
@@ -41,12 +41,17 @@ export function createChannelActivities(deps: ActivityDeps) {
      */
     async reserveSendSlot(input: { account: string; environment: 'live' | 'test'; groupId: string }): Promise<string> {
       if (input.environment === 'test') return new Date().toISOString();
-      const { group, channel } = await target({ accountId: input.account, env: input.environment }, input.groupId);
+      // Pacing needs the channel's id and interval, not its credentials: those are unsealed by the send only.
+      const tenant: Tenant = { accountId: input.account, env: input.environment };
+      const group = await getGroup(deps.db, tenant, input.groupId);
+      if (!group) throw permanent('the group no longer exists');
+      const channel = group.channel_id ? await getChannel(deps.db, tenant, group.channel_id) : null;
+      if (group.channel_id && !channel) throw permanent("the group's channel no longer exists");
       const at = await reserveSendSlot(deps.db, {
         groupId: group._id,
         groupIntervalMs: group.min_interval_ms ?? 0,
-        channelId: channel?.id ?? null,
-        channelIntervalMs: channel?.minIntervalMs ?? 0,
+        channelId: channel?._id ?? null,
+        channelIntervalMs: channel?.min_interval_ms ?? 0,
       });
       return at.toISOString();
     },

@@ -14,6 +14,7 @@ import { getOffer } from '../domain/offers/store';
 import { deliveriesOf, getDelivery, getPublication, queuedBefore, setPublicationStatus, updateDelivery } from '../domain/publications/store';
 import type { ActivityDeps } from './index';
 import { createChannelActivities } from './channels';
+import { reportInternalError, safeFailure } from './internal-errors';
 
 interface Ref {
   publication_id: string;
@@ -70,15 +71,22 @@ export function createPublicationActivities(deps: ActivityDeps) {
       await updateDelivery(deps.db, tenantOf(r), r.publication_id, r.group_id, { status: 'waiting' });
     },
 
-    /** One attempt to send the publication to one group; every attempt is counted on the delivery. */
+    /**
+     * One attempt to send the publication to one group; every attempt is
+     * counted on the delivery, and its error recorded there. The tenant reads
+     * that error: a channel's own (an ApplicationFailure made from a
+     * ConnectorError, activities/channels.ts) as it is, anything else as the
+     * internal-error text, its cause logged. Returns the gateway's message id
+     * and the outcome, which the workflow's history shows.
+     */
     async deliverToGroup(r: GroupRef): Promise<GroupSendResult> {
       const tenant = tenantOf(r);
-      const delivery = await getDelivery(deps.db, tenant, r.publication_id, r.group_id);
-      if (delivery?.status === 'sent') return { outcome: 'sent_before', message_id: null }; // sent by an attempt whose completion was lost
-      const publication = await mustGetPublication(deps, r);
-      const attempt = Context.current().info.attempt;
-      await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { status: 'sending', attempts: attempt });
       try {
+        const delivery = await getDelivery(deps.db, tenant, r.publication_id, r.group_id);
+        if (delivery?.status === 'sent') return { outcome: 'sent_before', message_id: null }; // sent by an attempt whose completion was lost
+        const publication = await mustGetPublication(deps, r);
+        const attempt = Context.current().info.attempt;
+        await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { status: 'sending', attempts: attempt });
         const sent = await channels.sendToGroup({
           account: r.account,
           environment: r.environment,
@@ -96,8 +104,14 @@ export function createPublicationActivities(deps: ActivityDeps) {
         });
         return { outcome: 'sent', message_id: sent.providerMessageId };
       } catch (err) {
-        await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { error: (err as Error).message });
-        throw err;
+        // Retried like any transient failure; what the workflow records when retries run out is this text too.
+        const failure = safeFailure('a delivery attempt', err);
+        try {
+          await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { error: failure.message });
+        } catch (writeErr) {
+          reportInternalError('recording a delivery error', writeErr);
+        }
+        throw failure;
       }
     },
 

@@ -17,6 +17,7 @@ import { eventById, getEvent, prepareEvent } from '../domain/events/store';
 import { getWebhook, recordDeliveryAttempt, subscribedWebhooks, saveWebhook } from '../domain/webhooks/store';
 import { deliveriesQuery, toWebhook } from '../domain/webhooks/record';
 import { createFollowUps } from './follow-ups';
+import { reportInternalError, withSafeFailures } from './internal-errors';
 import type { ActivityDeps } from './index';
 
 /** A 2xx within this time succeeds: connection, TLS, request and response headers, all told. */
@@ -60,10 +61,21 @@ export function signature(secret: string, id: string, timestamp: number, body: s
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
+/** A failure of the attempt itself (no answer in time, no connection, TLS refused), worded for the tenant. */
+class AttemptError extends Error {}
+
+/** The network failure `err` as the tenant reads it: its stable code (ECONNREFUSED, CERT_HAS_EXPIRED, …), never its text. */
+function unreachable(err: unknown): AttemptError {
+  const code = (err as { code?: unknown }).code;
+  const known = typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code);
+  return new AttemptError(`the destination could not be reached${known ? ` (${code})` : ''}`);
+}
+
 /**
  * One POST to the checked addresses only (the resolver is replaced, so the
  * connection cannot reach an address that was not checked); never follows a
- * redirect; gives up after `timeoutMs` in all. Resolves with the status.
+ * redirect; gives up after `timeoutMs` in all. Resolves with the status; rejects with
+ * an AttemptError when the destination did not answer.
  */
 function post(
   url: string,
@@ -93,10 +105,10 @@ function post(
         resolve(res.statusCode ?? 0);
       },
     );
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${tls.timeoutMs / 1000} s`)), tls.timeoutMs);
+    const timer = setTimeout(() => req.destroy(new AttemptError(`no answer within ${tls.timeoutMs / 1000} s`)), tls.timeoutMs);
     req.on('error', (err) => {
       clearTimeout(timer);
-      reject(err);
+      reject(err instanceof AttemptError ? err : unreachable(err));
     });
     req.end(body);
   });
@@ -129,7 +141,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
 
   const followUp = createFollowUps(deps);
 
-  return {
+  const activities = {
     /**
      * The enabled webhooks of the event's account and environment subscribed
      * to its kind, after the event's follow-ups (activities/follow-ups.ts:
@@ -149,7 +161,12 @@ export function createWebhookActivities(deps: ActivityDeps) {
       };
     },
 
-    /** One delivery attempt: its outcome, HTTP status, duration and error. */
+    /**
+     * One delivery attempt: its outcome, HTTP status, duration and error. The
+     * tenant reads the error: a failure of ours (the database, unsealing the
+     * secret) is logged and shows as the internal-error text only, here and
+     * (through withSafeFailures, below) when the activity itself fails.
+     */
     async attemptWebhookDelivery(input: AttemptInput): Promise<AttemptResult & { event_kind: string }> {
       const tenant: Tenant = { accountId: input.account, env: input.environment };
       const started = Date.now();
@@ -187,7 +204,12 @@ export function createWebhookActivities(deps: ActivityDeps) {
           await disable(tenant, webhook._id, 'destination_refused');
           return result('refused', null, `destination refused: ${err.message}: webhook disabled (OFFEROPS_WEBHOOK_ALLOW does not name it)`);
         }
-        const why = err instanceof DestinationError ? `destination refused: ${err.message}` : (err as Error).message;
+        const why =
+          err instanceof DestinationError
+            ? `destination refused: ${err.message}`
+            : err instanceof AttemptError
+              ? err.message
+              : reportInternalError('a webhook attempt', err);
         return result('failed', null, why);
       }
       if (status >= 200 && status < 300) return result('succeeded', status, null);
@@ -221,5 +243,9 @@ export function createWebhookActivities(deps: ActivityDeps) {
       }
       return { listed };
     },
+  };
+  return {
+    ...activities,
+    attemptWebhookDelivery: withSafeFailures('a webhook attempt', (input: AttemptInput) => activities.attemptWebhookDelivery(input)),
   };
 }

@@ -120,6 +120,22 @@ export class TenantCollection<T extends TenantDoc> {
     return this.coll.find(this.scoped(filter)).toArray() as Promise<T[]>;
   }
 
+  /**
+   * Every matching document, `_id` ascending, read in bounded batches of
+   * `size` (keyset paging on `_id`): for sets with no upper bound, such as a
+   * segment's groups.
+   */
+  async *inBatches(filter: Filter<T>, size: number): AsyncGenerator<T[]> {
+    let after: string | null = null;
+    for (;;) {
+      const range = (after === null ? {} : { _id: { $gt: after } }) as Filter<T>;
+      const batch = (await this.coll.find(this.scoped({ ...filter, ...range }), { sort: { _id: 1 }, limit: size }).toArray()) as T[];
+      if (batch.length) yield batch;
+      if (batch.length < size) return;
+      after = batch.at(-1)!._id;
+    }
+  }
+
   count(filter: Filter<T>): Promise<number> {
     return this.coll.countDocuments(this.scoped(filter));
   }
@@ -158,6 +174,13 @@ export class TenantCollection<T extends TenantDoc> {
     } as unknown as T;
     await this.coll.insertOne(full as Parameters<Collection<T>['insertOne']>[0]);
     return full;
+  }
+
+  /** Inserts many documents of this tenant at once (no events): the parts of a fan-out. */
+  async insertMany(docs: Omit<T, 'account_id' | 'env'>[]): Promise<void> {
+    if (!docs.length) return;
+    const full = docs.map((doc) => ({ ...doc, account_id: this.tenant.accountId, env: this.tenant.env }));
+    await this.coll.insertMany(full as unknown as Parameters<Collection<T>['insertMany']>[0]);
   }
 
   /**

@@ -1166,7 +1166,7 @@ export interface components {
             active?: boolean;
         };
         /**
-         * @description `broadcast`: every active group of the segment receives each publication; `round_robin`: groups take turns; `least_loaded`: the active group with the fewest recent sends.
+         * @description `broadcast`: every active group of the segment receives each publication; `round_robin`: groups take turns; `least_loaded`: the active group with the fewest deliveries queued to it in the last 24 hours.
          * @enum {string}
          */
         Distribution: "broadcast" | "round_robin" | "least_loaded";

@@ -37,6 +37,13 @@ export function listGroups(db: Db, tenant: Tenant, q: { segment_id?: string; act
   return groups(db, tenant).page(filter, page);
 }
 
+/** Groups read per round trip by `activeGroupBatches`. */
+const SEGMENT_BATCH = 500;
+
+/** Every active group of a segment, however many, in batches, `_id` ascending. */
+export const activeGroupBatches = (db: Db, tenant: Tenant, segmentId: string): AsyncGenerator<GroupDoc[]> =>
+  groups(db, tenant).inBatches({ segment_id: segmentId, active: true }, SEGMENT_BATCH);
+
 export const getGroup = store.get;
 
 /** Applies `set` unless the group changed since it was read (then null). */

@@ -13,7 +13,7 @@ import { derivedId, newId } from '../ids';
 import { renderOfferForSend } from '../templates/render';
 import { Tenant } from '../db';
 import { prepareEvent } from '../events/store';
-import { getGroup, GroupDoc, listGroups } from '../groups/store';
+import { activeGroupBatches, getGroup, GroupDoc } from '../groups/store';
 import { getOffer } from '../offers/store';
 import {
   countDeliveriesByGroup,
@@ -83,26 +83,32 @@ function sendable(tenant: Tenant, g: GroupDoc): boolean {
   return g.active && (tenant.env === 'test' || g.channel_id !== null);
 }
 
-/** The groups a segment publication goes to, by the segment's distribution. */
-async function segmentTargets(db: Db, tenant: Tenant, segment: SegmentDoc): Promise<GroupDoc[]> {
-  const { items } = await listGroups(db, tenant, { segment_id: segment._id, active: true }, { limit: 1000, offset: 0 });
-  const groups = items.filter((g) => sendable(tenant, g)).sort((a, b) => a._id.localeCompare(b._id));
-  if (!groups.length || segment.distribution === 'broadcast') return groups;
-  // round_robin and least_loaded pick one group; the per-group delivery counts drive both.
-  const { counts, total } = await deliveryCounts(db, tenant, groups);
-  if (segment.distribution === 'round_robin') return [groups[total % groups.length]!];
-  return [groups.reduce((best, g) => ((counts.get(g._id) ?? 0) < (counts.get(best._id) ?? 0) ? g : best))];
-}
+/**
+ * How far back `least_loaded` looks: a group's load is the number of
+ * deliveries queued to it in the last 24 hours, whatever their outcome. A
+ * day is one full posting cycle of a group's audience (and the span chat
+ * platforms' volume limits care about), so a group is not favoured merely
+ * because its last send was a few hours ago, and a busy week long past does
+ * not count against it. Queued rather than sent: publications queued back to
+ * back spread at once, and a group whose sends fail does not draw them all.
+ */
+export const LEAST_LOADED_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-async function deliveryCounts(db: Db, tenant: Tenant, groups: GroupDoc[]) {
-  const counts = await countDeliveriesByGroup(
-    db,
-    tenant,
-    groups.map((g) => g._id),
-  );
-  let total = 0;
-  for (const n of counts.values()) total += n;
-  return { counts, total };
+/** The groups a segment publication goes to, by the segment's distribution, `_id` ascending (every group, however many). */
+async function segmentTargets(db: Db, tenant: Tenant, segment: SegmentDoc): Promise<GroupDoc[]> {
+  const groups: GroupDoc[] = [];
+  for await (const batch of activeGroupBatches(db, tenant, segment._id)) groups.push(...batch.filter((g) => sendable(tenant, g)));
+  if (!groups.length || segment.distribution === 'broadcast') return groups;
+  const ids = groups.map((g) => g._id);
+  if (segment.distribution === 'round_robin') {
+    // Turns: every delivery ever made to the segment's groups moves the turn on by one.
+    let total = 0;
+    for (const n of (await countDeliveriesByGroup(db, tenant, ids)).values()) total += n;
+    return [groups[total % groups.length]!];
+  }
+  // least_loaded: the fewest deliveries queued within the window; ties go to the lowest id.
+  const recent = await countDeliveriesByGroup(db, tenant, ids, new Date(Date.now() - LEAST_LOADED_WINDOW_MS));
+  return [groups.reduce((best, g) => ((recent.get(g._id) ?? 0) < (recent.get(best._id) ?? 0) ? g : best))];
 }
 
 async function destination(db: Db, tenant: Tenant, input: PublishInput): Promise<{ groups: GroupDoc[]; segment: SegmentDoc | null }> {

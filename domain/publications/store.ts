@@ -22,6 +22,8 @@ export interface DeliveryDoc extends TenantDoc {
   error: string | null;
   with_image: boolean;
   sent_at: Date | null;
+  /** When its publication was queued (what `least_loaded` counts). Absent on deliveries recorded before it was kept. */
+  queued_at?: Date;
 }
 
 export interface PublicationDoc extends TenantDoc {
@@ -48,6 +50,9 @@ export interface PublicationDoc extends TenantDoc {
 
 const publications = (db: Db, tenant: Tenant) => tenantCollection<PublicationDoc>(db, 'publications', tenant);
 const deliveries = (db: Db, tenant: Tenant) => tenantCollection<DeliveryDoc>(db, 'deliveries', tenant);
+
+/** Deliveries written (and looked up) per round trip when a publication is recorded. */
+const INSERT_BATCH = 500;
 
 export const deliveryId = (publicationId: string, groupId: string): string => `${publicationId}:${groupId}`;
 
@@ -93,14 +98,18 @@ export const queuedDeliveries = (p: PublicationDoc): DeliveryDoc[] =>
     error: null,
     with_image: false,
     sent_at: null,
+    queued_at: p.queued_at,
   }));
 
 /** Records the deliveries, then the publication with its event (the publication is what makes them visible). */
 export async function insertPublication(db: Db, tenant: Tenant, doc: PublicationDoc, event: OutboxEvent): Promise<PublicationDoc> {
   const coll = deliveries(db, tenant);
-  for (const delivery of queuedDeliveries(doc)) {
-    if (await coll.findById(delivery._id)) continue; // a retried insert after a crash
-    await coll.insert(delivery);
+  const all = queuedDeliveries(doc);
+  // A retried insert after a crash finds some recorded already; a fan-out can be thousands, so in batches.
+  for (let i = 0; i < all.length; i += INSERT_BATCH) {
+    const batch = all.slice(i, i + INSERT_BATCH);
+    const recorded = new Set((await coll.all({ _id: { $in: batch.map((d) => d._id) } })).map((d) => d._id));
+    await coll.insertMany(batch.filter((d) => !recorded.has(d._id)));
   }
   return publications(db, tenant).insert(doc, event);
 }
@@ -151,6 +160,6 @@ export async function setPublicationStatus(
   return publications(db, tenant).updateFrom(current, { status, ...(final ? { completed_at: new Date() } : {}) }, describe);
 }
 
-/** Deliveries made so far to each of these groups. */
-export const countDeliveriesByGroup = (db: Db, tenant: Tenant, groupIds: string[]): Promise<Map<string, number>> =>
-  deliveries(db, tenant).countBy('group_id', groupIds);
+/** Deliveries made to each of these groups: all of them, or those queued at or after `since`. */
+export const countDeliveriesByGroup = (db: Db, tenant: Tenant, groupIds: string[], since?: Date): Promise<Map<string, number>> =>
+  deliveries(db, tenant).countBy('group_id', groupIds, since ? { queued_at: { $gte: since } } : {});

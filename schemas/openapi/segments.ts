@@ -25,7 +25,7 @@ export const schemas: Record<string, JsonSchema> = {
     enum: [...DISTRIBUTIONS],
     description:
       '`broadcast`: every active group of the segment receives each publication; `round_robin`: groups take turns; ' +
-      '`least_loaded`: the active group with the fewest recent sends.',
+      '`least_loaded`: the active group with the fewest deliveries queued to it in the last 24 hours.',
   }),
   SegmentCreate: object(segmentFields, ['name']),
   SegmentUpdate: object(segmentFields, [], { description: 'Only the fields sent change.' }),

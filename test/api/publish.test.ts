@@ -11,11 +11,12 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { createChannel } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
+import { publicationWorkflowId } from '../../domain/temporal/names';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { startTestWorker, waitFor, workerLog } from '../helpers/worker';
 
 const taskQueue = `test-publish-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -141,6 +142,77 @@ describe('POST /offers/{id}/publish', () => {
   });
 });
 
+describe('segment distributions', () => {
+  test('broadcast reaches every group of a segment of more than 1,000 groups: one delivery each, in id order', async () => {
+    const { tenant, api, offer, segment, groups } = await sandboxTenant();
+    const ids = groups.map((g) => g._id);
+    for (let i = ids.length; i < 1001; i += 100) {
+      const batch = Array.from({ length: Math.min(100, 1001 - i) }, (_, j) =>
+        createGroup(app.db, tenant, { name: `Big ${i + j}`, segment_id: segment.id }),
+      );
+      ids.push(...(await Promise.all(batch)).map((g) => g._id));
+    }
+    const inactive = await createGroup(app.db, tenant, { name: 'Resting', segment_id: segment.id });
+    assert.equal((await api.patch(`/groups/${inactive._id}`, { active: false })).status, 200);
+    // Queuing is what is under test, not 1,001 sends: this API starts the workflow on a queue no worker polls.
+    const idle = await startTestApp({ dbName: app.dbName, taskQueue: `${taskQueue}-idle` });
+    try {
+      const res = await new ApiClient(idle.baseUrl, tenant.apiKey).post(`/offers/${offer.id}/publish`, { segment_id: segment.id });
+      assert.equal(res.status, 200, res.text);
+      const queued = res.body.data.publications[0];
+      const expected = [...ids].sort();
+      assert.equal(expected.length, 1001);
+      assert.deepEqual(
+        queued.deliveries.map((d: any) => d.group_id),
+        expected,
+      );
+      const got = (await api.get(`/publications/${queued.id}`)).body.data;
+      assert.deepEqual(
+        got.deliveries.map((d: any) => [d.group_id, d.status]),
+        expected.map((id) => [id, 'queued']),
+      );
+      await idle.temporal.client.workflow.getHandle(publicationWorkflowId(queued.id)).terminate('test: the sends are not under test');
+    } finally {
+      await idle.close();
+    }
+  });
+
+  test('least_loaded: the group with the fewest deliveries queued in the last 24 hours, however many it had before', async () => {
+    const { tenant, api, offer } = await sandboxTenant();
+    const segment = (await api.post('/segments', { name: `Least loaded ${++n}`, distribution: 'least_loaded' })).body.data;
+    const busyLongAgo = await createGroup(app.db, tenant, { name: 'Busy long ago', segment_id: segment.id });
+    const usedToday = await createGroup(app.db, tenant, { name: 'Used today', segment_id: segment.id });
+    const publishTo = async (group_id: string) => {
+      const res = await api.post(`/offers/${offer.id}/publish`, { group_id });
+      assert.equal(res.status, 200, res.text);
+      return finished(api, res.body.data.publications[0].id);
+    };
+    for (let i = 0; i < 3; i++) await publishTo(busyLongAgo._id);
+    // Those three were two days ago.
+    const moved = await app.db
+      .collection('deliveries')
+      .updateMany({ group_id: busyLongAgo._id }, { $set: { queued_at: new Date(Date.now() - 48 * 3_600_000) } });
+    assert.equal(moved.modifiedCount, 3);
+    await publishTo(usedToday._id);
+
+    const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id });
+    assert.equal(res.status, 200, res.text);
+    const queued = res.body.data.publications[0];
+    assert.deepEqual(
+      queued.deliveries.map((d: any) => d.group_id),
+      [busyLongAgo._id],
+    );
+    await finished(api, queued.id);
+    // Now each has one delivery within the window: the tie goes to the lowest id.
+    const next = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
+    assert.deepEqual(
+      next.deliveries.map((d: any) => d.group_id),
+      [[busyLongAgo._id, usedToday._id].sort()[0]],
+    );
+    await finished(api, next.id);
+  });
+});
+
 describe('GET /publications', () => {
   test('lists with filters status, group_id and offer_id; get shows each group result', async () => {
     const { api, offer, groups, segment } = await sandboxTenant();
@@ -237,6 +309,38 @@ describe('live channels (a local gateway of our http protocol)', () => {
     assert.equal(requests.length, 4);
     assert.equal(ok.attempts + bad.attempts, 4, 'every attempt is counted');
     assert.equal(gateway.messages(groups[0]!.address).length, 1);
+  });
+
+  test('a failure of ours (credentials sealed under another key) shows the tenant only the internal-error text; the cause is logged', async () => {
+    const tenant = await seedTenant(app.db);
+    const api = new ApiClient(app.baseUrl, tenant.apiKey);
+    const channel = await createChannel(app.db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 0 }, randomBytes(32));
+    const address = `1203630${++n}@g.us`;
+    const group = await createGroup(app.db, tenant, {
+      name: 'Sealed elsewhere',
+      channel: { id: channel._id, type: 'http', address },
+      minIntervalMs: 0,
+    });
+    const offer = (await api.post('/offers', { url: `https://shop.example/sealed/${++n}`, title: 'Kettle' })).body.data;
+    const res = await api.post(`/offers/${offer.id}/publish`, { group_id: group._id });
+    assert.equal(res.status, 200, res.text);
+    const id = res.body.data.publications[0].id;
+    const safe = `internal error; quote ${publicationWorkflowId(id)}`;
+    // Each attempt records it while the retries go on…
+    const during = await waitFor('the first attempt to fail', async () => {
+      const p = (await api.get(`/publications/${id}`)).body.data;
+      return p.deliveries[0].error ? p : undefined;
+    });
+    assert.equal(during.deliveries[0].error, safe);
+    // …and it is what stays when they run out (about a minute of backoff: waited on the workflow, not by polling the API).
+    assert.deepEqual(await app.temporal.client.workflow.getHandle(publicationWorkflowId(id)).result(), { status: 'failed' });
+    const done = (await api.get(`/publications/${id}`)).body.data;
+    assert.equal(done.status, 'failed');
+    assert.deepEqual([done.deliveries[0].status, done.deliveries[0].error], ['failed', safe]);
+    assert.equal(gateway.messages(address).length, 0);
+    const logged = workerLog.filter((e) => e.meta?.workflowId === publicationWorkflowId(id));
+    assert.ok(logged.length >= 1, 'the cause is logged with the workflow id');
+    assert.match(JSON.stringify(logged[0]!.meta!.cause), /authenticate data/);
   });
 
   test('pacing: two publications to one group are spaced by its minimum interval', async () => {

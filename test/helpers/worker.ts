@@ -4,12 +4,16 @@
  * polling for what eventually happens.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { inspect } from 'node:util';
+import { DefaultLogger, LogEntry, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { ActivityDeps, createActivities } from '../../activities/index';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { stackEnv, TestApp } from './stack';
 
 let runtimeInstalled = false;
+
+/** What the in-process workers logged (errors only), for tests that check a cause reached the log; also printed. */
+export const workerLog: LogEntry[] = [];
 
 export async function startTestWorker(
   app: TestApp,
@@ -17,7 +21,13 @@ export async function startTestWorker(
   extra: Partial<Pick<ActivityDeps, 'webhookAllow' | 'webhookCa' | 'webhookTimeoutMs'>> = {},
 ): Promise<{ stop(): Promise<void> }> {
   if (!runtimeInstalled) {
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
+    const print = (entry: LogEntry) => process.stderr.write(`[${entry.level}] ${entry.message} ${inspect(entry.meta ?? {}, { depth: 4 })}\n`);
+    Runtime.install({
+      logger: new DefaultLogger('ERROR', (entry) => {
+        workerLog.push(entry);
+        print(entry);
+      }),
+    });
     runtimeInstalled = true;
   }
   const connection = await NativeConnection.connect({ address: stackEnv().temporalAddress });

@@ -9,17 +9,20 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { AddressInfo, createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
+import { seal } from '../../domain/sealing';
 import { cleanupWorkflowId, deliveryStartOptions, deliveryWorkflowId, dispatchWorkflowId } from '../../domain/temporal/names';
 import { RETRY_DELAYS_MS } from '../../workflows/webhooks';
 import { ApiClient } from '../helpers/client';
 import { HttpsReceiver, ReceivedRequest, startHttpsReceiver } from '../helpers/https-receiver';
 import { seedTenant, stackEnv, startTestApp, Tenant, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { startTestWorker, waitFor, workerLog } from '../helpers/worker';
 
 const taskQueue = `test-webhook-delivery-${randomBytes(4).toString('hex')}`;
 const ALLOW = ['127.0.0.1', 'localhost'];
@@ -341,6 +344,43 @@ describe('attempts', () => {
     assert.deepEqual([disabled.state, disabled.disabled_reason], ['disabled', 'destination_refused']);
     const event = await app.db.collection('events').findOne({ kind: 'webhook.updated', 'data.webhook.id': hook.id });
     assert.deepEqual([event?.data.changed, event?.data.webhook.disabled_reason], [['state', 'disabled_reason'], 'destination_refused']);
+  });
+
+  test('a failure of ours (a secret that does not unseal) shows the tenant only the internal-error text; the cause is logged', async () => {
+    const { api, who } = await tenant();
+    const at = path('sealed');
+    const hook = await createHook(api, at, ['segment.deleted']);
+    const elsewhere = seal(`whsec_${randomBytes(24).toString('base64')}`, randomBytes(32));
+    await app.db.collection('webhooks').updateOne({ _id: hook.id } as any, { $set: { secret: elsewhere } });
+    const { handle, eventId } = await startDelivery(who, hook.id, [0]);
+    assert.deepEqual(await handle.result(), { state: 'failed', attempts: 1 });
+    const workflowId = deliveryWorkflowId(hook.id, eventId);
+    const body = await listed(api, hook.id, (b) => b.data[0]?.state === 'failed');
+    assert.deepEqual(
+      body.data[0].attempts.map((a: any) => [a.http_status, a.error]),
+      [[null, `internal error; quote ${workflowId}`]],
+    );
+    assert.equal(receiver.on(at).length, 0, 'nothing was sent');
+    const logged = workerLog.filter((e) => e.meta?.workflowId === workflowId);
+    assert.equal(logged.length, 1, 'the cause is logged with the workflow id');
+    assert.match(JSON.stringify(logged[0]!.meta!.cause), /authenticate data/);
+  });
+
+  test('a destination that refuses the connection is a failed attempt named by its error code only', async () => {
+    const { api, who } = await tenant();
+    // A port nothing listens on: one just taken and let go.
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const hook = await createHook(api, path('closed'), ['segment.deleted'], `https://127.0.0.1:${port}`);
+    const { handle } = await startDelivery(who, hook.id, [0]);
+    assert.deepEqual(await handle.result(), { state: 'failed', attempts: 1 });
+    const memo = (await handle.describe()).memo!.delivery as any;
+    assert.deepEqual(
+      memo.attempts.map((a: any) => [a.http_status, a.error]),
+      [[null, 'the destination could not be reached (ECONNREFUSED)']],
+    );
   });
 
   test('an attempt whose activity fails (a worker lost mid-attempt) is a failed attempt, and the schedule goes on', async () => {
