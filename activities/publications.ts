@@ -9,6 +9,8 @@ import { toPublication } from '../domain/publications/queue';
 import { startPublication } from '../domain/temporal/start';
 import { Environment, Tenant } from '../domain/db';
 import { prepareEvent } from '../domain/events/store';
+import { getGroup } from '../domain/groups/store';
+import { getOffer } from '../domain/offers/store';
 import { deliveriesOf, getDelivery, getPublication, queuedBefore, setPublicationStatus, updateDelivery } from '../domain/publications/store';
 import type { ActivityDeps } from './index';
 import { createChannelActivities, isPacingWait } from './channels';
@@ -25,6 +27,18 @@ interface GroupRef extends Ref {
   slot?: string;
 }
 
+/** A group still to deliver, with its name for the workflow's summaries (null when the group was deleted). */
+export interface PendingGroup {
+  group_id: string;
+  name: string | null;
+}
+
+/** What one send to a group did: the gateway's message id (null when it gives none, or when an earlier attempt had sent it). */
+export interface GroupSendResult {
+  outcome: 'sent' | 'sent_before';
+  message_id: string | null;
+}
+
 const tenantOf = (r: Ref): Tenant => ({ accountId: r.account, env: r.environment });
 
 async function mustGetPublication(deps: ActivityDeps, r: Ref) {
@@ -39,12 +53,15 @@ export function createPublicationActivities(deps: ActivityDeps) {
 
   return {
     /** Moves the publication to `sending`; the groups still to deliver (a replayed start skips finished ones). */
-    async beginPublication(r: Ref): Promise<string[]> {
+    async beginPublication(r: Ref): Promise<PendingGroup[]> {
       const tenant = tenantOf(r);
       const publication = await mustGetPublication(deps, r);
       if (publication.status === 'queued') await setPublicationStatus(deps.db, tenant, publication, 'sending');
       const deliveries = (await deliveriesOf(deps.db, tenant, [publication._id])).get(publication._id) ?? [];
-      return deliveries.filter((d) => d.status !== 'sent' && d.status !== 'failed').map((d) => d.group_id);
+      const pending = deliveries.filter((d) => d.status !== 'sent' && d.status !== 'failed');
+      return Promise.all(
+        pending.map(async (d) => ({ group_id: d.group_id, name: (await getGroup(deps.db, tenant, d.group_id))?.name ?? null })),
+      );
     },
 
     /** The earliest time this group may receive a message (pacing per group and per channel), reserved. */
@@ -61,13 +78,14 @@ export function createPublicationActivities(deps: ActivityDeps) {
      * counted on the delivery, and its error recorded there. The tenant reads
      * that error: a channel's own (an ApplicationFailure made from a
      * ConnectorError, activities/channels.ts) as it is, anything else as the
-     * internal-error text, its cause logged.
+     * internal-error text, its cause logged. Returns the gateway's message id
+     * and the outcome, which the workflow's history shows.
      */
-    async deliverToGroup(r: GroupRef): Promise<void> {
+    async deliverToGroup(r: GroupRef): Promise<GroupSendResult> {
       const tenant = tenantOf(r);
       try {
         const delivery = await getDelivery(deps.db, tenant, r.publication_id, r.group_id);
-        if (delivery?.status === 'sent') return; // sent by an attempt whose completion was lost
+        if (delivery?.status === 'sent') return { outcome: 'sent_before', message_id: null }; // sent by an attempt whose completion was lost
         const publication = await mustGetPublication(deps, r);
         const attempt = Context.current().info.attempt;
         await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { status: 'sending', attempts: attempt });
@@ -87,6 +105,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
           with_image: sent.withImage,
           sent_at: new Date(),
         });
+        return { outcome: 'sent', message_id: sent.providerMessageId };
       } catch (err) {
         // A send put off to a later slot is no error; anything else is retried like any transient failure,
         // and what the workflow records when retries run out is this same safe text.
@@ -125,7 +144,10 @@ export function createPublicationActivities(deps: ActivityDeps) {
     /** Starts the workflow of publications left queued (the API died between recording and starting). */
     async resumeQueuedPublications(): Promise<number> {
       const stale = await queuedBefore(deps.db, new Date(Date.now() - 60_000), 200);
-      for (const p of stale) await startPublication({ client: deps.temporal, taskQueue: deps.taskQueue }, p);
+      for (const p of stale) {
+        const offer = p.offer_id ? await getOffer(deps.db, { accountId: p.account_id, env: p.env }, p.offer_id) : null;
+        await startPublication({ client: deps.temporal, taskQueue: deps.taskQueue }, p, offer?.title ?? null);
+      }
       return stale.length;
     },
   };

@@ -34,8 +34,11 @@ export interface AttemptInput {
 }
 
 export interface AttemptResult {
-  /** `stopped`: nothing was sent, the webhook was deleted or disabled (or the event is gone). */
-  outcome: 'succeeded' | 'failed' | 'gone' | 'stopped';
+  /**
+   * `stopped`: nothing was sent, the webhook was deleted or disabled (or the event is gone).
+   * `gone` (410) and `refused` (the destination is no longer allowed) disable the webhook; neither is retried.
+   */
+  outcome: 'succeeded' | 'failed' | 'gone' | 'refused' | 'stopped';
   at: string;
   http_status: number | null;
   duration_ms: number;
@@ -48,6 +51,8 @@ export interface WebhookTargets {
   /** The event's kind ('' when the event does not exist). */
   kind: string;
   webhook_ids: string[];
+  /** The host of each webhook's URL (never its path or query), for summaries; absent from results recorded before it was returned. */
+  hosts?: string[];
 }
 
 /** The Standard Webhooks signature of `body` sent as message `id` at `timestamp` (unix seconds). */
@@ -113,13 +118,17 @@ export function createWebhookActivities(deps: ActivityDeps) {
   const eventDeps = { db: deps.db, temporal: { client: deps.temporal, taskQueue: deps.taskQueue } };
   const allow = deps.webhookAllow ?? [];
 
-  /** A 410 answer: the destination is gone for good, so the webhook is disabled (with its event). */
-  async function disableGone(tenant: Tenant, id: string): Promise<void> {
+  /**
+   * Disables the webhook (with its event): on a 410 answer (`gone`, the
+   * destination is gone for good), or when its destination is no longer
+   * allowed (`destination_refused`, retrying could not help).
+   */
+  async function disable(tenant: Tenant, id: string, reason: 'gone' | 'destination_refused'): Promise<void> {
     for (let tries = 0; tries < 5; tries++) {
       const current = await getWebhook(deps.db, tenant, id);
       if (!current || current.state === 'disabled') return;
       const changed = ['state', 'disabled_reason'];
-      const done = await saveWebhook(deps.db, tenant, current, { state: 'disabled', disabled_reason: 'gone' }, (after) =>
+      const done = await saveWebhook(deps.db, tenant, current, { state: 'disabled', disabled_reason: reason }, (after) =>
         prepareEvent(tenant, 'webhook.updated', { webhook: toWebhook(after), changed }),
       );
       if (done) {
@@ -143,7 +152,13 @@ export function createWebhookActivities(deps: ActivityDeps) {
       if (!event) return { account: '', environment: 'live', kind: '', webhook_ids: [] };
       await followUp(event);
       const hooks = await subscribedWebhooks(deps.db, { accountId: event.account, env: event.environment }, event.kind);
-      return { account: event.account, environment: event.environment, kind: event.kind, webhook_ids: hooks.map((h) => h._id) };
+      return {
+        account: event.account,
+        environment: event.environment,
+        kind: event.kind,
+        webhook_ids: hooks.map((h) => h._id),
+        hosts: hooks.map((h) => new URL(h.url).hostname),
+      };
     },
 
     /**
@@ -184,6 +199,11 @@ export function createWebhookActivities(deps: ActivityDeps) {
           timeoutMs: deps.webhookTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
         });
       } catch (err) {
+        if (err instanceof DestinationError && err.allowable) {
+          // The host now resolves to an address the allow-list does not name: no retry can reach it.
+          await disable(tenant, webhook._id, 'destination_refused');
+          return result('refused', null, `destination refused: ${err.message}: webhook disabled (OFFEROPS_WEBHOOK_ALLOW does not name it)`);
+        }
         const why =
           err instanceof DestinationError
             ? `destination refused: ${err.message}`
@@ -194,7 +214,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
       }
       if (status >= 200 && status < 300) return result('succeeded', status, null);
       if (status === 410) {
-        await disableGone(tenant, webhook._id);
+        await disable(tenant, webhook._id, 'gone');
         return result('gone', status, 'the destination answered 410 Gone: webhook disabled');
       }
       const why = status >= 300 && status < 400 ? `redirect (${status}) not followed` : `the destination answered ${status}`;

@@ -2882,10 +2882,10 @@ export interface components {
             description: string | null;
             state: components["schemas"]["WebhookState"];
             /**
-             * @description why it is disabled: by a PATCH, the destination answered 410, or deliveries kept failing; null when enabled
+             * @description why it is disabled: by a PATCH, the destination answered 410, deliveries kept failing, or the destination became refused (its host now resolves to a loopback or private address the allow-list does not name); null when enabled
              * @enum {string|null}
              */
-            disabled_reason: "manual" | "gone" | "failing" | null;
+            disabled_reason: "manual" | "gone" | "failing" | "destination_refused" | null;
             /**
              * Format: date-time
              * @description the latest delivery attempt
@@ -2912,10 +2912,10 @@ export interface components {
             description: string | null;
             state: components["schemas"]["WebhookState"];
             /**
-             * @description why it is disabled: by a PATCH, the destination answered 410, or deliveries kept failing; null when enabled
+             * @description why it is disabled: by a PATCH, the destination answered 410, deliveries kept failing, or the destination became refused (its host now resolves to a loopback or private address the allow-list does not name); null when enabled
              * @enum {string|null}
              */
-            disabled_reason: "manual" | "gone" | "failing" | null;
+            disabled_reason: "manual" | "gone" | "failing" | "destination_refused" | null;
             /**
              * Format: date-time
              * @description the latest delivery attempt

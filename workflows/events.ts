@@ -17,9 +17,14 @@ const { markEventDispatched, relayPendingEvents, webhookTargets } = proxyActivit
  * (`event-dispatch-<evt>`) makes it run once per event.
  */
 export async function dispatchEvent(input: { event_id: string }): Promise<void> {
-  const { account, environment, kind, webhook_ids } = await webhookTargets(input);
-  for (const webhookId of webhook_ids) {
-    const delivery = { webhook_id: webhookId, event_id: input.event_id, account, environment };
+  const summary = (what: string) => ({ summary: `${what} ${input.event_id}` });
+  const { account, environment, kind, webhook_ids, hosts } = await webhookTargets.executeWithOptions(
+    summary('find the webhooks subscribed to'),
+    [input],
+  );
+  for (const [i, webhookId] of webhook_ids.entries()) {
+    const host = hosts?.[i];
+    const delivery = { webhook_id: webhookId, event_id: input.event_id, account, environment, ...(host ? { host } : {}) };
     // Deliveries dispatched before DELIVERY_STATE_PATCH were started without their kind and state.
     const options = patched(DELIVERY_STATE_PATCH)
       ? deliveryStartOptions({ ...delivery, event_kind: kind }, new Date())
@@ -34,7 +39,7 @@ export async function dispatchEvent(input: { event_id: string }): Promise<void> 
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }
   }
-  await markEventDispatched(input.event_id);
+  await markEventDispatched.executeWithOptions(summary('mark dispatched:'), [input.event_id]);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
+import type { PendingGroup } from '../activities/publications';
 import { SEND_WINDOW_PATCH } from './patches';
 
 export interface PublicationInput {
@@ -45,25 +46,35 @@ function missedSlot(err: unknown): { slot: string; lateMs: number } | undefined 
   return typeof slot === 'string' ? { slot, lateMs: typeof lateMs === 'number' ? lateMs : 0 } : undefined;
 }
 
-async function deliver(input: PublicationInput, groupId: string): Promise<void> {
+/** A group as summaries name it: "Grupo 1 (grp_…)", or its id alone when the name is unknown. */
+const named = (g: PendingGroup): string => (g.name === null ? g.group_id : `${g.name.replace(/\s+/g, ' ')} (${g.group_id})`);
+
+/**
+ * Every activity and timer carries a summary naming its group, which is
+ * what Temporal UI shows on the publication's page instead of the bare
+ * activity type and timer number.
+ */
+async function deliver(input: PublicationInput, group: PendingGroup): Promise<void> {
+  const ref = { ...input, group_id: group.group_id };
   // Pacing: the slot is reserved durably, and the wait is a durable timer.
   // The send checks its slot again right before it goes; one that missed
   // it has reserved the next free slot, waited for here in the same way.
   const windowed = patched(SEND_WINDOW_PATCH);
   let wakeEarly = windowed ? WAKE_EARLY_MS : 0;
-  let slot: string | undefined = await reserveDeliverySlot({ ...input, group_id: groupId });
+  let slot: string | undefined = await reserveDeliverySlot.executeWithOptions({ summary: `pacing: reserve ${group.group_id}'s slot` }, [ref]);
   while (slot) {
     const wait = Date.parse(slot) - Date.now() - wakeEarly;
     if (wait > 0) {
-      await markDeliveryWaiting({ ...input, group_id: groupId });
-      await sleep(wait);
+      await markDeliveryWaiting.executeWithOptions({ summary: `pacing: ${group.group_id} waits for its slot` }, [ref]);
+      await sleep(wait, { summary: `pacing: wait for ${group.group_id}'s slot` });
     }
     try {
-      await deliverToGroup({ ...input, group_id: groupId, ...(windowed ? { slot } : {}) });
+      await deliverToGroup.executeWithOptions({ summary: `send to ${named(group)}` }, [{ ...ref, ...(windowed ? { slot } : {}) }]);
       slot = undefined;
     } catch (err) {
       const missed = missedSlot(err);
-      if (!missed) await failDelivery({ ...input, group_id: groupId, error: reason(err) });
+      if (!missed)
+        await failDelivery.executeWithOptions({ summary: `record the failure of ${group.group_id}` }, [{ ...ref, error: reason(err) }]);
       else wakeEarly = Math.min(MAX_WAKE_EARLY_MS, wakeEarly + missed.lateMs + WAKE_MARGIN_MS);
       slot = missed?.slot;
     }
@@ -77,7 +88,11 @@ async function deliver(input: PublicationInput, groupId: string): Promise<void> 
  * receives it twice — not on retry, not after a worker crash.
  */
 export async function publication(input: PublicationInput): Promise<{ status: string }> {
-  const pending = await beginPublication(input);
-  await Promise.all(pending.map((groupId) => deliver(input, groupId)));
-  return { status: await completePublication(input) };
+  // Histories recorded before beginPublication returned group names hold bare group ids.
+  const pending: (string | PendingGroup)[] = await beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [
+    input,
+  ]);
+  const groups = pending.map((g) => (typeof g === 'string' ? { group_id: g, name: null } : g));
+  await Promise.all(groups.map((group) => deliver(input, group)));
+  return { status: await completePublication.executeWithOptions({ summary: 'complete: the final state from the deliveries' }, [input]) };
 }

@@ -26,5 +26,7 @@ export async function scheduleRun(input: ScheduleRunInput): Promise<ScheduleRunR
     throw ApplicationFailure.nonRetryable('scheduleRun is started by the Temporal Schedule of a schedule only', 'NotScheduled');
   }
   const sync = typeof info.memo?.sync === 'string' ? info.memo.sync : null;
-  return runSchedule({ ...input, scheduled_at: scheduledAt.toISOString(), sync });
+  return runSchedule.executeWithOptions({ summary: `queue the publication of schedule ${input.schedule_id} for ${scheduledAt.toISOString()}` }, [
+    { ...input, scheduled_at: scheduledAt.toISOString(), sync },
+  ]);
 }

@@ -27,13 +27,24 @@ const { purgeWebhookDeliveries } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
+/** A delay as summaries say it: 50 ms, 5 s, 5 min, 2 h. */
+const spoken = (ms: number): string =>
+  ms < 1000
+    ? `${ms} ms`
+    : ms < 60_000
+      ? `${Math.round(ms / 1000)} s`
+      : ms < 3_600_000
+        ? `${Math.round(ms / 60_000)} min`
+        : `${Math.round(ms / 3_600_000)} h`;
+
 /** ±10% jitter, deterministic under replay (the workflow's Math.random is seeded). */
 const jitter = (ms: number): number => Math.round(ms * (0.9 + Math.random() * 0.2));
 
 /**
  * Delivers one event to one webhook (`webhook-delivery-<whk>-<evt>`): one
- * signed attempt after each delay until a 2xx; 410 disables the webhook and
- * stops; a deleted or disabled webhook stops it. The memo mirrors the state
+ * signed attempt after each delay until a 2xx; 410, or a destination no
+ * longer allowed, disables the webhook and stops; a deleted or disabled
+ * webhook stops it. The memo mirrors the state
  * and every attempt, which is what GET /webhooks/{id}/deliveries lists.
  */
 export async function webhookDelivery(input: DeliveryInput): Promise<{ state: DeliveryState; attempts: number }> {
@@ -62,11 +73,14 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ state: De
     if (delays[i]! > 0) {
       const wait = jitter(delays[i]!);
       record(i === 0 ? 'pending' : 'retrying', Date.now() + wait);
-      await sleep(wait);
+      await sleep(wait, { summary: `wait ${spoken(delays[i]!)} before attempt ${i + 1}` });
     }
     let result: AttemptResult & { event_kind: string };
     try {
-      result = await attemptWebhookDelivery(input);
+      // The host is the one the URL had at dispatch (a delivery started before hosts were passed names the webhook).
+      result = await attemptWebhookDelivery.executeWithOptions({ summary: `POST to ${input.host ?? input.webhook_id} attempt ${i + 1}` }, [
+        input,
+      ]);
     } catch (err) {
       if (!mirrorState || !(err instanceof ActivityFailure)) throw err;
       const why = err.cause?.message ?? err.message;
@@ -86,7 +100,7 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ state: De
       record('succeeded', null);
       return { state: 'succeeded', attempts: attempts.length };
     }
-    if (outcome === 'gone' || outcome === 'stopped') break;
+    if (outcome === 'gone' || outcome === 'refused' || outcome === 'stopped') break;
   }
   record('failed', null);
   return { state: 'failed', attempts: attempts.length };
@@ -104,9 +118,9 @@ export const CLEANUP_INTERVAL_MS = 10_000;
  */
 export async function webhookCleanup(input: { webhook_id: string; account: string; environment: 'live' | 'test' }): Promise<{ passes: number }> {
   for (let pass = 1; ; pass++) {
-    const { listed } = await purgeWebhookDeliveries(input);
+    const { listed } = await purgeWebhookDeliveries.executeWithOptions({ summary: `purge pass ${pass}` }, [input]);
     if (listed === 0 && pass > 1) return { passes: pass };
     if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof webhookCleanup>(input);
-    await sleep(CLEANUP_INTERVAL_MS);
+    await sleep(CLEANUP_INTERVAL_MS, { summary: `let visibility catch up before pass ${pass + 1}` });
   }
 }

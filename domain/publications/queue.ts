@@ -165,7 +165,7 @@ export async function queuePublication(
     if (hash && existing.request_hash !== hash) {
       throw conflict('idempotency_key_reused', 'This Idempotency-Key was used for a different request.');
     }
-    await startPublication(deps.temporal, existing);
+    await startPublication(deps.temporal, existing, offer?.title ?? null);
     return { publication: existing, created: false };
   }
 
@@ -208,6 +208,6 @@ export async function queuePublication(
     return { publication: winner, created: false };
   }
   await commitEvents(deps, 'publications', publication._id);
-  await startPublication(deps.temporal, publication);
+  await startPublication(deps.temporal, publication, offer?.title ?? null);
   return { publication, created: true };
 }

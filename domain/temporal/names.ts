@@ -102,6 +102,8 @@ export interface DeliveryInput {
   event_kind?: string;
   /** The retry schedule (tests shorten it); the Standard Webhooks schedule by default. */
   delays_ms?: number[];
+  /** The host of the webhook's URL when the event was dispatched, for summaries in Temporal UI (absent from deliveries started before it was passed). */
+  host?: string;
 }
 
 /** Start options of the delivery of `input`: its id, search attributes and first memo (pending, due now). */
@@ -124,5 +126,6 @@ export function deliveryStartOptions(input: DeliveryInput & { event_kind: string
       { key: OfferopsEventKind, value: input.event_kind },
     ],
     memo: { delivery: memo },
+    staticSummary: `Deliver ${input.event_kind} ${input.event_id} to webhook ${input.webhook_id}${input.host ? ` at ${input.host}` : ''}`,
   };
 }

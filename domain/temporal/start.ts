@@ -28,26 +28,44 @@ async function once(start: () => Promise<unknown>): Promise<void> {
   }
 }
 
-/** Starts (or finds already started) the workflow `publication-<id>` of a publication. */
-export function startPublication(t: TemporalDeps, p: { _id: string; account_id: string; env: Environment }): Promise<void> {
+/** A title as a one-line quoted summary part: no line breaks, at most 60 characters. */
+function quoted(title: string): string {
+  const line = title.replace(/\s+/g, ' ').trim();
+  return `'${line.length > 60 ? `${line.slice(0, 59)}…` : line}'`;
+}
+
+const groups = (n: number): string => `${n} ${n === 1 ? 'group' : 'groups'}`;
+
+/**
+ * Starts (or finds already started) the workflow `publication-<id>` of a
+ * publication; Temporal UI shows it as "Publication pub_… of '<offer title>'
+ * to 3 groups" (a free text: "of a text").
+ */
+export function startPublication(
+  t: TemporalDeps,
+  p: { _id: string; account_id: string; env: Environment; group_ids: string[] },
+  offerTitle: string | null,
+): Promise<void> {
   return once(() =>
     t.client.workflow.start<typeof publication>('publication', {
       workflowId: publicationWorkflowId(p._id),
       taskQueue: t.taskQueue ?? TASK_QUEUE,
       args: [{ publication_id: p._id, account: p.account_id, environment: p.env }],
       typedSearchAttributes: offeropsSearchAttributes(p.account_id, p.env, p._id, 'publication'),
+      staticSummary: `Publication ${p._id} of ${offerTitle === null ? 'a text' : quoted(offerTitle)} to ${groups(p.group_ids.length)}`,
     }),
   );
 }
 
 /** Starts the dispatch `event-dispatch-<id>` of a domain event (idempotent). */
-export function startDispatch(t: TemporalDeps, event: { id: string; account: string; environment: Environment }): Promise<void> {
+export function startDispatch(t: TemporalDeps, event: { id: string; kind: string; account: string; environment: Environment }): Promise<void> {
   return once(() =>
     t.client.workflow.start<typeof dispatchEvent>('dispatchEvent', {
       workflowId: dispatchWorkflowId(event.id),
       taskQueue: t.taskQueue ?? TASK_QUEUE,
       args: [{ event_id: event.id }],
       typedSearchAttributes: offeropsSearchAttributes(event.account, event.environment, event.id, 'event_dispatch'),
+      staticSummary: `Dispatch ${event.kind} ${event.id} to its webhooks`,
     }),
   );
 }
@@ -60,6 +78,7 @@ export function startWebhookCleanup(t: TemporalDeps, input: { webhook_id: string
       taskQueue: t.taskQueue ?? TASK_QUEUE,
       args: [input],
       typedSearchAttributes: offeropsSearchAttributes(input.account, input.environment, input.webhook_id, 'webhook_cleanup'),
+      staticSummary: `Remove the delivery executions of deleted webhook ${input.webhook_id}`,
     }),
   );
 }
@@ -77,6 +96,7 @@ export function scheduleRunAction(
     taskQueue: t.taskQueue ?? TASK_QUEUE,
     args: [{ schedule_id: s._id, account: s.account_id, environment: s.env }],
     typedSearchAttributes: offeropsSearchAttributes(s.account_id, s.env, s._id, 'schedule_run'),
+    staticSummary: `Run of schedule ${s._id}: queue its publication`,
     memo,
   };
 }

@@ -94,7 +94,8 @@ export async function updateWebhook(
   const set: Partial<WebhookFields> = changedFields<WebhookFields, (typeof FIELDS)[number]>(webhook, input ?? {}, FIELDS);
   if (set.state !== undefined) set.disabled_reason = set.state === 'disabled' ? 'manual' : null;
   if (set.events) checkKinds(set.events);
-  if (set.url) await checkUrl(deps, set.url);
+  // Re-enabling checks the destination again: it may have been disabled as refused (destination_refused).
+  if (set.url !== undefined || set.state === 'enabled') await checkUrl(deps, set.url ?? webhook.url);
   const changed = Object.keys(set);
   if (!changed.length) return webhook;
   const updated = written(

@@ -12,7 +12,7 @@ export interface WebhookFields {
   events: string[];
   description: string | null;
   state: WebhookState;
-  disabled_reason: 'manual' | 'gone' | 'failing' | null;
+  disabled_reason: 'manual' | 'gone' | 'failing' | 'destination_refused' | null;
 }
 
 export interface WebhookDoc extends ResourceDoc, WebhookFields {

@@ -58,8 +58,9 @@ const webhookRecord: Record<string, JsonSchema> = {
   state: ref('WebhookState'),
   disabled_reason: nullable(
     str({
-      enum: ['manual', 'gone', 'failing'],
-      description: 'why it is disabled: by a PATCH, the destination answered 410, or deliveries kept failing; null when enabled',
+      enum: ['manual', 'gone', 'failing', 'destination_refused'],
+      description:
+        'why it is disabled: by a PATCH, the destination answered 410, deliveries kept failing, or the destination became refused (its host now resolves to a loopback or private address the allow-list does not name); null when enabled',
     }),
   ),
   last_delivery_at: nullable(dateTime('the latest delivery attempt')),

@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { WorkflowHandle } from '@temporalio/client';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { createChannel } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
@@ -370,6 +372,74 @@ describe('live channels (a local gateway of our http protocol)', () => {
     assert.ok(arrivals[1]! >= slots[1]!, 'the second send did not start before its slot');
     assert.ok(arrivals[1]! - arrivals[0]! >= 1500, `arrived ${arrivals[1]! - arrivals[0]!} ms apart`);
     assert.ok(a.deliveries[0].sent_at);
+  });
+});
+
+describe('Temporal UI', () => {
+  const TOKEN = 'gw-summaries-token';
+  let gateway: FakeGateway;
+  before(async () => {
+    gateway = await startFakeGateway({ token: TOKEN });
+  });
+  after(() => gateway.close());
+
+  type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+  /** The user metadata summary of a history event, decoded ('' when it has none). */
+  const summaryOf = (e: HistoryEvent): string =>
+    e.userMetadata?.summary ? String(defaultPayloadConverter.fromPayload(e.userMetadata.summary)) : '';
+
+  test('the publication, its activities and its pacing timers carry summaries naming the offer and each group; a send records the message id', async () => {
+    const tenant = await seedTenant(app.db);
+    const api = new ApiClient(app.baseUrl, tenant.apiKey);
+    const channel = await createChannel(app.db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 0 }, secretKeyFromEnv());
+    const segment = (await api.post('/segments', { name: `Summaries ${++n}` })).body.data;
+    const groups = [];
+    for (const name of ['Grupo 1', 'Grupo 2']) {
+      const address = `1203630${++n}@g.us`;
+      groups.push(
+        await createGroup(app.db, tenant, {
+          name,
+          segment_id: segment.id,
+          channel: { id: channel._id, type: 'http', address },
+          minIntervalMs: 1500,
+        }),
+      );
+    }
+    const offer = (await api.post('/offers', { url: `https://shop.example/summaries/${++n}`, title: 'Cafeteira', price: 199 })).body.data;
+    // The first publication takes each group's slot; the second waits for the next one on a durable timer.
+    const first = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
+    await finished(api, first.id);
+    const second = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
+    assert.equal((await finished(api, second.id)).status, 'sent');
+
+    const handle = app.temporal.client.workflow.getHandle(`publication-${second.id}`);
+    assert.equal(await (await handle.describe()).staticSummary(), `Publication ${second.id} of 'Cafeteira' to 2 groups`);
+    const events = (await handle.fetchHistory()).events ?? [];
+    const summaries = (has: (e: HistoryEvent) => unknown) => events.filter(has).map(summaryOf).sort();
+    const ids = groups.map((g) => g._id).sort();
+    assert.deepEqual(
+      summaries((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverToGroup'),
+      groups.map((g) => `send to ${g.name} (${g._id})`).sort(),
+    );
+    assert.deepEqual(
+      summaries((e) => e.timerStartedEventAttributes),
+      ids.map((id) => `pacing: wait for ${id}'s slot`),
+    );
+    assert.deepEqual(
+      summaries((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'reserveDeliverySlot'),
+      ids.map((id) => `pacing: reserve ${id}'s slot`),
+    );
+    // deliverToGroup's result is in the history: the gateway's message id and the outcome.
+    const results = events
+      .filter((e) => e.activityTaskCompletedEventAttributes)
+      .flatMap((e) => defaultPayloadConverter.fromPayload<unknown>(e.activityTaskCompletedEventAttributes!.result!.payloads![0]!))
+      .filter((r): r is { outcome: string; message_id: string } => typeof r === 'object' && r !== null && 'message_id' in r);
+    assert.deepEqual(
+      results.map((r) => [r.outcome, r.message_id]).sort(),
+      ids.map((id) => ['sent', `msg-${second.id}:${id}`]),
+    );
+    // Summaries name groups by name and id, never by their address.
+    for (const e of events) for (const g of gateway.requests) assert.ok(!summaryOf(e).includes(g.to));
   });
 });
 

@@ -187,4 +187,20 @@ describe('SSRF guard', () => {
     }
     assert.equal((await api.get(`/webhooks/${hook.id}`)).body.data.url, HOOK);
   });
+
+  test('re-enabling a webhook whose destination became refused checks it again', async () => {
+    const { apiKey } = await seedTenant(app.db);
+    const allowed = new ApiClient(app.baseUrl, apiKey);
+    const hook = (await allowed.post('/webhooks', { url: HOOK, events: ['offer.created'] })).body.data;
+    // As the worker leaves it when the allow-list no longer names the destination.
+    await app.db.collection('webhooks').updateOne({ _id: hook.id }, { $set: { state: 'disabled', disabled_reason: 'destination_refused' } });
+    const refused = await new ApiClient(strict.baseUrl, apiKey).patch(`/webhooks/${hook.id}`, { state: 'enabled' });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.message, /OFFEROPS_WEBHOOK_ALLOW/);
+    const still = (await allowed.get(`/webhooks/${hook.id}`)).body.data;
+    assert.deepEqual([still.state, still.disabled_reason], ['disabled', 'destination_refused']);
+    const enabled = await allowed.patch(`/webhooks/${hook.id}`, { state: 'enabled' });
+    assert.equal(enabled.status, 200, enabled.text);
+    assert.deepEqual([enabled.body.data.state, enabled.body.data.disabled_reason], ['enabled', null]);
+  });
 });

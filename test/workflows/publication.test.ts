@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { stackEnv } from '../helpers/stack';
@@ -134,6 +134,11 @@ test('a paced group waits on a durable timer before its send', async () => {
   assert.equal(timers.length, 1);
   const seconds = Number(timers[0]!.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0);
   assert.ok(seconds <= 2, `timer of ${seconds}s`);
+  // These fakes return bare group ids, as beginPublication did before it returned names: summaries then name the id alone.
+  const summary = (e: (typeof timers)[number]) => String(defaultPayloadConverter.fromPayload(e.userMetadata!.summary!));
+  assert.equal(summary(timers[0]!), "pacing: wait for grp_later's slot");
+  const sends = history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverToGroup');
+  assert.deepEqual(sends.map(summary).sort(), ['send to grp_later', 'send to grp_now']);
 });
 
 test('a send that missed its slot waits on a durable timer for the next one it reserved (waking earlier by how late it was), then goes', async () => {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { ScheduleNotFoundError, WorkflowExecutionInfo } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { createActivities } from '../../activities/index';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { localTime } from '../../domain/schedules/recurrence';
@@ -97,6 +98,15 @@ describe('POST /schedules/{id}/run', () => {
       publication_id: queued.id,
       event_id: res.body.event_id,
     });
+    // Temporal UI names the run and its activity by the schedule.
+    const runHandle = app.temporal.client.workflow.getHandle(run!.workflowId);
+    assert.equal(await (await runHandle.describe()).staticSummary(), `Run of schedule ${s.id}: queue its publication`);
+    const activities = ((await runHandle.fetchHistory()).events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
+    assert.equal(activities.length, 1);
+    assert.match(
+      String(defaultPayloadConverter.fromPayload(activities[0]!.userMetadata!.summary!)),
+      new RegExp(`^queue the publication of schedule ${s.id} for \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`),
+    );
 
     const done = await finished(api, queued.id);
     assert.equal(done.status, 'sent');

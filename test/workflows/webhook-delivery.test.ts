@@ -13,12 +13,12 @@ import { once } from 'node:events';
 import { AddressInfo, createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { Webhook } from 'standardwebhooks';
 import { seal } from '../../domain/sealing';
-import { cleanupWorkflowId, deliveryStartOptions, deliveryWorkflowId } from '../../domain/temporal/names';
+import { cleanupWorkflowId, deliveryStartOptions, deliveryWorkflowId, dispatchWorkflowId } from '../../domain/temporal/names';
 import { ApiClient } from '../helpers/client';
 import { HttpsReceiver, ReceivedRequest, startHttpsReceiver } from '../helpers/https-receiver';
 import { seedTenant, stackEnv, startTestApp, Tenant, TestApp } from '../helpers/stack';
@@ -83,13 +83,26 @@ async function storeEvent(who: Tenant): Promise<string> {
 }
 
 /** Starts a delivery exactly as dispatchEvent does (same id, search attributes, memo), with a short schedule unless `delays` is left out. */
-async function startDelivery(who: Tenant, webhookId: string, delays?: number[]): Promise<{ handle: WorkflowHandle; eventId: string }> {
+async function startDelivery(
+  who: Tenant,
+  webhookId: string,
+  delays?: number[],
+  queue = taskQueue,
+): Promise<{ handle: WorkflowHandle; eventId: string }> {
   const eventId = await storeEvent(who);
   const options = deliveryStartOptions(
-    { webhook_id: webhookId, event_id: eventId, account: who.accountId, environment: who.env, event_kind: 'segment.deleted', delays_ms: delays },
+    {
+      webhook_id: webhookId,
+      event_id: eventId,
+      account: who.accountId,
+      environment: who.env,
+      event_kind: 'segment.deleted',
+      delays_ms: delays,
+      host: new URL(receiver.url).hostname,
+    },
     new Date(),
   );
-  const handle = await app.temporal.client.workflow.start('webhookDelivery', { ...options, taskQueue });
+  const handle = await app.temporal.client.workflow.start('webhookDelivery', { ...options, taskQueue: queue });
   return { handle, eventId };
 }
 
@@ -137,6 +150,17 @@ describe('end to end', () => {
       delivery.attempts.map((a: any) => [a.attempt, a.http_status, a.error]),
       [[1, 200, null]],
     );
+
+    // Temporal UI names the delivery, its dispatch and its attempt by event, webhook and host (never the URL's path).
+    const handle = app.temporal.client.workflow.getHandle(delivery.id);
+    assert.equal(await (await handle.describe()).staticSummary(), `Deliver offer.created ${payload.id} to webhook ${hook.id} at localhost`);
+    const dispatch = app.temporal.client.workflow.getHandle(dispatchWorkflowId(payload.id));
+    assert.equal(await (await dispatch.describe()).staticSummary(), `Dispatch offer.created ${payload.id} to its webhooks`);
+    const attempts = ((await handle.fetchHistory()).events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
+    assert.deepEqual(
+      attempts.map((e) => defaultPayloadConverter.fromPayload(e.userMetadata!.summary!)),
+      ['POST to localhost attempt 1'],
+    );
     assert.equal((await api.get(`/webhooks/${other.id}/deliveries`)).body.pagination.total, 0, 'not subscribed, not delivered');
     assert.ok((await api.get(`/webhooks/${hook.id}`)).body.data.last_delivery_at, 'the attempt is noted on the webhook');
   });
@@ -159,6 +183,16 @@ describe('attempts', () => {
     }
     const history = await handle.fetchHistory();
     assert.equal(history.events!.filter((e) => e.activityTaskScheduledEventAttributes).length, 3, 'one activity per attempt');
+    const summaries = (has: (e: NonNullable<typeof history.events>[number]) => unknown) =>
+      history.events!.filter(has).map((e) => defaultPayloadConverter.fromPayload(e.userMetadata!.summary!));
+    assert.deepEqual(
+      summaries((e) => e.activityTaskScheduledEventAttributes),
+      [1, 2, 3].map((n) => `POST to 127.0.0.1 attempt ${n}`),
+    );
+    assert.deepEqual(
+      summaries((e) => e.timerStartedEventAttributes),
+      ['wait 100 ms before attempt 2', 'wait 100 ms before attempt 3'],
+    );
 
     const body = await listed(api, hook.id, (b) => b.data[0]?.state === 'succeeded');
     const attempts = body.data[0].attempts;
@@ -269,16 +303,47 @@ describe('attempts', () => {
     );
   });
 
-  test('the destination is checked again at every attempt: a private address the allow-list does not name is never contacted', async () => {
+  test('the destination is checked again at every attempt: a private address the allow-list does not name is never contacted, nor retried', async () => {
     const { api, who } = await tenant();
     const hook = await createHook(api, path('rebound'), ['segment.deleted']);
     // As if the host now resolved elsewhere: the stored URL points at a private address.
     await app.db.collection('webhooks').updateOne({ _id: hook.id } as any, { $set: { url: 'https://10.255.255.1/hook' } });
-    const { handle } = await startDelivery(who, hook.id, [0]);
+    const { handle } = await startDelivery(who, hook.id, [0, 50, 50]);
     assert.deepEqual(await handle.result(), { state: 'failed', attempts: 1 });
     const memo = (await handle.describe()).memo!.delivery as any;
     assert.equal(memo.attempts[0].http_status, null);
     assert.match(memo.attempts[0].error, /^destination refused: .*10\.255\.255\.1/);
+    const disabled = (await api.get(`/webhooks/${hook.id}`)).body.data;
+    assert.deepEqual([disabled.state, disabled.disabled_reason], ['disabled', 'destination_refused']);
+  });
+
+  test('a destination the allow-list no longer names fails the delivery at its first attempt and disables the webhook', async () => {
+    const { api, who } = await tenant();
+    const at = path('unlisted');
+    const hook = await createHook(api, at, ['segment.deleted']);
+    const allowed = await startDelivery(who, hook.id, [0]);
+    assert.deepEqual(await allowed.handle.result(), { state: 'succeeded', attempts: 1 });
+    // The worker restarted with an OFFEROPS_WEBHOOK_ALLOW that no longer names the receiver's loopback address.
+    const strictQueue = `${taskQueue}-strict`;
+    const strict = await startTestWorker(app, strictQueue, { webhookAllow: [], webhookCa: receiver.ca, webhookTimeoutMs: TIMEOUT_MS });
+    let memo: any;
+    try {
+      const { handle } = await startDelivery(who, hook.id, [0, 50, 50], strictQueue);
+      assert.deepEqual(await handle.result(), { state: 'failed', attempts: 1 });
+      memo = (await handle.describe()).memo!.delivery;
+    } finally {
+      await strict.stop();
+    }
+    assert.equal(memo.attempts[0].http_status, null);
+    assert.match(
+      memo.attempts[0].error,
+      /^destination refused: 127\.0\.0\.1 resolves to a loopback.*: webhook disabled \(OFFEROPS_WEBHOOK_ALLOW/,
+    );
+    assert.equal(receiver.on(at).length, 1, 'only the allowed delivery reached the receiver');
+    const disabled = (await api.get(`/webhooks/${hook.id}`)).body.data;
+    assert.deepEqual([disabled.state, disabled.disabled_reason], ['disabled', 'destination_refused']);
+    const event = await app.db.collection('events').findOne({ kind: 'webhook.updated', 'data.webhook.id': hook.id });
+    assert.deepEqual([event?.data.changed, event?.data.webhook.disabled_reason], [['state', 'disabled_reason'], 'destination_refused']);
   });
 
   test('a failure of ours (a secret that does not unseal) shows the tenant only the internal-error text; the cause is logged', async () => {
@@ -424,7 +489,17 @@ describe('DELETE /webhooks/{id}', () => {
         ? handle
         : undefined;
     });
-    await cleanup.result();
+    const { passes } = await cleanup.result();
+    assert.equal(await (await cleanup.describe()).staticSummary(), `Remove the delivery executions of deleted webhook ${hook.id}`);
+    const steps = ((await cleanup.fetchHistory()).events ?? []).filter(
+      (e) => e.activityTaskScheduledEventAttributes || e.timerStartedEventAttributes,
+    );
+    assert.deepEqual(
+      steps.map((e) => defaultPayloadConverter.fromPayload(e.userMetadata!.summary!)),
+      Array.from({ length: passes }, (_, i) => [`purge pass ${i + 1}`, `let visibility catch up before pass ${i + 2}`])
+        .flat()
+        .slice(0, -1),
+    );
     const query = `OfferopsKind = 'webhook_delivery' AND OfferopsResourceId = '${hook.id}'`;
     await waitFor('the executions to leave visibility', async () =>
       (await app.temporal.client.workflow.count(query)).count === 0 ? true : undefined,
