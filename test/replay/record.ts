@@ -23,11 +23,12 @@ const DIR = resolve(__dirname, '../../../test/replay/histories');
 /** Fake activities: enough for every workflow to take its interesting paths. */
 function fakeActivities() {
   const flaky = new Set<string>();
+  const missed = new Set<string>();
   const tried = new Set<string>();
   let purges = 0;
   return {
     async beginPublication() {
-      return ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'];
+      return ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'].map((group_id) => ({ group_id, name: `Group ${group_id}` }));
     },
     async reserveDeliverySlot(r: { group_id: string }) {
       return new Date(Date.now() + (r.group_id === 'grp_paced' ? 1000 : 0)).toISOString();
@@ -35,6 +36,12 @@ function fakeActivities() {
     async markDeliveryWaiting() {},
     async deliverToGroup(r: { group_id: string }) {
       if (r.group_id === 'grp_bad') throw ApplicationFailure.nonRetryable('refused', 'ChannelPermanent');
+      // The paced group's first send wakes too late for its slot and is given the next one (activities/channels.ts).
+      if (r.group_id === 'grp_paced' && !missed.has(r.group_id)) {
+        missed.add(r.group_id);
+        const details = [new Date(Date.now() + 1000).toISOString(), 1500];
+        throw ApplicationFailure.create({ message: 'missed its slot', type: 'SlotMissed', nonRetryable: true, details });
+      }
       if (r.group_id === 'grp_flaky' && !flaky.has(r.group_id)) {
         flaky.add(r.group_id);
         throw new Error('503');
@@ -93,7 +100,8 @@ async function main(): Promise<void> {
     activities: fakeActivities(),
   });
   const cases: [string, string, unknown[]][] = [
-    ['publication', 'fan-out', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live' }]],
+    // publication.fan-out.json (bare group ids, no send window) was recorded before the send window; it stays as it is.
+    ['publication', 'send-window', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live' }]],
     ['retentionSweep', 'sweep', []],
     ['outboxSweep', 'sweep', []],
     ['dispatchEvent', 'one-webhook', [{ event_id: 'evt_replay' }]],
