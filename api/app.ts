@@ -9,6 +9,7 @@ import { openapiDocument } from '../schemas/openapi/index';
 import { Operation, operations } from '../schemas/operations';
 import { HttpError } from './errors';
 import { handlers } from './handlers/index';
+import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
 import { AppDeps, Handler, OperationId, Request } from './handlers/types';
 import { authenticate, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
@@ -20,7 +21,7 @@ import { validateRequest } from './middleware/validate';
 
 export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT = 128 * 1024;
-export const RATE_LIMIT = { limit: 120, windowMs: 60_000 };
+export const RATE_LIMIT = { limit: DEFAULT_RATE_LIMIT, windowMs: 60_000 };
 
 function invoke(op: Operation, handler: Handler<OperationId>, deps: AppDeps): AppMiddleware {
   return async (ctx) => {

@@ -14,17 +14,19 @@ export interface RateLimitOptions {
  * (IETF RateLimit headers); past the limit: 429 with Retry-After.
  */
 export function rateLimit(db: Db, opts: RateLimitOptions): AppMiddleware {
-  const policy = `"default";q=${opts.limit};w=${Math.round(opts.windowMs / 1000)}`;
   return async (ctx, next) => {
-    const { key } = authOf(ctx.state);
+    const { key, account } = authOf(ctx.state);
+    // The account's operator setting (admin account update --rate-limit), else the app's default.
+    const limit = account.rate_limit ?? opts.limit;
+    const policy = `"default";q=${limit};w=${Math.round(opts.windowMs / 1000)}`;
     const now = new Date();
     const window = await hit(db, key._id, opts.windowMs, now);
     const reset = Math.max(1, Math.ceil((window.resetAt.getTime() - now.getTime()) / 1000));
-    const remaining = Math.max(0, opts.limit - window.count);
+    const remaining = Math.max(0, limit - window.count);
     const headers = { 'RateLimit-Policy': policy, RateLimit: `"default";r=${remaining};t=${reset}` };
     ctx.set(headers);
-    if (window.count > opts.limit) {
-      throw new HttpError('rate_limited', `More than ${opts.limit} requests in this window; retry in ${reset} s.`, {
+    if (window.count > limit) {
+      throw new HttpError('rate_limited', `More than ${limit} requests in this window; retry in ${reset} s.`, {
         ...headers,
         'Retry-After': String(reset),
       });

@@ -25,7 +25,13 @@ export interface AccountDoc {
   name: string;
   plan: Plan;
   created_at: Date;
+  /** Requests per minute per key, when an operator changed it from the default (DEFAULT_RATE_LIMIT). */
+  rate_limit?: number;
 }
+
+/** Requests per minute per key (spec 7), unless the account's operator setting says otherwise. */
+export const DEFAULT_RATE_LIMIT = 120;
+export const MAX_RATE_LIMIT = 1_000_000_000;
 
 export interface ApiKeyDoc {
   _id: string;
@@ -54,6 +60,15 @@ export async function createAccount(db: Db, input: { name: string; plan?: Plan }
 export const getAccount = (db: Db, id: string): Promise<AccountDoc | null> => accounts(db).findOne({ _id: id });
 
 export class KeyInputError extends Error {}
+
+/** Sets the account's per-key rate limit (requests per minute); false when there is no such account. */
+export async function setAccountRateLimit(db: Db, accountId: string, limit: number): Promise<boolean> {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_RATE_LIMIT) {
+    throw new KeyInputError(`a rate limit is a whole number of requests from 1 to ${MAX_RATE_LIMIT}`);
+  }
+  const res = await accounts(db).updateOne({ _id: accountId }, { $set: { rate_limit: limit } });
+  return res.matchedCount === 1;
+}
 
 export async function createApiKey(
   db: Db,

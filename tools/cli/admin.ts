@@ -5,7 +5,16 @@
 import { Db } from 'mongodb';
 import { SCOPES } from '../../schemas/openapi/common';
 import { PLANS } from '../../schemas/openapi/account';
-import { createAccount, createApiKey, getAccount, KeyInputError, Plan, revokeApiKey, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
+import {
+  createAccount,
+  createApiKey,
+  getAccount,
+  KeyInputError,
+  Plan,
+  revokeApiKey,
+  setAccountRateLimit,
+  TEST_KEY_LIFETIMES,
+} from '../../domain/accounts/store';
 import { Environment } from '../../domain/db';
 import { CHANNEL_TYPES, ChannelType, createChannel, getChannel } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
@@ -25,6 +34,20 @@ export async function accountCreate(db: Db, opts: { name?: string; plan?: string
   const account = await createAccount(db, { name: opts.name, plan });
   const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES, name: 'owner key' });
   return { account_id: account._id, api_key: apiKey };
+}
+
+export async function accountUpdate(db: Db, opts: { account?: string; 'rate-limit'?: string }) {
+  if (!opts.account) throw new UsageError('--account is required');
+  const limit = opts['rate-limit'];
+  if (limit === undefined) throw new UsageError('--rate-limit is required (requests per minute per key)');
+  if (!/^\d{1,10}$/.test(limit)) throw new UsageError('--rate-limit must be a whole number of requests per minute');
+  try {
+    if (!(await setAccountRateLimit(db, opts.account, Number(limit)))) throw new UsageError(`no account ${opts.account}`);
+  } catch (err) {
+    if (err instanceof KeyInputError) throw new UsageError(err.message);
+    throw err;
+  }
+  return { account_id: opts.account, rate_limit: Number(limit) };
 }
 
 export async function keyCreate(db: Db, opts: { account?: string; scopes?: string; env?: string; expires?: string; name?: string }) {

@@ -6,11 +6,12 @@
  */
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
-import { accountCreate, channelConnect, groupCreate, keyCreate, keyRevoke, UsageError } from './admin';
+import { accountCreate, accountUpdate, channelConnect, groupCreate, keyCreate, keyRevoke, UsageError } from './admin';
 import { dataDir, secretKeyFor, stackInfo } from './stack-config';
 
 const USAGE = `usage:
   offerops admin account create --name NAME [--plan free|pro|business]
+  offerops admin account update --account ID --rate-limit N
   offerops admin key create --account ID --scopes a:read,b:write|all [--env live|test] [--expires 1h|1d|7d] [--name N]
   offerops admin key revoke KEY_ID
   offerops admin channel connect --account ID --type http|telegram|sandbox [--url URL] [--token T] [--name N] [--env live|test] [--min-interval-ms N]
@@ -36,12 +37,13 @@ async function run(argv: string[]): Promise<object> {
       channel: { type: 'string' },
       address: { type: 'string' },
       'min-interval-ms': { type: 'string' },
+      'rate-limit': { type: 'string' },
     },
   });
   const [area, noun, verb, ...rest] = positionals;
   if (area !== 'admin') throw new UsageError(USAGE);
   const command = `${noun} ${verb}`;
-  const known = ['account create', 'key create', 'key revoke', 'channel connect', 'group create'];
+  const known = ['account create', 'account update', 'key create', 'key revoke', 'channel connect', 'group create'];
   if (!known.includes(command)) throw new UsageError(USAGE);
 
   const info = stackInfo();
@@ -51,6 +53,8 @@ async function run(argv: string[]): Promise<object> {
     switch (command) {
       case 'account create':
         return await accountCreate(db, values);
+      case 'account update':
+        return await accountUpdate(db, values);
       case 'key create':
         return await keyCreate(db, values);
       case 'key revoke':
