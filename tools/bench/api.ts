@@ -168,23 +168,30 @@ async function latencies(shot: Shot, full: Target, bare: Target, count: number):
   return out;
 }
 
-/** Requests per second over `connections` keep-alive connections, for `seconds` or MAX_PER_RUN requests. */
-async function throughput(shot: Shot, target: Target, connections: number, seconds: number): Promise<number> {
+/**
+ * Answered requests per second over `connections` keep-alive connections, for
+ * `seconds` or MAX_PER_RUN requests; answers other than the expected status
+ * are counted apart (and not in the rate).
+ */
+async function throughput(shot: Shot, target: Target, connections: number, seconds: number): Promise<{ rps: number; failed: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const deadline = Date.now() + seconds * 1000;
   let done = 0;
+  let failed = 0;
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: connections }, async () => {
-      while (Date.now() < deadline && done < MAX_PER_RUN) {
-        await send(agent, target, shot);
-        done++;
+      while (Date.now() < deadline && done + failed < MAX_PER_RUN) {
+        await send(agent, target, shot).then(
+          () => done++,
+          () => failed++,
+        );
       }
     }),
   );
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   agent.destroy();
-  return done / elapsed;
+  return { rps: done / elapsed, failed };
 }
 
 async function main(): Promise<void> {
@@ -224,9 +231,10 @@ async function main(): Promise<void> {
       tenant,
     };
     child = fork(__filename, ['serve'], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'],
       env: { ...process.env, BENCH_SERVE: JSON.stringify(config) },
     });
+    log('bench: seeded; starting the servers');
     const [ports] = (await once(child, 'message')) as [{ full: number; bare: number }];
     const full: Target = { port: ports.full, apiKey };
     const bare: Target = { port: ports.bare, apiKey };
@@ -256,17 +264,20 @@ async function main(): Promise<void> {
 
     const rows: string[] = [];
     for (const [name, shot] of shots) {
+      log(`bench: ${name}`);
       await latencies(shot, full, bare, Math.min(200, REQUESTS)); // warm-up: JIT, connections, caches
       const lat = await latencies(shot, full, bare, REQUESTS);
-      const rpsFull = await throughput(shot, full, CONNECTIONS, SECONDS);
-      const rpsBare = await throughput(shot, bare, CONNECTIONS, SECONDS);
+      const tFull = await throughput(shot, full, CONNECTIONS, SECONDS);
+      const tBare = await throughput(shot, bare, CONNECTIONS, SECONDS);
+      const [rpsFull, rpsBare] = [tFull.rps, tBare.rps];
       const p = (xs: number[], q: number) => quantile(xs, q).toFixed(2).padStart(6);
       const r50 = quantile(lat.full, 0.5) / quantile(lat.bare, 0.5);
       const r90 = quantile(lat.full, 0.9) / quantile(lat.bare, 0.9);
       rows.push(
         `${name.padEnd(24)} ${p(lat.full, 0.5)} ${p(lat.bare, 0.5)} ${r50.toFixed(2).padStart(5)}×${r50 <= 1.3 ? ' ' : '!'}` +
           ` ${p(lat.full, 0.9)} ${p(lat.bare, 0.9)} ${r90.toFixed(2).padStart(5)}×` +
-          ` ${rpsFull.toFixed(0).padStart(7)} ${rpsBare.toFixed(0).padStart(7)} ${(rpsFull / rpsBare).toFixed(2).padStart(5)}×${rpsFull / rpsBare >= 0.75 ? ' ' : '!'}`,
+          ` ${rpsFull.toFixed(0).padStart(7)} ${rpsBare.toFixed(0).padStart(7)} ${(rpsFull / rpsBare).toFixed(2).padStart(5)}×${rpsFull / rpsBare >= 0.75 ? ' ' : '!'}` +
+          (tFull.failed + tBare.failed ? `  (failed answers: ${tFull.failed} full, ${tBare.failed} bare)` : ''),
       );
     }
     console.log(
