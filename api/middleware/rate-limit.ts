@@ -1,6 +1,5 @@
-import { Db } from 'mongodb';
 import { HttpError } from '../errors';
-import { hit } from '../../domain/accounts/rate-limits';
+import { WindowReserver } from '../../domain/accounts/rate-limits';
 import { AppMiddleware, authOf } from './state';
 
 export interface RateLimitOptions {
@@ -9,18 +8,19 @@ export interface RateLimitOptions {
 }
 
 /**
- * `limit` requests per `windowMs` per credential, counted in MongoDB so all
- * API processes share it. Every response says where the caller stands
- * (IETF RateLimit headers); past the limit: 429 with Retry-After.
+ * `limit` requests per `windowMs` per credential (the account's operator
+ * setting when it has one), counted in MongoDB so all API processes share
+ * the window (`WindowReserver`: this process spends blocks of it it reserved).
+ * Every response says where the caller stands (IETF RateLimit headers); past
+ * the limit: 429 with Retry-After.
  */
-export function rateLimit(db: Db, opts: RateLimitOptions): AppMiddleware {
+export function rateLimit(windows: WindowReserver, opts: RateLimitOptions): AppMiddleware {
   return async (ctx, next) => {
     const { key, account } = authOf(ctx.state);
-    // The account's operator setting (admin account update --rate-limit), else the app's default.
     const limit = account.rate_limit ?? opts.limit;
     const policy = `"default";q=${limit};w=${Math.round(opts.windowMs / 1000)}`;
     const now = new Date();
-    const window = await hit(db, key._id, opts.windowMs, now);
+    const window = await windows.take(key._id, limit, now);
     const reset = Math.max(1, Math.ceil((window.resetAt.getTime() - now.getTime()) / 1000));
     const remaining = Math.max(0, limit - window.count);
     const headers = { 'RateLimit-Policy': policy, RateLimit: `"default";r=${remaining};t=${reset}` };

@@ -25,7 +25,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
-import { createApp } from '../../api/app';
+import pino from 'pino';
+import { closeApp, createApp } from '../../api/app';
 import { connectMongo, connectTemporal } from '../../domain/config';
 import { newSecretKey } from '../../domain/sealing';
 import { createLogger } from '../../domain/logger';
@@ -89,8 +90,8 @@ async function serve(config: ServeConfig): Promise<void> {
     db: mongo.db,
     secretKey: Buffer.from(newSecretKey(), 'base64'),
     temporal: temporalDeps,
-    // As in production: JSON lines on stdout (the parent sends this child's stdout to /dev/null).
-    logger: createLogger('offerops-api'),
+    // As in production (api/main.ts): JSON lines on stdout, written asynchronously (the parent sends them to /dev/null).
+    logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
   });
   const bare = bareApp(config.tenant, { db: mongo.db, temporal: temporalDeps });
   const listen = async (app: { callback: Koa['callback'] }) => {
@@ -104,6 +105,7 @@ async function serve(config: ServeConfig): Promise<void> {
   process.once('message', () => {
     for (const s of servers) s.closeAllConnections();
     void Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
+      .then(() => closeApp(full))
       .then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()]))
       .then(() => process.exit(0));
   });
