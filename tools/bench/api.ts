@@ -27,6 +27,7 @@ import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import pino from 'pino';
 import { closeApp, createApp } from '../../api/app';
+import { MongoClient } from 'mongodb';
 import { connectMongo, connectTemporal } from '../../domain/config';
 import { newSecretKey } from '../../domain/sealing';
 import { createLogger } from '../../domain/logger';
@@ -83,7 +84,15 @@ function bareApp(tenant: Tenant, deps: Parameters<typeof createOffer>[0]): Koa {
 
 /** Child process: both servers on loopback, their ports sent to the parent; exits when told. */
 async function serve(config: ServeConfig): Promise<void> {
-  const mongo = await connectMongo(config);
+  // One client per server, each counting the commands it sends: database round trips per request.
+  const connect = async () => {
+    const client = await MongoClient.connect(config.mongodbUri, { monitorCommands: true });
+    const counter = { client, db: client.db(config.mongodbDb), commands: 0 };
+    client.on('commandStarted', () => counter.commands++);
+    return counter;
+  };
+  const mongo = await connect();
+  const bareMongo = await connect();
   const temporal = await connectTemporal(config);
   const temporalDeps = { client: temporal.client, namespace: config.temporalNamespace };
   const full = createApp({
@@ -93,7 +102,7 @@ async function serve(config: ServeConfig): Promise<void> {
     // As in production (api/main.ts): JSON lines on stdout, written asynchronously (the parent sends them to /dev/null).
     logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
   });
-  const bare = bareApp(config.tenant, { db: mongo.db, temporal: temporalDeps });
+  const bare = bareApp(config.tenant, { db: bareMongo.db, temporal: temporalDeps });
   const listen = async (app: { callback: Koa['callback'] }) => {
     const handle = app.callback();
     const server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
@@ -102,11 +111,15 @@ async function serve(config: ServeConfig): Promise<void> {
   };
   const servers = [await listen(full), await listen(bare)];
   process.send!({ full: (servers[0]!.address() as AddressInfo).port, bare: (servers[1]!.address() as AddressInfo).port });
-  process.once('message', () => {
+  process.on('message', (message) => {
+    if (message === 'commands') {
+      process.send!({ full: mongo.commands, bare: bareMongo.commands });
+      return;
+    }
     for (const s of servers) s.closeAllConnections();
     void Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
       .then(() => closeApp(full))
-      .then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()]))
+      .then(() => Promise.allSettled([mongo.client.close(), bareMongo.client.close(), temporal.connection.close()]))
       .then(() => process.exit(0));
   });
 }
@@ -233,11 +246,18 @@ async function main(): Promise<void> {
       tenant,
     };
     child = fork(__filename, ['serve'], {
+      // BENCH_CPU_PROF=DIR: a V8 CPU profile of the servers (node --cpu-prof), written when they stop.
+      execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
       stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'],
       env: { ...process.env, BENCH_SERVE: JSON.stringify(config) },
     });
     log('bench: seeded; starting the servers');
     const [ports] = (await once(child, 'message')) as [{ full: number; bare: number }];
+    const server = child;
+    const commands = async (): Promise<{ full: number; bare: number }> => {
+      server.send('commands');
+      return ((await once(server, 'message')) as [{ full: number; bare: number }])[0];
+    };
     const full: Target = { port: ports.full, apiKey };
     const bare: Target = { port: ports.bare, apiKey };
 
@@ -264,11 +284,16 @@ async function main(): Promise<void> {
       ],
     ];
 
+    // BENCH_PATHS=1,3: only those paths (1 = by id, 2 = list, 3 = create), e.g. to profile one.
+    const only = process.env.BENCH_PATHS?.split(',').map(Number);
     const rows: string[] = [];
-    for (const [name, shot] of shots) {
+    for (const [name, shot] of shots.filter((_, i) => !only || only.includes(i + 1))) {
       log(`bench: ${name}`);
       await latencies(shot, full, bare, Math.min(200, REQUESTS)); // warm-up: JIT, connections, caches
+      const before = await commands();
       const lat = await latencies(shot, full, bare, REQUESTS);
+      const after = await commands();
+      const trips = { full: (after.full - before.full) / REQUESTS, bare: (after.bare - before.bare) / REQUESTS };
       const tFull = await throughput(shot, full, CONNECTIONS, SECONDS);
       const tBare = await throughput(shot, bare, CONNECTIONS, SECONDS);
       const [rpsFull, rpsBare] = [tFull.rps, tBare.rps];
@@ -276,7 +301,7 @@ async function main(): Promise<void> {
       const r50 = quantile(lat.full, 0.5) / quantile(lat.bare, 0.5);
       const r90 = quantile(lat.full, 0.9) / quantile(lat.bare, 0.9);
       rows.push(
-        `${name.padEnd(24)} ${p(lat.full, 0.5)} ${p(lat.bare, 0.5)} ${r50.toFixed(2).padStart(5)}×${r50 <= 1.3 ? ' ' : '!'}` +
+        `${name.padEnd(24)} ${trips.full.toFixed(2).padStart(5)} ${trips.bare.toFixed(2).padStart(5)} ${p(lat.full, 0.5)} ${p(lat.bare, 0.5)} ${r50.toFixed(2).padStart(5)}×${r50 <= 1.3 ? ' ' : '!'}` +
           ` ${p(lat.full, 0.9)} ${p(lat.bare, 0.9)} ${r90.toFixed(2).padStart(5)}×` +
           ` ${rpsFull.toFixed(0).padStart(7)} ${rpsBare.toFixed(0).padStart(7)} ${(rpsFull / rpsBare).toFixed(2).padStart(5)}×${rpsFull / rpsBare >= 0.75 ? ' ' : '!'}` +
           (tFull.failed + tBare.failed ? `  (failed answers: ${tFull.failed} full, ${tBare.failed} bare)` : ''),
@@ -285,9 +310,11 @@ async function main(): Promise<void> {
     console.log(
       `\napi benchmark: ${REQUESTS} sequential keep-alive requests per side and path; throughput over ${CONNECTIONS} connections for ${SECONDS} s per side and path`,
     );
-    console.log('goals: p50 ≤ 1.3× and throughput ≥ 0.75× the bare handler (! marks a miss)\n');
     console.log(
-      `${'path'.padEnd(24)} ${'p50 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(7)} ${'p90 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)} ${'req/s'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(7)}`,
+      'db/rq: database round trips per request (sequential run). Goals: p50 ≤ 1.3× and throughput ≥ 0.75× the bare handler (! marks a miss)\n',
+    );
+    console.log(
+      `${'path'.padEnd(24)} ${'db/rq'.padStart(5)} ${'bare'.padStart(5)} ${'p50 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(7)} ${'p90 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)} ${'req/s'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(7)}`,
     );
     for (const row of rows) console.log(row);
 
