@@ -9,18 +9,21 @@ import { openapiDocument } from '../schemas/openapi/index';
 import { Operation, operations } from '../schemas/operations';
 import { HttpError } from './errors';
 import { handlers } from './handlers/index';
+import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
+import { WindowReserver } from '../domain/accounts/rate-limits';
 import { AppDeps, Handler, OperationId, Request } from './handlers/types';
 import { authenticate, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
 import { accessLog, errorHandler } from './middleware/errors';
 import { rateLimit } from './middleware/rate-limit';
+import { RequestLog } from './middleware/request-log';
 import { requestId } from './middleware/request-id';
 import { AppMiddleware, authOf, RequestState } from './middleware/state';
 import { validateRequest } from './middleware/validate';
 
 export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT = 128 * 1024;
-export const RATE_LIMIT = { limit: 120, windowMs: 60_000 };
+export const RATE_LIMIT = { limit: DEFAULT_RATE_LIMIT, windowMs: 60_000 };
 
 function invoke(op: Operation, handler: Handler<OperationId>, deps: AppDeps): AppMiddleware {
   return async (ctx) => {
@@ -60,7 +63,7 @@ function healthz(deps: AppDeps): AppMiddleware {
 }
 
 /** Routes from the operation table; static segments before parameters so `/commissions/summary` wins over `/commissions/{id}`. */
-function buildRouter(deps: AppDeps): Router<RequestState> {
+function buildRouter(deps: AppDeps, windows: WindowReserver): Router<RequestState> {
   const router = new Router<RequestState>({ prefix: API_PREFIX });
   router.get('/openapi.json', (ctx) => {
     ctx.body = openapiDocument;
@@ -78,7 +81,7 @@ function buildRouter(deps: AppDeps): Router<RequestState> {
           await next();
         },
         authenticate(deps.db),
-        rateLimit(deps.db, deps.rateLimit ?? RATE_LIMIT),
+        rateLimit(windows, deps.rateLimit ?? RATE_LIMIT),
         authorize(op),
         jsonBody(op, BODY_LIMIT),
         validateRequest(op),
@@ -90,12 +93,31 @@ function buildRouter(deps: AppDeps): Router<RequestState> {
   return router;
 }
 
+/** What an app holds beyond its requests: waiting log lines, reserved rate-limit slots. */
+const held = new WeakMap<Koa<RequestState>, { log: RequestLog; windows: WindowReserver }>();
+
+/** Writes the access log lines still waiting for their batch. */
+export function flushRequestLog(app: Koa<RequestState>): void {
+  held.get(app)?.log.flush();
+}
+
+/** A clean stop, once the server answered its last request: writes the waiting log lines, gives unused rate-limit slots back. */
+export async function closeApp(app: Koa<RequestState>): Promise<void> {
+  const h = held.get(app);
+  if (!h) return;
+  h.log.flush();
+  await h.windows.close();
+}
+
 export function createApp(deps: AppDeps): Koa<RequestState> {
   const app = new Koa<RequestState>();
   app.proxy = false;
-  const router = buildRouter(deps);
+  const log = new RequestLog(deps.logger);
+  const windows = new WindowReserver(deps.db, (deps.rateLimit ?? RATE_LIMIT).windowMs);
+  held.set(app, { log, windows });
+  const router = buildRouter(deps, windows);
   app.use(requestId());
-  app.use(accessLog(deps.logger));
+  app.use(accessLog(log));
   app.use(errorHandler());
   const health = healthz(deps);
   app.use(async (ctx, next) => {

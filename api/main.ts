@@ -1,7 +1,8 @@
 /** The API process: wires MongoDB and Temporal into the app and listens. */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { createApp } from './app';
+import pino from 'pino';
+import { closeApp, createApp } from './app';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv } from '../domain/webhooks/destinations';
 import { configFromEnv, connectMongo, connectTemporal } from '../domain/config';
@@ -9,7 +10,9 @@ import { createLogger } from '../domain/logger';
 import { ensureIndexes } from '../domain/db';
 
 async function main(): Promise<void> {
-  const logger = createLogger('offerops-api');
+  // Asynchronous writes: a batch of access-log lines (RequestLog) leaves in few writes, off the response path.
+  const out = pino.destination({ dest: 1, sync: false });
+  const logger = createLogger('offerops-api', undefined, out);
   const config = configFromEnv();
   const mongo = await connectMongo(config);
   await ensureIndexes(mongo.db);
@@ -28,8 +31,14 @@ async function main(): Promise<void> {
   logger.info({ address: server.address() }, 'listening');
 
   const stop = async () => {
-    server.close();
+    // Answer what is under way (at most 10 s), then write the waiting log lines and give unused rate-limit slots back.
+    const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
+    const cut = setTimeout(() => server.closeAllConnections(), 10_000).unref();
+    await closed;
+    clearTimeout(cut);
+    await closeApp(app).catch((err: unknown) => logger.error({ err }, 'closing the app failed'));
+    out.flushSync();
     await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
     process.exit(0);
   };

@@ -1,6 +1,6 @@
-import { Logger } from 'pino';
 import { ErrorCode } from '../../schemas/openapi/common';
 import { documentedError, HttpError } from '../errors';
+import { RequestLog } from './request-log';
 import { AppMiddleware } from './state';
 
 /** Statuses Koa or a dependency may raise on its own, mapped to our codes. */
@@ -48,25 +48,26 @@ export function errorHandler(): AppMiddleware {
   };
 }
 
-/** One line per request: route template, status, duration, request and key ids. Never headers or bodies. */
-export function accessLog(logger: Logger): AppMiddleware {
+/**
+ * One line per request: route template, status, duration, request and key
+ * ids. Never headers or bodies. Recorded after the answer is complete and
+ * written in batches (RequestLog).
+ */
+export function accessLog(log: RequestLog): AppMiddleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
-      logger.info(
-        {
-          request_id: ctx.state.requestId,
-          method: ctx.method,
-          route: ctx.state.operation?.path ?? ctx.path,
-          operation: ctx.state.operation?.operationId,
-          status: ctx.status,
-          duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-          key_id: ctx.state.auth?.key._id,
-        },
-        'request',
-      );
+      log.record({
+        request_id: ctx.state.requestId,
+        method: ctx.method,
+        route: ctx.state.operation?.path ?? ctx.path,
+        operation: ctx.state.operation?.operationId,
+        status: ctx.status,
+        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+        key_id: ctx.state.auth?.key._id,
+      });
     }
   };
 }

@@ -1,6 +1,5 @@
-import { Db } from 'mongodb';
 import { HttpError } from '../errors';
-import { hit } from '../../domain/accounts/rate-limits';
+import { WindowReserver } from '../../domain/accounts/rate-limits';
 import { AppMiddleware, authOf } from './state';
 
 export interface RateLimitOptions {
@@ -9,22 +8,25 @@ export interface RateLimitOptions {
 }
 
 /**
- * `limit` requests per `windowMs` per credential, counted in MongoDB so all
- * API processes share it. Every response says where the caller stands
- * (IETF RateLimit headers); past the limit: 429 with Retry-After.
+ * `limit` requests per `windowMs` per credential (the account's operator
+ * setting when it has one), counted in MongoDB so all API processes share
+ * the window (`WindowReserver`: this process spends blocks of it it reserved).
+ * Every response says where the caller stands (IETF RateLimit headers); past
+ * the limit: 429 with Retry-After.
  */
-export function rateLimit(db: Db, opts: RateLimitOptions): AppMiddleware {
-  const policy = `"default";q=${opts.limit};w=${Math.round(opts.windowMs / 1000)}`;
+export function rateLimit(windows: WindowReserver, opts: RateLimitOptions): AppMiddleware {
   return async (ctx, next) => {
-    const { key } = authOf(ctx.state);
+    const { key, account } = authOf(ctx.state);
+    const limit = account.rate_limit ?? opts.limit;
+    const policy = `"default";q=${limit};w=${Math.round(opts.windowMs / 1000)}`;
     const now = new Date();
-    const window = await hit(db, key._id, opts.windowMs, now);
+    const window = await windows.take(key._id, limit, now);
     const reset = Math.max(1, Math.ceil((window.resetAt.getTime() - now.getTime()) / 1000));
-    const remaining = Math.max(0, opts.limit - window.count);
+    const remaining = Math.max(0, limit - window.count);
     const headers = { 'RateLimit-Policy': policy, RateLimit: `"default";r=${remaining};t=${reset}` };
     ctx.set(headers);
-    if (window.count > opts.limit) {
-      throw new HttpError('rate_limited', `More than ${opts.limit} requests in this window; retry in ${reset} s.`, {
+    if (window.count > limit) {
+      throw new HttpError('rate_limited', `More than ${limit} requests in this window; retry in ${reset} s.`, {
         ...headers,
         'Retry-After': String(reset),
       });

@@ -25,7 +25,13 @@ export interface AccountDoc {
   name: string;
   plan: Plan;
   created_at: Date;
+  /** Requests per minute per key, when an operator changed it from the default (DEFAULT_RATE_LIMIT). */
+  rate_limit?: number;
 }
+
+/** Requests per minute per key (spec 7), unless the account's operator setting says otherwise. */
+export const DEFAULT_RATE_LIMIT = 120;
+export const MAX_RATE_LIMIT = 1_000_000_000;
 
 export interface ApiKeyDoc {
   _id: string;
@@ -67,6 +73,16 @@ export const listApiKeys = (db: Db, accountId: string, env?: Environment): Promi
 
 export class KeyInputError extends Error {}
 
+/** Sets the account's per-key rate limit (requests per minute); false when there is no such account. */
+export async function setAccountRateLimit(db: Db, accountId: string, limit: number): Promise<boolean> {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_RATE_LIMIT) {
+    throw new KeyInputError(`a rate limit is a whole number of requests from 1 to ${MAX_RATE_LIMIT}`);
+  }
+  const res = await accounts(db).updateOne({ _id: accountId }, { $set: { rate_limit: limit } });
+  forgetVerified((e) => e.account._id === accountId);
+  return res.matchedCount === 1;
+}
+
 export async function createApiKey(
   db: Db,
   input: { accountId: string; env: Environment; scopes: readonly string[]; name?: string; expiresInMs?: number | null },
@@ -104,15 +120,16 @@ export async function createApiKey(
 /** Revokes a key; false when there is no such key. Revoking twice keeps the first time. */
 export async function revokeApiKey(db: Db, keyId: string): Promise<boolean> {
   const res = await keys(db).updateOne({ _id: keyId, revoked_at: null }, { $set: { revoked_at: new Date() } });
+  forgetVerified((e) => e.key._id === keyId);
   return res.matchedCount === 1 || (await keys(db).countDocuments({ _id: keyId })) === 1;
 }
 
 export type KeyCheck = { ok: true; key: ApiKeyDoc; account: AccountDoc } | { ok: false; reason: 'invalid' | 'expired' | 'revoked' };
 
-/** Finds the key a presented secret belongs to and says whether it may be used now. */
-export async function checkApiKey(db: Db, presented: string, now = new Date()): Promise<KeyCheck> {
-  if (!/^oo_(live|test)_[A-Za-z0-9]{40}$/.test(presented)) return { ok: false, reason: 'invalid' };
-  const digest = sha256(presented);
+const KEY_FORM = /^oo_(live|test)_[A-Za-z0-9]{40}$/;
+
+/** The stored key and account for a presented secret's digest, and whether they may be used now. */
+async function lookUpKey(db: Db, digest: Buffer, now: Date): Promise<KeyCheck> {
   const key = await keys(db).findOne({ hash: digest.toString('hex') });
   if (!key || !timingSafeEqual(Buffer.from(key.hash, 'hex'), digest)) return { ok: false, reason: 'invalid' };
   if (key.revoked_at) return { ok: false, reason: 'revoked' };
@@ -120,4 +137,45 @@ export async function checkApiKey(db: Db, presented: string, now = new Date()): 
   const account = await getAccount(db, key.account_id);
   if (!account) return { ok: false, reason: 'invalid' };
   return { ok: true, key, account };
+}
+
+/**
+ * How long this process trusts a key it verified without asking MongoDB
+ * again: a revocation (or an account change) made elsewhere — another API
+ * process, the CLI — takes effect here within this bound. In this process it
+ * takes effect at once (revokeApiKey and setAccountRateLimit forget the entry).
+ */
+export const KEY_CACHE_MS = 2_000;
+const KEY_CACHE_MAX = 10_000;
+
+/** Verified keys by database and SHA-256 of the secret (never the secret itself). */
+const verified = new Map<string, { key: ApiKeyDoc; account: AccountDoc; until: number }>();
+
+/**
+ * Finds the key a presented secret belongs to and says whether it may be used
+ * now, through this process's cache of verified keys (KEY_CACHE_MS); expiry
+ * is checked on every use.
+ */
+export async function checkApiKey(db: Db, presented: string, now = new Date()): Promise<KeyCheck> {
+  if (!KEY_FORM.test(presented)) return { ok: false, reason: 'invalid' };
+  const digest = sha256(presented);
+  const id = `${db.databaseName}:${digest.toString('hex')}`;
+  const hit = verified.get(id);
+  if (hit && hit.until > now.getTime()) {
+    if (!hit.key.expires_at || hit.key.expires_at.getTime() > now.getTime()) return { ok: true, key: hit.key, account: hit.account };
+    verified.delete(id);
+    return { ok: false, reason: 'expired' };
+  }
+  const check = await lookUpKey(db, digest, now);
+  verified.delete(id);
+  if (check.ok) {
+    if (verified.size >= KEY_CACHE_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(id, { key: check.key, account: check.account, until: now.getTime() + KEY_CACHE_MS });
+  }
+  return check;
+}
+
+/** Drops this process's cached entries that `matches` (after a revocation or an account change). */
+function forgetVerified(matches: (entry: { key: ApiKeyDoc; account: AccountDoc }) => boolean): void {
+  for (const [id, entry] of verified) if (matches(entry)) verified.delete(id);
 }

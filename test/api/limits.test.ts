@@ -8,6 +8,8 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { ApiClient, assertMatchesContract, Reply } from '../helpers/client';
 import { addKey, seedTenant, startTestApp, TestApp } from '../helpers/stack';
+import { setAccountRateLimit } from '../../domain/accounts/store';
+import { WindowReserver } from '../../domain/accounts/rate-limits';
 
 const LIMIT = 128 * 1024;
 
@@ -316,5 +318,47 @@ describe('429: 120 requests per minute per credential', () => {
       remaining,
       Array.from({ length: 120 }, (_, i) => i),
     );
+  });
+
+  test('the limit is an operator setting per account (admin account update --rate-limit); other accounts keep 120', async () => {
+    const tenant = await seedTenant(app.db);
+    const other = await seedTenant(app.db);
+    assert.equal(await setAccountRateLimit(app.db, tenant.accountId, 3), true);
+    const client = api.withKey(tenant.apiKey);
+    for (let i = 1; i <= 3; i++) {
+      const res = await client.get('/me');
+      assert.equal(res.status, 200, `request ${i}: ${res.text}`);
+      assert.equal(res.headers.get('ratelimit-policy'), '"default";q=3;w=60');
+      assert.equal(rateLimitOf(res), 3 - i);
+    }
+    const refused = await client.get('/me');
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('ratelimit-policy'), '"default";q=3;w=60');
+    const res = await api.withKey(other.apiKey).get('/me');
+    assert.equal(res.headers.get('ratelimit-policy'), '"default";q=120;w=60');
+    assert.equal(await setAccountRateLimit(app.db, 'acc_0000000000000000000000', 10), false);
+    await assert.rejects(setAccountRateLimit(app.db, tenant.accountId, 0), /whole number/);
+  });
+
+  test('processes spending reserved blocks serve exactly the limit between them, and a clean stop gives unused slots back', async () => {
+    const MIN = 60_000;
+    // Two processes alternating request by request: each spends the blocks it reserved.
+    const a = new WindowReserver(app.db, MIN);
+    const b = new WindowReserver(app.db, MIN);
+    let served = 0;
+    for (let i = 0; i < 130; i++) if ((await (i % 2 ? b : a).take('key_alternating', 120)).count <= 120) served++;
+    assert.equal(served, 120);
+
+    // One process takes one slot (and holds the rest of its block); the other spends what is left of the window.
+    const c = new WindowReserver(app.db, MIN);
+    const d = new WindowReserver(app.db, MIN);
+    assert.equal((await c.take('key_stopping', 120)).count, 1);
+    let viaD = 0;
+    while ((await d.take('key_stopping', 120)).count <= 120) viaD++;
+    assert.ok(viaD < 119, `the other process held no block: ${viaD}`);
+    // The first stops cleanly: its unused slots go back to the window, and the other can spend them.
+    await c.close();
+    while ((await d.take('key_stopping', 120)).count <= 120) viaD++;
+    assert.equal(1 + viaD, 120);
   });
 });

@@ -7,7 +7,16 @@
 import { Db } from 'mongodb';
 import { SCOPES } from '../../schemas/openapi/common';
 import { PLANS } from '../../schemas/openapi/account';
-import { createAccount, createApiKey, getAccount, KeyInputError, Plan, revokeApiKey, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
+import {
+  createAccount,
+  createApiKey,
+  getAccount,
+  KeyInputError,
+  Plan,
+  revokeApiKey,
+  setAccountRateLimit,
+  TEST_KEY_LIFETIMES,
+} from '../../domain/accounts/store';
 import { accountSummaries, keySummaries } from '../../domain/accounts/admin';
 import { Environment, Tenant } from '../../domain/db';
 import { CHANNEL_TYPES, ChannelType } from '../../domain/channels/store';
@@ -72,6 +81,21 @@ export async function accountCreate(db: Db, { values }: AdminInput) {
 
 export async function accountList(db: Db) {
   return { accounts: await accountSummaries(db) };
+}
+
+export async function accountUpdate(db: Db, { values }: AdminInput) {
+  const account = str(values, 'account');
+  const limit = str(values, 'rate-limit');
+  if (!account) throw new UsageError('--account is required');
+  if (limit === undefined) throw new UsageError('--rate-limit is required (requests per minute per key)');
+  if (!/^\d{1,10}$/.test(limit)) throw new UsageError('--rate-limit must be a whole number of requests per minute');
+  try {
+    if (!(await setAccountRateLimit(db, account, Number(limit)))) throw new UsageError(`no account ${account}`);
+  } catch (err) {
+    if (err instanceof KeyInputError) throw new UsageError(err.message);
+    throw err;
+  }
+  return { account_id: account, rate_limit: Number(limit) };
 }
 
 export async function keyCreate(db: Db, { values }: AdminInput) {

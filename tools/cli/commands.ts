@@ -66,6 +66,16 @@ export const COMMANDS: Command[] = [
     admin: admin.accountList,
   },
   {
+    words: ['admin', 'account', 'update'],
+    args: [],
+    synopsis: '--account ID --rate-limit N',
+    summary: "change an account's rate limit (requests per minute per key; 120 by default)",
+    details: ['--account ID          the account (acc_…)', '--rate-limit N        requests per minute window, per key'],
+    options: { account: S, 'rate-limit': S },
+    prints: '{"account_id": "acc_…", "rate_limit": N}',
+    admin: admin.accountUpdate,
+  },
+  {
     words: ['admin', 'key', 'create'],
     args: [],
     synopsis: '--account ID --scopes a:read,b:write|all [--env live|test] [--expires 1h|1d|7d] [--name N]',

@@ -1,0 +1,344 @@
+/**
+ * `npm run bench:api`: the API's full middleware chain (request id, auth,
+ * rate limit, plan, scope, body, validation, access log) beside a bare Koa
+ * handler doing the same database work through the same driver on the same
+ * database, in one run, as ratios:
+ *
+ * - latency: sequential requests over one keep-alive connection, the two
+ *   servers alternating request by request; p50 and p90;
+ * - throughput: 64 keep-alive connections for a bounded time (and count).
+ *
+ * on `GET /offers/{id}`, `GET /offers?limit=30` and `POST /offers` (a new URL
+ * each time: the create path). Both servers run in one child process (the
+ * load generator is this process, so it does not share their event loop).
+ * Load goes to loopback only. Starts its own stack (or uses MONGODB_URI /
+ * TEMPORAL_ADDRESS). Options: BENCH_REQUESTS (sequential requests per side
+ * and path, default 1000), BENCH_SECONDS (throughput run per side and path,
+ * default 4), BENCH_CONNECTIONS (default 64).
+ */
+import { ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, createServer, request } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import Koa from 'koa';
+import pino from 'pino';
+import { closeApp, createApp } from '../../api/app';
+import { MongoClient } from 'mongodb';
+import { connectMongo, connectTemporal } from '../../domain/config';
+import { newSecretKey } from '../../domain/sealing';
+import { createLogger } from '../../domain/logger';
+import { createAccount, createApiKey, setAccountRateLimit } from '../../domain/accounts/store';
+import { ensureIndexes, Tenant } from '../../domain/db';
+import { createOffer, listOffers, mustGetOffer, toOffer } from '../../domain/offers/service';
+import { SCOPES } from '../../schemas/openapi/common';
+import { log, Supervisor } from '../stack/processes';
+import { startStack } from '../stack/stack';
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+/** At most this many requests per throughput run, whatever the time. */
+const MAX_PER_RUN = 50_000;
+/** The benchmark account's raised per-account limit (an operator setting; the default is 120 a minute). */
+const BENCH_RATE_LIMIT = 10_000_000;
+const SEEDED_OFFERS = 100;
+
+const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+/** What the child is told: where the database is and whose data the bare handlers serve. */
+interface ServeConfig {
+  mongodbUri: string;
+  mongodbDb: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  tenant: Tenant;
+}
+
+/** The bare floor: Koa and the same domain calls (same queries, same documents), without the chain. */
+function bareApp(tenant: Tenant, deps: Parameters<typeof createOffer>[0]): Koa {
+  const app = new Koa();
+  app.use(async (ctx) => {
+    if (ctx.method === 'GET' && ctx.path.startsWith('/api/v1/offers/')) {
+      const offer = await mustGetOffer(deps, tenant, ctx.path.slice('/api/v1/offers/'.length));
+      ctx.body = { data: toOffer(offer) };
+    } else if (ctx.method === 'GET' && ctx.path === '/api/v1/offers') {
+      const page = { limit: Number(ctx.query.limit ?? 30), offset: 0 };
+      const { items, total } = await listOffers(deps.db, tenant, {}, page);
+      ctx.body = { data: items.map(toOffer), pagination: { total, limit: page.limit, offset: 0, has_more: total > page.limit } };
+    } else if (ctx.method === 'POST' && ctx.path === '/api/v1/offers') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+      const { offer, created } = await createOffer(deps, tenant, JSON.parse(Buffer.concat(chunks).toString('utf8')) as never);
+      ctx.status = created ? 201 : 200;
+      ctx.body = { data: toOffer(offer), created };
+    } else {
+      ctx.status = 404;
+    }
+  });
+  return app;
+}
+
+/** Child process: both servers on loopback, their ports sent to the parent; exits when told. */
+async function serve(config: ServeConfig): Promise<void> {
+  // One client per server, each counting the commands it sends: database round trips per request.
+  const connect = async () => {
+    const client = await MongoClient.connect(config.mongodbUri, { monitorCommands: true });
+    const counter = { client, db: client.db(config.mongodbDb), commands: 0 };
+    client.on('commandStarted', () => counter.commands++);
+    return counter;
+  };
+  const mongo = await connect();
+  const bareMongo = await connect();
+  const temporal = await connectTemporal(config);
+  const temporalDeps = { client: temporal.client, namespace: config.temporalNamespace };
+  const full = createApp({
+    db: mongo.db,
+    secretKey: Buffer.from(newSecretKey(), 'base64'),
+    temporal: temporalDeps,
+    // As in production (api/main.ts): JSON lines on stdout, written asynchronously (the parent sends them to /dev/null).
+    logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
+  });
+  const bare = bareApp(config.tenant, { db: bareMongo.db, temporal: temporalDeps });
+  const listen = async (app: { callback: Koa['callback'] }) => {
+    const handle = app.callback();
+    const server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return server;
+  };
+  const servers = [await listen(full), await listen(bare)];
+  process.send!({ full: (servers[0]!.address() as AddressInfo).port, bare: (servers[1]!.address() as AddressInfo).port });
+  process.on('message', (message) => {
+    if (message === 'commands') {
+      process.send!({ full: mongo.commands, bare: bareMongo.commands });
+      return;
+    }
+    for (const s of servers) s.closeAllConnections();
+    void Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
+      .then(() => closeApp(full))
+      .then(() => Promise.allSettled([mongo.client.close(), bareMongo.client.close(), temporal.connection.close()]))
+      .then(() => process.exit(0));
+  });
+}
+
+interface Target {
+  port: number;
+  apiKey: string;
+}
+
+interface Shot {
+  method: 'GET' | 'POST';
+  path: () => string;
+  body?: () => string;
+  expect: number;
+}
+
+/** One request; resolves with its duration in ms, rejects on any status but the expected one. */
+function send(agent: Agent, target: Target, shot: Shot): Promise<number> {
+  const body = shot.body?.();
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        method: shot.method,
+        path: shot.path(),
+        agent,
+        headers: {
+          authorization: `Bearer ${target.apiKey}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (res.statusCode !== shot.expect) {
+            reject(new Error(`${shot.method} port ${target.port}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`));
+          } else {
+            resolve(Number(process.hrtime.bigint() - started) / 1e6);
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Sequential, alternating: the i-th request of each side runs back to back, so drift hits both alike. */
+async function latencies(shot: Shot, full: Target, bare: Target, count: number): Promise<{ full: number[]; bare: number[] }> {
+  const agents = [new Agent({ keepAlive: true, maxSockets: 1 }), new Agent({ keepAlive: true, maxSockets: 1 })] as const;
+  const out = { full: [] as number[], bare: [] as number[] };
+  for (let i = 0; i < count; i++) {
+    out.full.push(await send(agents[0], full, shot));
+    out.bare.push(await send(agents[1], bare, shot));
+  }
+  for (const a of agents) a.destroy();
+  return out;
+}
+
+/**
+ * Answered requests per second over `connections` keep-alive connections, for
+ * `seconds` or MAX_PER_RUN requests; answers other than the expected status
+ * are counted apart (and not in the rate).
+ */
+async function throughput(shot: Shot, target: Target, connections: number, seconds: number): Promise<{ rps: number; failed: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const deadline = Date.now() + seconds * 1000;
+  let done = 0;
+  let failed = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < deadline && done + failed < MAX_PER_RUN) {
+        await send(agent, target, shot).then(
+          () => done++,
+          () => failed++,
+        );
+      }
+    }),
+  );
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  agent.destroy();
+  return { rps: done / elapsed, failed };
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-bench-api-'));
+  const supervisor = await Supervisor.open(dataDir, log);
+  let child: ChildProcess | undefined;
+  try {
+    const stack = await startStack({ supervisor, withApp: false, log });
+    const mongodbDb = `bench_${randomBytes(4).toString('hex')}`;
+    const mongo = await connectMongo({ mongodbUri: stack.mongodbUri, mongodbDb });
+    await ensureIndexes(mongo.db);
+    const account = await createAccount(mongo.db, { name: 'Bench' });
+    // The throughput runs need more than 120 a minute: the operator setting, not a bypass of the limiter.
+    await setAccountRateLimit(mongo.db, account._id, BENCH_RATE_LIMIT);
+    const { apiKey } = await createApiKey(mongo.db, { accountId: account._id, env: 'live', scopes: SCOPES });
+    const tenant: Tenant = { accountId: account._id, env: 'live' };
+    const temporal = await connectTemporal(stack);
+    const domain = { db: mongo.db, temporal: { client: temporal.client } };
+    let offerId = '';
+    for (let i = 0; i < SEEDED_OFFERS; i++) {
+      const { offer } = await createOffer(domain, tenant, {
+        url: `https://shop.example/bench/seed-${i}`,
+        title: `Seeded offer ${i}`,
+        price: 100 + i,
+        original_price: 150 + i,
+        store: 'Bench store',
+        currency: 'BRL',
+      });
+      offerId = offer._id;
+    }
+
+    const config: ServeConfig = {
+      mongodbUri: stack.mongodbUri,
+      mongodbDb,
+      temporalAddress: stack.temporalAddress,
+      temporalNamespace: stack.temporalNamespace,
+      tenant,
+    };
+    child = fork(__filename, ['serve'], {
+      // BENCH_CPU_PROF=DIR: a V8 CPU profile of the servers (node --cpu-prof), written when they stop.
+      execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+      stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'],
+      env: { ...process.env, BENCH_SERVE: JSON.stringify(config) },
+    });
+    log('bench: seeded; starting the servers');
+    const [ports] = (await once(child, 'message')) as [{ full: number; bare: number }];
+    const server = child;
+    const commands = async (): Promise<{ full: number; bare: number }> => {
+      server.send('commands');
+      return ((await once(server, 'message')) as [{ full: number; bare: number }])[0];
+    };
+    const full: Target = { port: ports.full, apiKey };
+    const bare: Target = { port: ports.bare, apiKey };
+
+    let n = 0;
+    const run = randomBytes(3).toString('hex');
+    const shots: [string, Shot][] = [
+      ['GET /offers/{id}', { method: 'GET', path: () => `/api/v1/offers/${offerId}`, expect: 200 }],
+      ['GET /offers (limit 30)', { method: 'GET', path: () => '/api/v1/offers?limit=30', expect: 200 }],
+      [
+        'POST /offers (new URL)',
+        {
+          method: 'POST',
+          path: () => '/api/v1/offers',
+          body: () =>
+            JSON.stringify({
+              url: `https://shop.example/bench/${run}/${++n}`,
+              title: 'Bench offer',
+              price: 99.9,
+              original_price: 149.9,
+              currency: 'BRL',
+            }),
+          expect: 201,
+        },
+      ],
+    ];
+
+    // BENCH_PATHS=1,3: only those paths (1 = by id, 2 = list, 3 = create), e.g. to profile one.
+    const only = process.env.BENCH_PATHS?.split(',').map(Number);
+    const rows: string[] = [];
+    for (const [name, shot] of shots.filter((_, i) => !only || only.includes(i + 1))) {
+      log(`bench: ${name}`);
+      await latencies(shot, full, bare, Math.min(200, REQUESTS)); // warm-up: JIT, connections, caches
+      const before = await commands();
+      const lat = await latencies(shot, full, bare, REQUESTS);
+      const after = await commands();
+      const trips = { full: (after.full - before.full) / REQUESTS, bare: (after.bare - before.bare) / REQUESTS };
+      const tFull = await throughput(shot, full, CONNECTIONS, SECONDS);
+      const tBare = await throughput(shot, bare, CONNECTIONS, SECONDS);
+      const [rpsFull, rpsBare] = [tFull.rps, tBare.rps];
+      const p = (xs: number[], q: number) => quantile(xs, q).toFixed(2).padStart(6);
+      const r50 = quantile(lat.full, 0.5) / quantile(lat.bare, 0.5);
+      const r90 = quantile(lat.full, 0.9) / quantile(lat.bare, 0.9);
+      rows.push(
+        `${name.padEnd(24)} ${trips.full.toFixed(2).padStart(5)} ${trips.bare.toFixed(2).padStart(5)} ${p(lat.full, 0.5)} ${p(lat.bare, 0.5)} ${r50.toFixed(2).padStart(5)}×${r50 <= 1.3 ? ' ' : '!'}` +
+          ` ${p(lat.full, 0.9)} ${p(lat.bare, 0.9)} ${r90.toFixed(2).padStart(5)}×` +
+          ` ${rpsFull.toFixed(0).padStart(7)} ${rpsBare.toFixed(0).padStart(7)} ${(rpsFull / rpsBare).toFixed(2).padStart(5)}×${rpsFull / rpsBare >= 0.75 ? ' ' : '!'}` +
+          (tFull.failed + tBare.failed ? `  (failed answers: ${tFull.failed} full, ${tBare.failed} bare)` : ''),
+      );
+    }
+    console.log(
+      `\napi benchmark: ${REQUESTS} sequential keep-alive requests per side and path; throughput over ${CONNECTIONS} connections for ${SECONDS} s per side and path`,
+    );
+    console.log(
+      'db/rq: database round trips per request (sequential run). Goals: p50 ≤ 1.3× and throughput ≥ 0.75× the bare handler (! marks a miss)\n',
+    );
+    console.log(
+      `${'path'.padEnd(24)} ${'db/rq'.padStart(5)} ${'bare'.padStart(5)} ${'p50 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(7)} ${'p90 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)} ${'req/s'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(7)}`,
+    );
+    for (const row of rows) console.log(row);
+
+    child.send('stop');
+    await once(child, 'exit');
+    child = undefined;
+    await mongo.db.dropDatabase();
+    await mongo.client.close();
+    await temporal.connection.close();
+  } finally {
+    child?.kill();
+    await supervisor.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === 'serve') {
+  serve(JSON.parse(process.env.BENCH_SERVE!) as ServeConfig).catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
