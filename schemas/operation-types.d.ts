@@ -2609,7 +2609,7 @@ export interface components {
             /** @description the latest 20 messages, newest first */
             last_messages: components["schemas"]["Message"][];
         };
-        /** @description Assign, prioritise, tag or change the DU mode. Only the fields sent change. */
+        /** @description Assign, prioritise, tag, move between open and pending, or change the DU mode. Only the fields sent change. */
         ConversationUpdate: {
             /** @description team member the conversation is assigned to (name or handle in the team); null unassigns */
             assignee?: string | null;
@@ -2617,6 +2617,11 @@ export interface components {
             du_mode?: components["schemas"]["DuMode"];
             /** @description replaces the conversation's tags */
             tags?: string[];
+            /**
+             * @description `open` (waiting for the team) or `pending` (waiting for the contact); closing is `POST …/close`, and a closed conversation reopens with a new inbound message
+             * @enum {string}
+             */
+            status?: "open" | "pending";
         };
         /** @description Optional details of the close. */
         ConversationCloseRequest: {

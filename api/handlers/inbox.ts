@@ -1,5 +1,7 @@
 import {
+  closeConversation,
   conversationContext,
+  updateConversation,
   listContacts,
   listConversations,
   listMessages,
@@ -35,4 +37,13 @@ export const contactsList: Handler<'contacts_list'> = async (req, deps) => {
   const { stage, tag, channel, query } = req.query;
   const { items, total } = await listContacts(deps.db, req.tenant, { stage, tag, channel, query }, page);
   return listReply(items.map(toContact), total, page);
+};
+
+export const conversationUpdate: Handler<'conversation_update'> = async (req, deps) => ({
+  body: { data: toConversation(await updateConversation(deps, req.tenant, req.params.id, req.body)) },
+});
+
+export const conversationClose: Handler<'conversation_close'> = async (req, deps) => {
+  const { conversation, eventId } = await closeConversation(deps, req.tenant, req.params.id, req.body?.reason ?? null);
+  return { body: { data: toConversation(conversation), event_id: eventId } };
 };

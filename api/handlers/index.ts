@@ -4,7 +4,7 @@
  */
 import { accountGet } from './account';
 import { groupGet, groupsList, groupUpdate } from './groups';
-import { contactsList, conversationGet, conversationMessagesList, conversationsList } from './inbox';
+import { contactsList, conversationClose, conversationGet, conversationMessagesList, conversationsList, conversationUpdate } from './inbox';
 import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
 import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpdate } from './offers';
@@ -40,8 +40,6 @@ export const UNBUILT_OPERATIONS = [
   'journey_delete',
   'journey_activate',
   'journey_executions_list',
-  'conversation_update',
-  'conversation_close',
   'conversation_reply',
   'analytics_summary',
   'analytics_timeseries',
@@ -59,6 +57,8 @@ const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   account_get: accountGet,
   conversations_list: conversationsList,
   conversation_get: conversationGet,
+  conversation_update: conversationUpdate,
+  conversation_close: conversationClose,
   conversation_messages_list: conversationMessagesList,
   contacts_list: contactsList,
   offers_list: offersList,

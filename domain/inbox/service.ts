@@ -4,8 +4,11 @@
  */
 import { LAST_MESSAGES } from '../../schemas/openapi/inbox';
 import { Tenant } from '../db';
-import { invalid } from '../errors';
-import { DomainDeps, found, iso } from '../resource';
+import { Schema } from '../../schemas/types';
+import { conflict, invalid } from '../errors';
+import { commitEvents } from '../events/commit';
+import { prepareEvent } from '../events/store';
+import { changedFields, DomainDeps, found, iso, written } from '../resource';
 import { ContactDoc, contacts, ConversationDoc, conversations, listMessages, MessageDoc, messages } from './store';
 
 export { listContacts, listConversations, listMessages } from './store';
@@ -89,4 +92,51 @@ export async function referencedMessage(deps: DomainDeps, tenant: Tenant, conver
   throw invalid('unknown_reference', `No message ${JSON.stringify(id)} in this conversation.`, [
     { location: 'query', field: 'before', rule: 'exists', message: 'does not name a message of this conversation' },
   ]);
+}
+
+const UPDATABLE = ['assignee', 'priority', 'du_mode', 'tags', 'status'] as const satisfies readonly (keyof ConversationDoc)[];
+
+/** Assigns, prioritises, tags, moves between open and pending, or changes the DU mode: the fields sent that differ. */
+export async function updateConversation(
+  deps: DomainDeps,
+  tenant: Tenant,
+  id: string,
+  input: Schema<'ConversationUpdate'> | undefined,
+): Promise<ConversationDoc> {
+  const conversation = await mustGetConversation(deps, tenant, id);
+  const set = changedFields<ConversationDoc, (typeof UPDATABLE)[number]>(conversation, input ?? {}, UPDATABLE);
+  const changed = Object.keys(set);
+  if (!changed.length) return conversation;
+  // A status sent to a closed conversation reopens it.
+  const reopening = set.status !== undefined && conversation.status === 'closed' ? { closed_at: null } : {};
+  const updated = written(
+    await conversations(deps.db, tenant).updateFrom(conversation, { ...set, ...reopening }, (after) =>
+      prepareEvent(tenant, 'conversation.updated', { conversation: toConversation(after), changed }),
+    ),
+    'conversation',
+  );
+  await commitEvents(deps, 'conversations', conversation._id);
+  return updated;
+}
+
+/** Ends the conversation and records `conversation.closed`; one already closed is a 409. */
+export async function closeConversation(
+  deps: DomainDeps,
+  tenant: Tenant,
+  id: string,
+  reason: string | null,
+): Promise<{ conversation: ConversationDoc; eventId: string }> {
+  const conversation = await mustGetConversation(deps, tenant, id);
+  if (conversation.status === 'closed') throw conflict('conflict', 'The conversation is closed already; a new inbound message reopens it.');
+  let eventId = '';
+  const closed = written(
+    await conversations(deps.db, tenant).updateFrom(conversation, { status: 'closed', closed_at: new Date() }, (after) => {
+      const event = prepareEvent(tenant, 'conversation.closed', { conversation: toConversation(after), reason });
+      eventId = event.id;
+      return event;
+    }),
+    'conversation',
+  );
+  await commitEvents(deps, 'conversations', conversation._id);
+  return { conversation: closed, eventId };
 }

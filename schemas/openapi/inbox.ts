@@ -86,9 +86,14 @@ export const schemas: Record<string, JsonSchema> = {
       priority: ref('Priority'),
       du_mode: ref('DuMode'),
       tags: arr(TAG, { maxItems: 30, uniqueItems: true, description: "replaces the conversation's tags" }),
+      status: str({
+        enum: ['open', 'pending'],
+        description:
+          '`open` (waiting for the team) or `pending` (waiting for the contact); closing is `POST …/close`, and a closed conversation reopens with a new inbound message',
+      }),
     },
     [],
-    { description: 'Assign, prioritise, tag or change the DU mode. Only the fields sent change.' },
+    { description: 'Assign, prioritise, tag, move between open and pending, or change the DU mode. Only the fields sent change.' },
   ),
   ConversationCloseRequest: object(
     { reason: str({ minLength: 1, maxLength: 500, description: 'why the conversation was closed, kept in its history and event' }) },

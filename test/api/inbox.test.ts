@@ -3,7 +3,8 @@
  * the channel's own secret, idempotency by the channel's message id, the
  * contact and conversation a message makes, their events, and addresses
  * kept sealed out of every record and event; the inbox's read side (lists,
- * context, message history with keyset pages) without any address.
+ * context, message history with keyset pages) without any address; PATCH,
+ * close and the reopening by a new inbound message.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -55,6 +56,8 @@ async function post(body: unknown, opts: { channel?: string; secret?: string | n
 let n = 0;
 const messageId = () => `wamid.${Date.now()}.${++n}`;
 const events = (kind: string) => app.db.collection('events').find({ account_id: me.accountId, kind }).toArray() as Promise<any[]>;
+const eventsOf = (t: Tenant, kind: string) =>
+  app.db.collection('events').find({ account_id: t.accountId, kind }).sort({ _id: 1 }).toArray() as Promise<any[]>;
 const count = (coll: string) => app.db.collection(coll).countDocuments({ account_id: me.accountId });
 
 describe('POST /inbound/{channel_id}', () => {
@@ -317,5 +320,54 @@ describe('the inbox read side', () => {
     );
     assert.equal((await api.get('/inbox/contacts?stage=customer')).body.pagination.total, 0);
     assert.equal((await api.get('/inbox/contacts?query=.*')).body.pagination.total, 0);
+  });
+
+  test('PATCH assigns, prioritises, tags, sets DU mode and status; close records conversation.closed; a new message reopens', async () => {
+    const from = '5521900000077@s.whatsapp.net';
+    const { conversation_id: id } = await send({ from, text: 'quero falar com alguém' });
+    const patched = await api.patch(`/inbox/conversations/${id}`, {
+      assignee: 'Marina',
+      priority: 'urgent',
+      du_mode: 'off',
+      tags: ['vip'],
+      status: 'pending',
+    });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual(
+      [patched.body.data.assignee, patched.body.data.priority, patched.body.data.du_mode, patched.body.data.tags, patched.body.data.status],
+      ['Marina', 'urgent', 'off', ['vip'], 'pending'],
+    );
+    const updates = (await eventsOf(other, 'conversation.updated')).filter((e) => e.data.conversation.id === id);
+    assert.deepEqual(updates.at(-1)?.data.changed.sort(), ['assignee', 'du_mode', 'priority', 'status', 'tags']);
+    const unchanged = await api.patch(`/inbox/conversations/${id}`, { assignee: 'Marina' });
+    assert.equal(unchanged.body.data.updated_at, patched.body.data.updated_at);
+    assert.deepEqual(
+      (await api.get('/inbox/conversations?assignee=Marina&priority=urgent')).body.data.map((c: any) => c.id),
+      [id],
+    );
+    for (const bad of [{ priority: 'normal' }, { du_mode: 'manual' }, { status: 'closed' }, { assignee: '' }, { phone: '55' }]) {
+      const res = await api.patch(`/inbox/conversations/${id}`, bad);
+      assert.equal(res.status, 400, `${JSON.stringify(bad)}: ${res.text}`);
+    }
+
+    const closed = await api.post(`/inbox/conversations/${id}/close`, { reason: 'resolvido' });
+    assert.equal(closed.status, 200, closed.text);
+    assert.equal(closed.body.data.status, 'closed');
+    assert.ok(closed.body.data.closed_at);
+    const [event] = (await eventsOf(other, 'conversation.closed')).filter((e) => e.data.conversation.id === id);
+    assert.equal(event?._id, closed.body.event_id);
+    assert.equal(event?.data.reason, 'resolvido');
+    const again = await api.post(`/inbox/conversations/${id}/close`);
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, 'conflict');
+    assert.equal((await api.post('/inbox/conversations/cnv_0000000000000000000000/close')).status, 404);
+
+    await send({ from, text: 'voltei' });
+    const reopened = (await api.get(`/inbox/conversations/${id}`)).body.data;
+    assert.equal(reopened.status, 'open');
+    assert.equal(reopened.closed_at, null);
+    assert.equal(reopened.assignee, 'Marina');
+    const last = (await eventsOf(other, 'conversation.updated')).filter((e) => e.data.conversation.id === id).at(-1);
+    assert.ok(last?.data.changed.includes('status'));
   });
 });
