@@ -102,8 +102,16 @@ export class TenantCollection<T extends TenantDoc> {
     return { ...filter, account_id: this.tenant.accountId, env: this.tenant.env, _deleted: { $ne: true } };
   }
 
-  findById(id: string): Promise<T | null> {
-    return this.coll.findOne(this.scoped({ _id: id } as Filter<T>)) as Promise<T | null>;
+  /**
+   * The tenant's document `id`. Read by `_id` alone and checked here: the
+   * embedded FerretDB (SQLite) pushes a filter down to its primary key only
+   * when `_id` is the filter's single field, and scans the whole collection
+   * otherwise; MongoDB serves both from the `_id` index. A document's account
+   * and environment never change, so the check after the read is as strict.
+   */
+  async findById(id: string): Promise<T | null> {
+    const doc = (await this.coll.findOne({ _id: id } as Filter<T>)) as T | null;
+    return doc && doc.account_id === this.tenant.accountId && doc.env === this.tenant.env && doc._deleted !== true ? doc : null;
   }
 
   findOne(filter: Filter<T>): Promise<T | null> {

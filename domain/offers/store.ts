@@ -63,8 +63,8 @@ export async function insertOffer(
   describe: (offer: OfferDoc) => OutboxEvent,
 ): Promise<{ offer: OfferDoc; created: boolean }> {
   const coll = offers(db, tenant);
-  const existing = await coll.findOne({ url: fields.url });
-  if (existing) return { offer: existing, created: false };
+  // Insert first and let the unique index on (tenant, url) find a repeat: a look-up by url before
+  // every insert would scan the whole collection on the embedded FerretDB (it serves only `_id` filters from SQL).
   const now = new Date();
   const doc = {
     _id: newId('off', now.getTime()),
@@ -79,7 +79,7 @@ export async function insertOffer(
     const offer = await coll.insert(doc, describe({ ...doc, account_id: tenant.accountId, env: tenant.env }));
     return { offer, created: true };
   } catch (err) {
-    // A concurrent request created the same URL first: that one wins.
+    // This URL exists already (sent before, or by a concurrent request): that offer wins.
     if (!isDuplicateKey(err)) throw err;
     const winner = await coll.findOne({ url: fields.url });
     if (!winner) throw err;

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { UNBUILT_OPERATIONS } from '../../api/handlers/index';
 import { Environment } from '../../domain/db';
+import { connectChannel } from '../../domain/channels/service';
 import { createGroup } from '../../domain/groups/store';
 import { operations } from '../../schemas/operations';
 import { ApiClient } from '../helpers/client';
@@ -43,6 +44,7 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
     run_at: new Date(Date.now() + 365 * 86_400_000).toISOString(),
   });
   assert.equal(schedule.status, 201, schedule.text);
+  const conversation = await seedConversation(tenant);
   return {
     offer: offer.body.data.id as string,
     segment: segment.body.data.id as string,
@@ -51,7 +53,28 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
     publication: published.body.data.publications[0].id as string,
     webhook: webhook.body.data.id as string,
     schedule: schedule.body.data.id as string,
+    conversation,
   };
+}
+
+/** A conversation of a tenant, made the way conversations come: an inbound message on one of its channels. */
+async function seedConversation(tenant: { accountId: string; env: Environment }): Promise<string> {
+  const { inboundSecret, channel } = await connectChannel(
+    app.db,
+    tenant,
+    { type: 'http', url: 'http://127.0.0.1:1', name: 'Tenant gateway' },
+    () => {
+      throw new Error('an http channel without a token seals nothing');
+    },
+  );
+  const res = await fetch(`${app.origin}/inbound/${channel._id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${inboundSecret!}` },
+    body: JSON.stringify({ id: `wamid.tenancy.${++n}`, from: '5511900000000@s.whatsapp.net', name: 'Tenant contact', text: 'Secret Store?' }),
+  });
+  const body = (await res.json()) as { data: { conversation_id: string } };
+  assert.equal(res.status, 201, JSON.stringify(body));
+  return body.data.conversation_id;
 }
 
 type Ids = Awaited<ReturnType<typeof seedResources>>;
@@ -67,6 +90,7 @@ function byIdOperations(ids: Ids) {
     publications: { id: ids.publication, change: {} },
     webhooks: { id: ids.webhook, change: { description: 'Hijacked', state: 'disabled' } },
     schedules: { id: ids.schedule, change: { name: 'Hijacked', status: 'paused' } },
+    inbox: { id: ids.conversation, change: { assignee: 'Hijacker', priority: 'urgent' } },
   };
   return operations
     .filter((op) => op.path.includes('{id}') && !unbuilt.has(op.operationId))
@@ -99,6 +123,8 @@ async function snapshot(owner: ApiClient, ids: Ids, accountId: string) {
     publication: await read(`/publications/${ids.publication}`),
     webhook: await read(`/webhooks/${ids.webhook}`),
     schedule: await read(`/schedules/${ids.schedule}`),
+    conversation: await read(`/inbox/conversations/${ids.conversation}`),
+    messages: await read(`/inbox/conversations/${ids.conversation}/messages`),
     offers: await read('/offers?limit=100'),
     segments: await read('/segments?limit=100'),
     groups: await read('/groups?limit=100'),
