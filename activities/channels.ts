@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { msOptionalToNumber } from '@temporalio/common/lib/time';
-import { ChannelConfig, channelForSend, getChannel } from '../domain/channels/store';
+import { ChannelConfig, ChannelDoc, channelForSend, getChannel } from '../domain/channels/store';
 import { Tenant } from '../domain/db';
 import { getGroup, GroupDoc } from '../domain/groups/store';
 import { isPaced, releaseSendSlot, reserveSendSlot, slotCheck, SlotRequest } from '../domain/channels/pacing';
@@ -33,8 +33,12 @@ export interface SendInput {
   format?: TemplateFormat;
   imageUrl: string | null;
   idempotencyKey: string;
-  /** A paced send's slot (reserved for its first attempt) and which attempt of the activity this is. */
-  pacing?: { slot: string; attempt: number };
+  /**
+   * A paced send's slot (reserved for its first attempt; null when the
+   * workflow reserved none, the group being unpaced when the publication
+   * began) and which attempt of the activity this is.
+   */
+  pacing?: { slot: string | null; attempt: number };
 }
 
 /** How near a slot must be for a send to wait for it in its activity; a later one is waited for durably. */
@@ -58,6 +62,10 @@ const slotRequest = (group: GroupDoc, channel: Pick<ChannelConfig, 'id' | 'minIn
   channelIntervalMs: channel?.minIntervalMs ?? 0,
 });
 
+/** Whether sends to `group` on `channel` (its record) are paced: live data with a group or channel interval. */
+export const isPacedSend = (tenant: Tenant, group: GroupDoc, channel: ChannelDoc | null): boolean =>
+  tenant.env === 'live' && isPaced(slotRequest(group, channel && { id: channel._id, minIntervalMs: channel.min_interval_ms ?? 0 }));
+
 const permanent = (message: string) => ApplicationFailure.nonRetryable(message, 'ChannelPermanent');
 
 export function createChannelActivities(deps: ActivityDeps) {
@@ -77,12 +85,12 @@ export function createChannelActivities(deps: ActivityDeps) {
    * Returns when the send may go now, inside its slot's window; waits in the
    * activity for a near slot, and throws SLOT_MISSED or SEND_DEFERRED for a far one.
    */
-  async function holdSlot(request: SlotRequest, idempotencyKey: string, pacing: { slot: string; attempt: number }): Promise<void> {
+  async function holdSlot(request: SlotRequest, idempotencyKey: string, pacing: { slot: string | null; attempt: number }): Promise<void> {
     const mine = owner(idempotencyKey, pacing.attempt);
-    // A retry's slot was reserved by the attempt before it (or is the next free one).
-    let slot = pacing.attempt === 1 ? new Date(pacing.slot) : await reserveSendSlot(deps.db, request, new Date(), mine);
     // The first attempt waits for the slot it was woken for, however early the workflow woke it.
-    let given = pacing.attempt === 1;
+    let given = pacing.attempt === 1 && pacing.slot !== null;
+    // A retry's slot was reserved by the attempt before it (or is the next free one); so is a send the workflow reserved none for.
+    let slot = given ? new Date(pacing.slot!) : await reserveSendSlot(deps.db, request, new Date(), mine);
     let lateMs = 0;
     for (;;) {
       const check = slotCheck(slot);

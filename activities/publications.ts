@@ -9,11 +9,21 @@ import { toPublication } from '../domain/publications/queue';
 import { startPublication } from '../domain/temporal/start';
 import { Environment, Tenant } from '../domain/db';
 import { prepareEvent } from '../domain/events/store';
-import { getGroup } from '../domain/groups/store';
+import { getChannel } from '../domain/channels/store';
+import { getGroups } from '../domain/groups/store';
 import { getOffer } from '../domain/offers/store';
-import { deliveriesOf, getDelivery, getPublication, queuedBefore, setPublicationStatus, updateDelivery } from '../domain/publications/store';
+import {
+  deliveriesOf,
+  getDelivery,
+  getPublication,
+  PublicationDoc,
+  queuedBefore,
+  setPublicationStatus,
+  startDeliveryAttempt,
+  updateDelivery,
+} from '../domain/publications/store';
 import type { ActivityDeps } from './index';
-import { createChannelActivities, isPacingWait } from './channels';
+import { createChannelActivities, isPacingWait, isPacedSend } from './channels';
 import { reportInternalError, safeFailure } from './internal-errors';
 
 interface Ref {
@@ -25,12 +35,23 @@ interface GroupRef extends Ref {
   group_id: string;
   /** The send's reserved slot (deliverToGroup; absent in workflows started before send windows). */
   slot?: string;
+  /**
+   * The workflow reserved no slot, as beginPublication found the group
+   * unpaced: should pacing have been set since, the send reserves its slot itself.
+   */
+  unreserved?: boolean;
 }
 
 /** A group still to deliver, with its name for the workflow's summaries (null when the group was deleted). */
 export interface PendingGroup {
   group_id: string;
   name: string | null;
+  /**
+   * Whether its sends are paced (the group's or its channel's interval, live
+   * data only). The workflow reserves no slot for an unpaced group. Absent in
+   * histories recorded before it was returned.
+   */
+  paced?: boolean;
 }
 
 /** What one send to a group did: the gateway's message id (null when it gives none, or when an earlier attempt had sent it). */
@@ -47,9 +68,34 @@ async function mustGetPublication(deps: ActivityDeps, r: Ref) {
   return publication;
 }
 
+/** What a send reads of its publication: set when it is queued, never changed after. */
+type Content = Pick<PublicationDoc, '_id' | 'text' | 'format' | 'image_url' | 'with_image'>;
+/** Publications whose content a worker keeps, so the sends of a fan-out read it once rather than once per group. */
+const CONTENT_CACHE_SIZE = 256;
+
 export function createPublicationActivities(deps: ActivityDeps) {
   const channels = createChannelActivities(deps);
   const eventDeps = { db: deps.db, temporal: { client: deps.temporal, taskQueue: deps.taskQueue } };
+  const contents = new Map<string, Promise<Content>>();
+
+  /** The content of `r`'s publication, read once per worker (the concurrent sends of a fan-out share that read). */
+  function contentOf(r: Ref): Promise<Content> {
+    const key = `${r.account}/${r.environment}/${r.publication_id}`;
+    const known = contents.get(key);
+    if (known) return known;
+    const read = mustGetPublication(deps, r).then(({ _id, text, format, image_url, with_image }) => ({
+      _id,
+      text,
+      image_url,
+      with_image,
+      ...(format ? { format } : {}),
+    }));
+    // A failed read is not kept; the oldest entry makes room (a Map iterates in insertion order).
+    read.catch(() => contents.delete(key));
+    if (contents.size >= CONTENT_CACHE_SIZE) contents.delete(contents.keys().next().value!);
+    contents.set(key, read);
+    return read;
+  }
 
   return {
     /** Moves the publication to `sending`; the groups still to deliver (a replayed start skips finished ones). */
@@ -59,9 +105,21 @@ export function createPublicationActivities(deps: ActivityDeps) {
       if (publication.status === 'queued') await setPublicationStatus(deps.db, tenant, publication, 'sending');
       const deliveries = (await deliveriesOf(deps.db, tenant, [publication._id])).get(publication._id) ?? [];
       const pending = deliveries.filter((d) => d.status !== 'sent' && d.status !== 'failed');
-      return Promise.all(
-        pending.map(async (d) => ({ group_id: d.group_id, name: (await getGroup(deps.db, tenant, d.group_id))?.name ?? null })),
+      const groups = await getGroups(
+        deps.db,
+        tenant,
+        pending.map((d) => d.group_id),
       );
+      // Pacing needs each channel's interval (a handful of channels however many groups).
+      const channelIds = tenant.env === 'live' ? new Set([...groups.values()].flatMap((g) => (g.channel_id ? [g.channel_id] : []))) : [];
+      const channels = new Map(await Promise.all([...channelIds].map(async (id) => [id, await getChannel(deps.db, tenant, id)] as const)));
+      return pending.map((d) => {
+        const group = groups.get(d.group_id);
+        const channel = group?.channel_id ? channels.get(group.channel_id) : undefined;
+        // A deleted group or channel counts as paced: its reservation fails it as before.
+        const paced = !group || channel === null || isPacedSend(tenant, group, channel ?? null);
+        return { group_id: d.group_id, name: group?.name ?? null, paced };
+      });
     },
 
     /** The earliest time this group may receive a message (pacing per group and per channel), reserved. */
@@ -84,11 +142,12 @@ export function createPublicationActivities(deps: ActivityDeps) {
     async deliverToGroup(r: GroupRef): Promise<GroupSendResult> {
       const tenant = tenantOf(r);
       try {
-        const delivery = await getDelivery(deps.db, tenant, r.publication_id, r.group_id);
-        if (delivery?.status === 'sent') return { outcome: 'sent_before', message_id: null }; // sent by an attempt whose completion was lost
-        const publication = await mustGetPublication(deps, r);
         const attempt = Context.current().info.attempt;
-        await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { status: 'sending', attempts: attempt });
+        // One write moves the delivery to `sending` unless it was sent by an attempt whose completion was lost.
+        const started = await startDeliveryAttempt(deps.db, tenant, r.publication_id, r.group_id, attempt);
+        if (!started && (await getDelivery(deps.db, tenant, r.publication_id, r.group_id))?.status === 'sent')
+          return { outcome: 'sent_before', message_id: null };
+        const publication = await contentOf(r);
         const sent = await channels.sendToGroup({
           account: r.account,
           environment: r.environment,
@@ -97,7 +156,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
           ...(publication.format ? { format: publication.format } : {}),
           imageUrl: publication.with_image ? publication.image_url : null,
           idempotencyKey: `${publication._id}:${r.group_id}`,
-          ...(r.slot ? { pacing: { slot: r.slot, attempt } } : {}),
+          ...(r.slot || r.unreserved ? { pacing: { slot: r.slot ?? null, attempt } } : {}),
         });
         await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, {
           status: 'sent',

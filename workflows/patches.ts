@@ -17,3 +17,10 @@ export const DELIVERY_STATE_PATCH = 'webhook-delivery-state';
  * it missed it), wake shortly before the slot, and wait again for a missed one.
  */
 export const SEND_WINDOW_PATCH = 'publication-send-window';
+
+/**
+ * Publications started from here on reserve no slot for a group that
+ * beginPublication found unpaced (`paced: false`): its send goes at once,
+ * one activity per group instead of two.
+ */
+export const UNPACED_SEND_PATCH = 'publication-unpaced-send';

@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
 import type { PendingGroup } from '../activities/publications';
-import { SEND_WINDOW_PATCH } from './patches';
+import { SEND_WINDOW_PATCH, UNPACED_SEND_PATCH } from './patches';
 
 export interface PublicationInput {
   publication_id: string;
@@ -61,15 +61,24 @@ async function deliver(input: PublicationInput, group: PendingGroup): Promise<vo
   // it has reserved the next free slot, waited for here in the same way.
   const windowed = patched(SEND_WINDOW_PATCH);
   let wakeEarly = windowed ? WAKE_EARLY_MS : 0;
-  let slot: string | undefined = await reserveDeliverySlot.executeWithOptions({ summary: `pacing: reserve ${group.group_id}'s slot` }, [ref]);
-  while (slot) {
-    const wait = Date.parse(slot) - Date.now() - wakeEarly;
-    if (wait > 0) {
-      await markDeliveryWaiting.executeWithOptions({ summary: `pacing: ${group.group_id} waits for its slot` }, [ref]);
-      await sleep(wait, { summary: `pacing: wait for ${group.group_id}'s slot` });
+  // An unpaced group needs no slot: its send goes at once (and reserves one itself should pacing have been set since).
+  const unreserved = group.paced === false && patched(UNPACED_SEND_PATCH);
+  let slot: string | undefined = unreserved
+    ? undefined
+    : await reserveDeliverySlot.executeWithOptions({ summary: `pacing: reserve ${group.group_id}'s slot` }, [ref]);
+  let first = true;
+  while (first || slot) {
+    if (slot) {
+      const wait = Date.parse(slot) - Date.now() - wakeEarly;
+      if (wait > 0) {
+        await markDeliveryWaiting.executeWithOptions({ summary: `pacing: ${group.group_id} waits for its slot` }, [ref]);
+        await sleep(wait, { summary: `pacing: wait for ${group.group_id}'s slot` });
+      }
     }
+    const pacing = slot ? (windowed ? { slot } : {}) : { unreserved: true };
+    first = false;
     try {
-      await deliverToGroup.executeWithOptions({ summary: `send to ${named(group)}` }, [{ ...ref, ...(windowed ? { slot } : {}) }]);
+      await deliverToGroup.executeWithOptions({ summary: `send to ${named(group)}` }, [{ ...ref, ...pacing }]);
       slot = undefined;
     } catch (err) {
       const missed = missedSlot(err);
@@ -92,7 +101,7 @@ export async function publication(input: PublicationInput): Promise<{ status: st
   const pending: (string | PendingGroup)[] = await beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [
     input,
   ]);
-  const groups = pending.map((g) => (typeof g === 'string' ? { group_id: g, name: null } : g));
+  const groups: PendingGroup[] = pending.map((g) => (typeof g === 'string' ? { group_id: g, name: null } : g));
   await Promise.all(groups.map((group) => deliver(input, group)));
   return { status: await completePublication.executeWithOptions({ summary: 'complete: the final state from the deliveries' }, [input]) };
 }

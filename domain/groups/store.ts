@@ -46,6 +46,15 @@ export const activeGroupBatches = (db: Db, tenant: Tenant, segmentId: string): A
 
 export const getGroup = store.get;
 
+/** These groups (those that exist), by id, read SEGMENT_BATCH per round trip. */
+export async function getGroups(db: Db, tenant: Tenant, ids: string[]): Promise<Map<string, GroupDoc>> {
+  const out = new Map<string, GroupDoc>();
+  for (let i = 0; i < ids.length; i += SEGMENT_BATCH) {
+    for (const g of await groups(db, tenant).all({ _id: { $in: ids.slice(i, i + SEGMENT_BATCH) } })) out.set(g._id, g);
+  }
+  return out;
+}
+
 /** Applies `set` unless the group changed since it was read (then null). */
 export const saveGroup = store.update;
 

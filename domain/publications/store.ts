@@ -145,6 +145,19 @@ export async function updateDelivery(
   await deliveries(db, tenant).updateById(deliveryId(publicationId, groupId), { $set: set });
 }
 
+/**
+ * Moves one group's delivery to `sending` (attempt `attempts`) unless it is
+ * already sent; false when it is (or is missing): one round trip for the check and the write.
+ */
+export async function startDeliveryAttempt(db: Db, tenant: Tenant, publicationId: string, groupId: string, attempts: number): Promise<boolean> {
+  const after = await deliveries(db, tenant).updateById(
+    deliveryId(publicationId, groupId),
+    { $set: { status: 'sending', attempts } },
+    { status: { $ne: 'sent' } },
+  );
+  return after !== null;
+}
+
 export const getDelivery = (db: Db, tenant: Tenant, publicationId: string, groupId: string): Promise<DeliveryDoc | null> =>
   deliveries(db, tenant).findById(deliveryId(publicationId, groupId));
 

@@ -4,7 +4,7 @@
  * test/replay/histories/<type>.<case>.json. Run it (with the stack's
  * TEMPORAL_ADDRESS) after a deliberate, versioned workflow change:
  *   npm test -- dist/test/replay/record.js
- * (`node dist/test/replay/record.js TYPE…` records only those workflow types.)
+ * (`node dist/test/replay/record.js TYPE…` records only those workflow types; TYPE.CASE one case.)
  */
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -27,8 +27,14 @@ function fakeActivities() {
   const tried = new Set<string>();
   let purges = 0;
   return {
-    async beginPublication() {
-      return ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'].map((group_id) => ({ group_id, name: `Group ${group_id}` }));
+    async beginPublication(input: { publication_id: string }) {
+      // pub_replay_unpaced: every group but grp_paced is unpaced (no slot reserved for it).
+      const unpaced = input.publication_id === 'pub_replay_unpaced';
+      return ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'].map((group_id) => ({
+        group_id,
+        name: `Group ${group_id}`,
+        ...(unpaced ? { paced: group_id === 'grp_paced' } : {}),
+      }));
     },
     async reserveDeliverySlot(r: { group_id: string }) {
       return new Date(Date.now() + (r.group_id === 'grp_paced' ? 1000 : 0)).toISOString();
@@ -102,6 +108,7 @@ async function main(): Promise<void> {
   const cases: [string, string, unknown[]][] = [
     // publication.fan-out.json (bare group ids, no send window) was recorded before the send window; it stays as it is.
     ['publication', 'send-window', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live' }]],
+    ['publication', 'unpaced', [{ publication_id: 'pub_replay_unpaced', account: 'acc_replay', environment: 'live' }]],
     ['retentionSweep', 'sweep', []],
     ['outboxSweep', 'sweep', []],
     ['dispatchEvent', 'one-webhook', [{ event_id: 'evt_replay' }]],
@@ -141,10 +148,10 @@ async function main(): Promise<void> {
     await handle.delete();
     return taken.action.workflow.workflowId;
   }
-  // `node dist/test/replay/record.js scheduleRun` records only the types named.
+  // `node dist/test/replay/record.js scheduleRun publication.unpaced` records only the types (or type.case) named.
   const only = process.argv.slice(2);
   await worker.runUntil(async () => {
-    for (const [type, name, args] of cases.filter(([type]) => !only.length || only.includes(type))) {
+    for (const [type, name, args] of cases.filter(([type, name]) => !only.length || only.includes(type) || only.includes(`${type}.${name}`))) {
       let workflowId = `record-${type}-${randomBytes(4).toString('hex')}`;
       if (type === 'scheduleRun') workflowId = await executeFromSchedule(type, args);
       else await client.workflow.execute(type, { workflowId, taskQueue, args });

@@ -30,13 +30,19 @@ after(async () => {
 
 interface Calls {
   deliver: string[];
+  reserved: string[];
+  unreserved: string[];
   slots: (string | undefined)[];
   failed: { group: string; error: string }[];
   waiting: string[];
 }
 
-function fakes(plan: { groups: string[]; slots?: Record<string, number>; behaviour: Record<string, 'ok' | 'permanent' | 'flaky' | 'late'> }) {
-  const calls: Calls = { deliver: [], slots: [], failed: [], waiting: [] };
+function fakes(plan: {
+  groups: (string | { group_id: string; name: string; paced: boolean })[];
+  slots?: Record<string, number>;
+  behaviour: Record<string, 'ok' | 'permanent' | 'flaky' | 'late' | 'late-unreserved'>;
+}) {
+  const calls: Calls = { deliver: [], reserved: [], unreserved: [], slots: [], failed: [], waiting: [] };
   const sent = new Set<string>();
   const flakes = new Set<string>();
   const late = new Set<string>();
@@ -45,17 +51,19 @@ function fakes(plan: { groups: string[]; slots?: Record<string, number>; behavio
       return plan.groups;
     },
     async reserveDeliverySlot(r: { group_id: string }) {
+      calls.reserved.push(r.group_id);
       return new Date(Date.now() + (plan.slots?.[r.group_id] ?? 0)).toISOString();
     },
     async markDeliveryWaiting(r: { group_id: string }) {
       calls.waiting.push(r.group_id);
     },
-    async deliverToGroup(r: { group_id: string; slot?: string }) {
+    async deliverToGroup(r: { group_id: string; slot?: string; unreserved?: boolean }) {
       calls.deliver.push(r.group_id);
+      if (r.unreserved) calls.unreserved.push(r.group_id);
       calls.slots.push(r.slot);
       const behaviour = plan.behaviour[r.group_id];
       // Started 2 s past its slot: no send, the next free slot (4 s on) reserved instead.
-      if (behaviour === 'late' && !late.has(r.group_id)) {
+      if ((behaviour === 'late' || behaviour === 'late-unreserved') && !late.has(r.group_id)) {
         late.add(r.group_id);
         const next = new Date(Date.now() + 4000).toISOString();
         throw ApplicationFailure.create({ message: 'the send missed its slot', type: 'SlotMissed', nonRetryable: true, details: [next, 2000] });
@@ -156,4 +164,35 @@ test('a send that missed its slot waits on a durable timer for the next one it r
   // 4 s away, but the send was 2 s late: it wakes about 3 s before the slot instead of 0.8 s.
   const seconds = Number(timers[0]!.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0);
   assert.ok(seconds <= 1, `timer of ${seconds}s`);
+});
+
+test('an unpaced group is sent to at once, without a slot; a paced one still reserves its slot', async () => {
+  const { result, calls, history } = await run({
+    groups: [
+      { group_id: 'grp_free', name: 'Free', paced: false },
+      { group_id: 'grp_paced', name: 'Paced', paced: true },
+    ],
+    behaviour: { grp_free: 'ok', grp_paced: 'ok' },
+  });
+  assert.deepEqual(result, { status: 'sent' });
+  assert.deepEqual(calls.reserved, ['grp_paced']);
+  assert.deepEqual(calls.unreserved, ['grp_free']);
+  const types = history.events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+  assert.equal(types.filter((t) => t === 'reserveDeliverySlot').length, 1);
+  assert.equal(types.filter((t) => t === 'deliverToGroup').length, 2);
+});
+
+test('an unpaced group whose pacing was set since: the send reserves its slot, the workflow waits for it, then sends in it', async () => {
+  const { result, calls } = await run({
+    groups: [{ group_id: 'grp_now_paced', name: 'Now paced', paced: false }],
+    behaviour: { grp_now_paced: 'late-unreserved' },
+  });
+  assert.deepEqual(result, { status: 'sent' });
+  assert.deepEqual(calls.reserved, []);
+  assert.deepEqual(calls.deliver, ['grp_now_paced', 'grp_now_paced']);
+  // The first send had no slot; the second goes in the one the first reserved.
+  assert.deepEqual(calls.unreserved, ['grp_now_paced']);
+  assert.equal(calls.slots[0], undefined);
+  assert.equal(typeof calls.slots[1], 'string');
+  assert.deepEqual(calls.waiting, ['grp_now_paced']);
 });
