@@ -14,8 +14,8 @@ import { getGroups } from '../domain/groups/store';
 import { getOffer } from '../domain/offers/store';
 import {
   deliveriesOf,
-  getDelivery,
   getPublication,
+  markDeliverySent,
   PublicationDoc,
   queuedBefore,
   setPublicationStatus,
@@ -143,10 +143,9 @@ export function createPublicationActivities(deps: ActivityDeps) {
       const tenant = tenantOf(r);
       try {
         const attempt = Context.current().info.attempt;
-        // One write moves the delivery to `sending` unless it was sent by an attempt whose completion was lost.
-        const started = await startDeliveryAttempt(deps.db, tenant, r.publication_id, r.group_id, attempt);
-        if (!started && (await getDelivery(deps.db, tenant, r.publication_id, r.group_id))?.status === 'sent')
-          return { outcome: 'sent_before', message_id: null };
+        // The delivery moves to `sending` unless it was sent by an attempt whose completion was lost.
+        const delivery = await startDeliveryAttempt(deps.db, tenant, r.publication_id, r.group_id, attempt);
+        if (delivery?.status === 'sent') return { outcome: 'sent_before', message_id: null };
         const publication = await contentOf(r);
         const sent = await channels.sendToGroup({
           account: r.account,
@@ -158,12 +157,8 @@ export function createPublicationActivities(deps: ActivityDeps) {
           idempotencyKey: `${publication._id}:${r.group_id}`,
           ...(r.slot || r.unreserved ? { pacing: { slot: r.slot ?? null, attempt } } : {}),
         });
-        await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, {
-          status: 'sent',
-          error: null,
-          with_image: sent.withImage,
-          sent_at: new Date(),
-        });
+        const record = { with_image: sent.withImage, sent_at: new Date() };
+        if (delivery) await markDeliverySent(deps.db, tenant, delivery, record);
         return { outcome: 'sent', message_id: sent.providerMessageId };
       } catch (err) {
         // A send put off to a later slot is no error; anything else is retried like any transient failure,

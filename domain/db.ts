@@ -200,11 +200,28 @@ export class TenantCollection<T extends TenantDoc> {
    * `filter`, appending `event` to its outbox in the same write. The document
    * after, or null when nothing matched.
    */
-  updateById(id: string, update: UpdateFilter<T>, filter: Filter<T> = {}, event?: OutboxEvent): Promise<T | null> {
-    const withEvent = event ? { ...update, $push: { ...(update.$push ?? {}), _outbox: event } } : update;
-    return this.coll.findOneAndUpdate(this.scoped({ ...filter, _id: id }), withEvent as UpdateFilter<T>, {
-      returnDocument: 'after',
-    }) as Promise<T | null>;
+  async updateById(id: string, update: UpdateFilter<T>, filter: Filter<T> = {}, event?: OutboxEvent): Promise<T | null> {
+    const withEvent = (event ? { ...update, $push: { ...(update.$push ?? {}), _outbox: event } } : update) as UpdateFilter<T>;
+    const options = { returnDocument: 'after' } as const;
+    if (Object.keys(filter).length)
+      return this.coll.findOneAndUpdate(this.scoped({ ...filter, _id: id }), withEvent, options) as Promise<T | null>;
+    // Nothing but the tenant to match: check it with a read by `_id` (see findById), then update by `_id` alone,
+    // which the embedded FerretDB serves from SQL instead of decoding the whole collection. The account and
+    // environment of a document never change, so the check cannot go stale.
+    const current = await this.findById(id);
+    return current && this.updateRead(current, withEvent);
+  }
+
+  /**
+   * Applies `update` to `doc`, a document this tenant read, by `_id` alone
+   * (served from SQL by the embedded FerretDB; see updateById). The document
+   * after, or null when it was deleted meanwhile (a tombstone takes the
+   * update and stays invisible).
+   */
+  async updateRead(doc: T, update: UpdateFilter<T>): Promise<T | null> {
+    if (doc.account_id !== this.tenant.accountId || doc.env !== this.tenant.env) throw new Error(`${doc._id} is not a document of this tenant`);
+    const after = (await this.coll.findOneAndUpdate({ _id: doc._id } as Filter<T>, update, { returnDocument: 'after' })) as T | null;
+    return after && after._deleted !== true ? after : null;
   }
 
   /**

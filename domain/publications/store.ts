@@ -146,20 +146,33 @@ export async function updateDelivery(
 }
 
 /**
- * Moves one group's delivery to `sending` (attempt `attempts`) unless it is
- * already sent; false when it is (or is missing): one round trip for the check and the write.
+ * Moves one group's delivery to `sending` (attempt `attempts`) unless an
+ * earlier attempt sent it: the delivery as it is now (null when missing). A
+ * read and a write by id, both served by `_id` alone: Temporal runs one
+ * attempt at a time, and should a timed-out attempt still be finishing, the
+ * gateway's idempotency key keeps the group from receiving the message twice.
  */
-export async function startDeliveryAttempt(db: Db, tenant: Tenant, publicationId: string, groupId: string, attempts: number): Promise<boolean> {
-  const after = await deliveries(db, tenant).updateById(
-    deliveryId(publicationId, groupId),
-    { $set: { status: 'sending', attempts } },
-    { status: { $ne: 'sent' } },
-  );
-  return after !== null;
+export async function startDeliveryAttempt(
+  db: Db,
+  tenant: Tenant,
+  publicationId: string,
+  groupId: string,
+  attempts: number,
+): Promise<DeliveryDoc | null> {
+  const current = await deliveries(db, tenant).findById(deliveryId(publicationId, groupId));
+  if (!current || current.status === 'sent') return current;
+  return deliveries(db, tenant).updateRead(current, { $set: { status: 'sending', attempts } });
 }
 
-export const getDelivery = (db: Db, tenant: Tenant, publicationId: string, groupId: string): Promise<DeliveryDoc | null> =>
-  deliveries(db, tenant).findById(deliveryId(publicationId, groupId));
+/** Records the send of `delivery` (as startDeliveryAttempt gave it), by id alone. */
+export async function markDeliverySent(
+  db: Db,
+  tenant: Tenant,
+  delivery: DeliveryDoc,
+  set: Pick<DeliveryFields, 'with_image' | 'sent_at'>,
+): Promise<void> {
+  await deliveries(db, tenant).updateRead(delivery, { $set: { ...set, status: 'sent', error: null } });
+}
 
 /** Moves the publication to `status` (and its event, in the same write) unless it is already there. */
 export async function setPublicationStatus(
