@@ -238,7 +238,11 @@ describe('offerops dev receiver', () => {
     assert.equal(await post(receiver.url, ca, signed(new Date()), body.replace('offer.updated', 'offer.created')), 401);
     assert.equal(await post(receiver.url, ca, { ...signed(new Date()), 'webhook-id': 'evt_other' }, body), 401);
     assert.equal(await post(receiver.url, ca, signed(new Date(Date.now() - 10 * 60_000)), body), 401);
-    const byHand = receiver.lines().slice(count);
+    // Only these four: a late redelivery from the stack may print a line in between.
+    const byHand = receiver
+      .lines()
+      .slice(count)
+      .filter((l) => l.message_id === 'evt_byhand' || l.message_id === 'evt_other');
     assert.deepEqual(
       byHand.map((l) => [l.verified, l.status]),
       [
