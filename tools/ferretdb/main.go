@@ -5,10 +5,14 @@
 // prints one line "mongodb://HOST:PORT/" on stdout once it accepts
 // connections, and stops on SIGINT/SIGTERM or when its stdin closes.
 //
-// Two settings of the SQLite files keep it usable under load:
+// Three settings of the SQLite files keep it usable under load:
 //   - transactions take SQLite's write lock when they begin (_txlock=immediate),
 //     so concurrent writers wait for each other (busy timeout) instead of
 //     failing with SQLITE_BUSY when a reader upgrades its lock;
+//   - synchronous(normal) with FerretDB's write-ahead log: a commit survives
+//     a crash of any process, and is flushed to disk at checkpoints, not one
+//     fsync per write; an operating-system crash or power loss may lose the
+//     last commits (MongoDB's default write concern, unjournaled, is alike);
 //   - every collection table gets an index on the expression FerretDB filters
 //     `_id` with (see indexIDs), so a look-up by `_id` is a B-tree search
 //     rather than a scan of the table.
@@ -63,7 +67,7 @@ func main() {
 		Listener:  ferretdb.ListenerConfig{TCP: *listen},
 		Logger:    logger,
 		Handler:   "sqlite",
-		SQLiteURL: "file:" + abs + "/?_txlock=immediate",
+		SQLiteURL: "file:" + abs + "/?_txlock=immediate&_pragma=synchronous(normal)",
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "offerops-ferretdb:", err)
