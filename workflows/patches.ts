@@ -24,3 +24,10 @@ export const SEND_WINDOW_PATCH = 'publication-send-window';
  * one activity per group instead of two.
  */
 export const UNPACED_SEND_PATCH = 'publication-unpaced-send';
+
+/**
+ * Publications started from here on run beginPublication and
+ * completePublication as local activities (markers in the history, no task
+ * queue round trip): a single-group publication schedules one activity, its send.
+ */
+export const LOCAL_STEPS_PATCH = 'publication-local-steps';

@@ -108,7 +108,8 @@ async function main(): Promise<void> {
   const cases: [string, string, unknown[]][] = [
     // publication.fan-out.json (bare group ids, no send window) was recorded before the send window; it stays as it is.
     ['publication', 'send-window', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live' }]],
-    ['publication', 'unpaced', [{ publication_id: 'pub_replay_unpaced', account: 'acc_replay', environment: 'live' }]],
+    // publication.unpaced.json was recorded before begin and complete became local activities; local-steps after.
+    ['publication', 'local-steps', [{ publication_id: 'pub_replay_unpaced', account: 'acc_replay', environment: 'live' }]],
     ['retentionSweep', 'sweep', []],
     ['outboxSweep', 'sweep', []],
     ['dispatchEvent', 'one-webhook', [{ event_id: 'evt_replay' }]],

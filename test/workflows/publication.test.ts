@@ -180,6 +180,9 @@ test('an unpaced group is sent to at once, without a slot; a paced one still res
   const types = history.events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
   assert.equal(types.filter((t) => t === 'reserveDeliverySlot').length, 1);
   assert.equal(types.filter((t) => t === 'deliverToGroup').length, 2);
+  // Begin and complete run as local activities: markers in the history, no task scheduled on the queue.
+  assert.ok(!types.includes('beginPublication') && !types.includes('completePublication'), types.join());
+  assert.equal(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length, 2);
 });
 
 test('an unpaced group whose pacing was set since: the send reserves its slot, the workflow waits for it, then sends in it', async () => {
