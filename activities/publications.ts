@@ -13,7 +13,7 @@ import { getChannel } from '../domain/channels/store';
 import { getGroups } from '../domain/groups/store';
 import { getOffer } from '../domain/offers/store';
 import {
-  deliveriesOf,
+  deliveriesOfPublication,
   getPublication,
   markDeliverySent,
   PublicationDoc,
@@ -103,7 +103,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
       const tenant = tenantOf(r);
       const publication = await mustGetPublication(deps, r);
       if (publication.status === 'queued') await setPublicationStatus(deps.db, tenant, publication, 'sending');
-      const deliveries = (await deliveriesOf(deps.db, tenant, [publication._id])).get(publication._id) ?? [];
+      const deliveries = await deliveriesOfPublication(deps.db, tenant, publication);
       const pending = deliveries.filter((d) => d.status !== 'sent' && d.status !== 'failed');
       const groups = await getGroups(
         deps.db,
@@ -184,7 +184,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
       const tenant = tenantOf(r);
       const publication = await mustGetPublication(deps, r);
       if (publication.completed_at) return publication.status;
-      const deliveries = (await deliveriesOf(deps.db, tenant, [publication._id])).get(publication._id) ?? [];
+      const deliveries = await deliveriesOfPublication(deps.db, tenant, publication);
       const sent = deliveries.filter((d) => d.status === 'sent').length;
       const status = sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
       const done = await setPublicationStatus(deps.db, tenant, publication, status, (after) =>

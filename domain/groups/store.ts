@@ -46,13 +46,9 @@ export const activeGroupBatches = (db: Db, tenant: Tenant, segmentId: string): A
 
 export const getGroup = store.get;
 
-/** These groups (those that exist), by id, read SEGMENT_BATCH per round trip. */
+/** These groups (those that exist), by id. */
 export async function getGroups(db: Db, tenant: Tenant, ids: string[]): Promise<Map<string, GroupDoc>> {
-  const out = new Map<string, GroupDoc>();
-  for (let i = 0; i < ids.length; i += SEGMENT_BATCH) {
-    for (const g of await groups(db, tenant).all({ _id: { $in: ids.slice(i, i + SEGMENT_BATCH) } })) out.set(g._id, g);
-  }
-  return out;
+  return new Map((await groups(db, tenant).findByIds(ids)).map((g) => [g._id, g]));
 }
 
 /** Applies `set` unless the group changed since it was read (then null). */

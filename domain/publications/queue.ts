@@ -19,7 +19,7 @@ import {
   countDeliveriesByGroup,
   DeliveryDoc,
   queuedDeliveries,
-  deliveriesOf,
+  deliveriesOfPublication,
   getPublication,
   inFlightPublication,
   insertPublication,
@@ -75,7 +75,7 @@ export function toPublication(p: PublicationDoc, deliveries: DeliveryDoc[]): Rec
 }
 
 export async function publicationRecord(db: Db, tenant: Tenant, p: PublicationDoc): Promise<Record<string, unknown>> {
-  return toPublication(p, (await deliveriesOf(db, tenant, [p._id])).get(p._id) ?? []);
+  return toPublication(p, await deliveriesOfPublication(db, tenant, p));
 }
 
 /** A group can receive publications when it is active and (for live data) connected to a channel. */

@@ -124,6 +124,12 @@ export async function deliveriesOf(db: Db, tenant: Tenant, publicationIds: strin
   return out;
 }
 
+/** The deliveries of one publication in its groups' order, each read by its id (publication and group). */
+export async function deliveriesOfPublication(db: Db, tenant: Tenant, publication: PublicationDoc): Promise<DeliveryDoc[]> {
+  const rows = await deliveries(db, tenant).findByIds(publication.group_ids.map((g) => deliveryId(publication._id, g)));
+  return rows.sort((a, b) => a.position - b.position);
+}
+
 /** Publications left `queued` before `before` (their workflow may never have started). */
 export function queuedBefore(db: Db, before: Date, limit: number): Promise<PublicationDoc[]> {
   return db
