@@ -229,16 +229,20 @@ export const COMMANDS: Command[] = [
   {
     words: ['dev', 'gateway'],
     args: [],
-    synopsis: '[--port 9911] [--token T] [--host 127.0.0.1]',
-    summary: 'a sample chat gateway of our http protocol: prints each message it receives, one a line',
+    synopsis: '[--port 9911] [--token T] [--host 127.0.0.1] [--inbound-url URL --inbound-secret oo_in_…]',
+    summary: 'a sample chat gateway of our http protocol: prints each message it receives, one a line; sends messages of contacts',
     details: [
       '--port N              port to listen on (default 9911; 0 picks a free one)',
       '--token T             the bearer token it requires (default: any)',
       '--host H              address to listen on (default 127.0.0.1)',
+      "--inbound-url URL     the API's inbound URL of the channel: http://127.0.0.1:8080 + inbound_url_path of channel connect",
+      '--inbound-secret S    the inbound_secret channel connect printed (oo_in_…)',
       'It answers POST <url>/messages with {"id": "msg_…"} and deduplicates on idempotency_key, as a real gateway must.',
+      'With --inbound-url, POST <url>/incoming {"from", "text", "name"?, "group"?, "media_urls"?} or a line FROM TEXT on its stdin',
+      'sends offerops that message as if a contact wrote it (a new message id each time), printing it and the answer.',
       'Connect it: offerops admin channel connect --account ACC --type http --url http://127.0.0.1:9911 --token T',
     ],
-    options: { port: S, token: S, host: S },
+    options: { port: S, token: S, host: S, 'inbound-url': S, 'inbound-secret': S },
     dev: 'gateway',
   },
   {
