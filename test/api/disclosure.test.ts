@@ -1,13 +1,14 @@
 /**
  * Issue 10, disclosure: phone numbers, e-mails and channel addresses of
  * people never leave the connector path. A whole run — inbound messages (a
- * direct one, one from a group, one from an e-mail address), the inbox read
+ * direct one, one from a group, one from an e-mail address, Telegram updates
+ * from a user and a group chat), the inbox read
  * side, PATCH and close, replies delivered or refused by the gateway — with a
  * webhook subscribed to every event kind (a real HTTPS receiver); then every
  * API response, every stored document (the sealed `addresses` apart), every
  * webhook request received, the API's and the worker's log output and the
  * Temporal histories of the run's workflows are searched for the address
- * strings. The gateway, which must receive them, is the positive control.
+ * strings. The gateway and the Bot API, which must receive them, are the positive control.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -24,6 +25,7 @@ import { secretKeyFromEnv } from '../../domain/sealing';
 import { deliveryWorkflowId, dispatchWorkflowId, replyWorkflowId } from '../../domain/temporal/names';
 import { ApiClient, CallOptions, Reply } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
+import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';
 import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor, workerLog } from '../helpers/worker';
@@ -31,8 +33,11 @@ import { startTestWorker, waitFor, workerLog } from '../helpers/worker';
 const PHONE = '5511987654321@s.whatsapp.net';
 const GROUP = '120363099887766554@g.us';
 const EMAIL = 'ana.souza@example.com';
+/** A Telegram user and group chat (their ids are their addresses). */
+const TG_USER = 7771234569;
+const TG_GROUP = -1009876543210;
 /** What must appear nowhere: each address, and the digits or local part that identify it alone. */
-const NEEDLES = [PHONE, '5511987654321', '987654321', GROUP, '120363099887766554', EMAIL, 'ana.souza'];
+const NEEDLES = [PHONE, '5511987654321', '987654321', GROUP, '120363099887766554', EMAIL, 'ana.souza', String(TG_USER), '9876543210'];
 
 const taskQueue = `test-disclosure-${randomBytes(4).toString('hex')}`;
 let base: TestApp;
@@ -42,6 +47,7 @@ let origin: string;
 let worker: { stop(): Promise<void> };
 let gateway: FakeGateway;
 let receiver: HttpsReceiver;
+let telegram: FakeTelegram;
 const apiLog: string[] = [];
 /** Every API answer of the run: status line, headers and body. */
 const answers: string[] = [];
@@ -69,6 +75,7 @@ before(async () => {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   receiver = await startHttpsReceiver();
   gateway = await startFakeGateway({ token: 'gw' });
+  telegram = await startFakeTelegram();
   worker = await startTestWorker(base, taskQueue, { webhookAllow: ['127.0.0.1'], webhookCa: receiver.ca, logLevel: 'TRACE' });
 });
 after(async () => {
@@ -77,6 +84,7 @@ after(async () => {
   await new Promise((r) => server.close(r));
   await closeApp(app);
   await gateway.close();
+  await telegram.close();
   await receiver.close();
   await base.close();
 });
@@ -90,10 +98,13 @@ class RecordingClient extends ApiClient {
   }
 }
 
-async function inbound(channelId: string, secret: string, body: Record<string, unknown>): Promise<any> {
+async function inbound(channelId: string, secret: string, body: Record<string, unknown>, as: 'gateway' | 'telegram' = 'gateway'): Promise<any> {
   const res = await fetch(`${origin}/inbound/${channelId}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+    headers: {
+      'content-type': 'application/json',
+      ...(as === 'gateway' ? { authorization: `Bearer ${secret}` } : { 'x-telegram-bot-api-secret-token': secret }),
+    },
     body: JSON.stringify(body),
   });
   const text = await res.text();
@@ -145,7 +156,30 @@ test('no address of a person appears in any response, stored record, webhook bod
   await inbound(channel._id, inboundSecret!, { id: 'm4', from: PHONE, text: 'x', phone: PHONE });
   await inbound(channel._id, inboundSecret!, { id: 'm5', from: PHONE, network: EMAIL, text: 'x' });
   await inbound(channel._id, inboundSecret!, { id: 'm6', from: 5511987654321, text: 'x' });
-  const conversations = [direct, inGroup, byEmail].map((r) => r.data.conversation_id as string);
+  // A Telegram bot: a private message and one in a group.
+  const bot = await connectChannel(
+    base.db,
+    tenantKey,
+    { type: 'telegram', url: telegram.url, token: '42:BOT', name: 'Bot', minIntervalMs: 0 },
+    secretKeyFromEnv,
+  );
+  const from = { id: TG_USER, is_bot: false, first_name: 'Ana' };
+  const tgPrivate = await inbound(
+    bot.channel._id,
+    bot.inboundSecret!,
+    { update_id: 1, message: { message_id: 1, from, chat: { id: TG_USER, type: 'private' }, date: 1_790_000_000, text: 'Oi bot' } },
+    'telegram',
+  );
+  const tgGroup = await inbound(
+    bot.channel._id,
+    bot.inboundSecret!,
+    {
+      update_id: 2,
+      message: { message_id: 1, from, chat: { id: TG_GROUP, type: 'group', title: 'Ofertas' }, date: 1_790_000_001, text: 'No grupo' },
+    },
+    'telegram',
+  );
+  const conversations = [direct, inGroup, byEmail, tgPrivate, tgGroup].map((r) => r.data.conversation_id as string);
 
   // The read side, PATCH and close.
   await api.get('/inbox/conversations');
@@ -167,7 +201,7 @@ test('no address of a person appears in any response, stored record, webhook bod
     const mine = all.filter((m) => replies.includes(m.id));
     return mine.every((m) => m.status !== 'queued') ? mine : undefined;
   });
-  assert.deepEqual(settled.map((m) => m.status).sort(), ['failed', 'sent', 'sent']);
+  assert.deepEqual(settled.map((m) => m.status).sort(), ['failed', 'sent', 'sent', 'sent', 'sent']);
   await api.post(`/inbox/conversations/${conversations[0]}/close`, { reason: 'resolvido' });
   assert.equal((await api.post(`/inbox/conversations/${conversations[0]}/reply`, { text: 'tarde demais' })).status, 409);
   await api.get(`/inbox/conversations/${conversations[0]}`);
@@ -231,7 +265,7 @@ test('no address of a person appears in any response, stored record, webhook bod
     for (const doc of await base.db.collection(name).find({}).toArray()) stored.push(`${name}: ${strings(doc).join('\n')}`);
   }
   const sealed = await base.db.collection('addresses').find({ account_id: tenant.accountId }).toArray();
-  assert.equal(sealed.length, 5, 'two contacts (phone, e-mail) and three threads (phone, group, e-mail), sealed');
+  assert.equal(sealed.length, 8, 'three contacts (phone, e-mail, Telegram user) and five threads, sealed');
 
   flushRequestLog(app);
   const found = [
