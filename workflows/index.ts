@@ -4,3 +4,4 @@ export { publication } from './publication';
 export { retentionSweep } from './retention';
 export { scheduleRun } from './schedules';
 export { webhookCleanup, webhookDelivery } from './webhooks';
+export { reply } from './replies';

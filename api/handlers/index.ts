@@ -4,7 +4,15 @@
  */
 import { accountGet } from './account';
 import { groupGet, groupsList, groupUpdate } from './groups';
-import { contactsList, conversationClose, conversationGet, conversationMessagesList, conversationsList, conversationUpdate } from './inbox';
+import {
+  contactsList,
+  conversationClose,
+  conversationGet,
+  conversationMessagesList,
+  conversationReply,
+  conversationsList,
+  conversationUpdate,
+} from './inbox';
 import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
 import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpdate } from './offers';
@@ -40,7 +48,6 @@ export const UNBUILT_OPERATIONS = [
   'journey_delete',
   'journey_activate',
   'journey_executions_list',
-  'conversation_reply',
   'analytics_summary',
   'analytics_timeseries',
   'analytics_groups',
@@ -60,6 +67,7 @@ const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   conversation_update: conversationUpdate,
   conversation_close: conversationClose,
   conversation_messages_list: conversationMessagesList,
+  conversation_reply: conversationReply,
   contacts_list: contactsList,
   offers_list: offersList,
   offer_create: offerCreate,

@@ -28,6 +28,8 @@ export const dispatchWorkflowId = (eventId: string): string => `event-dispatch-$
 export const deliveryWorkflowId = (webhookId: string, eventId: string): string => `webhook-delivery-${webhookId}-${eventId}`;
 /** `webhookCleanup`: removes a deleted webhook's delivery executions. */
 export const cleanupWorkflowId = (webhookId: string): string => `webhook-cleanup-${webhookId}`;
+/** `reply`: delivers one outbound message of a conversation. */
+export const replyWorkflowId = (messageId: string): string => `reply-${messageId}`;
 /** The Temporal Schedule of a schedule record. */
 export const temporalScheduleId = (scheduleId: string): string => `schedule-${scheduleId}`;
 /** `scheduleRun`: Temporal appends the scheduled time (`…-2030-01-01T12:00:00Z`). */
@@ -60,7 +62,7 @@ export const OFFEROPS_SEARCH_ATTRIBUTES = [
 ] as const;
 
 /** The `OfferopsKind` of each kind of workflow. */
-export type WorkflowKind = 'publication' | 'event_dispatch' | 'webhook_delivery' | 'webhook_cleanup' | 'schedule' | 'schedule_run';
+export type WorkflowKind = 'publication' | 'reply' | 'event_dispatch' | 'webhook_delivery' | 'webhook_cleanup' | 'schedule' | 'schedule_run';
 
 /** The typed search attributes of an offerops workflow: whose it is and what it is about. */
 export const offeropsSearchAttributes = (account: string, environment: string, resourceId: string, kind: WorkflowKind) => [

@@ -99,11 +99,13 @@ function byIdOperations(ids: Ids) {
       assert.ok(resource, `${op.operationId} is built and takes an id: add its resource to this test`);
       const body = op.operationId.endsWith('_preview')
         ? { segment_id: ids.segment }
-        : op.operationId.endsWith('_publish')
-          ? { group_id: ids.group }
-          : op.method === 'patch'
-            ? resource.change
-            : undefined;
+        : op.operationId.endsWith('_reply')
+          ? { text: 'Hijacked reply' }
+          : op.operationId.endsWith('_publish')
+            ? { group_id: ids.group }
+            : op.method === 'patch'
+              ? resource.change
+              : undefined;
       return { op, method: op.method.toUpperCase(), path: op.path.replace('{id}', resource.id), body };
     });
 }

@@ -4,7 +4,8 @@
  * test/replay/histories/<type>.<case>.json. Run it (with the stack's
  * TEMPORAL_ADDRESS) after a deliberate, versioned workflow change:
  *   npm test -- dist/test/replay/record.js
- * (`node dist/test/replay/record.js TYPE…` records only those workflow types; TYPE.CASE one case.)
+ * (`node dist/test/replay/record.js TYPE…`, or `RECORD_ONLY=TYPE,… npm test -- dist/test/replay/record.js`,
+ * records only those workflow types; TYPE.CASE one case.)
  */
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -54,6 +55,20 @@ function fakeActivities() {
       }
     },
     async failDelivery() {},
+    async reserveReplySlot() {
+      return new Date(Date.now() + 1000).toISOString();
+    },
+    async deliverReply(r: { message_id: string }) {
+      if (r.message_id === 'msg_refused') throw ApplicationFailure.nonRetryable('the gateway answered 400', 'ChannelPermanent');
+      // The first send misses its slot and is given the next one, as a paced publication send.
+      if (!missed.has(r.message_id)) {
+        missed.add(r.message_id);
+        const details = [new Date(Date.now() + 1000).toISOString(), 1500];
+        throw ApplicationFailure.create({ message: 'missed its slot', type: 'SlotMissed', nonRetryable: true, details });
+      }
+      return { outcome: 'sent', message_id: 'gw_1' };
+    },
+    async failReply() {},
     async completePublication() {
       return 'partial';
     },
@@ -110,6 +125,8 @@ async function main(): Promise<void> {
     ['publication', 'send-window', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live' }]],
     // publication.unpaced.json was recorded before begin and complete became local activities; local-steps after.
     ['publication', 'local-steps', [{ publication_id: 'pub_replay_unpaced', account: 'acc_replay', environment: 'live' }]],
+    ['reply', 'paced', [{ message_id: 'msg_replay', account: 'acc_replay', environment: 'live' }]],
+    ['reply', 'refused', [{ message_id: 'msg_refused', account: 'acc_replay', environment: 'live' }]],
     ['retentionSweep', 'sweep', []],
     ['outboxSweep', 'sweep', []],
     ['dispatchEvent', 'one-webhook', [{ event_id: 'evt_replay' }]],
@@ -149,8 +166,9 @@ async function main(): Promise<void> {
     await handle.delete();
     return taken.action.workflow.workflowId;
   }
-  // `node dist/test/replay/record.js scheduleRun publication.unpaced` records only the types (or type.case) named.
-  const only = process.argv.slice(2);
+  // `node dist/test/replay/record.js scheduleRun publication.unpaced` (or RECORD_ONLY=scheduleRun,publication.unpaced,
+  // under `npm test --`) records only the types (or type.case) named.
+  const only = [...process.argv.slice(2), ...(process.env.RECORD_ONLY?.split(',').filter(Boolean) ?? [])];
   await worker.runUntil(async () => {
     for (const [type, name, args] of cases.filter(([type, name]) => !only.length || only.includes(type) || only.includes(`${type}.${name}`))) {
       let workflowId = `record-${type}-${randomBytes(4).toString('hex')}`;
