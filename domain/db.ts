@@ -52,6 +52,7 @@ export const TENANT_COLLECTIONS = [
   'templates',
   'channels',
   'webhooks',
+  'journeys',
 ] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 
@@ -252,6 +253,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('templates').createIndex({ ...tenantKey, default_key: 1 }, { unique: true, name: 'tenant_default_unique' }),
     db.collection('templates').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
     db.collection('webhooks').createIndex({ ...tenantKey, state: 1 }, { name: 'tenant_state' }),
+    db.collection('journeys').createIndex({ ...tenantKey, trigger: 1, active: 1 }, { name: 'tenant_trigger' }),
     db.collection('send_slots').createIndex({ at: 1 }, { name: 'at' }),
     db.collection('rate_limits').createIndex({ window_end: 1 }, { name: 'window_end' }),
   ]);

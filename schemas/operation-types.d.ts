@@ -567,7 +567,7 @@ export interface paths {
         put?: never;
         /**
          * Activate or pause
-         * @description Without a body, activates. Pausing stops new executions; running ones are cancelled. Setting the state it already has changes nothing.
+         * @description Body `{"active": true}` (or no body) activates, `{"active": false}` pauses. Only an active journey starts executions; pausing starts no new one, and executions already running finish on the graph they started with. Setting the state it already has changes nothing.
          */
         post: operations["journey_activate"];
         delete?: never;
@@ -2158,61 +2158,92 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description A test on a field of the triggering event. */
+        JourneyFilterCondition: {
+            /** @description a field of the triggering event, e.g. `event.data.offer.price` */
+            field: string;
+            /**
+             * @description `eq`/`neq` compare as text, `contains` (text or list), `gt`/`lt` as numbers, `exists` (not null)
+             * @enum {string}
+             */
+            operator: "eq" | "neq" | "contains" | "exists" | "gt" | "lt";
+            value?: (string | number | boolean) | null;
+        };
         /**
          * @description Kind of block of a journey graph.
          * @enum {string}
          */
-        JourneyBlockType: "trigger" | "message" | "wait" | "condition" | "tag" | "assign" | "webhook" | "end";
-        /** @description Entry of the graph; narrows the journey's `trigger` event. An empty object accepts every such event. */
-        JourneyTriggerConfig: {
-            channel?: components["schemas"]["ChannelType"];
-            /** @description start only when the triggering message contains one of these words (case-insensitive) */
-            keywords?: string[];
-        };
-        /** @description Send a message in the conversation: a `text`, or a template (`template_id`). */
+        JourneyBlockType: "trigger" | "message" | "wait" | "wait_reply" | "condition" | "tag" | "assign" | "http" | "end";
+        /** @description Entry of the graph (exactly one). The journey's `trigger` and `filter` say which events start an execution. */
+        JourneyTriggerConfig: Record<string, never>;
+        /** @description Send a message in the conversation of the triggering event: a `text`, or a template (`template_id`, which must exist). */
         JourneyMessageConfig: {
             text: string;
         } | {
             /** @description the template to send */
             template_id: string;
         };
-        /** @description Pause the execution. */
+        /** @description Pause on a durable timer: `minutes`, or `until` the next time of day `HH:MM` in `timezone` (IANA). */
         JourneyWaitConfig: {
             /** @description wait this long (at most 30 days) */
             minutes: number;
-            /** @description continue as soon as the contact replies (with `minutes` as the time-out) */
-            until_reply?: boolean;
+        } | {
+            /** @description wall-clock time of day, `HH:MM` */
+            until: string;
+            /** @description IANA time zone, e.g. `America/Sao_Paulo` */
+            timezone: string;
+        };
+        /** @description Wait for the contact to reply: `next[0]` on a reply, `next[1]` on the time-out. */
+        JourneyWaitReplyConfig: {
+            /** @description give up after this long (at most 30 days) */
+            timeout_minutes: number;
         };
         /** @description Branch: `next[0]` when the test holds, `next[1]` otherwise. */
         JourneyConditionConfig: {
+            /** @description a field of the triggering event (`event.data.…`), of the contact or conversation (`contact.tags`, `conversation.status`), or of the answer of an earlier `http` block (`http.<block id>.status`, `http.<block id>.body.…`) */
+            field: string;
             /**
-             * @description what to test about the contact or conversation
+             * @description `eq`/`neq` compare as text, `contains` (text or list), `gt`/`lt` as numbers, `exists` (not null)
              * @enum {string}
              */
-            field: "tag" | "stage" | "interest" | "channel" | "du_mode" | "replied";
-            /** @enum {string} */
-            operator: "eq" | "neq" | "contains" | "exists";
-            /** @description the value compared; not used by `exists` */
-            value?: string;
+            operator: "eq" | "neq" | "contains" | "exists" | "gt" | "lt";
+            value?: (string | number | boolean) | null;
         };
-        /** @description Change tags. */
+        /** @description Change tags or the stage of the contact. */
         JourneyTagConfig: {
             /** @description tags to add to the conversation and contact */
             add?: string[];
             /** @description tags to remove */
             remove?: string[];
+            /** @description set the contact's stage */
+            stage?: string;
         };
-        /** @description Assign, prioritise or change the DU mode of the conversation. */
+        /** @description Assign, prioritise or set the DU mode of the conversation. */
         JourneyAssignConfig: {
             /** @description team member; null unassigns */
             assignee?: string | null;
             priority?: components["schemas"]["Priority"];
             du_mode?: components["schemas"]["DuMode"];
         };
-        /** @description Notify a registered webhook destination (signed like every delivery). */
-        JourneyWebhookConfig: {
-            /** @description a webhook destination of this account; arbitrary URLs are not allowed */
-            webhook_id: string;
+        /** @description Call an HTTPS URL; its status and JSON body are usable by later conditions (`http.<block id>.…`). */
+        JourneyHttpConfig: {
+            /**
+             * Format: uri
+             * @description an HTTPS URL; the destination rules of webhooks apply (no loopback or private address)
+             */
+            url: string;
+            /**
+             * @default POST
+             * @enum {string}
+             */
+            method: "GET" | "POST";
+            /** @description JSON sent with POST (default: the triggering event) */
+            body?: Record<string, never>;
+            /**
+             * @description give up after this long
+             * @default 10000
+             */
+            timeout_ms: number;
         };
         /** @description End the execution. */
         JourneyEndConfig: {
@@ -2262,6 +2293,17 @@ export interface components {
             /** @description id of the block, unique in the journey */
             id: string;
             /** @constant */
+            type: "wait_reply";
+            /** @description label shown in the editor */
+            name?: string;
+            config: components["schemas"]["JourneyWaitReplyConfig"];
+            /** @description [block on a reply, block on the time-out] */
+            next?: string[];
+            position?: components["schemas"]["JourneyBlockPosition"];
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
             type: "condition";
             /** @description label shown in the editor */
             name?: string;
@@ -2295,10 +2337,10 @@ export interface components {
             /** @description id of the block, unique in the journey */
             id: string;
             /** @constant */
-            type: "webhook";
+            type: "http";
             /** @description label shown in the editor */
             name?: string;
-            config: components["schemas"]["JourneyWebhookConfig"];
+            config: components["schemas"]["JourneyHttpConfig"];
             /** @description the following block; empty ends the path */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
@@ -2349,6 +2391,16 @@ export interface components {
             /** @description id of the block, unique in the journey */
             id: string;
             /** @constant */
+            type: "wait_reply";
+            name: string | null;
+            config: components["schemas"]["JourneyWaitReplyConfig"];
+            /** @description [block on a reply, block on the time-out] */
+            next: string[];
+            position: components["schemas"]["JourneyBlockPosition"] | null;
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
             type: "condition";
             name: string | null;
             config: components["schemas"]["JourneyConditionConfig"];
@@ -2379,9 +2431,9 @@ export interface components {
             /** @description id of the block, unique in the journey */
             id: string;
             /** @constant */
-            type: "webhook";
+            type: "http";
             name: string | null;
-            config: components["schemas"]["JourneyWebhookConfig"];
+            config: components["schemas"]["JourneyHttpConfig"];
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
@@ -2417,9 +2469,11 @@ export interface components {
             description?: string;
             /** @description an event kind of the catalogue, e.g. `conversation.updated`; unknown kinds are a 400 `validation_failed` */
             trigger: string;
+            /** @description tests on fields of the triggering event (`event.data.…`), all of which must hold for an execution to start */
+            filter?: components["schemas"]["JourneyFilterCondition"][];
             /** @description channels the journey runs on; every channel when omitted */
             channels?: components["schemas"]["ChannelType"][];
-            /** @description The graph: exactly one `trigger` block (the entry), every `next` naming a block of the journey, no loop without a `wait` block, every block reachable from the trigger. A graph that breaks these rules is a 400 `validation_failed`. */
+            /** @description The graph: exactly one `trigger` block (the entry), ids unique, every `next` naming a block of the journey, no loop without a `wait` or `wait_reply` block, every block reachable from the trigger, every template named existing. A graph that breaks these rules is a 400 `validation_failed` whose `details` name the block (`blocks[<id>]`) and the rule. */
             blocks: components["schemas"]["JourneyBlockInput"][];
         };
         /** @description Only the fields sent change; `blocks` replaces the whole graph. Executions already running finish on the graph they started with. */
@@ -2428,9 +2482,11 @@ export interface components {
             description?: string | null;
             /** @description an event kind of the catalogue, e.g. `conversation.updated`; unknown kinds are a 400 `validation_failed` */
             trigger?: string;
+            /** @description tests on fields of the triggering event (`event.data.…`), all of which must hold for an execution to start */
+            filter?: components["schemas"]["JourneyFilterCondition"][];
             /** @description channels the journey runs on */
             channels?: components["schemas"]["ChannelType"][];
-            /** @description The graph: exactly one `trigger` block (the entry), every `next` naming a block of the journey, no loop without a `wait` block, every block reachable from the trigger. A graph that breaks these rules is a 400 `validation_failed`. */
+            /** @description The graph: exactly one `trigger` block (the entry), ids unique, every `next` naming a block of the journey, no loop without a `wait` or `wait_reply` block, every block reachable from the trigger, every template named existing. A graph that breaks these rules is a 400 `validation_failed` whose `details` name the block (`blocks[<id>]`) and the rule. */
             blocks?: components["schemas"]["JourneyBlockInput"][];
         };
         /** @description A journey (DU automation): a graph of blocks started by an event kind. */
@@ -2440,6 +2496,7 @@ export interface components {
             description: string | null;
             /** @description the event kind that starts an execution */
             trigger: string;
+            filter: components["schemas"]["JourneyFilterCondition"][];
             channels: components["schemas"]["ChannelType"][];
             blocks: components["schemas"]["JourneyBlock"][];
             /**

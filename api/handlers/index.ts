@@ -4,6 +4,7 @@
  */
 import { accountGet } from './account';
 import { groupGet, groupsList, groupUpdate } from './groups';
+import { journeyActivate, journeyCreate, journeyDelete, journeyGet, journeysList, journeyUpdate } from './journeys';
 import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
 import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpdate } from './offers';
@@ -32,12 +33,6 @@ export const UNBUILT_OPERATIONS = [
   'store_update',
   'store_collections_list',
   'store_page_create',
-  'journeys_list',
-  'journey_create',
-  'journey_get',
-  'journey_update',
-  'journey_delete',
-  'journey_activate',
   'journey_executions_list',
   'conversations_list',
   'conversation_get',
@@ -94,6 +89,12 @@ const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   schedule_update: scheduleUpdate,
   schedule_delete: scheduleDelete,
   schedule_run: scheduleRun,
+  journeys_list: journeysList,
+  journey_create: journeyCreate,
+  journey_get: journeyGet,
+  journey_update: journeyUpdate,
+  journey_delete: journeyDelete,
+  journey_activate: journeyActivate,
 };
 
 const unbuilt = Object.fromEntries(UNBUILT_OPERATIONS.map((id) => [id, notImplemented])) as Record<Unbuilt, typeof notImplemented>;
