@@ -9,6 +9,7 @@ import { openapiDocument } from '../schemas/openapi/index';
 import { Operation, operations } from '../schemas/operations';
 import { HttpError } from './errors';
 import { handlers } from './handlers/index';
+import { inbound } from './inbound';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
 import { WindowReserver } from '../domain/accounts/rate-limits';
 import { AppDeps, Handler, OperationId, Request } from './handlers/types';
@@ -124,6 +125,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
     if (ctx.path === '/healthz' && ctx.method === 'GET') await health(ctx, next);
     else await next();
   });
+  app.use(inbound(deps));
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing answered: either the path is unknown, or it is known under other methods.

@@ -53,6 +53,10 @@ export const TENANT_COLLECTIONS = [
   'channels',
   'webhooks',
   'journeys',
+  'contacts',
+  'conversations',
+  'messages',
+  'addresses',
 ] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 
@@ -254,6 +258,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('templates').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
     db.collection('webhooks').createIndex({ ...tenantKey, state: 1 }, { name: 'tenant_state' }),
     db.collection('journeys').createIndex({ ...tenantKey, trigger: 1, active: 1 }, { name: 'tenant_trigger' }),
+    db.collection('conversations').createIndex({ ...tenantKey, last_message_at: -1, _id: -1 }, { name: 'tenant_activity' }),
+    db.collection('contacts').createIndex({ ...tenantKey, last_seen_at: -1, _id: -1 }, { name: 'tenant_seen' }),
+    db.collection('messages').createIndex({ ...tenantKey, conversation_id: 1, created_at: -1, _id: -1 }, { name: 'tenant_conversation' }),
     db.collection('send_slots').createIndex({ at: 1 }, { name: 'at' }),
     db.collection('rate_limits').createIndex({ window_end: 1 }, { name: 'window_end' }),
   ]);

@@ -660,7 +660,7 @@ export interface paths {
         };
         /**
          * Message history, newest first
-         * @description Paginated with `limit`/`offset`, newest message first.
+         * @description Newest message first (time, then id). `limit`/`offset` page through it; pages do not move while new messages arrive when each next page is asked with `before` set to the last message id of the page before (offset then stays 0).
          */
         get: operations["conversation_messages_list"];
         put?: never;
@@ -2581,16 +2581,18 @@ export interface components {
          * @description Urgency of a conversation.
          * @enum {string}
          */
-        Priority: "low" | "normal" | "high" | "urgent";
+        Priority: "low" | "medium" | "high" | "urgent";
         /**
-         * @description DU (automation) mode: `auto` — journeys and automatic answers act alone; `assisted` — automations only suggest, a person sends; `manual` — automations are off for the conversation.
+         * @description DU (automation) mode: `auto` — journeys and automatic answers act alone; `assisted` — automations only suggest, a person sends; `off` — automations are off for the conversation.
          * @enum {string}
          */
-        DuMode: "auto" | "assisted" | "manual";
+        DuMode: "auto" | "assisted" | "off";
         /** @description Conversation metadata and context. No phone number, e-mail or channel address. */
         Conversation: {
             id: string;
             channel: components["schemas"]["ChannelType"];
+            /** @description the connection the conversation runs on (its address is never shown) */
+            channel_id: string;
             status: components["schemas"]["ConversationStatus"];
             /** @description team member in charge; null when unassigned */
             assignee: string | null;
@@ -2623,7 +2625,48 @@ export interface components {
              */
             closed_at: string | null;
         };
-        /** @description Assign, prioritise, tag or change the DU mode. Only the fields sent change. */
+        /** @description A conversation with its contact profile (stage, interests, tags) and latest messages. No phone number, e-mail or channel address. */
+        ConversationContext: {
+            id: string;
+            channel: components["schemas"]["ChannelType"];
+            /** @description the connection the conversation runs on (its address is never shown) */
+            channel_id: string;
+            status: components["schemas"]["ConversationStatus"];
+            /** @description team member in charge; null when unassigned */
+            assignee: string | null;
+            priority: components["schemas"]["Priority"];
+            du_mode: components["schemas"]["DuMode"];
+            contact_id: string;
+            tags: string[];
+            /** @description inbound messages the team has not read */
+            unread_count: number;
+            /**
+             * Format: date-time
+             * @description time of the latest message either way
+             */
+            last_message_at: string | null;
+            /** @description the first characters of the latest message text */
+            last_message_preview: string | null;
+            /**
+             * Format: date-time
+             * @description when the conversation started
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description last change
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description when it was closed; null unless closed
+             */
+            closed_at: string | null;
+            contact: components["schemas"]["Contact"];
+            /** @description the latest 20 messages, newest first */
+            last_messages: components["schemas"]["Message"][];
+        };
+        /** @description Assign, prioritise, tag, move between open and pending, or change the DU mode. Only the fields sent change. */
         ConversationUpdate: {
             /** @description team member the conversation is assigned to (name or handle in the team); null unassigns */
             assignee?: string | null;
@@ -2631,6 +2674,11 @@ export interface components {
             du_mode?: components["schemas"]["DuMode"];
             /** @description replaces the conversation's tags */
             tags?: string[];
+            /**
+             * @description `open` (waiting for the team) or `pending` (waiting for the contact); closing is `POST …/close`, and a closed conversation reopens with a new inbound message
+             * @enum {string}
+             */
+            status?: "open" | "pending";
         };
         /** @description Optional details of the close. */
         ConversationCloseRequest: {
@@ -2658,6 +2706,8 @@ export interface components {
              * @enum {string|null}
              */
             media_type: "image" | "audio" | "video" | "document" | "sticker" | null;
+            /** @description links to the attached media, as the channel gave them */
+            media_urls: string[];
             /** @description template an outbound reply was rendered from */
             template_id: string | null;
             /**
@@ -5349,7 +5399,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The conversation. */
+            /** @description The conversation, its contact profile and its latest messages. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5357,7 +5407,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Conversation"];
+                        data: components["schemas"]["ConversationContext"];
                         request_id: components["schemas"]["RequestId"];
                     };
                 };
@@ -5464,6 +5514,8 @@ export interface operations {
                 limit?: number;
                 /** @description Number of items to skip, 0 or more. */
                 offset?: number;
+                /** @description Only messages older than this message (keyset paging: the last id of the previous page). */
+                before?: string;
             };
             header?: never;
             path: {

@@ -5,6 +5,7 @@
 import { accountGet } from './account';
 import { groupGet, groupsList, groupUpdate } from './groups';
 import { journeyActivate, journeyCreate, journeyDelete, journeyGet, journeysList, journeyUpdate } from './journeys';
+import { contactsList, conversationClose, conversationGet, conversationMessagesList, conversationsList, conversationUpdate } from './inbox';
 import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
 import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpdate } from './offers';
@@ -34,13 +35,7 @@ export const UNBUILT_OPERATIONS = [
   'store_collections_list',
   'store_page_create',
   'journey_executions_list',
-  'conversations_list',
-  'conversation_get',
-  'conversation_update',
-  'conversation_close',
-  'conversation_messages_list',
   'conversation_reply',
-  'contacts_list',
   'analytics_summary',
   'analytics_timeseries',
   'analytics_groups',
@@ -55,6 +50,12 @@ type Unbuilt = (typeof UNBUILT_OPERATIONS)[number];
 /** The built operations: a missing or misspelt operationId is a compile error. */
 const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   account_get: accountGet,
+  conversations_list: conversationsList,
+  conversation_get: conversationGet,
+  conversation_update: conversationUpdate,
+  conversation_close: conversationClose,
+  conversation_messages_list: conversationMessagesList,
+  contacts_list: contactsList,
   offers_list: offersList,
   offer_create: offerCreate,
   offer_get: offerGet,

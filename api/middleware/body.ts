@@ -22,6 +22,23 @@ async function readRaw(req: NodeJS.ReadableStream, limit: number): Promise<Buffe
   return Buffer.concat(chunks);
 }
 
+/** The request's JSON body (undefined when empty), with the same limits and errors as an operation's. */
+export async function readJsonBody(
+  ctx: { get(name: string): string; req: NodeJS.ReadableStream & { readableEnded: boolean } },
+  limit: number,
+): Promise<unknown> {
+  const declared = Number(ctx.get('Content-Length') || 0);
+  if (declared > limit) throw tooLarge(limit);
+  const text = (ctx.req.readableEnded ? Buffer.alloc(0) : await readRaw(ctx.req, limit)).toString('utf8');
+  if (text.trim() === '') return undefined;
+  if (!isJson(ctx.get('Content-Type'))) throw new HttpError('unsupported_media_type', 'Send the body as Content-Type: application/json.');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new HttpError('malformed_json', `The body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
 /**
  * Reads the JSON body into `ctx.state.body` (undefined when empty): 413 past
  * `limit` bytes, 415 when it is not JSON, 400 when it does not parse or the

@@ -87,7 +87,7 @@ function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObj
   return { errors: kept, details };
 }
 
-function check(location: ErrorDetail['location'], schema: JsonSchema, value: unknown): ErrorDetail[] {
+export function check(location: ErrorDetail['location'], schema: JsonSchema, value: unknown): ErrorDetail[] {
   const validate = validatorFor(schema);
   if (validate(value)) return [];
   const { errors, details } = resolveAlternatives(location, validate.errors ?? []);
@@ -97,6 +97,14 @@ function check(location: ErrorDetail['location'], schema: JsonSchema, value: unk
     const k = `${d.field}|${d.rule}`;
     return d.rule !== 'anyOf' && !seen.has(k) && !!seen.add(k);
   });
+}
+
+/** The 400 listing every invalid field. */
+export function validationFailed(details: ErrorDetail[]): HttpError {
+  const first = details[0]!;
+  const where = first.field ? `${first.location} field ${first.field}` : first.location;
+  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
+  return new HttpError('validation_failed', `Invalid ${where}: ${first.message}${more}.`, {}, details);
 }
 
 /** Validates path, query and body against the operation's schemas; 400 listing every invalid field. */
@@ -115,12 +123,7 @@ export function validateRequest(op: Operation): AppMiddleware {
         details.push(...check('body', op.body.schema, body));
       }
     }
-    if (details.length) {
-      const first = details[0]!;
-      const where = first.field ? `${first.location} field ${first.field}` : first.location;
-      const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
-      throw new HttpError('validation_failed', `Invalid ${where}: ${first.message}${more}.`, {}, details);
-    }
+    if (details.length) throw validationFailed(details);
     ctx.state.params = params;
     ctx.state.query = query;
     await next();

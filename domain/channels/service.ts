@@ -17,7 +17,9 @@ import {
   createChannel,
   deleteChannel,
   getChannel,
+  INBOUND_TYPES,
   listChannels,
+  newInboundSecret,
   saveChannel,
 } from './store';
 
@@ -43,6 +45,7 @@ export function channelSummary(c: ChannelDoc, groups: number): Record<string, un
     url: shownUrl(c.url),
     has_token: c.credentials !== null,
     min_interval_ms: c.min_interval_ms,
+    has_inbound_secret: !!c.inbound_secret_hash,
     groups,
     created_at: c.created_at.toISOString(),
     updated_at: c.updated_at.toISOString(),
@@ -56,15 +59,38 @@ async function nameFree(db: Db, tenant: Tenant, name: string, self?: string): Pr
   }
 }
 
-/** Connects a channel; a name given must not be another channel's of the tenant (so a repeated command does not make a twin). */
+/**
+ * Connects a channel; a name given must not be another channel's of the
+ * tenant (so a repeated command does not make a twin). A channel that takes
+ * inbound messages gets its inbound secret, returned here only.
+ */
 export async function connectChannel(
   db: Db,
   tenant: Tenant,
   input: { type: ChannelType; name?: string; url?: string | null; token?: string | null; minIntervalMs?: number },
   secretKey: () => Buffer,
-): Promise<ChannelDoc> {
+): Promise<{ channel: ChannelDoc; inboundSecret: string | null }> {
   if (input.name !== undefined) await nameFree(db, tenant, input.name);
-  return createChannel(db, tenant, input, input.token ? secretKey() : null);
+  const inbound = INBOUND_TYPES.includes(input.type) ? newInboundSecret() : null;
+  const channel = await createChannel(
+    db,
+    tenant,
+    { ...input, ...(inbound ? { inboundSecretHash: inbound.hash } : {}) },
+    input.token ? secretKey() : null,
+  );
+  return { channel, inboundSecret: inbound?.secret ?? null };
+}
+
+/** Replaces the channel's inbound secret (the old one stops working at once); the new secret, shown only here. */
+export async function rotateInboundSecret(db: Db, tenant: Tenant, id: string): Promise<string> {
+  const channel = await getChannel(db, tenant, id);
+  if (!channel) throw notFound('channel', id);
+  if (!INBOUND_TYPES.includes(channel.type)) throw conflict('conflict', `A ${channel.type} channel takes no inbound messages through offerops.`);
+  const inbound = newInboundSecret();
+  if (!(await saveChannel(db, tenant, channel, { inbound_secret_hash: inbound.hash }))) {
+    throw conflict('conflict', 'The channel changed while this command ran; run it again.');
+  }
+  return inbound.secret;
 }
 
 export async function listChannelSummaries(db: Db, tenant: Tenant): Promise<Record<string, unknown>[]> {

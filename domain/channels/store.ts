@@ -6,8 +6,9 @@
  */
 import { Db } from 'mongodb';
 import { Sealed, seal, unseal } from '../sealing';
-import { newId } from '../ids';
-import { Tenant, tenantCollection, TenantDoc } from '../db';
+import { createHash } from 'node:crypto';
+import { newId, randomToken } from '../ids';
+import { crossTenantCollection, Tenant, tenantCollection, TenantDoc } from '../db';
 
 /** The Bot API base a telegram channel uses unless given another. */
 export const TELEGRAM_API = 'https://api.telegram.org';
@@ -24,6 +25,11 @@ export interface ChannelDoc extends TenantDoc {
   credentials: Sealed | null;
   /** Minimum time between two sends on this channel. */
   min_interval_ms: number;
+  /**
+   * SHA-256 (hex) of the secret a gateway presents on `POST /inbound/{channel}`;
+   * absent or null: the channel takes no inbound messages.
+   */
+  inbound_secret_hash?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -42,7 +48,7 @@ const channels = (db: Db, tenant: Tenant) => tenantCollection<ChannelDoc>(db, 'c
 export async function createChannel(
   db: Db,
   tenant: Tenant,
-  input: { type: ChannelType; name?: string; url?: string | null; token?: string | null; minIntervalMs?: number },
+  input: { type: ChannelType; name?: string; url?: string | null; token?: string | null; minIntervalMs?: number; inboundSecretHash?: string },
   /** Seals the token; needed only when there is one. */
   secretKey: Buffer | null,
 ): Promise<ChannelDoc> {
@@ -55,6 +61,7 @@ export async function createChannel(
     url: input.url ?? (input.type === 'telegram' ? TELEGRAM_API : null),
     credentials: input.token && secretKey ? seal(input.token, secretKey) : null,
     min_interval_ms: input.minIntervalMs ?? 1000,
+    inbound_secret_hash: input.inboundSecretHash ?? null,
     created_at: now,
     updated_at: now,
   });
@@ -71,7 +78,25 @@ export const listChannels = (db: Db, tenant: Tenant): Promise<ChannelDoc[]> =>
     .all({})
     .then((all) => all.sort((a, b) => a._id.localeCompare(b._id)));
 
-export type ChannelChange = Partial<Pick<ChannelDoc, 'name' | 'url' | 'credentials' | 'min_interval_ms'>>;
+export type ChannelChange = Partial<Pick<ChannelDoc, 'name' | 'url' | 'credentials' | 'min_interval_ms' | 'inbound_secret_hash'>>;
+
+/** The channels that take inbound messages. */
+export const INBOUND_TYPES: readonly ChannelType[] = ['http'];
+
+/** A new inbound secret for a channel, and the hash stored of it (the secret itself is shown once, never stored). */
+export function newInboundSecret(): { secret: string; hash: string } {
+  const secret = `oo_in_${randomToken(40)}`;
+  return { secret, hash: inboundSecretHash(secret) };
+}
+
+export const inboundSecretHash = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/**
+ * The channel `id` whatever its tenant, for the public inbound endpoint,
+ * which starts from a channel id and its secret, not from a tenant.
+ */
+export const channelById = (db: Db, id: string): Promise<ChannelDoc | null> =>
+  crossTenantCollection<ChannelDoc>(db, 'channels').findOne({ _id: id, _deleted: { $ne: true } });
 
 /** Applies `set` unless the channel changed since it was read (then null). */
 export const saveChannel = (db: Db, tenant: Tenant, current: ChannelDoc, set: ChannelChange): Promise<ChannelDoc | null> =>

@@ -1,16 +1,53 @@
-import { arr, dateTime, eventEnvelope, filter, idOf, int, JsonSchema, nullable, object, OperationDef, record, ref, str } from './common';
+import {
+  arr,
+  dateTime,
+  singleEnvelope,
+  eventEnvelope,
+  filter,
+  idOf,
+  int,
+  JsonSchema,
+  nullable,
+  object,
+  OperationDef,
+  record,
+  ref,
+  str,
+} from './common';
 import { resource } from './crud';
 
 export const CHANNEL_TYPES = ['whatsapp', 'telegram', 'instagram', 'messenger', 'webchat'] as const;
 export const CONVERSATION_STATUSES = ['open', 'pending', 'closed'] as const;
-export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
-export const DU_MODES = ['auto', 'assisted', 'manual'] as const;
+export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export const DU_MODES = ['auto', 'assisted', 'off'] as const;
 export const CONTACT_STAGES = ['new', 'engaged', 'customer', 'inactive'] as const;
+export const MEDIA_TYPES = ['image', 'audio', 'video', 'document', 'sticker'] as const;
 export const MESSAGE_STATUSES = ['received', 'queued', 'sent', 'delivered', 'read', 'failed'] as const;
 
 /** A CRM label: letters, digits, `_`, `-`, single inner spaces. */
 export const TAG = str({ minLength: 1, maxLength: 40, pattern: '^[\\p{L}\\p{N}_-]+(?: [\\p{L}\\p{N}_-]+)*$' });
 const ASSIGNEE = str({ minLength: 1, maxLength: 120, description: 'team member the conversation is assigned to (name or handle in the team)' });
+
+/** How many messages a conversation's context carries. */
+export const LAST_MESSAGES = 20;
+
+const CONVERSATION_FIELDS: Record<string, JsonSchema> = {
+  id: idOf('cnv'),
+  channel: ref('ChannelType'),
+  channel_id: idOf('chn', 'the connection the conversation runs on (its address is never shown)'),
+  status: ref('ConversationStatus'),
+  assignee: nullable(str({ description: 'team member in charge; null when unassigned' })),
+  priority: ref('Priority'),
+  du_mode: ref('DuMode'),
+  contact_id: idOf('ctc'),
+  tags: arr(str()),
+  unread_count: int({ minimum: 0, description: 'inbound messages the team has not read' }),
+  last_message_at: nullable(dateTime('time of the latest message either way')),
+  last_message_preview: nullable(str({ maxLength: 140, description: 'the first characters of the latest message text' })),
+  created_at: dateTime('when the conversation started'),
+  updated_at: dateTime('last change'),
+  closed_at: nullable(dateTime('when it was closed; null unless closed')),
+};
 
 /**
  * The inbox is a CRM without direct contact data: no phone number, e-mail,
@@ -29,26 +66,19 @@ export const schemas: Record<string, JsonSchema> = {
     enum: [...DU_MODES],
     description:
       'DU (automation) mode: `auto` — journeys and automatic answers act alone; `assisted` — automations only suggest, ' +
-      'a person sends; `manual` — automations are off for the conversation.',
+      'a person sends; `off` — automations are off for the conversation.',
   }),
-  Conversation: record(
+  Conversation: record(CONVERSATION_FIELDS, { description: 'Conversation metadata and context. No phone number, e-mail or channel address.' }),
+  ConversationContext: record(
     {
-      id: idOf('cnv'),
-      channel: ref('ChannelType'),
-      status: ref('ConversationStatus'),
-      assignee: nullable(str({ description: 'team member in charge; null when unassigned' })),
-      priority: ref('Priority'),
-      du_mode: ref('DuMode'),
-      contact_id: idOf('ctc'),
-      tags: arr(str()),
-      unread_count: int({ minimum: 0, description: 'inbound messages the team has not read' }),
-      last_message_at: nullable(dateTime('time of the latest message either way')),
-      last_message_preview: nullable(str({ maxLength: 140, description: 'the first characters of the latest message text' })),
-      created_at: dateTime('when the conversation started'),
-      updated_at: dateTime('last change'),
-      closed_at: nullable(dateTime('when it was closed; null unless closed')),
+      ...CONVERSATION_FIELDS,
+      contact: ref('Contact'),
+      last_messages: arr(ref('Message'), { maxItems: LAST_MESSAGES, description: `the latest ${LAST_MESSAGES} messages, newest first` }),
     },
-    { description: 'Conversation metadata and context. No phone number, e-mail or channel address.' },
+    {
+      description:
+        'A conversation with its contact profile (stage, interests, tags) and latest messages. No phone number, e-mail or channel address.',
+    },
   ),
   ConversationUpdate: object(
     {
@@ -56,9 +86,14 @@ export const schemas: Record<string, JsonSchema> = {
       priority: ref('Priority'),
       du_mode: ref('DuMode'),
       tags: arr(TAG, { maxItems: 30, uniqueItems: true, description: "replaces the conversation's tags" }),
+      status: str({
+        enum: ['open', 'pending'],
+        description:
+          '`open` (waiting for the team) or `pending` (waiting for the contact); closing is `POST …/close`, and a closed conversation reopens with a new inbound message',
+      }),
     },
     [],
-    { description: 'Assign, prioritise, tag or change the DU mode. Only the fields sent change.' },
+    { description: 'Assign, prioritise, tag, move between open and pending, or change the DU mode. Only the fields sent change.' },
   ),
   ConversationCloseRequest: object(
     { reason: str({ minLength: 1, maxLength: 500, description: 'why the conversation was closed, kept in its history and event' }) },
@@ -72,7 +107,8 @@ export const schemas: Record<string, JsonSchema> = {
       direction: str({ enum: ['inbound', 'outbound'], description: '`inbound` from the contact, `outbound` from the team or an automation' }),
       author: str({ enum: ['contact', 'team', 'automation'], description: 'who wrote it' }),
       text: nullable(str({ description: 'the text; null for a media-only message' })),
-      media_type: nullable(str({ enum: ['image', 'audio', 'video', 'document', 'sticker'], description: 'kind of attached media, if any' })),
+      media_type: nullable(str({ enum: [...MEDIA_TYPES], description: 'kind of attached media, if any' })),
+      media_urls: arr(str({ format: 'uri' }), { description: 'links to the attached media, as the channel gave them' }),
       template_id: nullable(idOf('tpl', 'template an outbound reply was rendered from')),
       status: str({
         enum: [...MESSAGE_STATUSES],
@@ -130,7 +166,14 @@ export const operations: OperationDef[] = [
       filter('contact_id', 'Only conversations of this contact.', idOf('ctc')),
     ],
   }),
-  conversations.get({ summary: 'Conversation context without direct contact data' }),
+  {
+    ...conversations.get({ summary: 'Conversation context without direct contact data' }),
+    success: {
+      status: 200,
+      description: 'The conversation, its contact profile and its latest messages.',
+      schema: singleEnvelope(ref('ConversationContext')),
+    },
+  },
   conversations.update({ summary: 'Assign, prioritise, change DU mode' }),
   {
     operationId: 'conversation_close',
@@ -145,7 +188,10 @@ export const operations: OperationDef[] = [
   },
   conversations.nested({ name: 'message', schema: 'Message' }).list({
     summary: 'Message history, newest first',
-    description: 'Paginated with `limit`/`offset`, newest message first.',
+    description:
+      'Newest message first (time, then id). `limit`/`offset` page through it; pages do not move while new messages arrive when ' +
+      'each next page is asked with `before` set to the last message id of the page before (offset then stays 0).',
+    filters: [filter('before', 'Only messages older than this message (keyset paging: the last id of the previous page).', idOf('msg'))],
   }),
   {
     operationId: 'conversation_reply',
@@ -171,3 +217,28 @@ export const operations: OperationDef[] = [
     ],
   }),
 ];
+
+/**
+ * The body a gateway POSTs to `/inbound/{channel_id}` for each message it
+ * receives (the inbound half of the `http` gateway protocol; README
+ * "Connecting a chat gateway"). Outside /api/v1 and its key scheme: not an
+ * operation of the document, validated with this schema.
+ */
+export const INBOUND_MESSAGE: JsonSchema = object(
+  {
+    id: str({ minLength: 1, maxLength: 200, description: "the channel's own message id: a repeat of it stores nothing new" }),
+    from: str({ minLength: 1, maxLength: 200, description: "the sender's address (a phone JID, a chat id); stored sealed" }),
+    group: str({ minLength: 1, maxLength: 200, description: 'the group address when the message came from a group; stored sealed' }),
+    name: str({ minLength: 1, maxLength: 120, description: 'the display name the sender shows' }),
+    text: str({ minLength: 1, maxLength: 8192, description: 'the text; leave out for a media-only message' }),
+    media_urls: arr(str({ format: 'uri', maxLength: 2000 }), { minItems: 1, maxItems: 10, description: 'links to the attached media' }),
+    media_type: str({ enum: [...MEDIA_TYPES], description: 'kind of the attached media' }),
+    network: str({
+      enum: ['whatsapp', 'instagram', 'messenger', 'webchat'],
+      description: 'the chat network behind the gateway (default whatsapp)',
+    }),
+    sent_at: dateTime('when the sender sent it (default: when we received it)'),
+  },
+  ['id', 'from'],
+  { description: 'One message a gateway received: text, media or both (one of `text`, `media_urls` is required).' },
+);

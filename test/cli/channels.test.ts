@@ -4,6 +4,7 @@
  * uses: the token is stored sealed, the address never leaves the API.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +56,7 @@ async function connect(accountId: string, ...extra: string[]): Promise<string> {
 }
 
 describe('admin channel connect', () => {
-  test('prints only {channel_id}; the token is stored sealed under the worker key, never in clear', async () => {
+  test('prints {channel_id} and, once, the inbound secret; the token is stored sealed under the worker key, never in clear', async () => {
     const tenant = await seedTenant(app.db);
     const run = await cli([
       'admin',
@@ -74,8 +75,10 @@ describe('admin channel connect', () => {
     ]);
     assert.ok(!run.stdout.includes(TOKEN) && !run.stderr.includes(TOKEN));
     const out = ok(run);
-    assert.deepEqual(Object.keys(out), ['channel_id']);
+    assert.deepEqual(Object.keys(out), ['channel_id', 'inbound_url_path', 'inbound_secret']);
     assert.match(out.channel_id, /^chn_/);
+    assert.equal(out.inbound_url_path, `/inbound/${out.channel_id}`);
+    assert.match(out.inbound_secret, /^oo_in_[A-Za-z0-9]{40}$/);
     const doc = await channelDoc(out.channel_id);
     assert.ok(doc);
     assert.equal(doc.account_id, tenant.accountId);
@@ -86,6 +89,17 @@ describe('admin channel connect', () => {
     assert.equal(doc.min_interval_ms, 1000);
     assert.ok(!JSON.stringify(doc).includes(TOKEN), 'the token is not in the database in clear');
     assert.equal(unseal(doc.credentials, secretKeyFromEnv()), TOKEN);
+    assert.equal(doc.inbound_secret_hash, createHash('sha256').update(out.inbound_secret).digest('hex'));
+    assert.ok(!JSON.stringify(doc).includes(out.inbound_secret), 'the inbound secret is stored only as its hash');
+
+    const rotated = ok(await cli(['admin', 'channel', 'update', out.channel_id, '--account', tenant.accountId, '--rotate-inbound-secret']));
+    assert.deepEqual(Object.keys(rotated), ['channel_id', 'changed', 'inbound_secret']);
+    assert.deepEqual(rotated.changed, ['inbound_secret']);
+    assert.notEqual(rotated.inbound_secret, out.inbound_secret);
+    assert.equal((await channelDoc(out.channel_id))!.inbound_secret_hash, createHash('sha256').update(rotated.inbound_secret).digest('hex'));
+    const listed = ok(await cli(['admin', 'channel', 'list', '--account', tenant.accountId]));
+    assert.ok(!JSON.stringify(listed).includes(rotated.inbound_secret));
+    assert.equal(listed.channels[0].has_inbound_secret, true);
   });
 
   test('telegram: the Bot API base by default, a bot token required; test environment and interval', async () => {

@@ -215,7 +215,7 @@ describe('offerops dev receiver', () => {
       assert.equal(line.verified, true);
       assert.equal(line.status, 200);
       assert.equal(line.event.data.offer.id, offer.id);
-      assert.equal(line.webhook_id, line.event.id);
+      assert.equal(line.message_id, line.event.id);
       const delivered = await waitFor('the delivery to be recorded as succeeded', async () => {
         const list = (await api.get(`/webhooks/${webhookId}/deliveries`)).body.data as { state: string }[];
         return list.find((d) => d.state === 'succeeded');

@@ -20,7 +20,7 @@ import {
 import { accountSummaries, keySummaries } from '../../domain/accounts/admin';
 import { Environment, Tenant } from '../../domain/db';
 import { CHANNEL_TYPES, ChannelType } from '../../domain/channels/store';
-import { changeChannel, connectChannel, listChannelSummaries, removeChannel } from '../../domain/channels/service';
+import { changeChannel, connectChannel, listChannelSummaries, removeChannel, rotateInboundSecret } from '../../domain/channels/service';
 import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGroups, removeOperatorGroup } from '../../domain/groups/admin';
 import { UsageError } from './errors';
 
@@ -149,7 +149,7 @@ export async function channelConnect(db: Db, { values, secretKey }: AdminInput) 
   const token = nonEmpty('--token', str(values, 'token'));
   if (type === 'http' && !url) throw new UsageError('--url is required for an http channel');
   if (type === 'telegram' && !token) throw new UsageError('--token (the bot token) is required for a telegram channel');
-  const channel = await connectChannel(
+  const { channel, inboundSecret } = await connectChannel(
     db,
     tenant,
     {
@@ -161,7 +161,10 @@ export async function channelConnect(db: Db, { values, secretKey }: AdminInput) 
     },
     secretKey,
   );
-  return { channel_id: channel._id };
+  return {
+    channel_id: channel._id,
+    ...(inboundSecret ? { inbound_url_path: `/inbound/${channel._id}`, inbound_secret: inboundSecret } : {}),
+  };
 }
 
 export async function channelList(db: Db, { values }: AdminInput) {
@@ -176,10 +179,13 @@ export async function channelUpdate(db: Db, { values, args, secretKey }: AdminIn
     token: nonEmpty('--token', str(values, 'token')),
     minIntervalMs: interval(str(values, 'min-interval-ms')),
   };
-  if (Object.values(input).every((v) => v === undefined))
-    throw new UsageError('nothing to change: give --name, --url, --token or --min-interval-ms');
+  const rotate = values['rotate-inbound-secret'] === true;
+  if (!rotate && Object.values(input).every((v) => v === undefined))
+    throw new UsageError('nothing to change: give --name, --url, --token, --min-interval-ms or --rotate-inbound-secret');
   const changed = await changeChannel(db, tenant, args[0]!, input, secretKey);
-  return { channel_id: args[0]!, changed };
+  if (!rotate) return { channel_id: args[0]!, changed };
+  const inboundSecret = await rotateInboundSecret(db, tenant, args[0]!);
+  return { channel_id: args[0]!, changed: [...changed, 'inbound_secret'], inbound_secret: inboundSecret };
 }
 
 export async function channelDelete(db: Db, { values, args }: AdminInput) {

@@ -124,9 +124,11 @@ export const COMMANDS: Command[] = [
       '--name N              a name, unique in the account and environment (a repeated command is refused, not doubled)',
       '--min-interval-ms N   minimum time between two sends on the channel (default 1000)',
       "Sealing a token needs the key the worker runs with: OFFEROPS_SECRET_KEY, or the data directory's secret.key.",
+      'An http channel gets an inbound secret, printed only here: the gateway POSTs received messages to',
+      'inbound_url_path on the API with it as bearer (README "Connecting a chat gateway").',
     ],
     options: { account: S, env: S, type: S, url: S, token: S, name: S, 'min-interval-ms': S },
-    prints: '{"channel_id": "chn_…"}',
+    prints: '{"channel_id": "chn_…", "inbound_url_path": "/inbound/chn_…", "inbound_secret": "oo_in_…"}   (the last two for http)',
     admin: admin.channelConnect,
   },
   {
@@ -142,7 +144,7 @@ export const COMMANDS: Command[] = [
   {
     words: ['admin', 'channel', 'update'],
     args: ['CHANNEL_ID'],
-    synopsis: '--account ID [--env live|test] [--name N] [--url URL] [--token T] [--min-interval-ms N]',
+    synopsis: '--account ID [--env live|test] [--name N] [--url URL] [--token T] [--min-interval-ms N] [--rotate-inbound-secret]',
     summary: 'change a channel (its type cannot change)',
     details: [
       ...tenantDetails,
@@ -150,9 +152,10 @@ export const COMMANDS: Command[] = [
       '--url URL             a new base URL',
       '--token T             a new token (sealed anew)',
       '--min-interval-ms N   a new minimum interval between sends',
+      '--rotate-inbound-secret  a new inbound secret (http), printed only here; the old one stops working',
     ],
-    options: { account: S, env: S, name: S, url: S, token: S, 'min-interval-ms': S },
-    prints: '{"channel_id": "chn_…", "changed": ["url", …]}',
+    options: { account: S, env: S, name: S, url: S, token: S, 'min-interval-ms': S, 'rotate-inbound-secret': B },
+    prints: '{"channel_id": "chn_…", "changed": ["url", …], "inbound_secret": "oo_in_…"}   (the secret with --rotate-inbound-secret)',
     admin: admin.channelUpdate,
   },
   {

@@ -120,7 +120,8 @@ export async function startDevReceiver(opts: { port?: string; secret?: string; d
     const line = {
       at: new Date().toISOString(),
       path: req.url ?? '/',
-      webhook_id: req.headers['webhook-id'] ?? null,
+      // The Standard Webhooks `webhook-id` header: the message id, which is the event's id (not the whk_ id).
+      message_id: req.headers['webhook-id'] ?? null,
       kind: typeof event?.kind === 'string' ? event.kind : null,
       verified: verdict ? verdict.verified : null,
       ...(verdict && !verdict.verified ? { reason: verdict.reason } : {}),
@@ -136,7 +137,7 @@ export async function startDevReceiver(opts: { port?: string; secret?: string; d
     process.stdout.write(
       out.json
         ? `${JSON.stringify(line)}\n`
-        : `${line.at.slice(11, 19)} ${req.method} ${line.path} ${String(line.webhook_id)} ${line.kind ?? '(no event kind)'}: ${shown}; answered ${status}${
+        : `${line.at.slice(11, 19)} ${req.method} ${line.path} ${String(line.message_id)} ${line.kind ?? '(no event kind)'}: ${shown}; answered ${status}${
             verdict?.verified ? `\n    ${JSON.stringify(event?.data ?? null)}` : ''
           }\n`,
     );

@@ -1,0 +1,196 @@
+/**
+ * Inbound messages (the inbound half of the `http` gateway protocol): a
+ * gateway POSTs each message it receives to `/inbound/{channel_id}` with the
+ * channel's inbound secret. The message creates or updates its contact and
+ * conversation; the addresses it carries are sealed into `addresses` and
+ * appear nowhere else. Idempotent by the channel's message id: the message's
+ * id is derived from it, so a repeat finds the first and stores nothing new.
+ * Every write is awaited before the answer, so a 2xx means it is durable.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { Db } from 'mongodb';
+import { ChannelDoc, channelById, INBOUND_TYPES, inboundSecretHash } from '../channels/store';
+import { Tenant } from '../db';
+import { changedMeanwhile } from '../errors';
+import { commitEvents } from '../events/commit';
+import { prepareEvent } from '../events/store';
+import { derivedId, newId } from '../ids';
+import { DomainDeps } from '../resource';
+import { toContact, toConversation, toMessage, previewOf } from './service';
+import {
+  addressOwner,
+  ContactDoc,
+  contacts,
+  ConversationDoc,
+  conversations,
+  insertOnce,
+  MediaType,
+  MessageDoc,
+  messages,
+  Network,
+} from './store';
+
+/** The body of an inbound POST, as the contract's INBOUND_MESSAGE validated it. */
+export interface InboundMessage {
+  id: string;
+  from: string;
+  group?: string;
+  name?: string;
+  text?: string;
+  media_urls?: string[];
+  media_type?: MediaType;
+  network?: Exclude<Network, 'telegram'>;
+  sent_at?: string;
+}
+
+/** The channel `channelId` when `secret` is its inbound secret; null otherwise (unknown channel, no inbound, wrong secret alike). */
+export async function inboundChannel(db: Db, channelId: string, secret: string): Promise<ChannelDoc | null> {
+  const channel = await channelById(db, channelId);
+  if (!channel?.inbound_secret_hash || !INBOUND_TYPES.includes(channel.type)) return null;
+  const given = Buffer.from(inboundSecretHash(secret), 'hex');
+  const stored = Buffer.from(channel.inbound_secret_hash, 'hex');
+  return given.length === stored.length && timingSafeEqual(given, stored) ? channel : null;
+}
+
+/** Up to this many re-reads when another message changed the conversation between read and write. */
+const ATTEMPTS = 8;
+
+/** Takes message `m` into its conversation (once: `last_inbound_id` guards a retried message); reopens a pending or closed one. */
+async function applyToConversation(deps: DomainDeps, tenant: Tenant, conversationId: string, m: MessageDoc): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const current = await conversations(deps.db, tenant).findById(conversationId);
+    if (!current || current.last_inbound_id === m._id) return;
+    const set: Partial<ConversationDoc> = {
+      last_message_at: m.created_at,
+      last_message_preview: previewOf(m),
+      unread_count: current.unread_count + 1,
+      last_inbound_id: m._id,
+    };
+    const changed = ['last_message_at', 'last_message_preview', 'unread_count'];
+    if (current.status !== 'open') {
+      set.status = 'open';
+      set.closed_at = null;
+      changed.push('status');
+    }
+    const saved = await conversations(deps.db, tenant).updateFrom(current, set, (after) =>
+      prepareEvent(tenant, 'conversation.updated', { conversation: toConversation(after), changed }),
+    );
+    if (saved) return;
+  }
+  throw changedMeanwhile('conversation');
+}
+
+/**
+ * Stores inbound message `input` of `channel`: its contact and conversation
+ * (made on first contact), the message, and their events. `created` is false
+ * for a message stored before.
+ */
+export async function receiveInbound(
+  deps: DomainDeps & { secretKey: Buffer },
+  channel: ChannelDoc,
+  input: InboundMessage,
+): Promise<{ created: boolean; message: MessageDoc }> {
+  const tenant: Tenant = { accountId: channel.account_id, env: channel.env };
+  const messageId = derivedId('msg', channel._id, input.id);
+  const earlier = await messages(deps.db, tenant).findById(messageId);
+  if (earlier?.applied_at) return { created: false, message: earlier };
+
+  const now = new Date();
+  const network: Network = channel.type === 'telegram' ? 'telegram' : (input.network ?? 'whatsapp');
+  const contact = await addressOwner(
+    deps.db,
+    tenant,
+    deps.secretKey,
+    { channelId: channel._id, kind: 'contact', address: input.from },
+    newId('ctc'),
+  );
+  const contactDoc: ContactDoc = {
+    _id: contact.ownerId,
+    account_id: tenant.accountId,
+    env: tenant.env,
+    display_name: input.name ?? null,
+    channels: [network],
+    stage: 'new' as const,
+    interests: [],
+    tags: [],
+    conversation_count: 0,
+    first_seen_at: now,
+    last_seen_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertOnce(contacts(deps.db, tenant), contactDoc, prepareEvent(tenant, 'contact.created', { contact: toContact(contactDoc) }));
+
+  const thread = await addressOwner(
+    deps.db,
+    tenant,
+    deps.secretKey,
+    { channelId: channel._id, kind: 'thread', address: input.group ?? input.from },
+    newId('cnv'),
+  );
+  const conversationDoc: ConversationDoc = {
+    _id: thread.ownerId,
+    account_id: tenant.accountId,
+    env: tenant.env,
+    channel: network,
+    channel_id: channel._id,
+    contact_id: contact.ownerId,
+    address_id: thread.id,
+    status: 'open',
+    assignee: null,
+    priority: 'medium',
+    du_mode: 'auto',
+    tags: [],
+    unread_count: 0,
+    last_message_at: null,
+    last_message_preview: null,
+    last_inbound_id: null,
+    closed_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const newConversation = await insertOnce(
+    conversations(deps.db, tenant),
+    conversationDoc,
+    prepareEvent(tenant, 'conversation.created', { conversation: toConversation(conversationDoc) }),
+  );
+
+  const messageDoc: MessageDoc = {
+    _id: messageId,
+    account_id: tenant.accountId,
+    env: tenant.env,
+    conversation_id: thread.ownerId,
+    contact_id: contact.ownerId,
+    channel_id: channel._id,
+    direction: 'inbound',
+    author: 'contact',
+    text: input.text ?? null,
+    media_type: input.media_type ?? (input.media_urls?.length ? 'image' : null),
+    media_urls: input.media_urls ?? [],
+    template_id: null,
+    status: 'received',
+    error: null,
+    sent_at: input.sent_at ? new Date(input.sent_at) : now,
+    created_at: now,
+    applied_at: null,
+  };
+  const event = prepareEvent(tenant, 'message.received', { message: toMessage(messageDoc), contact_id: contact.ownerId });
+  const created = await insertOnce(messages(deps.db, tenant), messageDoc, event);
+  const message = created ? messageDoc : ((await messages(deps.db, tenant).findById(messageId)) ?? messageDoc);
+
+  await applyToConversation(deps, tenant, thread.ownerId, message);
+  await contacts(deps.db, tenant).updateById(contact.ownerId, {
+    $set: { last_seen_at: now, updated_at: now, ...(input.name ? { display_name: input.name } : {}) },
+    $addToSet: { channels: network },
+    ...(newConversation ? { $inc: { conversation_count: 1 } } : {}),
+  });
+  await messages(deps.db, tenant).updateById(messageId, { $set: { applied_at: now } });
+  for (const [collection, id] of [
+    ['contacts', contact.ownerId],
+    ['conversations', thread.ownerId],
+    ['messages', messageId],
+  ] as const) {
+    await commitEvents(deps, collection, id);
+  }
+  return { created, message };
+}
