@@ -2167,7 +2167,8 @@ export interface components {
              * @enum {string}
              */
             operator: "eq" | "neq" | "contains" | "exists" | "gt" | "lt";
-            value?: (string | number | boolean) | null;
+            /** @description the value compared; not used by `exists` */
+            value?: string | number | boolean | null;
         };
         /**
          * @description Kind of block of a journey graph.
@@ -2207,7 +2208,8 @@ export interface components {
              * @enum {string}
              */
             operator: "eq" | "neq" | "contains" | "exists" | "gt" | "lt";
-            value?: (string | number | boolean) | null;
+            /** @description the value compared; not used by `exists` */
+            value?: string | number | boolean | null;
         };
         /** @description Change tags or the stage of the contact. */
         JourneyTagConfig: {
@@ -2233,17 +2235,14 @@ export interface components {
              */
             url: string;
             /**
-             * @default POST
+             * @description `POST` when omitted
              * @enum {string}
              */
-            method: "GET" | "POST";
+            method?: "GET" | "POST";
             /** @description JSON sent with POST (default: the triggering event) */
             body?: Record<string, never>;
-            /**
-             * @description give up after this long
-             * @default 10000
-             */
-            timeout_ms: number;
+            /** @description give up after this long (10000 when omitted) */
+            timeout_ms?: number;
         };
         /** @description End the execution. */
         JourneyEndConfig: {

@@ -45,11 +45,10 @@ const condition = (fieldPattern: string, fieldDescription: string): JsonSchema =
         enum: [...CONDITION_OPERATORS],
         description: '`eq`/`neq` compare as text, `contains` (text or list), `gt`/`lt` as numbers, `exists` (not null)',
       }),
-      value: nullable({
-        type: ['string', 'number', 'boolean'],
-        maxLength: 200,
+      value: {
+        anyOf: [str({ maxLength: 200 }), num(), bool(), { type: 'null' }],
         description: 'the value compared; not used by `exists`',
-      }),
+      },
     },
     ['field', 'operator'],
   );
@@ -141,9 +140,9 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
           pattern: '^https://',
           description: 'an HTTPS URL; the destination rules of webhooks apply (no loopback or private address)',
         }),
-        method: str({ enum: ['GET', 'POST'], default: 'POST' }),
+        method: str({ enum: ['GET', 'POST'], description: '`POST` when omitted' }),
         body: { type: 'object', description: 'JSON sent with POST (default: the triggering event)' },
-        timeout_ms: int({ minimum: 1000, maximum: 15000, default: 10000, description: 'give up after this long' }),
+        timeout_ms: int({ minimum: 1000, maximum: 15000, description: 'give up after this long (10000 when omitted)' }),
       },
       ['url'],
       { description: 'Call an HTTPS URL; its status and JSON body are usable by later conditions (`http.<block id>.…`).' },
