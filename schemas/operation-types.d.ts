@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * List executions: status, step, times
-         * @description Newest first.
+         * @description Served from Temporal visibility (the executions are workflows `journey-<jrn>-<evt>`): running ones first, then closed ones, the most recently closed first. Visibility trails a change by about a second.
          */
         get: operations["journey_executions_list"];
         put?: never;
@@ -2217,8 +2217,11 @@ export interface components {
             add?: string[];
             /** @description tags to remove */
             remove?: string[];
-            /** @description set the contact's stage */
-            stage?: string;
+            /**
+             * @description set the contact's stage
+             * @enum {string}
+             */
+            stage?: "new" | "engaged" | "customer" | "inactive";
         };
         /** @description Assign, prioritise or set the DU mode of the conversation. */
         JourneyAssignConfig: {
@@ -2366,6 +2369,7 @@ export interface components {
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2376,6 +2380,7 @@ export interface components {
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2386,6 +2391,7 @@ export interface components {
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2396,6 +2402,7 @@ export interface components {
             /** @description [block on a reply, block on the time-out] */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2406,6 +2413,7 @@ export interface components {
             /** @description [block when true, block when false] */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2416,6 +2424,7 @@ export interface components {
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2426,6 +2435,7 @@ export interface components {
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2436,6 +2446,7 @@ export interface components {
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2446,6 +2457,16 @@ export interface components {
             /** @description always empty: `end` closes the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
+        };
+        /** @description What the executions did at one block, since the journey was created (kept by the executions). */
+        JourneyBlockMetrics: {
+            /** @description times an execution reached the block */
+            entered: number;
+            /** @description times an execution went past it */
+            completed: number;
+            /** @description times an execution failed in it */
+            failed: number;
         };
         /** @description Aggregate performance of a journey since its creation. */
         JourneyMetrics: {
@@ -2498,6 +2519,8 @@ export interface components {
             filter: components["schemas"]["JourneyFilterCondition"][];
             channels: components["schemas"]["ChannelType"][];
             blocks: components["schemas"]["JourneyBlock"][];
+            /** @description raised by every change of trigger, filter or blocks; each execution runs the version it started with */
+            version: number;
             /**
              * @description 1 when active, 0 for a draft or a paused journey
              * @enum {integer}
@@ -2540,6 +2563,12 @@ export interface components {
             status: components["schemas"]["JourneyExecutionStatus"];
             /** @description id of the block being executed; null once closed */
             current_step: string | null;
+            /** @description the event that started it */
+            event_id: string;
+            /** @description its kind */
+            event_kind: string;
+            /** @description the version of the journey it runs */
+            version: number;
             /** @description why it failed; null otherwise */
             error: string | null;
             /**
@@ -2554,7 +2583,7 @@ export interface components {
             closed_at: string | null;
         };
         /**
-         * @description `running`, or how it closed: `completed`, `failed`, `cancelled` (the journey was paused), `terminated` (stopped by an operator), `timed_out`.
+         * @description `running`, or how it closed: `completed`, `failed` (a block failed), `cancelled` (cancelled in Temporal by an operator), `terminated` (stopped by an operator), `timed_out`. Pausing the journey lets running executions finish.
          * @enum {string}
          */
         JourneyExecutionStatus: "running" | "completed" | "failed" | "cancelled" | "terminated" | "timed_out";

@@ -17,3 +17,10 @@ export const DELIVERY_STATE_PATCH = 'webhook-delivery-state';
  * it missed it), wake shortly before the slot, and wait again for a missed one.
  */
 export const SEND_WINDOW_PATCH = 'publication-send-window';
+
+/**
+ * Dispatches from here on also start the executions of the active journeys
+ * the event triggers and signal the running executions of the conversation of
+ * an inbound message (`journeyTargets`).
+ */
+export const JOURNEYS_PATCH = 'dispatch-journeys';

@@ -4,7 +4,7 @@
  */
 import { accountGet } from './account';
 import { groupGet, groupsList, groupUpdate } from './groups';
-import { journeyActivate, journeyCreate, journeyDelete, journeyGet, journeysList, journeyUpdate } from './journeys';
+import { journeyActivate, journeyCreate, journeyDelete, journeyExecutionsList, journeyGet, journeysList, journeyUpdate } from './journeys';
 import { contactsList, conversationClose, conversationGet, conversationMessagesList, conversationsList, conversationUpdate } from './inbox';
 import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
@@ -34,7 +34,6 @@ export const UNBUILT_OPERATIONS = [
   'store_update',
   'store_collections_list',
   'store_page_create',
-  'journey_executions_list',
   'conversation_reply',
   'analytics_summary',
   'analytics_timeseries',
@@ -96,6 +95,7 @@ const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   journey_update: journeyUpdate,
   journey_delete: journeyDelete,
   journey_activate: journeyActivate,
+  journey_executions_list: journeyExecutionsList,
 };
 
 const unbuilt = Object.fromEntries(UNBUILT_OPERATIONS.map((id) => [id, notImplemented])) as Record<Unbuilt, typeof notImplemented>;

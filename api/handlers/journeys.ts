@@ -7,6 +7,7 @@ import {
   toJourney,
   updateJourney,
 } from '../../domain/journeys/service';
+import { listExecutions } from '../../domain/journeys/executions';
 import { Handler, listReply, pageOf } from './types';
 
 export const journeysList: Handler<'journeys_list'> = async (req, deps) => {
@@ -36,3 +37,10 @@ export const journeyDelete: Handler<'journey_delete'> = async (req, deps) => {
 export const journeyActivate: Handler<'journey_activate'> = async (req, deps) => ({
   body: { data: toJourney(await activateJourney(deps, req.tenant, req.params.id, req.body?.active ?? true)) },
 });
+
+export const journeyExecutionsList: Handler<'journey_executions_list'> = async (req, deps) => {
+  const page = pageOf(req.query);
+  const journey = await mustGetJourney(deps, req.tenant, req.params.id);
+  const { items, total } = await listExecutions(deps, req.tenant, journey._id, req.query.status, page);
+  return listReply(items, total, page);
+};

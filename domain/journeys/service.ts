@@ -14,6 +14,7 @@ import { prepareEvent } from '../events/store';
 import { changedFields, DomainDeps, found, iso, written } from '../resource';
 import { getTemplate } from '../templates/store';
 import { checkDestination, DestinationError } from '../webhooks/destinations';
+import { executionsQuery } from './executions';
 import { GraphBlock, graphErrors, missingTemplate, templatesNamed } from './graph';
 import { deleteUnexecutedJourney, getJourney, insertJourney, JourneyDoc, JourneyFields, saveJourney } from './store';
 
@@ -36,7 +37,14 @@ export function toJourney(j: JourneyDoc): Record<string, unknown> {
     trigger: j.trigger,
     filter: j.filter,
     channels: j.channels ?? [...CHANNEL_TYPES],
-    blocks: j.blocks.map((b) => ({ name: null, next: [], position: null, ...b })),
+    blocks: j.blocks.map((b) => ({
+      name: null,
+      next: [],
+      position: null,
+      ...b,
+      metrics: { entered: 0, completed: 0, failed: 0, ...j.block_metrics?.[b.id] },
+    })),
+    version: j.version ?? 1,
     active: j.active,
     executions: j.executions,
     metrics: {
@@ -118,8 +126,10 @@ export async function updateJourney(
   const changed = Object.keys(set);
   if (!changed.length) return journey;
   refuse([...(set.trigger ? checkTrigger(set.trigger) : []), ...(set.blocks ? await definitionErrors(deps, tenant, set.blocks) : [])]);
+  const definition = set.trigger !== undefined || set.filter !== undefined || set.blocks !== undefined;
+  const update: Partial<JourneyDoc> = definition ? { ...set, version: (journey.version ?? 1) + 1 } : set;
   const updated = written(
-    await saveJourney(deps.db, tenant, journey, set, (after) => prepareEvent(tenant, 'journey.updated', { journey: toJourney(after), changed })),
+    await saveJourney(deps.db, tenant, journey, update, (after) => prepareEvent(tenant, 'journey.updated', { journey: toJourney(after), changed })),
     'journey',
   );
   await commitEvents(deps, 'journeys', journey._id);
@@ -147,7 +157,8 @@ export async function removeJourney(deps: DomainDeps, tenant: Tenant, id: string
   const journey = await mustGetJourney(deps, tenant, id);
   const refused = () =>
     conflict('resource_in_use', `The journey has executions (${journey.executions} or more); it cannot be deleted. Pause it instead.`);
-  if (journey.executions > 0) throw refused();
+  // The counter is kept by the executions' first activity: visibility also knows one that has just started.
+  if (journey.executions > 0 || (await deps.temporal.client.workflow.count(executionsQuery(tenant, journey._id))).count > 0) throw refused();
   if (await deleteUnexecutedJourney(deps.db, tenant, journey._id, prepareEvent(tenant, 'journey.deleted', { journey_id: journey._id }))) {
     await commitEvents(deps, 'journeys', journey._id);
     return;

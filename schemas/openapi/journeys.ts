@@ -17,7 +17,7 @@ import {
   str,
 } from './common';
 import { resource } from './crud';
-import { TAG } from './inbox';
+import { CONTACT_STAGES, TAG } from './inbox';
 
 export const BLOCK_TYPES = ['trigger', 'message', 'wait', 'wait_reply', 'condition', 'tag', 'assign', 'http', 'end'] as const;
 export type BlockType = (typeof BLOCK_TYPES)[number];
@@ -112,7 +112,7 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
       {
         add: tags('tags to add to the conversation and contact'),
         remove: tags('tags to remove'),
-        stage: str({ minLength: 1, maxLength: 60, description: "set the contact's stage" }),
+        stage: str({ enum: [...CONTACT_STAGES], description: "set the contact's stage" }),
       },
       [],
       { description: 'Change tags or the stage of the contact.', minProperties: 1 },
@@ -188,6 +188,7 @@ const blockVariant = (type: BlockType, response: boolean): JsonSchema => {
               : 'the following block; empty ends the path',
     }),
     position: position(response),
+    ...(response ? { metrics: ref('JourneyBlockMetrics') } : {}),
   };
   return response ? record(properties) : object(properties, ['id', 'type', 'config']);
 };
@@ -232,6 +233,14 @@ export const schemas: Record<string, JsonSchema> = {
     description: 'A block of the graph as stored; `config` has the shape of its `type`.',
     oneOf: BLOCK_TYPES.map((t) => blockVariant(t, true)),
   },
+  JourneyBlockMetrics: record(
+    {
+      entered: int({ minimum: 0, description: 'times an execution reached the block' }),
+      completed: int({ minimum: 0, description: 'times an execution went past it' }),
+      failed: int({ minimum: 0, description: 'times an execution failed in it' }),
+    },
+    { description: 'What the executions did at one block, since the journey was created (kept by the executions).' },
+  ),
   JourneyMetrics: record(
     {
       running: int({ minimum: 0, description: 'executions under way' }),
@@ -258,6 +267,7 @@ export const schemas: Record<string, JsonSchema> = {
       filter: arr(ref('JourneyFilterCondition')),
       channels: arr(ref('ChannelType')),
       blocks: arr(ref('JourneyBlock')),
+      version: int({ minimum: 1, description: 'raised by every change of trigger, filter or blocks; each execution runs the version it started with' }),
       active: int({ enum: [0, 1], description: '1 when active, 0 for a draft or a paused journey' }),
       executions: int({ minimum: 0, description: 'executions ever started' }),
       metrics: ref('JourneyMetrics'),
@@ -277,6 +287,9 @@ export const schemas: Record<string, JsonSchema> = {
       conversation_id: nullable(idOf('cnv', 'the conversation the execution acts on, when any')),
       status: ref('JourneyExecutionStatus'),
       current_step: nullable(str({ description: 'id of the block being executed; null once closed' })),
+      event_id: str({ description: 'the event that started it' }),
+      event_kind: str({ description: 'its kind' }),
+      version: int({ minimum: 1, description: 'the version of the journey it runs' }),
       error: nullable(str({ description: 'why it failed; null otherwise' })),
       started_at: dateTime('start'),
       closed_at: nullable(dateTime('end; null while running')),
@@ -286,7 +299,7 @@ export const schemas: Record<string, JsonSchema> = {
   JourneyExecutionStatus: str({
     enum: [...EXECUTION_STATUSES],
     description:
-      '`running`, or how it closed: `completed`, `failed`, `cancelled` (the journey was paused), `terminated` (stopped by an operator), `timed_out`.',
+      '`running`, or how it closed: `completed`, `failed` (a block failed), `cancelled` (cancelled in Temporal by an operator), `terminated` (stopped by an operator), `timed_out`. Pausing the journey lets running executions finish.',
   }),
   JourneyDeletion: { ...deletionEnvelope('true: the journey was removed'), description: 'Result of DELETE /journeys/{id}.' },
 };
@@ -324,7 +337,9 @@ export const operations: OperationDef[] = [
   },
   journeys.nested({ name: 'execution', schema: 'JourneyExecution' }).list({
     summary: 'List executions: status, step, times',
-    description: 'Newest first.',
+    description:
+      'Served from Temporal visibility (the executions are workflows `journey-<jrn>-<evt>`): running ones first, then closed ones, ' +
+      'the most recently closed first. Visibility trails a change by about a second.',
     idSchema: { type: 'string', minLength: 2, maxLength: 100 },
     filters: [filter('status', 'Only executions in this status.', ref('JourneyExecutionStatus'))],
   }),
