@@ -93,7 +93,10 @@ function call(url: string, addresses: ResolvedAddress[], method: string, body: s
     req.on('error', (err) => {
       clearTimeout(timer);
       const code = (err as { code?: unknown }).code;
-      const why = err.message === 'timeout' ? `no answer within ${timeoutMs / 1000} s` : `could not be reached${typeof code === 'string' ? ` (${code})` : ''}`;
+      const why =
+        err.message === 'timeout'
+          ? `no answer within ${timeoutMs / 1000} s`
+          : `could not be reached${typeof code === 'string' ? ` (${code})` : ''}`;
       resolve({ status: 0, body: null, error: why });
     });
     req.end(body ?? undefined);

@@ -26,7 +26,7 @@ export function msUntilTimeOfDay(nowMs: number, until: string, timeZone: string)
   let at = start + ((target - minutesOfDay(start, timeZone) + 1440) % 1440) * MINUTE;
   let latest = at;
   for (let hop = 0; hop < 4; hop++) {
-    const off = (((target - minutesOfDay(at, timeZone)) % 1440) + 2160) % 1440 - 720;
+    const off = ((((target - minutesOfDay(at, timeZone)) % 1440) + 2160) % 1440) - 720;
     if (off === 0) return at - nowMs;
     at += off * MINUTE;
     if (at > start) latest = Math.max(latest, at);

@@ -28,7 +28,9 @@ async function concernsJourneys(db: Db, tenant: Tenant, kind: string): Promise<b
 export async function dispatch(deps: { db: Db; temporal: TemporalDeps }, event: DomainEvent): Promise<void> {
   const tenant = { accountId: event.account, env: event.environment };
   const awaited =
-    FOLLOW_UP_KINDS.has(event.kind) || (await hasSubscribedWebhook(deps.db, tenant, event.kind)) || (await concernsJourneys(deps.db, tenant, event.kind));
+    FOLLOW_UP_KINDS.has(event.kind) ||
+    (await hasSubscribedWebhook(deps.db, tenant, event.kind)) ||
+    (await concernsJourneys(deps.db, tenant, event.kind));
   if (awaited) await startDispatch(deps.temporal, event);
   else await markDispatched(deps.db, event.id);
 }

@@ -129,7 +129,9 @@ export async function updateJourney(
   const definition = set.trigger !== undefined || set.filter !== undefined || set.blocks !== undefined;
   const update: Partial<JourneyDoc> = definition ? { ...set, version: (journey.version ?? 1) + 1 } : set;
   const updated = written(
-    await saveJourney(deps.db, tenant, journey, update, (after) => prepareEvent(tenant, 'journey.updated', { journey: toJourney(after), changed })),
+    await saveJourney(deps.db, tenant, journey, update, (after) =>
+      prepareEvent(tenant, 'journey.updated', { journey: toJourney(after), changed }),
+    ),
     'journey',
   );
   await commitEvents(deps, 'journeys', journey._id);

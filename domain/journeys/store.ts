@@ -82,14 +82,15 @@ export const deleteUnexecutedJourney = (db: Db, tenant: Tenant, id: string, even
 
 /**
  * The journeys an event of `kind` concerns: the active ones it triggers and,
- * for an inbound message, whether any journey of the tenant that waits for
- * replies has executed (one of its executions may be waiting).
+ * for an inbound message, whether any journey of the tenant has executed (one
+ * of its executions may be waiting for the reply).
  */
 export async function journeysConcerned(db: Db, tenant: Tenant, kind: string): Promise<{ triggered: JourneyDoc[]; mayWaitForReply: boolean }> {
   const all = await journeys(db, tenant).all({});
   return {
     triggered: all.filter((j) => j.active === 1 && j.trigger === kind),
-    mayWaitForReply: kind === 'message.received' && all.some((j) => j.executions > 0 && j.blocks.some((b) => b.type === 'wait_reply')),
+    // Any executed journey: a running execution may wait on a version of the graph the journey no longer has.
+    mayWaitForReply: kind === 'message.received' && all.some((j) => j.executions > 0),
   };
 }
 

@@ -7,7 +7,7 @@
  * workflows import it too (the one file of `domain/` they may import; see
  * the layout rules in the README). Typed start helpers are in ./start.ts.
  */
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy } from '@temporalio/common';
 
 /** The task queue of the offerops worker (OFFEROPS_TASK_QUEUE overrides it). */
 export const TASK_QUEUE = 'offerops';
@@ -70,13 +70,7 @@ export const OFFEROPS_SEARCH_ATTRIBUTES = [
 
 /** The `OfferopsKind` of each kind of workflow. */
 export type WorkflowKind =
-  | 'publication'
-  | 'event_dispatch'
-  | 'webhook_delivery'
-  | 'webhook_cleanup'
-  | 'schedule'
-  | 'schedule_run'
-  | 'journey_execution';
+  'publication' | 'event_dispatch' | 'webhook_delivery' | 'webhook_cleanup' | 'schedule' | 'schedule_run' | 'journey_execution';
 
 /** The typed search attributes of an offerops workflow: whose it is and what it is about. */
 export const offeropsSearchAttributes = (account: string, environment: string, resourceId: string, kind: WorkflowKind) => [
@@ -198,6 +192,8 @@ export function executionStartOptions(input: JourneyExecutionInput, journeyName:
   const name = journeyName.replace(/\s+/g, ' ').trim().slice(0, 60);
   return {
     workflowId: journeyExecutionWorkflowId(input.journey_id, input.event.id),
+    // Not even after it closed: a redelivered event starts nothing new.
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     args: [input] as [JourneyExecutionInput],
     typedSearchAttributes: [
       ...offeropsSearchAttributes(input.account, input.environment, input.journey_id, 'journey_execution'),
