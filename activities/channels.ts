@@ -1,5 +1,5 @@
 /**
- * Sending to a group through its channel, and pacing. Test-environment
+ * Sending to a group or to a conversation through its channel, and pacing. Test-environment
  * sends always go to the sandbox connector.
  *
  * Pacing holds between the real sends: right before the connector is
@@ -20,21 +20,39 @@ import { msOptionalToNumber } from '@temporalio/common/lib/time';
 import { ChannelConfig, channelForSend, getChannel } from '../domain/channels/store';
 import { Tenant } from '../domain/db';
 import { getGroup, GroupDoc } from '../domain/groups/store';
+import { sealedAddress } from '../domain/inbox/store';
+import { unseal } from '../domain/sealing';
 import { isPaced, releaseSendSlot, reserveSendSlot, slotCheck, SlotRequest } from '../domain/channels/pacing';
 import type { TemplateFormat } from '../domain/templates/store';
 import { ConnectorError, connectorFor } from './connectors/index';
 import type { ActivityDeps } from './index';
 
-export interface SendInput {
-  account: string;
-  environment: 'live' | 'test';
-  groupId: string;
+/** What is sent, and how: the text, its markup, an image, the idempotency key and the pacing. */
+interface SendContent {
   text: string;
   format?: TemplateFormat;
   imageUrl: string | null;
   idempotencyKey: string;
   /** A paced send's slot (reserved for its first attempt) and which attempt of the activity this is. */
   pacing?: { slot: string; attempt: number };
+}
+
+export interface SendInput extends SendContent {
+  account: string;
+  environment: 'live' | 'test';
+  groupId: string;
+}
+
+/** A conversation's thread on its channel: ids only (the address is the sealed one `addressId` names). */
+export interface ConversationTarget {
+  account: string;
+  environment: 'live' | 'test';
+  conversationId: string;
+  channelId: string;
+}
+
+export interface ConversationSendInput extends ConversationTarget, SendContent {
+  addressId: string;
 }
 
 /** How near a slot must be for a send to wait for it in its activity; a later one is waited for durably. */
@@ -56,6 +74,14 @@ const slotRequest = (group: GroupDoc, channel: Pick<ChannelConfig, 'id' | 'minIn
   groupIntervalMs: group.min_interval_ms ?? 0,
   channelId: channel?.id ?? null,
   channelIntervalMs: channel?.minIntervalMs ?? 0,
+});
+
+/** A conversation is paced by its channel only. */
+const conversationSlot = (conversationId: string, channelId: string | null, channelIntervalMs: number): SlotRequest => ({
+  groupId: conversationId,
+  groupIntervalMs: 0,
+  channelId,
+  channelIntervalMs,
 });
 
 const permanent = (message: string) => ApplicationFailure.nonRetryable(message, 'ChannelPermanent');
@@ -136,6 +162,42 @@ export function createChannelActivities(deps: ActivityDeps) {
     return Math.max(0, next.getTime() - Date.now() - RETRY_LEAD_MS);
   }
 
+  /** Holds the send's slot (live and paced), then sends through the channel's connector to `to()`, resolved last. */
+  async function send(
+    tenant: Tenant,
+    request: SlotRequest,
+    channel: ChannelConfig | null,
+    input: SendContent,
+    to: () => Promise<string>,
+  ): Promise<{ providerMessageId: string | null; withImage: boolean }> {
+    const pacing = tenant.env === 'live' && isPaced(request) ? input.pacing : undefined;
+    if (pacing) await holdSlot(request, input.idempotencyKey, pacing);
+    try {
+      const connector = connectorFor(channel, deps);
+      const withImage = input.imageUrl !== null && connector.supportsImages;
+      const { providerMessageId } = await connector.send(
+        {
+          to: await to(),
+          text: input.text,
+          ...(input.format ? { format: input.format } : {}),
+          ...(withImage ? { imageUrl: input.imageUrl! } : {}),
+        },
+        input.idempotencyKey,
+      );
+      return { providerMessageId, withImage };
+    } catch (err) {
+      if (!(err instanceof ConnectorError)) throw err;
+      if (err.permanent) throw permanent(err.message);
+      // Transient: retried by the activity's policy, after the pause the far end asked for if any (paced: in a slot).
+      const nextRetryDelay = pacing ? await retryDelay(request, input.idempotencyKey, pacing.attempt, err.retryAfterMs) : err.retryAfterMs;
+      throw ApplicationFailure.create({
+        message: err.message,
+        type: 'ChannelTransient',
+        ...(nextRetryDelay !== undefined ? { nextRetryDelay } : {}),
+      });
+    }
+  }
+
   return {
     /**
      * The earliest time the group may receive a message (per-group and
@@ -159,33 +221,37 @@ export function createChannelActivities(deps: ActivityDeps) {
       const { group, channel } = await target(tenant, input.groupId);
       if (!group.active) throw permanent('the group is inactive');
       if (tenant.env === 'live' && !channel) throw permanent('the group is not connected to a channel');
-      const request = slotRequest(group, channel);
-      const pacing = tenant.env === 'live' && isPaced(request) ? input.pacing : undefined;
-      if (pacing) await holdSlot(request, input.idempotencyKey, pacing);
-      try {
-        const connector = connectorFor(channel, deps);
-        const withImage = input.imageUrl !== null && connector.supportsImages;
-        const { providerMessageId } = await connector.send(
-          {
-            to: group.address ?? group._id,
-            text: input.text,
-            ...(input.format ? { format: input.format } : {}),
-            ...(withImage ? { imageUrl: input.imageUrl! } : {}),
-          },
-          input.idempotencyKey,
-        );
-        return { providerMessageId, withImage };
-      } catch (err) {
-        if (!(err instanceof ConnectorError)) throw err;
-        if (err.permanent) throw permanent(err.message);
-        // Transient: retried by the activity's policy, after the pause the far end asked for if any (paced: in a slot).
-        const nextRetryDelay = pacing ? await retryDelay(request, input.idempotencyKey, pacing.attempt, err.retryAfterMs) : err.retryAfterMs;
-        throw ApplicationFailure.create({
-          message: err.message,
-          type: 'ChannelTransient',
-          ...(nextRetryDelay !== undefined ? { nextRetryDelay } : {}),
-        });
-      }
+      return send(tenant, slotRequest(group, channel), channel, input, () => Promise.resolve(group.address ?? group._id));
+    },
+
+    /**
+     * The earliest time a reply may go on the conversation's channel (the
+     * channel's pacing; a conversation has no interval of its own), reserved.
+     * Test-environment sends are not paced.
+     */
+    async reserveConversationSlot(input: ConversationTarget): Promise<string> {
+      if (input.environment === 'test') return new Date().toISOString();
+      const channel = await getChannel(deps.db, { accountId: input.account, env: input.environment }, input.channelId);
+      if (!channel) throw permanent("the conversation's channel no longer exists");
+      return (await reserveSendSlot(deps.db, conversationSlot(input.conversationId, channel._id, channel.min_interval_ms ?? 0))).toISOString();
+    },
+
+    /**
+     * Sends a reply to a conversation's thread. Its address is unsealed only
+     * here, once the slot is held, right before the connector's request; the
+     * sandbox (test environment) records the conversation id instead.
+     */
+    async sendToConversation(input: ConversationSendInput): Promise<{ providerMessageId: string | null; withImage: boolean }> {
+      const tenant: Tenant = { accountId: input.account, env: input.environment };
+      const channel = tenant.env === 'test' ? null : await channelForSend(deps.db, tenant, input.channelId, deps.secretKey);
+      if (tenant.env === 'live' && !channel) throw permanent("the conversation's channel no longer exists");
+      const request = conversationSlot(input.conversationId, channel?.id ?? null, channel?.minIntervalMs ?? 0);
+      return send(tenant, request, channel, input, async () => {
+        if (!channel) return input.conversationId;
+        const sealed = await sealedAddress(deps.db, tenant, input.addressId);
+        if (!sealed) throw permanent("the conversation's address is gone");
+        return unseal(sealed, deps.secretKey);
+      });
     },
   };
 }

@@ -10,6 +10,7 @@ import { sweepSendSlots } from '../domain/channels/pacing';
 import { sweepWindows } from '../domain/accounts/rate-limits';
 import { createJourneyActivities } from './journeys';
 import { createPublicationActivities } from './publications';
+import { createReplyActivities } from './replies';
 import { createScheduleActivities } from './schedules';
 import { createWebhookActivities } from './webhooks';
 
@@ -34,8 +35,10 @@ export interface ActivityDeps {
 
 export function createActivities(deps: ActivityDeps) {
   const publications = createPublicationActivities(deps);
+  const replies = createReplyActivities(deps);
   return {
     ...publications,
+    ...replies,
     ...createWebhookActivities(deps),
     ...createScheduleActivities(deps),
     ...createJourneyActivities(deps),
@@ -51,14 +54,14 @@ export function createActivities(deps: ActivityDeps) {
     /**
      * Finishes what a crashed API process left: relays outboxes left in
      * documents, dispatches events nobody dispatched, starts the workflows of
-     * publications left queued.
+     * publications and replies left queued.
      */
     async relayPendingEvents(): Promise<{ relayed: number; dispatched: number; resumed: number }> {
       const relayed = await relayAllOutboxes(deps.db);
       const stale = await undispatchedEvents(deps.db, new Date(Date.now() - (deps.dispatchGraceMs ?? 30_000)), 500);
       const byId = new Map([...relayed, ...stale].map((e) => [e.id, e]));
       for (const event of byId.values()) await dispatch({ db: deps.db, temporal: { client: deps.temporal, taskQueue: deps.taskQueue } }, event);
-      const resumed = await publications.resumeQueuedPublications();
+      const resumed = (await publications.resumeQueuedPublications()) + (await replies.resumeQueuedReplies());
       return { relayed: relayed.length, dispatched: byId.size, resumed };
     },
 

@@ -11,6 +11,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Environment, Tenant } from '../domain/db';
 import { eventById } from '../domain/events/store';
 import { closeConversation, toContact, toConversation, updateConversation } from '../domain/inbox/service';
+import { queueReply } from '../domain/inbox/replies';
 import { contacts, ContactStage, conversations } from '../domain/inbox/store';
 import { Condition, holds, subjectOf } from '../domain/journeys/conditions';
 import { journeysConcerned, recordProgress } from '../domain/journeys/store';
@@ -244,10 +245,26 @@ export function createJourneyActivities(deps: ActivityDeps) {
       await closeConversation(domain, tenant, id, 'closed by a journey');
     },
 
-    /** A message block: the reply path of the inbox (not merged yet: the block fails, naming why). */
-    async journeySend(input: ExecutionRef & { block_id: string; config: Record<string, unknown>; key: string }): Promise<void> {
-      needConversation(input);
-      throw refused(`message block ${input.block_id}: sending from a journey is not available yet`);
+    /**
+     * A message block: a reply in the conversation through the inbox's reply
+     * path (`queueReply`, author `journey`), delivered by its own workflow
+     * `reply-<msg>` with the channel's pacing and retries; the message id.
+     * A closed conversation or a channel that cannot send fails the block.
+     */
+    async journeySend(input: ExecutionRef & { block_id: string; config: { text?: string; template_id?: string } }): Promise<string> {
+      const id = needConversation(input);
+      const { text, template_id } = input.config;
+      try {
+        const message = await queueReply(domain, tenantOf(input), id, {
+          author: 'journey',
+          ...(text !== undefined ? { text } : {}),
+          ...(template_id !== undefined ? { template_id } : {}),
+        });
+        return message._id;
+      } catch (err) {
+        if (err instanceof DomainError) throw refused(err.message);
+        throw err;
+      }
     },
   };
 }

@@ -28,6 +28,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   offer_not_publishable: 'the offer is rejected or archived',
   destination_unavailable: 'the group or segment cannot receive a publication now (inactive, not connected, or no such group left)',
   idempotency_key_reused: 'the `Idempotency-Key` was used for a different request',
+  conversation_closed: 'a reply to a closed conversation (a new inbound message reopens it)',
+  channel_unavailable: "the conversation's channel was deleted or can no longer send (no gateway URL, no bot token)",
   payload_too_large: 'body over 128 KB',
   unsupported_media_type: 'a body that is not `application/json`',
   rate_limited: "over 120 requests in the key's window (`Retry-After`)",

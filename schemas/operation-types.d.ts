@@ -682,7 +682,7 @@ export interface paths {
         put?: never;
         /**
          * Register an outbound reply for the channel connector
-         * @description The message is stored as `queued` and handed to the channel connector, which delivers it later; follow its `status` in the message history. A closed conversation is a 409 `conflict`.
+         * @description The message is stored as `queued` and its workflow `reply-<message id>` delivers it through the conversation's channel with the pacing and retries of publications; its `status` moves to `sent` or `failed` (with `error`) in the message history, with the event `message.sent` or `message.failed`. An open conversation becomes `pending` (waiting for the contact). A closed conversation is a 409 `conversation_closed`; a channel deleted, or no longer able to send (no gateway URL, no bot token), a 409 `channel_unavailable`.
          */
         post: operations["conversation_reply"];
         delete?: never;
@@ -938,7 +938,7 @@ export interface components {
              * @description Stable machine-readable code; see the README for the meaning of each.
              * @enum {string}
              */
-            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
+            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "conversation_closed" | "channel_unavailable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description Human-readable explanation; never contains secrets. */
             message: string;
             request_id: components["schemas"]["RequestId"];
@@ -2723,10 +2723,12 @@ export interface components {
              */
             direction: "inbound" | "outbound";
             /**
-             * @description who wrote it
+             * @description who wrote it: the contact, a person of the team, or a journey
              * @enum {string}
              */
             author: "contact" | "team" | "automation";
+            /** @description the team member who sent an outbound reply, when named; null otherwise */
+            agent: string | null;
             /** @description the text; null for a media-only message */
             text: string | null;
             /**
@@ -2743,7 +2745,7 @@ export interface components {
              * @enum {string}
              */
             status: "received" | "queued" | "sent" | "delivered" | "read" | "failed";
-            /** @description why an outbound message failed; null otherwise */
+            /** @description why an outbound message failed (the channel's classified answer — a status, a timeout — or `internal error; quote reply-msg_…`); null otherwise */
             error: string | null;
             /**
              * Format: date-time
@@ -2756,15 +2758,23 @@ export interface components {
              */
             created_at: string;
         };
-        /** @description A reply: free `text`, or a template (`template_id`, placeholders filled from `offer_id` when given). It is registered as an outbound message (`queued`) and delivered later by the channel connector. */
+        /** @description A reply: free `text`, or a template (`template_id`, placeholders filled from `offer_id` when given), with an optional image (`media_urls`, one link). It is registered as an outbound message (`queued`) and delivered by the channel connector (workflow `reply-<message id>`): follow its `status` in the message history. */
         ConversationReply: {
             /** @description the reply text */
             text: string;
+            /** @description an image to send with the text (one link; the gateway gets it as `image_url`, Telegram as a photo) */
+            media_urls?: string[];
+            /** @description the team member replying, shown on the message (`agent`) */
+            agent?: string;
         } | {
             /** @description the template to render */
             template_id: string;
             /** @description fills the template placeholders (`{title}`, `{price}`, …) from this offer */
             offer_id?: string;
+            /** @description an image to send with the text (one link; the gateway gets it as `image_url`, Telegram as a photo) */
+            media_urls?: string[];
+            /** @description the team member replying, shown on the message (`agent`) */
+            agent?: string;
         };
         /** @description A contact profile without direct contact data: no phone number, e-mail or channel address. */
         Contact: {
@@ -5596,7 +5606,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The registered message (`queued`) and the event recorded. */
+            /** @description The registered message (`queued`). */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5605,7 +5615,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Message"];
-                        event_id: components["schemas"]["EventId"];
                         request_id: components["schemas"]["RequestId"];
                     };
                 };

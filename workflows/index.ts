@@ -5,3 +5,4 @@ export { publication } from './publication';
 export { retentionSweep } from './retention';
 export { scheduleRun } from './schedules';
 export { webhookCleanup, webhookDelivery } from './webhooks';
+export { reply } from './replies';

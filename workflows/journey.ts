@@ -7,7 +7,6 @@ import {
   sleep,
   upsertMemo,
   upsertSearchAttributes,
-  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
 import type { HttpAnswer } from '../activities/journeys';
@@ -67,7 +66,6 @@ export async function journeyExecution(input: JourneyExecutionInput): Promise<Ex
     contact_id: input.contact_id,
   };
   const answers: Record<string, HttpAnswer> = {};
-  let visits = 0;
 
   const first = input.blocks.find((b) => b.type === 'trigger');
   if (!first) throw new Error('the journey has no trigger block'); // the graph rules make this impossible
@@ -80,9 +78,7 @@ export async function journeyExecution(input: JourneyExecutionInput): Promise<Ex
     const on = (what: string) => ({ summary: `${block.id}: ${what}` });
     switch (block.type) {
       case 'message':
-        await acts.journeySend.executeWithOptions(on('send a message'), [
-          { ...ref, block_id: block.id, config: c, key: `${workflowInfo().workflowId}:${block.id}:${visits}` },
-        ]);
+        await acts.journeySend.executeWithOptions(on('send a message'), [{ ...ref, block_id: block.id, config: c }]);
         break;
       case 'wait':
         if (typeof c.minutes === 'number') await sleep(c.minutes * 60_000, on(`wait ${minutes(c.minutes)}`));
@@ -153,7 +149,6 @@ export async function journeyExecution(input: JourneyExecutionInput): Promise<Ex
     const following = next === null ? undefined : byId.get(next);
     if (!following) return finish(block, 'completed', null);
     if (steps >= MAX_STEPS) return finish(block, 'failed', `stopped after ${MAX_STEPS} blocks`);
-    visits++;
     upsertSearchAttributes([{ key: OfferopsStep, value: following.id }]);
     await acts.journeyProgress.executeWithOptions({ summary: `${block.id} → ${following.id}` }, [
       { ...ref, completed: block.id, entered: following.id },

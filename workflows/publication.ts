@@ -1,6 +1,7 @@
-import { ActivityFailure, ApplicationFailure, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
 import type { PendingGroup } from '../activities/publications';
+import { CHANNEL_SEND_OPTIONS, MAX_WAKE_EARLY_MS, missedSlot, reason, WAKE_EARLY_MS, WAKE_MARGIN_MS } from './paced';
 import { SEND_WINDOW_PATCH } from './patches';
 
 export interface PublicationInput {
@@ -15,36 +16,7 @@ const { beginPublication, reserveDeliverySlot, markDeliveryWaiting, failDelivery
 });
 
 /** One send to one group: transient channel errors retry with backoff; permanent ones fail that group only. */
-const { deliverToGroup } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '2 seconds',
-    backoffCoefficient: 2,
-    maximumInterval: '1 minute',
-    maximumAttempts: 6,
-    nonRetryableErrorTypes: ['ChannelPermanent'],
-  },
-});
-
-function reason(err: unknown): string {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure || cause instanceof Error) return cause.message;
-  return 'the channel did not accept the message';
-}
-
-/** How early a paced send wakes before its slot: the send waits the rest in its activity. */
-const WAKE_EARLY_MS = 800;
-/** After a missed slot the send wakes earlier by how late it was (and this much more), up to MAX_WAKE_EARLY_MS. */
-const WAKE_MARGIN_MS = 200;
-const MAX_WAKE_EARLY_MS = 5000;
-
-/** The next slot a send that missed its own reserved, and how late it was (activities/channels.ts SLOT_MISSED), if `err` is that. */
-function missedSlot(err: unknown): { slot: string; lateMs: number } | undefined {
-  const cause = err instanceof ActivityFailure ? err.cause : undefined;
-  if (!(cause instanceof ApplicationFailure) || cause.type !== 'SlotMissed') return undefined;
-  const [slot, lateMs]: unknown[] = cause.details ?? [];
-  return typeof slot === 'string' ? { slot, lateMs: typeof lateMs === 'number' ? lateMs : 0 } : undefined;
-}
+const { deliverToGroup } = proxyActivities<Activities>(CHANNEL_SEND_OPTIONS);
 
 /** A group as summaries name it: "Grupo 1 (grp_…)", or its id alone when the name is unknown. */
 const named = (g: PendingGroup): string => (g.name === null ? g.group_id : `${g.name.replace(/\s+/g, ' ')} (${g.group_id})`);

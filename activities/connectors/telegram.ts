@@ -64,3 +64,28 @@ export function telegramConnector(channel: ChannelConfig, timeoutMs: number): Co
     },
   };
 }
+
+/**
+ * Points the bot's updates at offerops: the Bot API's `setWebhook` with
+ * `url` (the channel's `/inbound/{channel_id}` on the API's public origin)
+ * and `secret_token` (the channel's inbound secret, which Telegram sends back
+ * in `X-Telegram-Bot-Api-Secret-Token`), for `message` updates only.
+ */
+export async function setTelegramWebhook(
+  apiBase: string | null,
+  token: string,
+  webhook: { url: string; secretToken: string },
+  timeoutMs = 10_000,
+): Promise<void> {
+  const base = `${(apiBase ?? TELEGRAM_API).replace(/\/+$/, '')}/bot${token}`;
+  const { status, json } = await postJson(
+    `${base}/setWebhook`,
+    { url: webhook.url, secret_token: webhook.secretToken, allowed_updates: ['message'] },
+    { timeoutMs },
+  );
+  if (json.ok === true) return;
+  // Telegram's `description` says why (never the token): it is shown to the operator.
+  const code = typeof json.error_code === 'number' ? json.error_code : status;
+  const why = typeof json.description === 'string' ? `: ${json.description}` : '';
+  throw new ConnectorError(`Telegram refused setWebhook (${code})${why}`, true, code);
+}

@@ -11,6 +11,7 @@ import {
   toConversation,
   toMessage,
 } from '../../domain/inbox/service';
+import { queueReply } from '../../domain/inbox/replies';
 import { Handler, listReply, pageOf } from './types';
 
 export const conversationsList: Handler<'conversations_list'> = async (req, deps) => {
@@ -46,4 +47,15 @@ export const conversationUpdate: Handler<'conversation_update'> = async (req, de
 export const conversationClose: Handler<'conversation_close'> = async (req, deps) => {
   const { conversation, eventId } = await closeConversation(deps, req.tenant, req.params.id, req.body?.reason ?? null);
   return { body: { data: toConversation(conversation), event_id: eventId } };
+};
+
+export const conversationReply: Handler<'conversation_reply'> = async (req, deps) => {
+  const body = req.body;
+  const message = await queueReply(deps, req.tenant, req.params.id, {
+    ...('text' in body ? { text: body.text } : { template_id: body.template_id, ...(body.offer_id ? { offer_id: body.offer_id } : {}) }),
+    ...(body.media_urls ? { media_urls: body.media_urls } : {}),
+    author: 'agent',
+    ...(body.agent ? { agent: body.agent } : {}),
+  });
+  return { body: { data: toMessage(message) } };
 };

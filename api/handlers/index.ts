@@ -5,7 +5,15 @@
 import { accountGet } from './account';
 import { groupGet, groupsList, groupUpdate } from './groups';
 import { journeyActivate, journeyCreate, journeyDelete, journeyExecutionsList, journeyGet, journeysList, journeyUpdate } from './journeys';
-import { contactsList, conversationClose, conversationGet, conversationMessagesList, conversationsList, conversationUpdate } from './inbox';
+import {
+  contactsList,
+  conversationClose,
+  conversationGet,
+  conversationMessagesList,
+  conversationReply,
+  conversationsList,
+  conversationUpdate,
+} from './inbox';
 import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
 import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpdate } from './offers';
@@ -34,7 +42,6 @@ export const UNBUILT_OPERATIONS = [
   'store_update',
   'store_collections_list',
   'store_page_create',
-  'conversation_reply',
   'analytics_summary',
   'analytics_timeseries',
   'analytics_groups',
@@ -54,6 +61,7 @@ const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   conversation_update: conversationUpdate,
   conversation_close: conversationClose,
   conversation_messages_list: conversationMessagesList,
+  conversation_reply: conversationReply,
   contacts_list: contactsList,
   offers_list: offersList,
   offer_create: offerCreate,

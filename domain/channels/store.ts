@@ -80,8 +80,8 @@ export const listChannels = (db: Db, tenant: Tenant): Promise<ChannelDoc[]> =>
 
 export type ChannelChange = Partial<Pick<ChannelDoc, 'name' | 'url' | 'credentials' | 'min_interval_ms' | 'inbound_secret_hash'>>;
 
-/** The channels that take inbound messages. */
-export const INBOUND_TYPES: readonly ChannelType[] = ['http'];
+/** The channels that take inbound messages: http gateways (a bearer secret) and Telegram bots (the Bot API webhook's secret token). */
+export const INBOUND_TYPES: readonly ChannelType[] = ['http', 'telegram'];
 
 /** A new inbound secret for a channel, and the hash stored of it (the secret itself is shown once, never stored). */
 export function newInboundSecret(): { secret: string; hash: string } {

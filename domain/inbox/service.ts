@@ -59,6 +59,7 @@ export function toMessage(m: MessageDoc): Record<string, unknown> {
     conversation_id: m.conversation_id,
     direction: m.direction,
     author: m.author,
+    agent: m.agent ?? null,
     text: m.text,
     media_type: m.media_type,
     media_urls: m.media_urls,

@@ -20,6 +20,7 @@ import {
 import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
 import { Sealed, seal } from '../sealing';
 import { ResourceDoc } from '../resource';
+import type { TemplateFormat } from '../templates/store';
 
 export type Network = (typeof CHANNEL_TYPES)[number];
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -65,7 +66,11 @@ export interface MessageDoc extends TenantDoc {
   channel_id: string;
   direction: 'inbound' | 'outbound';
   author: 'contact' | 'team' | 'automation';
+  /** The team member who sent an outbound reply, when named (absent from messages stored before replies). */
+  agent?: string | null;
   text: string | null;
+  /** The markup of an outbound text (its template's format; `plain` for a free text); absent on inbound messages. */
+  format?: TemplateFormat;
   media_type: MediaType | null;
   media_urls: string[];
   template_id: string | null;
@@ -73,7 +78,7 @@ export interface MessageDoc extends TenantDoc {
   error: string | null;
   sent_at: Date | null;
   created_at: Date;
-  /** When the conversation and contact took this inbound message into account; null until then. */
+  /** When the conversation and contact took this message into account; null until then. */
   applied_at: Date | null;
 }
 

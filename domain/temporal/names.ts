@@ -30,6 +30,8 @@ export const deliveryWorkflowId = (webhookId: string, eventId: string): string =
 export const cleanupWorkflowId = (webhookId: string): string => `webhook-cleanup-${webhookId}`;
 /** `journeyExecution`: one per (journey, event), so a redelivered event starts nothing new. */
 export const journeyExecutionWorkflowId = (journeyId: string, eventId: string): string => `journey-${journeyId}-${eventId}`;
+/** `reply`: delivers one outbound message of a conversation. */
+export const replyWorkflowId = (messageId: string): string => `reply-${messageId}`;
 /** The Temporal Schedule of a schedule record. */
 export const temporalScheduleId = (scheduleId: string): string => `schedule-${scheduleId}`;
 /** `scheduleRun`: Temporal appends the scheduled time (`…-2030-01-01T12:00:00Z`). */
@@ -70,7 +72,7 @@ export const OFFEROPS_SEARCH_ATTRIBUTES = [
 
 /** The `OfferopsKind` of each kind of workflow. */
 export type WorkflowKind =
-  'publication' | 'event_dispatch' | 'webhook_delivery' | 'webhook_cleanup' | 'schedule' | 'schedule_run' | 'journey_execution';
+  'publication' | 'reply' | 'event_dispatch' | 'webhook_delivery' | 'webhook_cleanup' | 'schedule' | 'schedule_run' | 'journey_execution';
 
 /** The typed search attributes of an offerops workflow: whose it is and what it is about. */
 export const offeropsSearchAttributes = (account: string, environment: string, resourceId: string, kind: WorkflowKind) => [

@@ -7,9 +7,18 @@
 import { Client, ScheduleOptionsStartWorkflowAction, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { dispatchEvent } from '../../workflows/events';
 import type { publication } from '../../workflows/publication';
+import type { reply } from '../../workflows/replies';
 import type { scheduleRun } from '../../workflows/schedules';
 import type { webhookCleanup } from '../../workflows/webhooks';
-import { cleanupWorkflowId, dispatchWorkflowId, offeropsSearchAttributes, publicationWorkflowId, runWorkflowId, TASK_QUEUE } from './names';
+import {
+  cleanupWorkflowId,
+  dispatchWorkflowId,
+  offeropsSearchAttributes,
+  publicationWorkflowId,
+  replyWorkflowId,
+  runWorkflowId,
+  TASK_QUEUE,
+} from './names';
 
 /** A Temporal client and the task queue offerops workflows go to (TASK_QUEUE unless told: tests use their own). */
 export interface TemporalDeps {
@@ -53,6 +62,22 @@ export function startPublication(
       args: [{ publication_id: p._id, account: p.account_id, environment: p.env }],
       typedSearchAttributes: offeropsSearchAttributes(p.account_id, p.env, p._id, 'publication'),
       staticSummary: `Publication ${p._id} of ${offerTitle === null ? 'a text' : quoted(offerTitle)} to ${groups(p.group_ids.length)}`,
+    }),
+  );
+}
+
+/**
+ * Starts (or finds already started) the workflow `reply-<msg>` that delivers
+ * an outbound message. Its input and summary carry ids only, never an address.
+ */
+export function startReply(t: TemporalDeps, m: { _id: string; account_id: string; env: Environment; conversation_id: string }): Promise<void> {
+  return once(() =>
+    t.client.workflow.start<typeof reply>('reply', {
+      workflowId: replyWorkflowId(m._id),
+      taskQueue: t.taskQueue ?? TASK_QUEUE,
+      args: [{ message_id: m._id, account: m.account_id, environment: m.env }],
+      typedSearchAttributes: offeropsSearchAttributes(m.account_id, m.env, m._id, 'reply'),
+      staticSummary: `Reply ${m._id} in conversation ${m.conversation_id}`,
     }),
   );
 }

@@ -185,6 +185,8 @@ export const ERROR_CODES = {
     'offer_not_publishable',
     'destination_unavailable',
     'idempotency_key_reused',
+    'conversation_closed',
+    'channel_unavailable',
   ],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],

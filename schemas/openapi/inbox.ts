@@ -28,6 +28,14 @@ export const MESSAGE_STATUSES = ['received', 'queued', 'sent', 'delivered', 'rea
 export const TAG = str({ minLength: 1, maxLength: 40, pattern: '^[\\p{L}\\p{N}_-]+(?: [\\p{L}\\p{N}_-]+)*$' });
 const ASSIGNEE = str({ minLength: 1, maxLength: 120, description: 'team member the conversation is assigned to (name or handle in the team)' });
 
+const REPLY_TEXT = str({ minLength: 1, maxLength: 4096, description: 'the reply text' });
+const REPLY_MEDIA = arr(str({ format: 'uri', pattern: '^https?://', maxLength: 2000 }), {
+  minItems: 1,
+  maxItems: 1,
+  description: 'an image to send with the text (one link; the gateway gets it as `image_url`, Telegram as a photo)',
+});
+const REPLY_AGENT = { ...ASSIGNEE, description: 'the team member replying, shown on the message (`agent`)' };
+
 /** How many messages a conversation's context carries. */
 export const LAST_MESSAGES = 20;
 
@@ -105,7 +113,8 @@ export const schemas: Record<string, JsonSchema> = {
       id: idOf('msg'),
       conversation_id: idOf('cnv'),
       direction: str({ enum: ['inbound', 'outbound'], description: '`inbound` from the contact, `outbound` from the team or an automation' }),
-      author: str({ enum: ['contact', 'team', 'automation'], description: 'who wrote it' }),
+      author: str({ enum: ['contact', 'team', 'automation'], description: 'who wrote it: the contact, a person of the team, or a journey' }),
+      agent: nullable(str({ description: 'the team member who sent an outbound reply, when named; null otherwise' })),
       text: nullable(str({ description: 'the text; null for a media-only message' })),
       media_type: nullable(str({ enum: [...MEDIA_TYPES], description: 'kind of attached media, if any' })),
       media_urls: arr(str({ format: 'uri' }), { description: 'links to the attached media, as the channel gave them' }),
@@ -114,7 +123,12 @@ export const schemas: Record<string, JsonSchema> = {
         enum: [...MESSAGE_STATUSES],
         description: 'inbound messages are `received`; outbound ones move queued → sent → delivered → read, or → failed',
       }),
-      error: nullable(str({ description: 'why an outbound message failed; null otherwise' })),
+      error: nullable(
+        str({
+          description:
+            "why an outbound message failed (the channel's classified answer — a status, a timeout — or `internal error; quote reply-msg_…`); null otherwise",
+        }),
+      ),
       sent_at: nullable(dateTime('when the channel accepted (outbound) or sent (inbound) it; null while queued')),
       created_at: dateTime('when it was recorded'),
     },
@@ -122,14 +136,17 @@ export const schemas: Record<string, JsonSchema> = {
   ),
   ConversationReply: {
     description:
-      'A reply: free `text`, or a template (`template_id`, placeholders filled from `offer_id` when given). It is registered ' +
-      'as an outbound message (`queued`) and delivered later by the channel connector.',
+      'A reply: free `text`, or a template (`template_id`, placeholders filled from `offer_id` when given), with an optional ' +
+      'image (`media_urls`, one link). It is registered as an outbound message (`queued`) and delivered by the channel ' +
+      'connector (workflow `reply-<message id>`): follow its `status` in the message history.',
     oneOf: [
-      object({ text: str({ minLength: 1, maxLength: 4096, description: 'the reply text' }) }, ['text'], { description: 'A text reply.' }),
+      object({ text: REPLY_TEXT, media_urls: REPLY_MEDIA, agent: REPLY_AGENT }, ['text'], { description: 'A text reply.' }),
       object(
         {
           template_id: idOf('tpl', 'the template to render'),
           offer_id: idOf('off', 'fills the template placeholders (`{title}`, `{price}`, …) from this offer'),
+          media_urls: REPLY_MEDIA,
+          agent: REPLY_AGENT,
         },
         ['template_id'],
         { description: 'A reply rendered from a template.' },
@@ -201,10 +218,13 @@ export const operations: OperationDef[] = [
     tag: 'Inbox',
     summary: 'Register an outbound reply for the channel connector',
     description:
-      'The message is stored as `queued` and handed to the channel connector, which delivers it later; follow its `status` ' +
-      'in the message history. A closed conversation is a 409 `conflict`.',
+      "The message is stored as `queued` and its workflow `reply-<message id>` delivers it through the conversation's channel " +
+      'with the pacing and retries of publications; its `status` moves to `sent` or `failed` (with `error`) in the message ' +
+      'history, with the event `message.sent` or `message.failed`. An open conversation becomes `pending` (waiting for the ' +
+      'contact). A closed conversation is a 409 `conversation_closed`; a channel deleted, or no longer able to send (no ' +
+      'gateway URL, no bot token), a 409 `channel_unavailable`.',
     body: { schema: ref('ConversationReply'), required: true },
-    success: { status: 202, description: 'The registered message (`queued`) and the event recorded.', schema: eventEnvelope(ref('Message')) },
+    success: { status: 202, description: 'The registered message (`queued`).', schema: singleEnvelope(ref('Message')) },
   },
   contacts.list({
     summary: 'Contact profiles, stage and interests (no phone or e-mail)',

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { newSecretKey, secretKeyFromEnv, unseal } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
+import { startFakeTelegram } from '../helpers/fake-telegram';
 import { cliEnv, ok, runCli, usage } from '../helpers/cli';
 import { addKey, seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
 
@@ -126,6 +127,110 @@ describe('admin channel connect', () => {
     assert.equal(doc!.env, 'test');
     assert.equal(doc!.min_interval_ms, 2500);
     assert.match(usage(await cli(['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', 'telegram'])), /token/);
+  });
+
+  test("telegram: with --public-url, connect and a rotation set the bot's webhook with the inbound secret as secret_token", async () => {
+    const telegram = await startFakeTelegram();
+    try {
+      const tenant = await seedTenant(app.db);
+      const out = ok(
+        await cli([
+          'admin',
+          'channel',
+          'connect',
+          '--account',
+          tenant.accountId,
+          '--type',
+          'telegram',
+          '--url',
+          telegram.url,
+          '--token',
+          '123:BOT',
+          '--public-url',
+          'https://ops.example.com',
+        ]),
+      );
+      assert.deepEqual(Object.keys(out), ['channel_id', 'inbound_url_path', 'inbound_secret', 'webhook']);
+      assert.equal(out.webhook, `set: https://ops.example.com/inbound/${out.channel_id}`);
+      assert.deepEqual(
+        telegram.calls.map((c) => [c.path, c.body]),
+        [
+          [
+            '/bot123:BOT/setWebhook',
+            { url: `https://ops.example.com/inbound/${out.channel_id}`, secret_token: out.inbound_secret, allowed_updates: ['message'] },
+          ],
+        ],
+      );
+      // The secret is a valid secret_token for Telegram: 1-256 characters of A-Z, a-z, 0-9, _ and -.
+      assert.match(out.inbound_secret, /^[A-Za-z0-9_-]{1,256}$/);
+
+      const rotated = ok(
+        await cli(['admin', 'channel', 'update', out.channel_id, '--account', tenant.accountId, '--rotate-inbound-secret'], {
+          OFFEROPS_PUBLIC_URL: 'https://ops2.example.com',
+        }),
+      );
+      assert.equal(rotated.webhook, `set: https://ops2.example.com/inbound/${out.channel_id}`);
+      assert.equal(telegram.calls[1]?.body.secret_token, rotated.inbound_secret);
+
+      telegram.answers.push({ status: 401, body: { ok: false, error_code: 401, description: 'Unauthorized' } });
+      const refused = ok(
+        await cli([
+          'admin',
+          'channel',
+          'update',
+          out.channel_id,
+          '--account',
+          tenant.accountId,
+          '--rotate-inbound-secret',
+          '--public-url',
+          'https://ops.example.com',
+        ]),
+      );
+      assert.equal(refused.webhook, 'failed: Telegram refused setWebhook (401): Unauthorized');
+
+      const without = ok(
+        await cli(
+          [
+            'admin',
+            'channel',
+            'connect',
+            '--account',
+            tenant.accountId,
+            '--type',
+            'telegram',
+            '--url',
+            telegram.url,
+            '--token',
+            '9:X',
+            '--name',
+            'B',
+          ],
+          {
+            OFFEROPS_PUBLIC_URL: undefined,
+          },
+        ),
+      );
+      assert.match(without.webhook, /^not set: give --public-url/);
+      assert.equal(telegram.calls.length, 3);
+      assert.match(
+        usage(
+          await cli([
+            'admin',
+            'channel',
+            'update',
+            out.channel_id,
+            '--account',
+            tenant.accountId,
+            '--rotate-inbound-secret',
+            '--public-url',
+            'ftp://x',
+          ]),
+        ),
+        /public-url/,
+      );
+    } finally {
+      await telegram.close();
+    }
   });
 
   test('a sandbox channel needs neither URL nor token', async () => {

@@ -50,7 +50,7 @@ interface Running {
 
 /** Starts `offerops …args` and waits until its banner on stderr names where it listens. */
 async function start(...args: string[]): Promise<Running & { url: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: tmp, env: cliEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: tmp, env: cliEnv({}), stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   let err = '';
@@ -164,6 +164,87 @@ describe('offerops dev gateway', () => {
     assert.equal((await send('wrong', { ...message, idempotency_key: 'by-hand-2' })).status, 401);
     assert.equal((await send('T0k3n', { to: 'x@g.us' })).status, 400);
     assert.equal(gateway.lines().length, lines.length + 1);
+    assert.equal(await gateway.stop(), 0);
+  });
+
+  test("the inbound half: a contact's message (POST /incoming or a stdin line) reaches offerops; an agent reply comes back", async () => {
+    const phone = '5511987650042@s.whatsapp.net';
+    // The channel needs the gateway's URL and the gateway the channel's inbound URL: start it, connect, restart it on its port.
+    const first = await start('dev', 'gateway', '--port', '0', '--token', 'T');
+    assert.match(first.err(), /--inbound-url and --inbound-secret let it send/);
+    assert.equal(await first.stop(), 0);
+    const tenant = await seedTenant(app.db);
+    const api = new ApiClient(app.baseUrl, tenant.apiKey);
+    const connected = ok(
+      await cli(
+        'admin',
+        'channel',
+        'connect',
+        '--account',
+        tenant.accountId,
+        '--type',
+        'http',
+        '--url',
+        first.url,
+        '--token',
+        'T',
+        '--min-interval-ms',
+        '0',
+      ),
+    );
+    const gateway = await start(
+      'dev',
+      'gateway',
+      '--port',
+      new URL(first.url).port,
+      '--token',
+      'T',
+      '--inbound-url',
+      `${app.origin}${connected.inbound_url_path}`,
+      '--inbound-secret',
+      connected.inbound_secret,
+    );
+    assert.match(gateway.err(), /curl -s http:\/\/127\.0\.0\.1:\d+\/incoming -H 'Authorization: Bearer T'/);
+
+    const incoming = (body: object, token = 'T') =>
+      fetch(`${gateway.url}/incoming`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const res = await incoming({ from: phone, name: 'Ana', text: 'Oi, tem cafeteira?' });
+    assert.equal(res.status, 200);
+    const answered = (await res.json()) as { offerops_status: number; offerops_answer: { data: { conversation_id: string } } };
+    assert.equal(answered.offerops_status, 201);
+    const conversationId = answered.offerops_answer.data.conversation_id;
+    const [sent] = gateway.lines();
+    assert.equal(sent.direction, 'inbound');
+    assert.equal(sent.from, '…0042@s.whatsapp.net');
+    assert.equal(sent.conversation_id, conversationId);
+    assert.equal((await incoming({ from: phone, text: 'x' }, 'wrong')).status, 401);
+    assert.equal((await incoming({ text: 'no sender' })).status, 400);
+
+    // A line on its stdin: FROM TEXT.
+    gateway.child.stdin!.write(`${phone} Ainda está aí?\n`);
+    const second = await waitFor('the stdin message to reach offerops', () =>
+      Promise.resolve(gateway.lines().find((l) => l.direction === 'inbound' && l.text === 'Ainda está aí?')),
+    );
+    assert.equal(second.status, 201);
+    assert.equal(second.conversation_id, conversationId);
+    const messages = (await api.get(`/inbox/conversations/${conversationId}/messages`)).body.data;
+    assert.deepEqual(
+      messages.map((m: { text: string }) => m.text),
+      ['Ainda está aí?', 'Oi, tem cafeteira?'],
+    );
+
+    // The agent's reply goes back through the channel to the gateway, which prints it.
+    const reply = (await api.post(`/inbox/conversations/${conversationId}/reply`, { text: 'Tem sim!' })).body.data;
+    const back = await waitFor('the reply to reach the gateway', () =>
+      Promise.resolve(gateway.lines().find((l) => l.direction === 'outbound' && l.idempotency_key === reply.id)),
+    );
+    assert.equal(back.text, 'Tem sim!');
+    assert.equal(back.to, '…0042@s.whatsapp.net');
+    assert.ok(!gateway.out().includes('5511987650042'), 'no whole address printed');
     assert.equal(await gateway.stop(), 0);
   });
 

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
-import { DefaultLogger, LogEntry, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, LogEntry, LogLevel, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { ActivityDeps, createActivities } from '../../activities/index';
 import { secretKeyFromEnv } from '../../domain/sealing';
@@ -13,20 +13,25 @@ import { stackEnv, TestApp } from './stack';
 
 let runtimeInstalled = false;
 
-/** What the in-process workers logged (errors only), for tests that check a cause reached the log; also printed. */
+/**
+ * What the in-process workers logged (errors only, unless the first worker of
+ * the process was started with a lower `logLevel`), for tests that check a
+ * cause reached the log, or that nothing disclosed did; errors are also printed.
+ */
 export const workerLog: LogEntry[] = [];
 
 export async function startTestWorker(
   app: TestApp,
   taskQueue: string,
-  extra: Partial<Pick<ActivityDeps, 'webhookAllow' | 'webhookCa' | 'webhookTimeoutMs'>> = {},
+  extra: Partial<Pick<ActivityDeps, 'webhookAllow' | 'webhookCa' | 'webhookTimeoutMs'>> & { logLevel?: LogLevel } = {},
 ): Promise<{ stop(): Promise<void> }> {
+  const { logLevel, ...deps } = extra;
   if (!runtimeInstalled) {
     const print = (entry: LogEntry) => process.stderr.write(`[${entry.level}] ${entry.message} ${inspect(entry.meta ?? {}, { depth: 4 })}\n`);
     Runtime.install({
-      logger: new DefaultLogger('ERROR', (entry) => {
+      logger: new DefaultLogger(logLevel ?? 'ERROR', (entry) => {
         workerLog.push(entry);
-        print(entry);
+        if (entry.level === 'ERROR') print(entry);
       }),
     });
     runtimeInstalled = true;
@@ -37,7 +42,7 @@ export async function startTestWorker(
     namespace: stackEnv().temporalNamespace,
     taskQueue,
     workflowBundle: { codePath: WORKFLOW_BUNDLE },
-    activities: createActivities({ db: app.db, temporal: app.temporal.client, taskQueue, secretKey: secretKeyFromEnv(), ...extra }),
+    activities: createActivities({ db: app.db, temporal: app.temporal.client, taskQueue, secretKey: secretKeyFromEnv(), ...deps }),
   });
   const running = worker.run();
   return {

@@ -4,7 +4,8 @@
  * test/replay/histories/<type>.<case>.json. Run it (with the stack's
  * TEMPORAL_ADDRESS) after a deliberate, versioned workflow change:
  *   npm test -- dist/test/replay/record.js
- * (`node dist/test/replay/record.js TYPE…` records only those workflow types.)
+ * (`node dist/test/replay/record.js TYPE…`, or `RECORD_ONLY=TYPE,… npm test -- dist/test/replay/record.js`,
+ * records only those workflow types.)
  */
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -48,6 +49,20 @@ function fakeActivities() {
       }
     },
     async failDelivery() {},
+    async reserveReplySlot() {
+      return new Date(Date.now() + 1000).toISOString();
+    },
+    async deliverReply(r: { message_id: string }) {
+      if (r.message_id === 'msg_refused') throw ApplicationFailure.nonRetryable('the gateway answered 400', 'ChannelPermanent');
+      // The first send misses its slot and is given the next one, as a paced publication send.
+      if (!missed.has(r.message_id)) {
+        missed.add(r.message_id);
+        const details = [new Date(Date.now() + 1000).toISOString(), 1500];
+        throw ApplicationFailure.create({ message: 'missed its slot', type: 'SlotMissed', nonRetryable: true, details });
+      }
+      return { outcome: 'sent', message_id: 'gw_1' };
+    },
+    async failReply() {},
     async completePublication() {
       return 'partial';
     },
@@ -98,6 +113,7 @@ function fakeActivities() {
     async journeyClose() {},
     async journeySend(input: { block_id: string }) {
       if (input.block_id === 'broken') throw ApplicationFailure.nonRetryable('the channel is gone', 'JourneyBlockRefused');
+      return 'msg_replay2';
     },
   };
 }
@@ -152,6 +168,8 @@ async function main(): Promise<void> {
   const cases: [string, string, unknown[]][] = [
     // publication.fan-out.json (bare group ids, no send window) was recorded before the send window; it stays as it is.
     ['publication', 'send-window', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live' }]],
+    ['reply', 'paced', [{ message_id: 'msg_replay', account: 'acc_replay', environment: 'live' }]],
+    ['reply', 'refused', [{ message_id: 'msg_refused', account: 'acc_replay', environment: 'live' }]],
     ['retentionSweep', 'sweep', []],
     ['outboxSweep', 'sweep', []],
     // dispatchEvent.one-webhook.json was recorded before the journeys' part of a dispatch; it stays as it is.
@@ -207,8 +225,8 @@ async function main(): Promise<void> {
     }
     await handle.result();
   }
-  // `node dist/test/replay/record.js scheduleRun` (or RECORD_ONLY=scheduleRun,… under npm test) records only the types named.
-  const only = process.argv.slice(2).length ? process.argv.slice(2) : (process.env.RECORD_ONLY?.split(',').filter(Boolean) ?? []);
+  // `node dist/test/replay/record.js scheduleRun` (or RECORD_ONLY=scheduleRun, under `npm test --`) records only the types named.
+  const only = [...process.argv.slice(2), ...(process.env.RECORD_ONLY?.split(',').filter(Boolean) ?? [])];
   await worker.runUntil(async () => {
     for (const [type, name, args] of cases.filter(([type]) => !only.length || only.includes(type))) {
       let workflowId = `record-${type}-${randomBytes(4).toString('hex')}`;

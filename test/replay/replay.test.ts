@@ -23,6 +23,7 @@ test('there are saved histories of every workflow type', () => {
   const types = new Set(files.map((f) => f.split('.')[0]));
   for (const type of [
     'publication',
+    'reply',
     'retentionSweep',
     'dispatchEvent',
     'outboxSweep',

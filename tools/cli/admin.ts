@@ -19,7 +19,9 @@ import {
 } from '../../domain/accounts/store';
 import { accountSummaries, keySummaries } from '../../domain/accounts/admin';
 import { Environment, Tenant } from '../../domain/db';
-import { CHANNEL_TYPES, ChannelType } from '../../domain/channels/store';
+import { CHANNEL_TYPES, ChannelType, channelForSend, getChannel } from '../../domain/channels/store';
+import { setTelegramWebhook } from '../../activities/connectors/telegram';
+import { ConnectorError } from '../../activities/connectors/types';
 import { changeChannel, connectChannel, listChannelSummaries, removeChannel, rotateInboundSecret } from '../../domain/channels/service';
 import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGroups, removeOperatorGroup } from '../../domain/groups/admin';
 import { UsageError } from './errors';
@@ -141,6 +143,43 @@ export async function keyRevoke(db: Db, { args }: AdminInput) {
   return { revoked: true };
 }
 
+/** `--public-url`, else OFFEROPS_PUBLIC_URL: the origin Telegram reaches the API at (https in production). */
+function publicUrl(values: Values): string | undefined {
+  const value = str(values, 'public-url') ?? (process.env.OFFEROPS_PUBLIC_URL || undefined);
+  if (value !== undefined && !/^https?:\/\/[^\s/]+\/?$/.test(value)) {
+    throw new UsageError('--public-url must be the origin of the API, e.g. https://ops.example.com (no path)');
+  }
+  return value?.replace(/\/$/, '');
+}
+
+/**
+ * Points a telegram channel's bot at its inbound URL (`setWebhook` with the
+ * inbound secret as `secret_token`) when the API's public origin is known;
+ * what the operator reads about it.
+ */
+async function telegramWebhook(
+  db: Db,
+  tenant: Tenant,
+  channelId: string,
+  secret: string,
+  values: Values,
+  secretKey: () => Buffer,
+): Promise<string> {
+  const origin = publicUrl(values);
+  if (!origin)
+    return 'not set: give --public-url (or OFFEROPS_PUBLIC_URL), then admin channel update ID --rotate-inbound-secret --public-url URL';
+  const channel = await channelForSend(db, tenant, channelId, secretKey());
+  if (!channel?.token) return 'not set: the channel has no bot token';
+  try {
+    await setTelegramWebhook(channel.url, channel.token, { url: `${origin}/inbound/${channelId}`, secretToken: secret });
+  } catch (err) {
+    if (!(err instanceof ConnectorError)) throw err;
+    // postJson names the far end "the gateway".
+    return `failed: ${err.message.replace('the gateway', 'the Bot API')}`;
+  }
+  return `set: ${origin}/inbound/${channelId}`;
+}
+
 export async function channelConnect(db: Db, { values, secretKey }: AdminInput) {
   const tenant = await tenantOf(db, values);
   if (str(values, 'type') === undefined) throw new UsageError('--type is required (http, telegram or sandbox)');
@@ -161,9 +200,11 @@ export async function channelConnect(db: Db, { values, secretKey }: AdminInput) 
     },
     secretKey,
   );
+  const webhook = type === 'telegram' && inboundSecret ? await telegramWebhook(db, tenant, channel._id, inboundSecret, values, secretKey) : null;
   return {
     channel_id: channel._id,
     ...(inboundSecret ? { inbound_url_path: `/inbound/${channel._id}`, inbound_secret: inboundSecret } : {}),
+    ...(webhook ? { webhook } : {}),
   };
 }
 
@@ -185,7 +226,11 @@ export async function channelUpdate(db: Db, { values, args, secretKey }: AdminIn
   const changed = await changeChannel(db, tenant, args[0]!, input, secretKey);
   if (!rotate) return { channel_id: args[0]!, changed };
   const inboundSecret = await rotateInboundSecret(db, tenant, args[0]!);
-  return { channel_id: args[0]!, changed: [...changed, 'inbound_secret'], inbound_secret: inboundSecret };
+  const webhook =
+    (await getChannel(db, tenant, args[0]!))?.type === 'telegram'
+      ? await telegramWebhook(db, tenant, args[0]!, inboundSecret, values, secretKey)
+      : null;
+  return { channel_id: args[0]!, changed: [...changed, 'inbound_secret'], inbound_secret: inboundSecret, ...(webhook ? { webhook } : {}) };
 }
 
 export async function channelDelete(db: Db, { values, args }: AdminInput) {

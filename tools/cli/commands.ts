@@ -118,7 +118,8 @@ export const COMMANDS: Command[] = [
   {
     words: ['admin', 'channel', 'connect'],
     args: [],
-    synopsis: '--account ID --type http|telegram|sandbox [--url URL] [--token T] [--name N] [--env live|test] [--min-interval-ms N]',
+    synopsis:
+      '--account ID --type http|telegram|sandbox [--url URL] [--token T] [--name N] [--env live|test] [--min-interval-ms N] [--public-url URL]',
     summary: 'connect a channel: a chat gateway of our http protocol, a Telegram bot, or the sandbox',
     details: [
       ...tenantDetails,
@@ -128,11 +129,14 @@ export const COMMANDS: Command[] = [
       '--name N              a name, unique in the account and environment (a repeated command is refused, not doubled)',
       '--min-interval-ms N   minimum time between two sends on the channel (default 1000)',
       "Sealing a token needs the key the worker runs with: OFFEROPS_SECRET_KEY, or the data directory's secret.key.",
-      'An http channel gets an inbound secret, printed only here: the gateway POSTs received messages to',
-      'inbound_url_path on the API with it as bearer (README "Connecting a chat gateway").',
+      "--public-url URL      the API's public origin (default OFFEROPS_PUBLIC_URL): a telegram bot's webhook is set to it",
+      'An http or telegram channel gets an inbound secret, printed only here: the gateway POSTs received messages to',
+      'inbound_url_path on the API with it as bearer (README "Connecting a chat gateway"); for a telegram channel with',
+      "--public-url, the bot's webhook (setWebhook) is set to that URL with the secret as its secret_token.",
     ],
-    options: { account: S, env: S, type: S, url: S, token: S, name: S, 'min-interval-ms': S },
-    prints: '{"channel_id": "chn_…", "inbound_url_path": "/inbound/chn_…", "inbound_secret": "oo_in_…"}   (the last two for http)',
+    options: { account: S, env: S, type: S, url: S, token: S, name: S, 'min-interval-ms': S, 'public-url': S },
+    prints:
+      '{"channel_id": "chn_…", "inbound_url_path": "/inbound/chn_…", "inbound_secret": "oo_in_…", "webhook": "set: …"}   (inbound: http, telegram; webhook: telegram)',
     admin: admin.channelConnect,
   },
   {
@@ -148,7 +152,8 @@ export const COMMANDS: Command[] = [
   {
     words: ['admin', 'channel', 'update'],
     args: ['CHANNEL_ID'],
-    synopsis: '--account ID [--env live|test] [--name N] [--url URL] [--token T] [--min-interval-ms N] [--rotate-inbound-secret]',
+    synopsis:
+      '--account ID [--env live|test] [--name N] [--url URL] [--token T] [--min-interval-ms N] [--rotate-inbound-secret] [--public-url URL]',
     summary: 'change a channel (its type cannot change)',
     details: [
       ...tenantDetails,
@@ -156,9 +161,10 @@ export const COMMANDS: Command[] = [
       '--url URL             a new base URL',
       '--token T             a new token (sealed anew)',
       '--min-interval-ms N   a new minimum interval between sends',
-      '--rotate-inbound-secret  a new inbound secret (http), printed only here; the old one stops working',
+      '--rotate-inbound-secret  a new inbound secret (http, telegram), printed only here; the old one stops working',
+      "--public-url URL      with --rotate-inbound-secret on a telegram channel: the API's public origin; setWebhook again",
     ],
-    options: { account: S, env: S, name: S, url: S, token: S, 'min-interval-ms': S, 'rotate-inbound-secret': B },
+    options: { account: S, env: S, name: S, url: S, token: S, 'min-interval-ms': S, 'rotate-inbound-secret': B, 'public-url': S },
     prints: '{"channel_id": "chn_…", "changed": ["url", …], "inbound_secret": "oo_in_…"}   (the secret with --rotate-inbound-secret)',
     admin: admin.channelUpdate,
   },
@@ -233,16 +239,20 @@ export const COMMANDS: Command[] = [
   {
     words: ['dev', 'gateway'],
     args: [],
-    synopsis: '[--port 9911] [--token T] [--host 127.0.0.1]',
-    summary: 'a sample chat gateway of our http protocol: prints each message it receives, one a line',
+    synopsis: '[--port 9911] [--token T] [--host 127.0.0.1] [--inbound-url URL --inbound-secret oo_in_…]',
+    summary: 'a sample chat gateway of our http protocol: prints each message it receives, one a line; sends messages of contacts',
     details: [
       '--port N              port to listen on (default 9911; 0 picks a free one)',
       '--token T             the bearer token it requires (default: any)',
       '--host H              address to listen on (default 127.0.0.1)',
+      "--inbound-url URL     the API's inbound URL of the channel: http://127.0.0.1:8080 + inbound_url_path of channel connect",
+      '--inbound-secret S    the inbound_secret channel connect printed (oo_in_…)',
       'It answers POST <url>/messages with {"id": "msg_…"} and deduplicates on idempotency_key, as a real gateway must.',
+      'With --inbound-url, POST <url>/incoming {"from", "text", "name"?, "group"?, "media_urls"?} or a line FROM TEXT on its stdin',
+      'sends offerops that message as if a contact wrote it (a new message id each time), printing it and the answer.',
       'Connect it: offerops admin channel connect --account ACC --type http --url http://127.0.0.1:9911 --token T',
     ],
-    options: { port: S, token: S, host: S },
+    options: { port: S, token: S, host: S, 'inbound-url': S, 'inbound-secret': S },
     dev: 'gateway',
   },
   {

@@ -4,13 +4,20 @@
  * machine. It answers `POST <any base>/messages` (Bearer token, `{to, text,
  * image_url?, idempotency_key}`) with `{"id": "msg_…"}`, deduplicates on
  * `idempotency_key` as a real gateway must, and prints each new message as
- * one line on stdout (JSON with --json or when stdout is not a terminal). It
- * sends nothing anywhere.
+ * one line on stdout (JSON with --json or when stdout is not a terminal).
+ *
+ * The inbound half: with `--inbound-url` (the API's `/inbound/{channel_id}`)
+ * and `--inbound-secret` (the channel's `oo_in_…`), it plays a contact
+ * writing to the account. `POST <base>/incoming` with `{from, text, name?,
+ * group?, media_urls?}`, or a line `FROM TEXT…` on stdin, makes it POST that
+ * message to offerops as a real gateway would (a new message id each time)
+ * and print what it sent and what offerops answered. It sends nothing else.
  */
 import { once } from 'node:events';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
+import { createInterface } from 'node:readline';
 import { addressHint } from '../../domain/groups/admin';
 import { UsageError } from './errors';
 
@@ -74,20 +81,133 @@ function messageOf(text: string): Message | string {
   return m as unknown as Message;
 }
 
-export async function startDevGateway(opts: { port?: string; token?: string; host?: string }, out: { json: boolean }): Promise<DevServer> {
+/** A message a contact writes, to be sent to offerops' inbound endpoint. */
+interface Incoming {
+  from: string;
+  text?: string;
+  name?: string;
+  group?: string;
+  media_urls?: string[];
+}
+
+const INCOMING_FIELDS = new Set(['from', 'text', 'name', 'group', 'media_urls']);
+
+/** The incoming message in `text`, or what is wrong with it. */
+function incomingOf(text: string): Incoming | string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return 'the body is not JSON';
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not a JSON object';
+  const m = body as Record<string, unknown>;
+  const unknown = Object.keys(m).find((k) => !INCOMING_FIELDS.has(k));
+  if (unknown) return `unknown field ${unknown} (from, text, name, group, media_urls)`;
+  if (typeof m.from !== 'string' || !m.from) return 'from is required (the sender address, e.g. 5511987654321@s.whatsapp.net)';
+  for (const field of ['text', 'name', 'group']) if (m[field] !== undefined && typeof m[field] !== 'string') return `${field} must be a string`;
+  if (m.media_urls !== undefined && (!Array.isArray(m.media_urls) || !m.media_urls.every((u) => typeof u === 'string'))) {
+    return 'media_urls must be a list of URLs';
+  }
+  if (m.text === undefined && m.media_urls === undefined) return 'text (or media_urls) is required';
+  return m as unknown as Incoming;
+}
+
+/** A stdin line `FROM TEXT…` as an incoming message. */
+function incomingLine(line: string): Incoming | string {
+  const match = /^\s*(\S+)\s+(.+?)\s*$/.exec(line);
+  return match ? { from: match[1]!, text: match[2]! } : 'type a line FROM TEXT, e.g. 5511987654321@s.whatsapp.net Oi, tudo bem?';
+}
+
+/** `--inbound-url`: an http(s) URL (the API's /inbound/{channel_id}). */
+function inboundUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError('--inbound-url must be a URL, e.g. http://127.0.0.1:8080/inbound/chn_…');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('--inbound-url must be an http(s) URL');
+  return url.toString();
+}
+
+export async function startDevGateway(
+  opts: { port?: string; token?: string; host?: string; 'inbound-url'?: string; 'inbound-secret'?: string },
+  out: { json: boolean; input?: NodeJS.ReadableStream },
+): Promise<DevServer> {
   const port = portOf(opts.port, 9911);
   const host = opts.host ?? '127.0.0.1';
+  const inboundUrl = inboundUrlOf(opts['inbound-url']);
+  if ((inboundUrl === undefined) !== (opts['inbound-secret'] === undefined)) {
+    throw new UsageError('--inbound-url and --inbound-secret go together (both from admin channel connect)');
+  }
   const sent = new Map<string, string>();
   let count = 0;
+  let incoming = 0;
+
+  /** POSTs `m` to offerops as the gateway's inbound half, prints it and the answer; the answer. */
+  async function forward(m: Incoming): Promise<{ status: number; body: unknown }> {
+    const id = `dev.${Date.now()}.${++incoming}`;
+    let status = 0;
+    let body: unknown;
+    try {
+      const res = await fetch(inboundUrl!, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${opts['inbound-secret']!}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ id, ...m }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      status = res.status;
+      const text = await res.text();
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    } catch (err) {
+      body = { error: `offerops could not be reached: ${(err as Error).message}` };
+    }
+    const data = (body as { data?: { message_id?: string; conversation_id?: string } } | undefined)?.data;
+    const line = {
+      at: new Date().toISOString(),
+      direction: 'inbound',
+      id,
+      from: addressHint(m.from),
+      ...(m.group ? { group: addressHint(m.group) } : {}),
+      text: m.text ?? null,
+      status,
+      message_id: data?.message_id ?? null,
+      conversation_id: data?.conversation_id ?? null,
+    };
+    const outcome = data ? `${data.message_id} in ${data.conversation_id}` : JSON.stringify(body);
+    process.stdout.write(
+      out.json
+        ? `${JSON.stringify(line)}\n`
+        : `${line.at.slice(11, 19)} sent to offerops ${id} from ${line.from}${line.group ? ` in ${line.group}` : ''}: ${JSON.stringify(line.text)} → ${status || 'no answer'} ${outcome}\n`,
+    );
+    return { status, body };
+  }
+
+  const authorized = (req: IncomingMessage) => opts.token === undefined || sameSecret(req.headers.authorization ?? '', `Bearer ${opts.token}`);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://gateway').pathname;
-    if (req.method !== 'POST' || !path.endsWith('/messages')) return answer(res, 404, { error: 'POST <base>/messages only' });
-    if (opts.token !== undefined && !sameSecret(req.headers.authorization ?? '', `Bearer ${opts.token}`)) {
-      return answer(res, 401, { error: 'wrong or missing bearer token' });
+    const isIncoming = path.endsWith('/incoming');
+    if (req.method !== 'POST' || !(path.endsWith('/messages') || isIncoming)) {
+      return answer(res, 404, { error: 'POST <base>/messages (a message to send) or <base>/incoming (a message a contact sends) only' });
     }
+    if (!authorized(req)) return answer(res, 401, { error: 'wrong or missing bearer token' });
     const text = await readBody(req);
     if (text === null) return answer(res, 413, { error: 'body over 1 MiB' });
+    if (isIncoming) {
+      if (!inboundUrl)
+        return answer(res, 409, { error: 'start the gateway with --inbound-url and --inbound-secret to send messages to offerops' });
+      const m = incomingOf(text);
+      if (typeof m === 'string') return answer(res, 400, { error: m });
+      const { status, body } = await forward(m);
+      return answer(res, status === 0 ? 502 : 200, { offerops_status: status, offerops_answer: body });
+    }
     const message = messageOf(text);
     if (typeof message === 'string') return answer(res, 400, { error: message });
     const earlier = sent.get(message.idempotency_key);
@@ -96,6 +216,7 @@ export async function startDevGateway(opts: { port?: string; token?: string; hos
     sent.set(message.idempotency_key, id);
     const line = {
       at: new Date().toISOString(),
+      direction: 'outbound',
       id,
       to: addressHint(message.to),
       text: message.text,
@@ -126,12 +247,27 @@ export async function startDevGateway(opts: { port?: string; token?: string; hos
       '  connect it to an account:',
       `    npx offerops admin channel connect --account ACC --type http --url ${url} --token ${opts.token === undefined ? 'T' : '<the token>'}`,
       '  each message it receives is printed below, one a line (the address shortened)',
+      ...(inboundUrl
+        ? [
+            `  a contact writing to offerops: type a line FROM TEXT here, or`,
+            `    curl -s ${url}/incoming${opts.token === undefined ? '' : ` -H 'Authorization: Bearer ${opts.token}'`} -d '{"from": "5511987654321@s.whatsapp.net", "name": "Ana", "text": "Oi!"}'`,
+            `  it goes to ${inboundUrl}`,
+          ]
+        : ['  (--inbound-url and --inbound-secret let it send offerops messages as if a contact wrote them)']),
       '',
     ].join('\n'),
   );
+  const lines = inboundUrl && out.input ? createInterface({ input: out.input }) : null;
+  lines?.on('line', (line) => {
+    if (!line.trim()) return;
+    const m = incomingLine(line);
+    if (typeof m === 'string') process.stderr.write(`${m}\n`);
+    else void forward(m);
+  });
   return {
     url,
     close: async () => {
+      lines?.close();
       server.closeAllConnections();
       await new Promise((done) => server.close(done));
     },

@@ -88,7 +88,8 @@ async function runAdmin(command: Command, values: Record<string, string | boolea
 /** Runs a dev server until SIGINT or SIGTERM. */
 async function runDev(command: Command, values: Record<string, string | boolean | undefined>, json: boolean): Promise<void> {
   const opts = Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  const server = command.dev === 'gateway' ? await startDevGateway(opts, { json }) : await startDevReceiver(opts, { json });
+  const server =
+    command.dev === 'gateway' ? await startDevGateway(opts, { json, input: process.stdin }) : await startDevReceiver(opts, { json });
   await new Promise<void>((done) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());
   });

@@ -1,0 +1,257 @@
+/**
+ * Issue 10, disclosure: phone numbers, e-mails and channel addresses of
+ * people never leave the connector path. A whole run — inbound messages (a
+ * direct one, one from a group, one from an e-mail address), the inbox read
+ * side, PATCH and close, replies delivered or refused by the gateway — with a
+ * webhook subscribed to every event kind (a real HTTPS receiver); then every
+ * API response, every stored document (the sealed `addresses` apart), every
+ * webhook request received, the API's and the worker's log output and the
+ * Temporal histories of the run's workflows are searched for the address
+ * strings. The gateway, which must receive them, is the positive control.
+ */
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { after, before, test } from 'node:test';
+import pino from 'pino';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { closeApp, createApp, flushRequestLog } from '../../api/app';
+import { connectChannel } from '../../domain/channels/service';
+import { secretKeyFromEnv } from '../../domain/sealing';
+import { deliveryWorkflowId, dispatchWorkflowId, replyWorkflowId } from '../../domain/temporal/names';
+import { ApiClient, CallOptions, Reply } from '../helpers/client';
+import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
+import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
+import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
+import { startTestWorker, waitFor, workerLog } from '../helpers/worker';
+
+const PHONE = '5511987654321@s.whatsapp.net';
+const GROUP = '120363099887766554@g.us';
+const EMAIL = 'ana.souza@example.com';
+/** What must appear nowhere: each address, and the digits or local part that identify it alone. */
+const NEEDLES = [PHONE, '5511987654321', '987654321', GROUP, '120363099887766554', EMAIL, 'ana.souza'];
+
+const taskQueue = `test-disclosure-${randomBytes(4).toString('hex')}`;
+let base: TestApp;
+let app: ReturnType<typeof createApp>;
+let server: Server;
+let origin: string;
+let worker: { stop(): Promise<void> };
+let gateway: FakeGateway;
+let receiver: HttpsReceiver;
+const apiLog: string[] = [];
+/** Every API answer of the run: status line, headers and body. */
+const answers: string[] = [];
+
+before(async () => {
+  base = await startTestApp({ taskQueue, webhookAllow: ['127.0.0.1'] });
+  // The app under test logs everything it logs, at every level, into `apiLog`.
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      apiLog.push(chunk.toString());
+      done();
+    },
+  });
+  app = createApp({
+    db: base.db,
+    secretKey: secretKeyFromEnv(),
+    temporal: { ...base.temporal, taskQueue },
+    logger: pino({ level: 'trace' }, sink),
+    webhookAllow: ['127.0.0.1'],
+  });
+  const handle = app.callback();
+  server = createServer((req, res) => void handle(req, res));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver = await startHttpsReceiver();
+  gateway = await startFakeGateway({ token: 'gw' });
+  worker = await startTestWorker(base, taskQueue, { webhookAllow: ['127.0.0.1'], webhookCa: receiver.ca, logLevel: 'TRACE' });
+});
+after(async () => {
+  await worker.stop();
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await closeApp(app);
+  await gateway.close();
+  await receiver.close();
+  await base.close();
+});
+
+/** An API client that keeps every answer it gets. */
+class RecordingClient extends ApiClient {
+  override async call<T = any>(method: string, path: string, opts?: CallOptions): Promise<Reply<T>> {
+    const reply = await super.call<T>(method, path, opts);
+    answers.push(`${reply.status} ${JSON.stringify([...reply.headers.entries()])} ${reply.text}`);
+    return reply;
+  }
+}
+
+async function inbound(channelId: string, secret: string, body: Record<string, unknown>): Promise<any> {
+  const res = await fetch(`${origin}/inbound/${channelId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  answers.push(`${res.status} ${JSON.stringify([...res.headers.entries()])} ${text}`);
+  return JSON.parse(text);
+}
+
+/** Every string in `value`, bytes (Temporal payloads) decoded as UTF-8. */
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (value instanceof Uint8Array) out.push(Buffer.from(value).toString('utf8'));
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value instanceof Date) out.push(value.toISOString());
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      strings(v, out);
+    }
+  }
+  return out;
+}
+
+/** The needles found in `texts`, with where. */
+function disclosed(where: string, texts: string[]): string[] {
+  const found: string[] = [];
+  texts.forEach((text, i) => {
+    for (const needle of NEEDLES) if (text.includes(needle)) found.push(`${where}[${i}] holds ${needle}: ${text.slice(0, 300)}`);
+  });
+  return found;
+}
+
+test('no address of a person appears in any response, stored record, webhook body, log line or workflow history of a run', async () => {
+  const tenant = await seedTenant(base.db);
+  const api = new RecordingClient(`${origin}/api/v1`, tenant.apiKey);
+  const tenantKey = { accountId: tenant.accountId, env: tenant.env };
+  const webhook = (await api.post('/webhooks', { url: `${receiver.url}/hooks`, events: ['*'] })).body.data;
+  const { channel, inboundSecret } = await connectChannel(
+    base.db,
+    tenantKey,
+    { type: 'http', url: gateway.url, token: 'gw', name: 'Gateway', minIntervalMs: 0 },
+    secretKeyFromEnv,
+  );
+
+  // Inbound: a direct message, one in a group, one from an e-mail address (a web chat), a repeat, and refused bodies.
+  const direct = await inbound(channel._id, inboundSecret!, { id: 'm1', from: PHONE, name: 'Ana', text: 'Oi, tem a cafeteira?' });
+  await inbound(channel._id, inboundSecret!, { id: 'm1', from: PHONE, name: 'Ana', text: 'Oi, tem a cafeteira?' });
+  const inGroup = await inbound(channel._id, inboundSecret!, { id: 'm2', from: PHONE, group: GROUP, text: 'No grupo' });
+  const byEmail = await inbound(channel._id, inboundSecret!, { id: 'm3', from: EMAIL, network: 'webchat', name: 'Ana S.', text: 'Pelo site' });
+  await inbound(channel._id, inboundSecret!, { id: 'm4', from: PHONE, text: 'x', phone: PHONE });
+  await inbound(channel._id, inboundSecret!, { id: 'm5', from: PHONE, network: EMAIL, text: 'x' });
+  await inbound(channel._id, inboundSecret!, { id: 'm6', from: 5511987654321, text: 'x' });
+  const conversations = [direct, inGroup, byEmail].map((r) => r.data.conversation_id as string);
+
+  // The read side, PATCH and close.
+  await api.get('/inbox/conversations');
+  await api.get('/inbox/contacts');
+  await api.get(`/inbox/contacts?query=${encodeURIComponent('ana')}`);
+  for (const id of conversations) {
+    await api.get(`/inbox/conversations/${id}`);
+    await api.get(`/inbox/conversations/${id}/messages`);
+  }
+  await api.patch(`/inbox/conversations/${conversations[1]}`, { assignee: 'Carla', priority: 'high', du_mode: 'assisted', tags: ['vip'] });
+
+  // Replies: delivered to the direct and group threads, refused by the gateway for the e-mail one; one to a closed conversation.
+  gateway.failTo(EMAIL, 400);
+  const replies: string[] = [];
+  for (const id of conversations) replies.push((await api.post(`/inbox/conversations/${id}/reply`, { text: `Resposta ${id}` })).body.data.id);
+  const settled = await waitFor('every reply to leave queued', async () => {
+    const all = [];
+    for (const id of conversations) all.push(...(await api.get(`/inbox/conversations/${id}/messages`)).body.data);
+    const mine = all.filter((m) => replies.includes(m.id));
+    return mine.every((m) => m.status !== 'queued') ? mine : undefined;
+  });
+  assert.deepEqual(settled.map((m) => m.status).sort(), ['failed', 'sent', 'sent']);
+  await api.post(`/inbox/conversations/${conversations[0]}/close`, { reason: 'resolvido' });
+  assert.equal((await api.post(`/inbox/conversations/${conversations[0]}/reply`, { text: 'tarde demais' })).status, 409);
+  await api.get(`/inbox/conversations/${conversations[0]}`);
+
+  // Positive control: the addresses are real strings of this run, and the search finds them where they belong.
+  assert.ok(
+    disclosed(
+      'gateway',
+      gateway.requests.map((r) => JSON.stringify(r)),
+    ).length >= 3,
+  );
+  assert.deepEqual(
+    gateway
+      .messages()
+      .map((m) => m.to)
+      .sort(),
+    [GROUP, PHONE],
+  );
+
+  // Every event of the run reaches the webhook (under its event id).
+  const events = () => base.db.collection('events').find({ account_id: tenant.accountId }).toArray();
+  const delivered = await waitFor('the webhook to receive every event of the run', async () => {
+    const expected = (await events()).filter((e) => e.kind !== 'webhook.created').map((e) => String(e._id));
+    const received = new Set(receiver.on('/hooks').map((r) => r.headers['webhook-id']));
+    return expected.every((id) => received.has(id)) ? expected : undefined;
+  });
+  assert.ok(
+    [
+      'contact.created',
+      'conversation.created',
+      'conversation.updated',
+      'conversation.closed',
+      'message.received',
+      'message.sent',
+      'message.failed',
+    ].every((kind) => receiver.on('/hooks').some((r) => r.body.includes(`"kind":"${kind}"`))),
+  );
+
+  // The workflows of the run: replies, event dispatches, webhook deliveries — and whatever else visibility lists for the account.
+  const ids = new Set<string>([
+    ...replies.map(replyWorkflowId),
+    ...delivered.map(dispatchWorkflowId),
+    ...delivered.map((evt) => deliveryWorkflowId(webhook.id, evt)),
+  ]);
+  for await (const w of base.temporal.client.workflow.list({ query: `OfferopsAccountId = '${tenant.accountId}'` })) ids.add(w.workflowId);
+  const histories: string[] = [];
+  for (const id of ids) {
+    try {
+      histories.push(strings(await base.temporal.client.workflow.getHandle(id).fetchHistory()).join('\n'));
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      assert.fail(`workflow ${id} of the run has no history`);
+    }
+  }
+  assert.ok(histories.length >= replies.length + 2 * delivered.length);
+
+  // Every stored document of the account but the sealed addresses.
+  const stored: string[] = [];
+  for (const { name } of await base.db.listCollections().toArray()) {
+    if (name === 'addresses') continue;
+    for (const doc of await base.db.collection(name).find({}).toArray()) stored.push(`${name}: ${strings(doc).join('\n')}`);
+  }
+  const sealed = await base.db.collection('addresses').find({ account_id: tenant.accountId }).toArray();
+  assert.equal(sealed.length, 5, 'two contacts (phone, e-mail) and three threads (phone, group, e-mail), sealed');
+
+  flushRequestLog(app);
+  const found = [
+    ...disclosed('response', answers),
+    ...disclosed('stored', stored),
+    ...disclosed(
+      'sealed',
+      sealed.map((d) => JSON.stringify(d)),
+    ),
+    ...disclosed(
+      'webhook',
+      receiver.requests.map((r) => `${JSON.stringify(r.headers)} ${r.body}`),
+    ),
+    ...disclosed('api log', apiLog),
+    ...disclosed(
+      'worker log',
+      workerLog.map((e) => `${e.message} ${JSON.stringify(e.meta ?? {})}`),
+    ),
+    ...disclosed('history', histories),
+  ];
+  assert.deepEqual(found, []);
+  assert.ok(answers.length > 20 && stored.length > 0 && receiver.requests.length > 0 && apiLog.length > 0 && workerLog.length > 0);
+});
