@@ -1,9 +1,10 @@
 /**
  * Journey executions on the real stack (Temporal, FerretDB, a worker in the
- * test process, an HTTPS receiver for http blocks): an event of an active
+ * test process, an HTTPS receiver for http blocks, a fake chat gateway for
+ * message blocks): an event of an active
  * journey's trigger whose filter holds starts `journey-<jrn>-<evt>` from its
  * dispatch; a redelivered event starts nothing new; conditions on an http
- * answer; inbox blocks (tag, stage, assign with DU mode, wait for a reply
+ * answer; inbox blocks (a message through the reply path to the gateway, tag, stage, assign with DU mode, wait for a reply
  * signalled by the inbound path, close); an edit while an execution waits
  * leaves it on its version; executions from visibility; per-block metrics;
  * DELETE refused once executed.
@@ -12,7 +13,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connectChannel } from '../../domain/channels/service';
 import { dispatchWorkflowId, journeyExecutionWorkflowId } from '../../domain/temporal/names';
+import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
+import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { seedTenant, startTestApp, Tenant, terminateRunning, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
@@ -20,10 +23,12 @@ import { startTestWorker, waitFor } from '../helpers/worker';
 let app: TestApp;
 let worker: { stop(): Promise<void> };
 let receiver: HttpsReceiver;
+let gateway: FakeGateway;
 const taskQueue = `test-journeys-${Date.now()}`;
 
 before(async () => {
   receiver = await startHttpsReceiver();
+  gateway = await startFakeGateway({ token: 'gw-token' });
   app = await startTestApp({ webhookAllow: ['127.0.0.1'], taskQueue });
   worker = await startTestWorker(app, taskQueue, { webhookAllow: ['127.0.0.1'], webhookCa: receiver.ca });
 });
@@ -32,6 +37,7 @@ after(async () => {
   await worker.stop();
   await app.close();
   await receiver.close();
+  await gateway.close();
 });
 
 async function tenant(): Promise<{ t: Tenant; api: ApiClient }> {
@@ -182,15 +188,13 @@ describe('executions started by domain events', () => {
 });
 
 describe('inbox blocks and replies', () => {
-  test('tag, stage, assign with DU mode off, wait for a reply (signalled by the inbound path), close; an edit meanwhile changes nothing for it', async () => {
+  test('message, tag, stage, assign with DU mode off, wait for a reply (signalled by the inbound path), close; an edit meanwhile changes nothing for it', async () => {
     const { t, api } = await tenant();
     const made = await connectChannel(
       app.db,
       { accountId: t.accountId, env: t.env },
-      { type: 'http', url: 'http://127.0.0.1:1', name: 'Gateway' },
-      () => {
-        throw new Error('no token: no key needed');
-      },
+      { type: 'http', url: gateway.url, token: 'gw-token', name: 'Gateway', minIntervalMs: 0 },
+      secretKeyFromEnv,
     );
     const inbound = async (id: string, text: string) => {
       const res = await fetch(`${app.origin}/inbound/${made.channel._id}`, {
@@ -206,7 +210,8 @@ describe('inbox blocks and replies', () => {
       name: 'Atendimento',
       trigger: 'conversation.created',
       blocks: [
-        { id: 'start', type: 'trigger', config: {}, next: ['mark'] },
+        { id: 'start', type: 'trigger', config: {}, next: ['hello'] },
+        { id: 'hello', type: 'message', config: { text: 'Bem-vinda! Já te atendemos.' }, next: ['mark'] },
         { id: 'mark', type: 'tag', config: { add: ['novo'], stage: 'engaged' }, next: ['human'] },
         { id: 'human', type: 'assign', config: { assignee: 'Ana', du_mode: 'off', priority: 'high' }, next: ['answer'] },
         { id: 'answer', type: 'wait_reply', config: { timeout_minutes: 60 }, next: ['replied', 'silent'] },
@@ -219,6 +224,15 @@ describe('inbox blocks and replies', () => {
     const waiting = await executionsWhen(api, id, '?status=running', (items) => items[0]?.current_step === 'answer');
     assert.equal(waiting.data[0].conversation_id, conversation_id);
     assert.equal(waiting.data[0].closed_at, null);
+    const sent = await waitFor('the welcome at the gateway', async () => gateway.messages()[0]);
+    assert.deepEqual({ to: sent.to, text: sent.text }, { to: '5511955554444@s.whatsapp.net', text: 'Bem-vinda! Já te atendemos.' });
+    const outbound = (await api.get(`/inbox/conversations/${conversation_id}/messages`)).body.data.filter(
+      (m: { direction: string }) => m.direction === 'outbound',
+    );
+    assert.deepEqual(
+      outbound.map((m: { author: string; text: string }) => [m.author, m.text]),
+      [['automation', 'Bem-vinda! Já te atendemos.']],
+    );
 
     const edited = await api.patch(`/journeys/${id}`, {
       blocks: [
