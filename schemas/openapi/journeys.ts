@@ -267,7 +267,10 @@ export const schemas: Record<string, JsonSchema> = {
       filter: arr(ref('JourneyFilterCondition')),
       channels: arr(ref('ChannelType')),
       blocks: arr(ref('JourneyBlock')),
-      version: int({ minimum: 1, description: 'raised by every change of trigger, filter or blocks; each execution runs the version it started with' }),
+      version: int({
+        minimum: 1,
+        description: 'raised by every change of trigger, filter or blocks; each execution runs the version it started with',
+      }),
       active: int({ enum: [0, 1], description: '1 when active, 0 for a draft or a paused journey' }),
       executions: int({ minimum: 0, description: 'executions ever started' }),
       metrics: ref('JourneyMetrics'),
