@@ -121,8 +121,12 @@ export function createJourneyActivities(deps: ActivityDeps) {
       const { triggered, mayWaitForReply } = await journeysConcerned(deps.db, tenant, event.kind);
       const subject = subjectOf(event.data);
       const scope = { event: { id: event.id, kind: event.kind, occurred_at: event.occurred_at, data: event.data } };
+      // A journey limited to some channels runs only on conversations of those networks.
+      const limited = triggered.some((j) => j.channels !== null);
+      const conversation = limited && subject.conversation_id ? await conversations(deps.db, tenant).findById(subject.conversation_id) : null;
+      const onChannel = (channels: string[] | null) => channels === null || (conversation !== null && channels.includes(conversation.channel));
       const starts = triggered
-        .filter((j) => j.filter.every((c) => holds(c, scope)))
+        .filter((j) => onChannel(j.channels) && j.filter.every((c) => holds(c, scope)))
         .map((j) => ({
           name: j.name,
           input: {

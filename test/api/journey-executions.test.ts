@@ -11,6 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { connectChannel } from '../../domain/channels/service';
 import { dispatchWorkflowId, journeyExecutionWorkflowId } from '../../domain/temporal/names';
 import { secretKeyFromEnv } from '../../domain/sealing';
@@ -220,6 +221,12 @@ describe('inbox blocks and replies', () => {
         { id: 'silent', type: 'end', config: {} },
       ],
     });
+    const telegramOnly = await activeJourney(api, {
+      name: 'Só Telegram',
+      trigger: 'conversation.created',
+      channels: ['telegram'],
+      blocks: [{ id: 'start', type: 'trigger', config: {} }],
+    });
     const { conversation_id } = await inbound(`wamid.j.${Date.now()}.1`, 'Oi');
     const waiting = await executionsWhen(api, id, '?status=running', (items) => items[0]?.current_step === 'answer');
     assert.equal(waiting.data[0].conversation_id, conversation_id);
@@ -258,6 +265,13 @@ describe('inbox blocks and replies', () => {
     assert.equal(after.status, 'closed');
 
     const done = await executionsWhen(api, id, '?status=completed', (items) => items.length === 1);
+    // The dispatch that started the first journey's execution passed over this one: a whatsapp conversation.
+    const created = await eventId('conversation.created', 'data.conversation.id', conversation_id);
+    await closedResult(dispatchWorkflowId(created));
+    await assert.rejects(
+      app.temporal.client.workflow.getHandle(journeyExecutionWorkflowId(telegramOnly, created)).describe(),
+      WorkflowNotFoundError,
+    );
     assert.equal(done.data[0].version, 1);
     assert.equal((await api.get(`/journeys/${id}/executions?status=running`)).body.pagination.total, 0);
     const { blocks } = await metricsOf(api, id);
