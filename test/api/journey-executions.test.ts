@@ -188,6 +188,30 @@ describe('executions started by domain events', () => {
   });
 });
 
+describe('a failing block', () => {
+  test('fails the execution: status failed with the error naming the block, its failed counter, the status filter', async () => {
+    const { api } = await tenant();
+    const id = await activeJourney(api, {
+      name: 'Sem conversa',
+      trigger: 'offer.created',
+      blocks: [
+        { id: 'start', type: 'trigger', config: {}, next: ['hello'] },
+        { id: 'hello', type: 'message', config: { text: 'Oi' }, next: [] },
+      ],
+    });
+    const offer = (await api.post('/offers', { url: `https://shop.example/j/f${Date.now()}`, title: 'Sem conversa' })).body.data;
+    const evt = await eventId('offer.created', 'data.offer.id', offer.id);
+    const error = 'block hello (message) failed: the triggering event names no conversation';
+    assert.deepEqual(await executionResult(id, evt), { state: 'failed', last_block: 'hello', error });
+    const failed = await executionsWhen(api, id, '?status=failed', (items) => items.length === 1);
+    assert.deepEqual([failed.data[0].status, failed.data[0].error, failed.data[0].current_step], ['failed', error, null]);
+    assert.equal((await api.get(`/journeys/${id}/executions?status=completed`)).body.pagination.total, 0);
+    const { journey, blocks } = await metricsOf(api, id);
+    assert.deepEqual(blocks.hello, { entered: 1, completed: 0, failed: 1 });
+    assert.deepEqual([journey.metrics.failed, journey.metrics.completion_rate], [1, 0]);
+  });
+});
+
 describe('inbox blocks and replies', () => {
   test('message, tag, stage, assign with DU mode off, wait for a reply (signalled by the inbound path), close; an edit meanwhile changes nothing for it', async () => {
     const { t, api } = await tenant();
