@@ -8,6 +8,7 @@ import { dispatch } from '../domain/events/commit';
 import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../domain/events/store';
 import { sweepSendSlots } from '../domain/channels/pacing';
 import { sweepWindows } from '../domain/accounts/rate-limits';
+import { createJourneyActivities } from './journeys';
 import { createPublicationActivities } from './publications';
 import { createReplyActivities } from './replies';
 import { createScheduleActivities } from './schedules';
@@ -40,6 +41,7 @@ export function createActivities(deps: ActivityDeps) {
     ...replies,
     ...createWebhookActivities(deps),
     ...createScheduleActivities(deps),
+    ...createJourneyActivities(deps),
     /** Deletes expired platform records; how many of each kind. */
     async sweepExpiredRecords(): Promise<Record<string, number>> {
       const before = new Date(Date.now() - (deps.windowGraceMs ?? 60_000));

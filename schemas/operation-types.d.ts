@@ -567,7 +567,7 @@ export interface paths {
         put?: never;
         /**
          * Activate or pause
-         * @description Without a body, activates. Pausing stops new executions; running ones are cancelled. Setting the state it already has changes nothing.
+         * @description Body `{"active": true}` (or no body) activates, `{"active": false}` pauses. Only an active journey starts executions; pausing starts no new one, and executions already running finish on the graph they started with. Setting the state it already has changes nothing.
          */
         post: operations["journey_activate"];
         delete?: never;
@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * List executions: status, step, times
-         * @description Newest first.
+         * @description Served from Temporal visibility (the executions are workflows `journey-<jrn>-<evt>`): running ones first, then closed ones, the most recently closed first. Visibility trails a change by about a second.
          */
         get: operations["journey_executions_list"];
         put?: never;
@@ -2158,61 +2158,94 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description A test on a field of the triggering event. */
+        JourneyFilterCondition: {
+            /** @description a field of the triggering event, e.g. `event.data.offer.price` */
+            field: string;
+            /**
+             * @description `eq`/`neq` compare as text, `contains` (text or list), `gt`/`lt` as numbers, `exists` (not null)
+             * @enum {string}
+             */
+            operator: "eq" | "neq" | "contains" | "exists" | "gt" | "lt";
+            /** @description the value compared; not used by `exists` */
+            value?: string | number | boolean | null;
+        };
         /**
          * @description Kind of block of a journey graph.
          * @enum {string}
          */
-        JourneyBlockType: "trigger" | "message" | "wait" | "condition" | "tag" | "assign" | "webhook" | "end";
-        /** @description Entry of the graph; narrows the journey's `trigger` event. An empty object accepts every such event. */
-        JourneyTriggerConfig: {
-            channel?: components["schemas"]["ChannelType"];
-            /** @description start only when the triggering message contains one of these words (case-insensitive) */
-            keywords?: string[];
-        };
-        /** @description Send a message in the conversation: a `text`, or a template (`template_id`). */
+        JourneyBlockType: "trigger" | "message" | "wait" | "wait_reply" | "condition" | "tag" | "assign" | "http" | "end";
+        /** @description Entry of the graph (exactly one). The journey's `trigger` and `filter` say which events start an execution. */
+        JourneyTriggerConfig: Record<string, never>;
+        /** @description Send a message in the conversation of the triggering event: a `text`, or a template (`template_id`, which must exist). */
         JourneyMessageConfig: {
             text: string;
         } | {
             /** @description the template to send */
             template_id: string;
         };
-        /** @description Pause the execution. */
+        /** @description Pause on a durable timer: `minutes`, or `until` the next time of day `HH:MM` in `timezone` (IANA). */
         JourneyWaitConfig: {
             /** @description wait this long (at most 30 days) */
             minutes: number;
-            /** @description continue as soon as the contact replies (with `minutes` as the time-out) */
-            until_reply?: boolean;
+        } | {
+            /** @description wall-clock time of day, `HH:MM` */
+            until: string;
+            /** @description IANA time zone, e.g. `America/Sao_Paulo` */
+            timezone: string;
+        };
+        /** @description Wait for the contact to reply: `next[0]` on a reply, `next[1]` on the time-out. */
+        JourneyWaitReplyConfig: {
+            /** @description give up after this long (at most 30 days) */
+            timeout_minutes: number;
         };
         /** @description Branch: `next[0]` when the test holds, `next[1]` otherwise. */
         JourneyConditionConfig: {
+            /** @description a field of the triggering event (`event.data.…`), of the contact or conversation (`contact.tags`, `conversation.status`), or of the answer of an earlier `http` block (`http.<block id>.status`, `http.<block id>.body.…`) */
+            field: string;
             /**
-             * @description what to test about the contact or conversation
+             * @description `eq`/`neq` compare as text, `contains` (text or list), `gt`/`lt` as numbers, `exists` (not null)
              * @enum {string}
              */
-            field: "tag" | "stage" | "interest" | "channel" | "du_mode" | "replied";
-            /** @enum {string} */
-            operator: "eq" | "neq" | "contains" | "exists";
+            operator: "eq" | "neq" | "contains" | "exists" | "gt" | "lt";
             /** @description the value compared; not used by `exists` */
-            value?: string;
+            value?: string | number | boolean | null;
         };
-        /** @description Change tags. */
+        /** @description Change tags or the stage of the contact. */
         JourneyTagConfig: {
             /** @description tags to add to the conversation and contact */
             add?: string[];
             /** @description tags to remove */
             remove?: string[];
+            /**
+             * @description set the contact's stage
+             * @enum {string}
+             */
+            stage?: "new" | "engaged" | "customer" | "inactive";
         };
-        /** @description Assign, prioritise or change the DU mode of the conversation. */
+        /** @description Assign, prioritise or set the DU mode of the conversation. */
         JourneyAssignConfig: {
             /** @description team member; null unassigns */
             assignee?: string | null;
             priority?: components["schemas"]["Priority"];
             du_mode?: components["schemas"]["DuMode"];
         };
-        /** @description Notify a registered webhook destination (signed like every delivery). */
-        JourneyWebhookConfig: {
-            /** @description a webhook destination of this account; arbitrary URLs are not allowed */
-            webhook_id: string;
+        /** @description Call an HTTPS URL; its status and JSON body are usable by later conditions (`http.<block id>.…`). */
+        JourneyHttpConfig: {
+            /**
+             * Format: uri
+             * @description an HTTPS URL; the destination rules of webhooks apply (no loopback or private address)
+             */
+            url: string;
+            /**
+             * @description `POST` when omitted
+             * @enum {string}
+             */
+            method?: "GET" | "POST";
+            /** @description JSON sent with POST (default: the triggering event) */
+            body?: Record<string, never>;
+            /** @description give up after this long (10000 when omitted) */
+            timeout_ms?: number;
         };
         /** @description End the execution. */
         JourneyEndConfig: {
@@ -2262,6 +2295,17 @@ export interface components {
             /** @description id of the block, unique in the journey */
             id: string;
             /** @constant */
+            type: "wait_reply";
+            /** @description label shown in the editor */
+            name?: string;
+            config: components["schemas"]["JourneyWaitReplyConfig"];
+            /** @description [block on a reply, block on the time-out] */
+            next?: string[];
+            position?: components["schemas"]["JourneyBlockPosition"];
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
             type: "condition";
             /** @description label shown in the editor */
             name?: string;
@@ -2295,10 +2339,10 @@ export interface components {
             /** @description id of the block, unique in the journey */
             id: string;
             /** @constant */
-            type: "webhook";
+            type: "http";
             /** @description label shown in the editor */
             name?: string;
-            config: components["schemas"]["JourneyWebhookConfig"];
+            config: components["schemas"]["JourneyHttpConfig"];
             /** @description the following block; empty ends the path */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
@@ -2325,6 +2369,7 @@ export interface components {
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2335,6 +2380,7 @@ export interface components {
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2345,6 +2391,18 @@ export interface components {
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "wait_reply";
+            name: string | null;
+            config: components["schemas"]["JourneyWaitReplyConfig"];
+            /** @description [block on a reply, block on the time-out] */
+            next: string[];
+            position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2355,6 +2413,7 @@ export interface components {
             /** @description [block when true, block when false] */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2365,6 +2424,7 @@ export interface components {
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2375,16 +2435,18 @@ export interface components {
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
             /** @constant */
-            type: "webhook";
+            type: "http";
             name: string | null;
-            config: components["schemas"]["JourneyWebhookConfig"];
+            config: components["schemas"]["JourneyHttpConfig"];
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
         } | {
             /** @description id of the block, unique in the journey */
             id: string;
@@ -2395,6 +2457,16 @@ export interface components {
             /** @description always empty: `end` closes the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
+        };
+        /** @description What the executions did at one block, since the journey was created (kept by the executions). */
+        JourneyBlockMetrics: {
+            /** @description times an execution reached the block */
+            entered: number;
+            /** @description times an execution went past it */
+            completed: number;
+            /** @description times an execution failed in it */
+            failed: number;
         };
         /** @description Aggregate performance of a journey since its creation. */
         JourneyMetrics: {
@@ -2417,9 +2489,11 @@ export interface components {
             description?: string;
             /** @description an event kind of the catalogue, e.g. `conversation.updated`; unknown kinds are a 400 `validation_failed` */
             trigger: string;
+            /** @description tests on fields of the triggering event (`event.data.…`), all of which must hold for an execution to start */
+            filter?: components["schemas"]["JourneyFilterCondition"][];
             /** @description channels the journey runs on; every channel when omitted */
             channels?: components["schemas"]["ChannelType"][];
-            /** @description The graph: exactly one `trigger` block (the entry), every `next` naming a block of the journey, no loop without a `wait` block, every block reachable from the trigger. A graph that breaks these rules is a 400 `validation_failed`. */
+            /** @description The graph: exactly one `trigger` block (the entry), ids unique, every `next` naming a block of the journey, no loop without a `wait` or `wait_reply` block, every block reachable from the trigger, every template named existing. A graph that breaks these rules is a 400 `validation_failed` whose `details` name the block (`blocks[<id>]`) and the rule. */
             blocks: components["schemas"]["JourneyBlockInput"][];
         };
         /** @description Only the fields sent change; `blocks` replaces the whole graph. Executions already running finish on the graph they started with. */
@@ -2428,9 +2502,11 @@ export interface components {
             description?: string | null;
             /** @description an event kind of the catalogue, e.g. `conversation.updated`; unknown kinds are a 400 `validation_failed` */
             trigger?: string;
+            /** @description tests on fields of the triggering event (`event.data.…`), all of which must hold for an execution to start */
+            filter?: components["schemas"]["JourneyFilterCondition"][];
             /** @description channels the journey runs on */
             channels?: components["schemas"]["ChannelType"][];
-            /** @description The graph: exactly one `trigger` block (the entry), every `next` naming a block of the journey, no loop without a `wait` block, every block reachable from the trigger. A graph that breaks these rules is a 400 `validation_failed`. */
+            /** @description The graph: exactly one `trigger` block (the entry), ids unique, every `next` naming a block of the journey, no loop without a `wait` or `wait_reply` block, every block reachable from the trigger, every template named existing. A graph that breaks these rules is a 400 `validation_failed` whose `details` name the block (`blocks[<id>]`) and the rule. */
             blocks?: components["schemas"]["JourneyBlockInput"][];
         };
         /** @description A journey (DU automation): a graph of blocks started by an event kind. */
@@ -2440,8 +2516,11 @@ export interface components {
             description: string | null;
             /** @description the event kind that starts an execution */
             trigger: string;
+            filter: components["schemas"]["JourneyFilterCondition"][];
             channels: components["schemas"]["ChannelType"][];
             blocks: components["schemas"]["JourneyBlock"][];
+            /** @description raised by every change of trigger, filter or blocks; each execution runs the version it started with */
+            version: number;
             /**
              * @description 1 when active, 0 for a draft or a paused journey
              * @enum {integer}
@@ -2484,6 +2563,12 @@ export interface components {
             status: components["schemas"]["JourneyExecutionStatus"];
             /** @description id of the block being executed; null once closed */
             current_step: string | null;
+            /** @description the event that started it */
+            event_id: string;
+            /** @description its kind */
+            event_kind: string;
+            /** @description the version of the journey it runs */
+            version: number;
             /** @description why it failed; null otherwise */
             error: string | null;
             /**
@@ -2498,7 +2583,7 @@ export interface components {
             closed_at: string | null;
         };
         /**
-         * @description `running`, or how it closed: `completed`, `failed`, `cancelled` (the journey was paused), `terminated` (stopped by an operator), `timed_out`.
+         * @description `running`, or how it closed: `completed`, `failed` (a block failed), `cancelled` (cancelled in Temporal by an operator), `terminated` (stopped by an operator), `timed_out`. Pausing the journey lets running executions finish.
          * @enum {string}
          */
         JourneyExecutionStatus: "running" | "completed" | "failed" | "cancelled" | "terminated" | "timed_out";

@@ -1,10 +1,16 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, patched, proxyActivities, startChild } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, ParentClosePolicy, patched, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import { deliveryStartOptions, deliveryWorkflowId, offeropsSearchAttributes } from '../domain/temporal/names';
-import { DELIVERY_STATE_PATCH } from './patches';
+import {
+  deliveryStartOptions,
+  deliveryWorkflowId,
+  executionStartOptions,
+  JOURNEY_REPLY_SIGNAL,
+  offeropsSearchAttributes,
+} from '../domain/temporal/names';
+import { DELIVERY_STATE_PATCH, JOURNEYS_PATCH } from './patches';
 
-const { markEventDispatched, relayPendingEvents, webhookTargets } = proxyActivities<Activities>({
+const { journeyTargets, markEventDispatched, relayPendingEvents, webhookTargets } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
@@ -39,7 +45,34 @@ export async function dispatchEvent(input: { event_id: string }): Promise<void> 
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }
   }
+  if (patched(JOURNEYS_PATCH)) await startJourneys(input.event_id);
   await markEventDispatched.executeWithOptions(summary('mark dispatched:'), [input.event_id]);
+}
+
+/**
+ * The journeys' part of a dispatch: one `journeyExecution` child per active
+ * journey the event triggers (id `journey-<jrn>-<evt>`, so a redelivered event
+ * starts nothing new), and for an inbound message a signal to each running
+ * execution of its conversation (one that has just ended ignores it).
+ */
+async function startJourneys(eventId: string): Promise<void> {
+  const { starts, waiting, message_id } = await journeyTargets.executeWithOptions({ summary: `find the journeys of ${eventId}` }, [
+    { event_id: eventId },
+  ]);
+  for (const { input, name } of starts) {
+    try {
+      await startChild('journeyExecution', { ...executionStartOptions(input, name), parentClosePolicy: ParentClosePolicy.ABANDON });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+  }
+  for (const workflowId of waiting) {
+    try {
+      await getExternalWorkflowHandle(workflowId).signal(JOURNEY_REPLY_SIGNAL, { message_id: message_id ?? eventId });
+    } catch {
+      // It ended between the listing and the signal: nothing waits any more.
+    }
+  }
 }
 
 /**

@@ -31,3 +31,10 @@ export const UNPACED_SEND_PATCH = 'publication-unpaced-send';
  * queue round trip): a single-group publication schedules one activity, its send.
  */
 export const LOCAL_STEPS_PATCH = 'publication-local-steps';
+
+/**
+ * Dispatches from here on also start the executions of the active journeys
+ * the event triggers and signal the running executions of the conversation of
+ * an inbound message (`journeyTargets`).
+ */
+export const JOURNEYS_PATCH = 'dispatch-journeys';

@@ -4,6 +4,7 @@
  */
 import { accountGet } from './account';
 import { groupGet, groupsList, groupUpdate } from './groups';
+import { journeyActivate, journeyCreate, journeyDelete, journeyExecutionsList, journeyGet, journeysList, journeyUpdate } from './journeys';
 import {
   contactsList,
   conversationClose,
@@ -41,13 +42,6 @@ export const UNBUILT_OPERATIONS = [
   'store_update',
   'store_collections_list',
   'store_page_create',
-  'journeys_list',
-  'journey_create',
-  'journey_get',
-  'journey_update',
-  'journey_delete',
-  'journey_activate',
-  'journey_executions_list',
   'analytics_summary',
   'analytics_timeseries',
   'analytics_groups',
@@ -103,6 +97,13 @@ const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   schedule_update: scheduleUpdate,
   schedule_delete: scheduleDelete,
   schedule_run: scheduleRun,
+  journeys_list: journeysList,
+  journey_create: journeyCreate,
+  journey_get: journeyGet,
+  journey_update: journeyUpdate,
+  journey_delete: journeyDelete,
+  journey_activate: journeyActivate,
+  journey_executions_list: journeyExecutionsList,
 };
 
 const unbuilt = Object.fromEntries(UNBUILT_OPERATIONS.map((id) => [id, notImplemented])) as Record<Unbuilt, typeof notImplemented>;

@@ -2,24 +2,35 @@
  * After a write: relay the document's outbox into the events collection and
  * hand each new event to delivery — a `dispatchEvent` workflow per event (its
  * id makes a second start a no-op) when anything awaits it: a webhook of its
- * account and environment subscribed to its kind, or a follow-up of its kind
- * (activities/follow-ups.ts). An event nobody awaits is marked dispatched
+ * account and environment subscribed to its kind, a follow-up of its kind
+ * (activities/follow-ups.ts), an active journey it triggers, or (an inbound
+ * message) a journey execution that may wait for the contact's reply. An event nobody awaits is marked dispatched
  * without a workflow, so Temporal UI lists the workflows that do something.
  * If this process dies first, the worker's outbox sweep does the same.
  */
 import { Db } from 'mongodb';
-import { TenantCollectionName } from '../db';
+import { Tenant, TenantCollectionName } from '../db';
 import { startDispatch, TemporalDeps } from '../temporal/start';
+import { journeysConcerned } from '../journeys/store';
 import { hasSubscribedWebhook } from '../webhooks/store';
 import { DomainEvent, markDispatched, relayOutbox } from './store';
 
 /** Event kinds whose dispatch does more than deliver to webhooks: the removals a deletion leaves to the background. */
 export const FOLLOW_UP_KINDS: ReadonlySet<string> = new Set(['webhook.deleted', 'schedule.deleted']);
 
+/** Whether an active journey is triggered by `kind`, or (an inbound message) an execution of the tenant may wait for a reply. */
+async function concernsJourneys(db: Db, tenant: Tenant, kind: string): Promise<boolean> {
+  const { triggered, mayWaitForReply } = await journeysConcerned(db, tenant, kind);
+  return triggered.length > 0 || mayWaitForReply;
+}
+
 /** Starts the dispatch of `event` when a webhook or a follow-up awaits it; otherwise marks it dispatched. */
 export async function dispatch(deps: { db: Db; temporal: TemporalDeps }, event: DomainEvent): Promise<void> {
+  const tenant = { accountId: event.account, env: event.environment };
   const awaited =
-    FOLLOW_UP_KINDS.has(event.kind) || (await hasSubscribedWebhook(deps.db, { accountId: event.account, env: event.environment }, event.kind));
+    FOLLOW_UP_KINDS.has(event.kind) ||
+    (await hasSubscribedWebhook(deps.db, tenant, event.kind)) ||
+    (await concernsJourneys(deps.db, tenant, event.kind));
   if (awaited) await startDispatch(deps.temporal, event);
   else await markDispatched(deps.db, event.id);
 }

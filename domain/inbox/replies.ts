@@ -14,7 +14,7 @@ import { crossTenantCollection, Tenant } from '../db';
 import { changedMeanwhile, conflict, invalid, unknownReference } from '../errors';
 import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
-import { newId } from '../ids';
+import { derivedId, newId } from '../ids';
 import { DomainDeps } from '../resource';
 import { startReply } from '../temporal/start';
 import { getOffer } from '../offers/store';
@@ -34,6 +34,12 @@ export interface ReplyInput {
   author: 'agent' | 'journey';
   /** The team member's name, shown on the message. */
   agent?: string;
+  /**
+   * Makes the call idempotent: the message's id is derived from it, and a
+   * second call with the same key returns the first message (its workflow
+   * started, if the first call died before) instead of queueing another.
+   */
+  idempotency_key?: string;
 }
 
 /** What a reply needs of its channel to be sent now: it exists and, in live, can reach its network. */
@@ -98,6 +104,12 @@ export async function queueReply(deps: DomainDeps, tenant: Tenant, conversationI
   if (conversation.status === 'closed') {
     throw conflict('conversation_closed', 'The conversation is closed; it reopens with the next inbound message.');
   }
+  const id = input.idempotency_key === undefined ? null : derivedId('msg', conversation._id, input.idempotency_key);
+  const earlier = id === null ? null : await messages(deps.db, tenant).findById(id);
+  if (earlier) {
+    await startReply(deps.temporal, earlier);
+    return earlier;
+  }
   const problem = channelProblem(tenant, await getChannel(deps.db, tenant, conversation.channel_id));
   if (problem) throw conflict('channel_unavailable', problem);
   const { text, format, templateId } = await replyText(deps.db, tenant, input);
@@ -105,7 +117,7 @@ export async function queueReply(deps: DomainDeps, tenant: Tenant, conversationI
   const now = new Date();
   const media = input.media_urls ?? [];
   const doc: MessageDoc = {
-    _id: newId('msg', now.getTime()),
+    _id: id ?? newId('msg', now.getTime()),
     account_id: tenant.accountId,
     env: tenant.env,
     conversation_id: conversation._id,

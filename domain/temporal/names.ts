@@ -7,7 +7,7 @@
  * workflows import it too (the one file of `domain/` they may import; see
  * the layout rules in the README). Typed start helpers are in ./start.ts.
  */
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy } from '@temporalio/common';
 
 /** The task queue of the offerops worker (OFFEROPS_TASK_QUEUE overrides it). */
 export const TASK_QUEUE = 'offerops';
@@ -28,6 +28,8 @@ export const dispatchWorkflowId = (eventId: string): string => `event-dispatch-$
 export const deliveryWorkflowId = (webhookId: string, eventId: string): string => `webhook-delivery-${webhookId}-${eventId}`;
 /** `webhookCleanup`: removes a deleted webhook's delivery executions. */
 export const cleanupWorkflowId = (webhookId: string): string => `webhook-cleanup-${webhookId}`;
+/** `journeyExecution`: one per (journey, event), so a redelivered event starts nothing new. */
+export const journeyExecutionWorkflowId = (journeyId: string, eventId: string): string => `journey-${journeyId}-${eventId}`;
 /** `reply`: delivers one outbound message of a conversation. */
 export const replyWorkflowId = (messageId: string): string => `reply-${messageId}`;
 /** The Temporal Schedule of a schedule record. */
@@ -52,6 +54,11 @@ export const OfferopsState = defineSearchAttributeKey('OfferopsState', SearchAtt
 /** The domain event kind a workflow is about (webhook deliveries), e.g. `offer.created`. */
 export const OfferopsEventKind = defineSearchAttributeKey('OfferopsEventKind', SearchAttributeType.KEYWORD);
 
+/** The block a journey execution is at (the last one it was at, once closed). */
+export const OfferopsStep = defineSearchAttributeKey('OfferopsStep', SearchAttributeType.KEYWORD);
+/** The conversation a workflow acts on (journey executions): how a reply finds the executions waiting for it. */
+export const OfferopsConversationId = defineSearchAttributeKey('OfferopsConversationId', SearchAttributeType.KEYWORD);
+
 export const OFFEROPS_SEARCH_ATTRIBUTES = [
   OfferopsAccountId,
   OfferopsEnvironment,
@@ -59,10 +66,13 @@ export const OFFEROPS_SEARCH_ATTRIBUTES = [
   OfferopsKind,
   OfferopsState,
   OfferopsEventKind,
+  OfferopsStep,
+  OfferopsConversationId,
 ] as const;
 
 /** The `OfferopsKind` of each kind of workflow. */
-export type WorkflowKind = 'publication' | 'reply' | 'event_dispatch' | 'webhook_delivery' | 'webhook_cleanup' | 'schedule' | 'schedule_run';
+export type WorkflowKind =
+  'publication' | 'reply' | 'event_dispatch' | 'webhook_delivery' | 'webhook_cleanup' | 'schedule' | 'schedule_run' | 'journey_execution';
 
 /** The typed search attributes of an offerops workflow: whose it is and what it is about. */
 export const offeropsSearchAttributes = (account: string, environment: string, resourceId: string, kind: WorkflowKind) => [
@@ -129,5 +139,72 @@ export function deliveryStartOptions(input: DeliveryInput & { event_kind: string
     ],
     memo: { delivery: memo },
     staticSummary: `Deliver ${input.event_kind} ${input.event_id} to webhook ${input.webhook_id}${input.host ? ` at ${input.host}` : ''}`,
+  };
+}
+
+// --- journey executions -----------------------------------------------------------
+
+/** A block of a journey as the execution walks it (the contract's JourneyBlockInput, loosely typed for workflow code). */
+export interface ExecutionBlock {
+  id: string;
+  type: string;
+  config: Record<string, unknown>;
+  next?: string[];
+}
+
+/** Where a journey execution stands (`OfferopsState`): running, or how it ended by itself. */
+export type ExecutionState = 'running' | 'completed' | 'failed';
+
+/** The input of `journeyExecution`: the definition travels with it, so an edit of the journey never changes a running execution. */
+export interface JourneyExecutionInput {
+  journey_id: string;
+  /** The journey's version when the execution started. */
+  version: number;
+  account: string;
+  environment: 'live' | 'test';
+  event: { id: string; kind: string; data: Record<string, unknown> };
+  /** The conversation and contact the event is about, when any. */
+  conversation_id: string | null;
+  contact_id: string | null;
+  blocks: ExecutionBlock[];
+}
+
+/** The memo key `execution`: what GET /journeys/{id}/executions shows besides visibility's own fields. */
+export interface ExecutionMemo {
+  event_id: string;
+  event_kind: string;
+  conversation_id: string | null;
+  version: number;
+  error: string | null;
+}
+
+/** The signal the inbound path sends to the executions of a conversation when its contact writes. */
+export const JOURNEY_REPLY_SIGNAL = 'journeyReply';
+
+/** Start options of the execution of `input`: its id, search attributes (running, at the trigger) and memo. */
+export function executionStartOptions(input: JourneyExecutionInput, journeyName: string) {
+  const entry = input.blocks.find((b) => b.type === 'trigger');
+  const memo: ExecutionMemo = {
+    event_id: input.event.id,
+    event_kind: input.event.kind,
+    conversation_id: input.conversation_id,
+    version: input.version,
+    error: null,
+  };
+  const name = journeyName.replace(/\s+/g, ' ').trim().slice(0, 60);
+  return {
+    workflowId: journeyExecutionWorkflowId(input.journey_id, input.event.id),
+    // Not even after it closed: a redelivered event starts nothing new.
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    args: [input] as [JourneyExecutionInput],
+    typedSearchAttributes: [
+      ...offeropsSearchAttributes(input.account, input.environment, input.journey_id, 'journey_execution'),
+      { key: OfferopsState, value: 'running' satisfies ExecutionState },
+      { key: OfferopsEventKind, value: input.event.kind },
+      { key: OfferopsStep, value: entry?.id ?? '' },
+      ...(input.conversation_id ? [{ key: OfferopsConversationId, value: input.conversation_id }] : []),
+    ],
+    memo: { execution: memo },
+    staticSummary: `Journey ${input.journey_id} '${name}' v${input.version} on ${input.event.kind} ${input.event.id}`,
   };
 }

@@ -90,7 +90,7 @@ export function startDispatch(t: TemporalDeps, event: { id: string; kind: string
       taskQueue: t.taskQueue ?? TASK_QUEUE,
       args: [{ event_id: event.id }],
       typedSearchAttributes: offeropsSearchAttributes(event.account, event.environment, event.id, 'event_dispatch'),
-      staticSummary: `Dispatch ${event.kind} ${event.id} to its webhooks`,
+      staticSummary: `Dispatch ${event.kind} ${event.id} to its webhooks and journeys`,
     }),
   );
 }

@@ -17,11 +17,14 @@ import {
   str,
 } from './common';
 import { resource } from './crud';
-import { TAG } from './inbox';
+import { CONTACT_STAGES, TAG } from './inbox';
 
-export const BLOCK_TYPES = ['trigger', 'message', 'wait', 'condition', 'tag', 'assign', 'webhook', 'end'] as const;
+export const BLOCK_TYPES = ['trigger', 'message', 'wait', 'wait_reply', 'condition', 'tag', 'assign', 'http', 'end'] as const;
 export type BlockType = (typeof BLOCK_TYPES)[number];
 export const EXECUTION_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out'] as const;
+export const CONDITION_OPERATORS = ['eq', 'neq', 'contains', 'exists', 'gt', 'lt'] as const;
+/** Blocks that wait on a durable timer: a loop of the graph must pass through one. */
+export const WAITING_BLOCKS: readonly BlockType[] = ['wait', 'wait_reply'];
 
 const EVENT_KIND = str({
   minLength: 3,
@@ -31,28 +34,37 @@ const EVENT_KIND = str({
 });
 const BLOCK_ID = str({ minLength: 1, maxLength: 40, pattern: '^[a-z0-9_-]+$', description: 'id of the block, unique in the journey' });
 const tags = (description: string): JsonSchema => arr(TAG, { minItems: 1, maxItems: 20, uniqueItems: true, description });
+const FIELD_PATH = '(\\.[A-Za-z0-9_]{1,60}){1,8}';
+
+/** A test on a field: the condition block's config, and each entry of a journey's trigger `filter`. */
+const condition = (fieldPattern: string, fieldDescription: string): JsonSchema =>
+  object(
+    {
+      field: str({ maxLength: 300, pattern: fieldPattern, description: fieldDescription }),
+      operator: str({
+        enum: [...CONDITION_OPERATORS],
+        description: '`eq`/`neq` compare as text, `contains` (text or list), `gt`/`lt` as numbers, `exists` (not null)',
+      }),
+      value: {
+        anyOf: [str({ maxLength: 200 }), num(), bool(), { type: 'null' }],
+        description: 'the value compared; not used by `exists`',
+      },
+    },
+    ['field', 'operator'],
+  );
 
 /** The `config` of each block type (closed objects). */
 const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
   trigger: {
     name: 'JourneyTriggerConfig',
-    schema: object(
-      {
-        channel: ref('ChannelType'),
-        keywords: arr(str({ minLength: 1, maxLength: 60 }), {
-          maxItems: 20,
-          uniqueItems: true,
-          description: 'start only when the triggering message contains one of these words (case-insensitive)',
-        }),
-      },
-      [],
-      { description: "Entry of the graph; narrows the journey's `trigger` event. An empty object accepts every such event." },
-    ),
+    schema: object({}, [], {
+      description: "Entry of the graph (exactly one). The journey's `trigger` and `filter` say which events start an execution.",
+    }),
   },
   message: {
     name: 'JourneyMessageConfig',
     schema: {
-      description: 'Send a message in the conversation: a `text`, or a template (`template_id`).',
+      description: 'Send a message in the conversation of the triggering event: a `text`, or a template (`template_id`, which must exist).',
       oneOf: [
         object({ text: str({ minLength: 1, maxLength: 4096 }) }, ['text']),
         object({ template_id: idOf('tpl', 'the template to send') }, ['template_id']),
@@ -61,36 +73,50 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
   },
   wait: {
     name: 'JourneyWaitConfig',
+    schema: {
+      description: 'Pause on a durable timer: `minutes`, or `until` the next time of day `HH:MM` in `timezone` (IANA).',
+      oneOf: [
+        object({ minutes: int({ minimum: 1, maximum: 43200, description: 'wait this long (at most 30 days)' }) }, ['minutes']),
+        object(
+          {
+            until: str({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'wall-clock time of day, `HH:MM`' }),
+            timezone: str({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. `America/Sao_Paulo`' }),
+          },
+          ['until', 'timezone'],
+        ),
+      ],
+    },
+  },
+  wait_reply: {
+    name: 'JourneyWaitReplyConfig',
     schema: object(
-      {
-        minutes: int({ minimum: 1, maximum: 43200, description: 'wait this long (at most 30 days)' }),
-        until_reply: bool({ description: 'continue as soon as the contact replies (with `minutes` as the time-out)' }),
-      },
-      ['minutes'],
-      { description: 'Pause the execution.' },
+      { timeout_minutes: int({ minimum: 1, maximum: 43200, description: 'give up after this long (at most 30 days)' }) },
+      ['timeout_minutes'],
+      { description: 'Wait for the contact to reply: `next[0]` on a reply, `next[1]` on the time-out.' },
     ),
   },
   condition: {
     name: 'JourneyConditionConfig',
-    schema: object(
-      {
-        field: str({
-          enum: ['tag', 'stage', 'interest', 'channel', 'du_mode', 'replied'],
-          description: 'what to test about the contact or conversation',
-        }),
-        operator: str({ enum: ['eq', 'neq', 'contains', 'exists'] }),
-        value: str({ maxLength: 120, description: 'the value compared; not used by `exists`' }),
-      },
-      ['field', 'operator'],
-      { description: 'Branch: `next[0]` when the test holds, `next[1]` otherwise.' },
-    ),
+    schema: {
+      ...condition(
+        `^(event|contact|conversation|http\\.[a-z0-9_-]{1,40})${FIELD_PATH}$`,
+        'a field of the triggering event (`event.data.…`), of the contact or conversation (`contact.tags`, `conversation.status`), ' +
+          'or of the answer of an earlier `http` block (`http.<block id>.status`, `http.<block id>.body.…`)',
+      ),
+      description: 'Branch: `next[0]` when the test holds, `next[1]` otherwise.',
+    },
   },
   tag: {
     name: 'JourneyTagConfig',
-    schema: object({ add: tags('tags to add to the conversation and contact'), remove: tags('tags to remove') }, [], {
-      description: 'Change tags.',
-      minProperties: 1,
-    }),
+    schema: object(
+      {
+        add: tags('tags to add to the conversation and contact'),
+        remove: tags('tags to remove'),
+        stage: str({ enum: [...CONTACT_STAGES], description: "set the contact's stage" }),
+      },
+      [],
+      { description: 'Change tags or the stage of the contact.', minProperties: 1 },
+    ),
   },
   assign: {
     name: 'JourneyAssignConfig',
@@ -101,14 +127,26 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
         du_mode: ref('DuMode'),
       },
       [],
-      { description: 'Assign, prioritise or change the DU mode of the conversation.', minProperties: 1 },
+      { description: 'Assign, prioritise or set the DU mode of the conversation.', minProperties: 1 },
     ),
   },
-  webhook: {
-    name: 'JourneyWebhookConfig',
-    schema: object({ webhook_id: idOf('whk', 'a webhook destination of this account; arbitrary URLs are not allowed') }, ['webhook_id'], {
-      description: 'Notify a registered webhook destination (signed like every delivery).',
-    }),
+  http: {
+    name: 'JourneyHttpConfig',
+    schema: object(
+      {
+        url: str({
+          format: 'uri',
+          maxLength: 2000,
+          pattern: '^https://',
+          description: 'an HTTPS URL; the destination rules of webhooks apply (no loopback or private address)',
+        }),
+        method: str({ enum: ['GET', 'POST'], description: '`POST` when omitted' }),
+        body: { type: 'object', description: 'JSON sent with POST (default: the triggering event)' },
+        timeout_ms: int({ minimum: 1000, maximum: 15000, description: 'give up after this long (10000 when omitted)' }),
+      },
+      ['url'],
+      { description: 'Call an HTTPS URL; its status and JSON body are usable by later conditions (`http.<block id>.…`).' },
+    ),
   },
   end: {
     name: 'JourneyEndConfig',
@@ -117,14 +155,15 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
 };
 
 /** How many successors a block may have. */
-const NEXT_MAX: Record<BlockType, number> = {
+export const NEXT_MAX: Record<BlockType, number> = {
   trigger: 1,
   message: 1,
   wait: 1,
+  wait_reply: 2,
   condition: 2,
   tag: 1,
   assign: 1,
-  webhook: 1,
+  http: 1,
   end: 0,
 };
 
@@ -142,23 +181,31 @@ const blockVariant = (type: BlockType, response: boolean): JsonSchema => {
       description:
         type === 'condition'
           ? '[block when true, block when false]'
-          : type === 'end'
-            ? 'always empty: `end` closes the path'
-            : 'the following block; empty ends the path',
+          : type === 'wait_reply'
+            ? '[block on a reply, block on the time-out]'
+            : type === 'end'
+              ? 'always empty: `end` closes the path'
+              : 'the following block; empty ends the path',
     }),
     position: position(response),
+    ...(response ? { metrics: ref('JourneyBlockMetrics') } : {}),
   };
   return response ? record(properties) : object(properties, ['id', 'type', 'config']);
 };
 
 const BLOCKS_DESCRIPTION =
-  'The graph: exactly one `trigger` block (the entry), every `next` naming a block of the journey, no loop without a `wait` ' +
-  'block, every block reachable from the trigger. A graph that breaks these rules is a 400 `validation_failed`.';
+  'The graph: exactly one `trigger` block (the entry), ids unique, every `next` naming a block of the journey, no loop without a ' +
+  '`wait` or `wait_reply` block, every block reachable from the trigger, every template named existing. A graph that breaks ' +
+  'these rules is a 400 `validation_failed` whose `details` name the block (`blocks[<id>]`) and the rule.';
 
 const journeyFields = (create: boolean): Record<string, JsonSchema> => ({
   name: str({ minLength: 1, maxLength: 120 }),
   description: create ? str({ maxLength: 500 }) : nullable(str({ maxLength: 500 })),
   trigger: EVENT_KIND,
+  filter: arr(ref('JourneyFilterCondition'), {
+    maxItems: 20,
+    description: 'tests on fields of the triggering event (`event.data.…`), all of which must hold for an execution to start',
+  }),
   channels: arr(ref('ChannelType'), {
     minItems: 1,
     uniqueItems: true,
@@ -168,6 +215,10 @@ const journeyFields = (create: boolean): Record<string, JsonSchema> => ({
 });
 
 export const schemas: Record<string, JsonSchema> = {
+  JourneyFilterCondition: {
+    ...condition(`^event${FIELD_PATH}$`, 'a field of the triggering event, e.g. `event.data.offer.price`'),
+    description: 'A test on a field of the triggering event.',
+  },
   JourneyBlockType: str({ enum: [...BLOCK_TYPES], description: 'Kind of block of a journey graph.' }),
   ...Object.fromEntries(Object.values(CONFIGS).map((c) => [c.name, c.schema])),
   JourneyBlockPosition: record(
@@ -182,6 +233,14 @@ export const schemas: Record<string, JsonSchema> = {
     description: 'A block of the graph as stored; `config` has the shape of its `type`.',
     oneOf: BLOCK_TYPES.map((t) => blockVariant(t, true)),
   },
+  JourneyBlockMetrics: record(
+    {
+      entered: int({ minimum: 0, description: 'times an execution reached the block' }),
+      completed: int({ minimum: 0, description: 'times an execution went past it' }),
+      failed: int({ minimum: 0, description: 'times an execution failed in it' }),
+    },
+    { description: 'What the executions did at one block, since the journey was created (kept by the executions).' },
+  ),
   JourneyMetrics: record(
     {
       running: int({ minimum: 0, description: 'executions under way' }),
@@ -205,8 +264,13 @@ export const schemas: Record<string, JsonSchema> = {
       name: str(),
       description: nullable(str()),
       trigger: str({ description: 'the event kind that starts an execution' }),
+      filter: arr(ref('JourneyFilterCondition')),
       channels: arr(ref('ChannelType')),
       blocks: arr(ref('JourneyBlock')),
+      version: int({
+        minimum: 1,
+        description: 'raised by every change of trigger, filter or blocks; each execution runs the version it started with',
+      }),
       active: int({ enum: [0, 1], description: '1 when active, 0 for a draft or a paused journey' }),
       executions: int({ minimum: 0, description: 'executions ever started' }),
       metrics: ref('JourneyMetrics'),
@@ -226,6 +290,9 @@ export const schemas: Record<string, JsonSchema> = {
       conversation_id: nullable(idOf('cnv', 'the conversation the execution acts on, when any')),
       status: ref('JourneyExecutionStatus'),
       current_step: nullable(str({ description: 'id of the block being executed; null once closed' })),
+      event_id: str({ description: 'the event that started it' }),
+      event_kind: str({ description: 'its kind' }),
+      version: int({ minimum: 1, description: 'the version of the journey it runs' }),
       error: nullable(str({ description: 'why it failed; null otherwise' })),
       started_at: dateTime('start'),
       closed_at: nullable(dateTime('end; null while running')),
@@ -235,7 +302,7 @@ export const schemas: Record<string, JsonSchema> = {
   JourneyExecutionStatus: str({
     enum: [...EXECUTION_STATUSES],
     description:
-      '`running`, or how it closed: `completed`, `failed`, `cancelled` (the journey was paused), `terminated` (stopped by an operator), `timed_out`.',
+      '`running`, or how it closed: `completed`, `failed` (a block failed), `cancelled` (cancelled in Temporal by an operator), `terminated` (stopped by an operator), `timed_out`. Pausing the journey lets running executions finish.',
   }),
   JourneyDeletion: { ...deletionEnvelope('true: the journey was removed'), description: 'Result of DELETE /journeys/{id}.' },
 };
@@ -265,14 +332,17 @@ export const operations: OperationDef[] = [
     tag: 'Journeys',
     summary: 'Activate or pause',
     description:
-      'Without a body, activates. Pausing stops new executions; running ones are cancelled. Setting the state it already ' +
-      'has changes nothing.',
+      'Body `{"active": true}` (or no body) activates, `{"active": false}` pauses. Only an active journey starts executions; ' +
+      'pausing starts no new one, and executions already running finish on the graph they started with. Setting the state it ' +
+      'already has changes nothing.',
     body: { schema: ref('JourneyActivateRequest'), required: false },
     success: { status: 200, description: 'The journey in its new state.', schema: singleEnvelope(ref('Journey')) },
   },
   journeys.nested({ name: 'execution', schema: 'JourneyExecution' }).list({
     summary: 'List executions: status, step, times',
-    description: 'Newest first.',
+    description:
+      'Served from Temporal visibility (the executions are workflows `journey-<jrn>-<evt>`): running ones first, then closed ones, ' +
+      'the most recently closed first. Visibility trails a change by about a second.',
     idSchema: { type: 'string', minLength: 2, maxLength: 100 },
     filters: [filter('status', 'Only executions in this status.', ref('JourneyExecutionStatus'))],
   }),

@@ -3,8 +3,10 @@
  * people never leave the connector path. A whole run — inbound messages (a
  * direct one, one from a group, one from an e-mail address, Telegram updates
  * from a user and a group chat), the inbox read
- * side, PATCH and close, replies delivered or refused by the gateway — with a
- * webhook subscribed to every event kind (a real HTTPS receiver); then every
+ * side, PATCH and close, replies delivered or refused by the gateway, a
+ * journey (welcome message, tag, assign, an http call carrying its event) run
+ * on each new conversation — with a webhook subscribed to every event kind (a
+ * real HTTPS receiver); then every
  * API response, every stored document (the sealed `addresses` apart), every
  * webhook request received, the API's and the worker's log output and the
  * Temporal histories of the run's workflows are searched for the address
@@ -148,6 +150,24 @@ test('no address of a person appears in any response, stored record, webhook bod
     secretKeyFromEnv,
   );
 
+  // A journey on every new conversation: a welcome through the reply path, a tag, an assignment, an http call with the event.
+  gateway.failTo(EMAIL, 400);
+  const journey = (
+    await api.post('/journeys', {
+      name: 'Boas-vindas',
+      trigger: 'conversation.created',
+      blocks: [
+        { id: 'start', type: 'trigger', config: {}, next: ['hello'] },
+        { id: 'hello', type: 'message', config: { text: 'Bem-vindo!' }, next: ['mark'] },
+        { id: 'mark', type: 'tag', config: { add: ['novo'], stage: 'engaged' }, next: ['human'] },
+        { id: 'human', type: 'assign', config: { du_mode: 'assisted' }, next: ['call'] },
+        { id: 'call', type: 'http', config: { url: `${receiver.url}/journey` }, next: ['done'] },
+        { id: 'done', type: 'end', config: {} },
+      ],
+    })
+  ).body.data;
+  assert.equal((await api.post(`/journeys/${journey.id}/activate`)).status, 200);
+
   // Inbound: a direct message, one in a group, one from an e-mail address (a web chat), a repeat, and refused bodies.
   const direct = await inbound(channel._id, inboundSecret!, { id: 'm1', from: PHONE, name: 'Ana', text: 'Oi, tem a cafeteira?' });
   await inbound(channel._id, inboundSecret!, { id: 'm1', from: PHONE, name: 'Ana', text: 'Oi, tem a cafeteira?' });
@@ -191,8 +211,14 @@ test('no address of a person appears in any response, stored record, webhook bod
   }
   await api.patch(`/inbox/conversations/${conversations[1]}`, { assignee: 'Carla', priority: 'high', du_mode: 'assisted', tags: ['vip'] });
 
+  // The journey ran once per conversation (its welcome to the e-mail thread refused by the gateway, like the reply below).
+  await waitFor('the journey to run for each conversation', async () => {
+    const done = await api.get(`/journeys/${journey.id}/executions?status=completed`);
+    return done.body.pagination.total === 3 ? true : undefined;
+  });
+  assert.equal(receiver.on('/journey').length, 3);
+
   // Replies: delivered to the direct and group threads, refused by the gateway for the e-mail one; one to a closed conversation.
-  gateway.failTo(EMAIL, 400);
   const replies: string[] = [];
   for (const id of conversations) replies.push((await api.post(`/inbox/conversations/${id}/reply`, { text: `Resposta ${id}` })).body.data.id);
   const settled = await waitFor('every reply to leave queued', async () => {
@@ -213,13 +239,8 @@ test('no address of a person appears in any response, stored record, webhook bod
       gateway.requests.map((r) => JSON.stringify(r)),
     ).length >= 3,
   );
-  assert.deepEqual(
-    gateway
-      .messages()
-      .map((m) => m.to)
-      .sort(),
-    [GROUP, PHONE],
-  );
+  assert.deepEqual([...new Set(gateway.messages().map((m) => m.to))].sort(), [GROUP, PHONE]);
+  assert.equal(gateway.messages().filter((m) => m.text === 'Bem-vindo!').length, 2, 'the journey welcomed the direct and group threads');
 
   // Every event of the run reaches the webhook (under its event id).
   const events = () => base.db.collection('events').find({ account_id: tenant.accountId }).toArray();

@@ -135,8 +135,9 @@ describe('POST /inbox/conversations/{id}/reply', () => {
     const failed = await settled(a.api, a.conversationId, res.body.data.id);
     assert.equal(failed.status, 'failed');
     assert.equal(failed.error, 'the gateway answered 400');
-    const [event] = await eventsOf(a.tenant, 'message.failed');
-    assert.equal(event?.data.message.error, 'the gateway answered 400');
+    // The event is relayed to the events collection just after the message's own write.
+    const event = await waitFor('message.failed', async () => (await eventsOf(a.tenant, 'message.failed'))[0]);
+    assert.equal(event.data.message.error, 'the gateway answered 400');
     assert.ok(!JSON.stringify(event).includes(refused.split('@')[0]!));
 
     const flaky = '5511911110004@s.whatsapp.net';
@@ -223,5 +224,27 @@ describe('POST /inbox/conversations/{id}/reply', () => {
     assert.equal(message.author, 'automation');
     assert.equal((await settled(api, conversationId, message._id)).status, 'sent');
     assert.equal(gateway.messages(phone)[0]?.text, 'Bem-vinda!');
+  });
+
+  test('queueReply with an idempotency key (a retried journey send) queues one message and delivers it once', async () => {
+    const phone = '5511911110011@s.whatsapp.net';
+    const { tenant, api, conversationId } = await conversationWith(phone);
+    const deps = { db: app.db, temporal: { client: app.temporal.client, taskQueue } };
+    const input = { text: 'Só uma vez', author: 'journey' as const, idempotency_key: `journey-test/${++n}/1` };
+    const first = await queueReply(deps, tenantOf(tenant), conversationId, input);
+    const again = await queueReply(deps, tenantOf(tenant), conversationId, input);
+    assert.equal(again._id, first._id);
+    assert.equal((await settled(api, conversationId, first._id)).status, 'sent');
+    const other = await queueReply(deps, tenantOf(tenant), conversationId, { ...input, idempotency_key: `journey-test/${n}/2` });
+    assert.notEqual(other._id, first._id);
+    await settled(api, conversationId, other._id);
+    const outbound = (await api.get(`/inbox/conversations/${conversationId}/messages`)).body.data.filter(
+      (m: { direction: string }) => m.direction === 'outbound',
+    );
+    assert.equal(outbound.length, 2);
+    assert.deepEqual(
+      gateway.messages(phone).map((m) => m.text),
+      ['Só uma vez', 'Só uma vez'],
+    );
   });
 });

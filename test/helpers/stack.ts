@@ -58,15 +58,23 @@ export async function startTestApp(
   const mongo = await connectMongo({ mongodbUri: env.mongodbUri, mongodbDb: dbName });
   await ensureIndexes(mongo.db);
   const temporal = await connectTemporal(env);
-  const app = createApp({
-    db: mongo.db,
-    secretKey: secretKeyFromEnv(),
-    temporal: { client: temporal.client, namespace: env.temporalNamespace, ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}) },
-    logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
-    ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
-    ...(opts.webhookAllow ? { webhookAllow: opts.webhookAllow } : {}),
-    ...(opts.scheduleRunWaitMs ? { scheduleRunWaitMs: opts.scheduleRunWaitMs } : {}),
-  });
+  const closeConnections = () => Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
+  let app: ReturnType<typeof createApp>;
+  try {
+    app = createApp({
+      db: mongo.db,
+      secretKey: secretKeyFromEnv(),
+      temporal: { client: temporal.client, namespace: env.temporalNamespace, ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}) },
+      logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
+      ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
+      ...(opts.webhookAllow ? { webhookAllow: opts.webhookAllow } : {}),
+      ...(opts.scheduleRunWaitMs ? { scheduleRunWaitMs: opts.scheduleRunWaitMs } : {}),
+    });
+  } catch (err) {
+    // Open connections would keep the test process alive after the failed hook (it would hang, not fail).
+    await closeConnections();
+    throw err;
+  }
   const handle = app.callback();
   const server: Server = createServer((req, res) => void handle(req, res));
   server.listen(0, '127.0.0.1');
@@ -93,7 +101,7 @@ export async function startTestApp(
         }
         await mongo.db.dropDatabase();
       }
-      await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
+      await closeConnections();
     },
   };
 }

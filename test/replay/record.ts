@@ -102,8 +102,59 @@ function fakeActivities() {
     async runSchedule() {
       return { publication_id: 'pub_replay', event_id: 'evt_replay3' };
     },
+    async journeyTargets() {
+      // One execution to start (a trigger and an end), and a waiting execution that is gone by the time of the signal.
+      const input = { ...JOURNEY_INPUT, journey_id: 'jrn_replay2', blocks: [{ id: 'start', type: 'trigger', config: {}, next: [] }] };
+      return { starts: [{ input, name: 'Replay' }], waiting: ['journey-jrn_gone-evt_gone'], message_id: 'msg_replay' };
+    },
+    async journeyProgress() {},
+    async journeyCondition() {
+      return true;
+    },
+    async journeyTag() {},
+    async journeyAssign() {},
+    async journeyHttp() {
+      return { status: 200, body: { ok: true }, error: null };
+    },
+    async journeyClose() {},
+    async journeySend(input: { block_id: string }) {
+      if (input.block_id === 'broken') throw ApplicationFailure.nonRetryable('the channel is gone', 'JourneyBlockRefused');
+      return 'msg_replay2';
+    },
   };
 }
+
+/** A journey execution that takes every kind of block (timers shortened: the recorder passes minutes the contract would refuse). */
+const JOURNEY_INPUT = {
+  journey_id: 'jrn_replay',
+  version: 3,
+  account: 'acc_replay',
+  environment: 'live',
+  event: { id: 'evt_replay4', kind: 'conversation.created', data: { conversation: { id: 'cnv_replay', contact_id: 'ctc_replay' } } },
+  conversation_id: 'cnv_replay',
+  contact_id: 'ctc_replay',
+  blocks: [
+    { id: 'start', type: 'trigger', config: {}, next: ['pause'] },
+    { id: 'pause', type: 'wait', config: { minutes: 0.01 }, next: ['call'] },
+    { id: 'call', type: 'http', config: { url: 'https://hooks.example/check' }, next: ['check'] },
+    { id: 'check', type: 'condition', config: { field: 'http.call.status', operator: 'eq', value: 200 }, next: ['mark', 'done'] },
+    { id: 'mark', type: 'tag', config: { add: ['vip'], stage: 'engaged' }, next: ['human'] },
+    { id: 'human', type: 'assign', config: { assignee: 'Ana', du_mode: 'off' }, next: ['answer'] },
+    { id: 'answer', type: 'wait_reply', config: { timeout_minutes: 5 }, next: ['hello', 'done'] },
+    { id: 'hello', type: 'message', config: { text: 'Oi!' }, next: ['done'] },
+    { id: 'done', type: 'end', config: { close_conversation: true } },
+  ],
+};
+
+/** The same journey whose message block fails: the execution ends `failed` at it. */
+const FAILING_JOURNEY_INPUT = {
+  ...JOURNEY_INPUT,
+  event: { ...JOURNEY_INPUT.event, id: 'evt_replay5' },
+  blocks: [
+    { id: 'start', type: 'trigger', config: {}, next: ['broken'] },
+    { id: 'broken', type: 'message', config: { text: 'Oi!' }, next: [] },
+  ],
+};
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -129,7 +180,8 @@ async function main(): Promise<void> {
     ['reply', 'refused', [{ message_id: 'msg_refused', account: 'acc_replay', environment: 'live' }]],
     ['retentionSweep', 'sweep', []],
     ['outboxSweep', 'sweep', []],
-    ['dispatchEvent', 'one-webhook', [{ event_id: 'evt_replay' }]],
+    // dispatchEvent.one-webhook.json was recorded before the journeys' part of a dispatch; it stays as it is.
+    ['dispatchEvent', 'webhook-and-journeys', [{ event_id: 'evt_replay' }]],
     [
       'webhookDelivery',
       'retried',
@@ -151,6 +203,8 @@ async function main(): Promise<void> {
     ],
     ['webhookCleanup', 'purged', [{ webhook_id: 'whk_replay', account: 'acc_replay', environment: 'live' }]],
     ['scheduleRun', 'triggered', [{ schedule_id: 'sch_replay', account: 'acc_replay', environment: 'live' }]],
+    ['journeyExecution', 'replied', [JOURNEY_INPUT]],
+    ['journeyExecution', 'failed', [FAILING_JOURNEY_INPUT]],
   ];
   /** Runs `type` as a Temporal Schedule starts it (scheduleRun reads what only a Schedule sets); its workflow id. */
   async function executeFromSchedule(type: string, args: unknown[]): Promise<string> {
@@ -166,6 +220,19 @@ async function main(): Promise<void> {
     await handle.delete();
     return taken.action.workflow.workflowId;
   }
+  /** Runs a journey execution; when it waits for a reply (its timer is started), signals one. */
+  async function executeJourney(workflowId: string, args: unknown[]): Promise<void> {
+    const handle = await client.workflow.start('journeyExecution', { workflowId, taskQueue, args });
+    if (args[0] === JOURNEY_INPUT) {
+      // The first timer is the wait block's; the second, the reply's time-out.
+      await waitFor('the wait for a reply', async () => {
+        const { events } = await handle.fetchHistory();
+        return (events ?? []).filter((e) => e.timerStartedEventAttributes).length >= 2 ? true : undefined;
+      });
+      await handle.signal('journeyReply', { message_id: 'msg_replay' });
+    }
+    await handle.result();
+  }
   // `node dist/test/replay/record.js scheduleRun publication.unpaced` (or RECORD_ONLY=scheduleRun,publication.unpaced,
   // under `npm test --`) records only the types (or type.case) named.
   const only = [...process.argv.slice(2), ...(process.env.RECORD_ONLY?.split(',').filter(Boolean) ?? [])];
@@ -173,6 +240,7 @@ async function main(): Promise<void> {
     for (const [type, name, args] of cases.filter(([type, name]) => !only.length || only.includes(type) || only.includes(`${type}.${name}`))) {
       let workflowId = `record-${type}-${randomBytes(4).toString('hex')}`;
       if (type === 'scheduleRun') workflowId = await executeFromSchedule(type, args);
+      else if (type === 'journeyExecution') await executeJourney(workflowId, args);
       else await client.workflow.execute(type, { workflowId, taskQueue, args });
       // The Temporal CLI writes histories in the standard JSON form the replayer reads.
       const json = execFileSync(temporal, [

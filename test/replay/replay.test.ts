@@ -30,6 +30,7 @@ test('there are saved histories of every workflow type', () => {
     'webhookDelivery',
     'webhookCleanup',
     'scheduleRun',
+    'journeyExecution',
   ])
     assert.ok(types.has(type), type);
 });

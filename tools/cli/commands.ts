@@ -5,6 +5,7 @@
  */
 import { Db } from 'mongodb';
 import * as admin from './admin';
+import { recipeInstall, recipesList } from './recipes';
 
 export type OptionSpec = { type: 'string' } | { type: 'boolean' };
 
@@ -25,6 +26,8 @@ export interface Command {
   admin?: (db: Db, input: admin.AdminInput) => Promise<object>;
   /** A dev server: runs until SIGINT or SIGTERM. */
   dev?: 'gateway' | 'receiver';
+  /** A recipes command: reads the library (and for install, calls the API); returns the object to print. */
+  recipes?: (args: string[]) => Promise<object>;
 }
 
 const S = { type: 'string' } as const;
@@ -35,6 +38,7 @@ const tenantDetails = ['--account ID          the account (acc_…)', '--env liv
 export const AREAS: Record<string, string> = {
   admin: "accounts, API keys, channels and groups, written straight into the running stack's MongoDB",
   dev: 'a sample chat gateway and a sample webhook receiver, to try offerops on one machine',
+  recipes: 'the library of journey recipes: list them, install one as a draft journey through the API',
 };
 
 export const NOUNS: Record<string, string> = {
@@ -265,5 +269,30 @@ export const COMMANDS: Command[] = [
     ],
     options: { port: S, secret: S, dir: S },
     dev: 'receiver',
+  },
+  {
+    words: ['recipes', 'list'],
+    args: [],
+    synopsis: '',
+    summary: 'list the journey recipes shipped with offerops (recipes/*.json)',
+    details: [],
+    options: {},
+    prints: '{"recipes": [{"recipe", "name", "description", "trigger", "blocks"}, …]}',
+    recipes: () => Promise.resolve(recipesList()),
+  },
+  {
+    words: ['recipes', 'install'],
+    args: ['NAME'],
+    synopsis: '',
+    summary: 'install a recipe as a draft journey (active 0) through POST /journeys',
+    details: [
+      'NAME                  a recipe of `offerops recipes list`',
+      'OFFEROPS_API_KEY      (environment) an API key of the account, with the scope journeys:write',
+      `OFFEROPS_BASE_URL     (environment) the API (default http://127.0.0.1:8080/api/v1)`,
+      'The journey runs only once activated: POST /journeys/{id}/activate.',
+    ],
+    options: {},
+    prints: '{"journey_id": "jrn_…", "name": "…", "active": 0}',
+    recipes: (args) => recipeInstall(args[0]!),
   },
 ];

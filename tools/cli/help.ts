@@ -28,7 +28,7 @@ export function groupHelp(words: string[]): string {
       '',
       table(Object.entries(AREAS)),
       '',
-      "Run 'offerops admin --help' or 'offerops dev --help' for their commands, and",
+      "Run 'offerops admin --help', 'offerops dev --help' or 'offerops recipes --help' for their commands, and",
       "'offerops <area> <command> --help' for one command's options.",
       '',
       'options:',

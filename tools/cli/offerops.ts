@@ -4,7 +4,8 @@
  * text on stdout, exit 0). Admin commands print one JSON object on stdout.
  * Failures go to stderr — readable text on a terminal; `{"error": …}` with
  * `--json` or when stdout is not a terminal — and exit 2 (a usage or input
- * error) or 1 (anything else). `dev` commands run until interrupted.
+ * error) or 1 (anything else). `recipes` commands print one JSON object too.
+ * `dev` commands run until interrupted.
  */
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
@@ -122,6 +123,7 @@ async function main(argv: string[], json: boolean): Promise<void> {
   }
   const { values, args } = parse(command, rest);
   if (command.admin) await runAdmin(command, values, args);
+  else if (command.recipes) process.stdout.write(`${JSON.stringify(await command.recipes(args))}\n`);
   else await runDev(command, values, json);
 }
 

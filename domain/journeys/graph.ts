@@ -1,0 +1,160 @@
+/**
+ * The rules of a journey graph, checked on create and on every PATCH that
+ * sends `blocks`: one entry, unique ids, edges to blocks that exist, the
+ * number of branches each kind needs, every block reachable, no loop that
+ * does not pass through a waiting block (it would spin without pause), valid
+ * time zones, conditions that name an `http` block of the graph. Pure: the
+ * references to other resources (templates) are checked by the service.
+ */
+import { ErrorDetail } from '../errors';
+import { Schema } from '../../schemas/types';
+import { BlockType, WAITING_BLOCKS } from '../../schemas/openapi/journeys';
+
+export type BlockInput = Schema<'JourneyBlockInput'>;
+
+/** What the graph rules read of a block. */
+export interface GraphBlock {
+  id: string;
+  type: BlockType;
+  config: object;
+  next?: string[];
+}
+
+/** Blocks whose `next` holds exactly two branches. */
+const TWO_BRANCHES: readonly BlockType[] = ['condition', 'wait_reply'];
+
+const detail = (id: string, rule: string, message: string, where = ''): ErrorDetail => ({
+  location: 'body',
+  field: `blocks[${id}]${where}`,
+  rule,
+  message,
+});
+
+const isTimeZone = (tz: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The `http` block a condition's field names (`http.<id>.…`), if any. */
+export const httpBlockOf = (field: string): string | null => /^http\.([a-z0-9_-]+)\./.exec(field)?.[1] ?? null;
+
+/** Every rule the graph breaks, each naming the block and the rule; empty when the graph is sound. */
+export function graphErrors(blocks: readonly GraphBlock[]): ErrorDetail[] {
+  const errors: ErrorDetail[] = [];
+  const byId = new Map<string, GraphBlock>();
+  for (const b of blocks) {
+    if (byId.has(b.id)) errors.push(detail(b.id, 'unique_id', `two blocks have the id ${b.id}`));
+    else byId.set(b.id, b);
+  }
+  const entries = blocks.filter((b) => b.type === 'trigger');
+  if (entries.length !== 1) {
+    const first = entries[1] ?? blocks[0];
+    errors.push(
+      detail(
+        first?.id ?? '',
+        'single_entry',
+        entries.length
+          ? `the graph has ${entries.length} trigger blocks (${entries.map((b) => b.id).join(', ')}); exactly one is its entry`
+          : 'the graph has no trigger block; exactly one is its entry',
+      ),
+    );
+  }
+  const entry = entries.length === 1 ? entries[0]! : null;
+
+  for (const b of blocks) {
+    const next = b.next ?? [];
+    if (TWO_BRANCHES.includes(b.type) && next.length !== 2) {
+      errors.push(detail(b.id, 'branches', `a ${b.type} block needs two branches in next, it has ${next.length}`, '.next'));
+    }
+    for (const target of next) {
+      if (!byId.has(target)) errors.push(detail(b.id, 'dangling_edge', `next names ${target}, which is no block of the journey`, '.next'));
+      else if (entry && target === entry.id)
+        errors.push(detail(b.id, 'entry_inbound', `next leads back to the trigger block ${target}`, '.next'));
+    }
+    if (b.type === 'wait' && 'timezone' in b.config && typeof b.config.timezone === 'string' && !isTimeZone(b.config.timezone)) {
+      errors.push(detail(b.id, 'timezone', `${b.config.timezone} is not an IANA time zone`, '.config.timezone'));
+    }
+    if (b.type === 'condition' && 'field' in b.config && typeof b.config.field === 'string') {
+      const named = httpBlockOf(b.config.field);
+      if (named !== null && byId.get(named)?.type !== 'http') {
+        errors.push(detail(b.id, 'unknown_block', `the field names ${named}, which is no http block of the journey`, '.config.field'));
+      }
+    }
+  }
+
+  if (entry) {
+    const reached = new Set<string>([entry.id]);
+    const queue = [entry.id];
+    while (queue.length) {
+      for (const t of byId.get(queue.shift()!)?.next ?? []) {
+        if (byId.has(t) && !reached.has(t)) {
+          reached.add(t);
+          queue.push(t);
+        }
+      }
+    }
+    for (const b of byId.values()) {
+      if (!reached.has(b.id)) errors.push(detail(b.id, 'unreachable', `no path from the trigger block ${entry.id} reaches it`));
+    }
+  }
+
+  for (const id of blocksOnSpinningLoops(byId)) {
+    errors.push(detail(id, 'cycle_without_wait', 'it is on a loop that passes through no wait or wait_reply block'));
+  }
+  return errors;
+}
+
+/**
+ * Blocks on a cycle made only of non-waiting blocks (one id per such cycle):
+ * a depth-first search over the graph without its waiting blocks, reporting
+ * the target of each back edge.
+ */
+function blocksOnSpinningLoops(byId: ReadonlyMap<string, GraphBlock>): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const found = new Set<string>();
+  const moving = (id: string) => {
+    const b = byId.get(id);
+    return b !== undefined && !WAITING_BLOCKS.includes(b.type);
+  };
+  for (const start of byId.keys()) {
+    if (state.has(start) || !moving(start)) continue;
+    // Iterative DFS: a stack of [block, index of the next edge to follow].
+    const stack: [string, number][] = [[start, 0]];
+    state.set(start, 'open');
+    while (stack.length) {
+      const top = stack[stack.length - 1]!;
+      const next = byId.get(top[0])!.next ?? [];
+      if (top[1] >= next.length) {
+        state.set(top[0], 'done');
+        stack.pop();
+        continue;
+      }
+      const target = next[top[1]++]!;
+      if (!moving(target)) continue;
+      const s = state.get(target);
+      if (s === 'open') found.add(target);
+      else if (s === undefined) {
+        state.set(target, 'open');
+        stack.push([target, 0]);
+      }
+    }
+  }
+  return [...found];
+}
+
+/** The template ids the blocks send, with the block naming each. */
+export function templatesNamed(blocks: readonly GraphBlock[]): { blockId: string; templateId: string }[] {
+  return blocks.flatMap((b) =>
+    b.type === 'message' && 'template_id' in b.config && typeof b.config.template_id === 'string'
+      ? [{ blockId: b.id, templateId: b.config.template_id }]
+      : [],
+  );
+}
+
+/** The detail for a block whose template does not exist. */
+export const missingTemplate = (blockId: string, templateId: string): ErrorDetail =>
+  detail(blockId, 'exists', `template ${templateId} is not a template of this account`, '.config.template_id');

@@ -1,0 +1,79 @@
+/**
+ * `offerops recipes list` and `offerops recipes install NAME` as child
+ * processes against the real API: every recipe installs as a draft journey
+ * through the public POST /journeys with the account's key; the usage errors
+ * (unknown recipe, no key, a key the API refuses) exit 2 and install nothing.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { ApiClient } from '../helpers/client';
+import { cliEnv, ok, runCli, usage } from '../helpers/cli';
+import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
+
+let app: TestApp;
+let tmp: string;
+let me: Tenant;
+
+before(async () => {
+  app = await startTestApp();
+  me = await seedTenant(app.db);
+  tmp = mkdtempSync(join(tmpdir(), 'offerops-cli-recipes-'));
+});
+after(async () => {
+  rmSync(tmp, { recursive: true, force: true });
+  await app.close();
+});
+
+const cli = (env: Record<string, string | undefined>, ...args: string[]) =>
+  runCli(args, cliEnv({ OFFEROPS_API_KEY: undefined, OFFEROPS_BASE_URL: undefined, ...env }), tmp);
+
+test('recipes list: each recipe with its name, trigger and size', async () => {
+  const { recipes } = ok(await cli({}, 'recipes', 'list'));
+  assert.deepEqual(
+    recipes.map((r: { recipe: string; trigger: string }) => [r.recipe, r.trigger]),
+    [
+      ['hand-over-on-keyword', 'message.received'],
+      ['re-engage-after-silence', 'message.received'],
+      ['welcome-new-contact', 'conversation.created'],
+    ],
+  );
+  for (const r of recipes) {
+    assert.equal(typeof r.name, 'string');
+    assert.equal(typeof r.description, 'string');
+    assert.ok(r.blocks >= 2);
+  }
+});
+
+test('recipes install NAME: a draft journey made through POST /journeys, the same graph as the file', async () => {
+  const api = new ApiClient(app.baseUrl, me.apiKey);
+  const env = { OFFEROPS_API_KEY: me.apiKey, OFFEROPS_BASE_URL: app.baseUrl };
+  for (const { recipe, name } of ok(await cli({}, 'recipes', 'list')).recipes as { recipe: string; name: string }[]) {
+    const made = ok(await cli(env, 'recipes', 'install', recipe));
+    assert.match(made.journey_id, /^jrn_/);
+    assert.deepEqual({ name: made.name, active: made.active }, { name, active: 0 });
+    const journey = (await api.get(`/journeys/${made.journey_id}`)).body.data;
+    assert.equal(journey.active, 0);
+    assert.equal(journey.name, name);
+    const created = await app.db
+      .collection('events')
+      .findOne({ account_id: me.accountId, kind: 'journey.created', 'data.journey.id': made.journey_id });
+    assert.ok(created, 'recorded like any API create');
+  }
+  assert.equal((await api.get('/journeys')).body.pagination.total, 3);
+});
+
+test('usage errors exit 2 and install nothing: an unknown recipe, no key, a key the API refuses', async () => {
+  const before = await app.db.collection('journeys').countDocuments({});
+  const unknown = usage(await cli({ OFFEROPS_API_KEY: me.apiKey, OFFEROPS_BASE_URL: app.baseUrl }, 'recipes', 'install', 'teleport'));
+  assert.match(unknown, /no recipe teleport; known: hand-over-on-keyword, re-engage-after-silence, welcome-new-contact/);
+  assert.match(usage(await cli({ OFFEROPS_BASE_URL: app.baseUrl }, 'recipes', 'install', 'welcome-new-contact')), /OFFEROPS_API_KEY/);
+  const refused = usage(
+    await cli({ OFFEROPS_API_KEY: 'oo_live_nope', OFFEROPS_BASE_URL: app.baseUrl }, 'recipes', 'install', 'welcome-new-contact'),
+  );
+  assert.match(refused, /401 invalid_api_key/);
+  assert.match(usage(await cli({}, 'recipes', 'install')), /missing NAME/);
+  assert.equal(await app.db.collection('journeys').countDocuments({}), before);
+});
