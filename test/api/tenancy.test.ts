@@ -45,6 +45,16 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
   });
   assert.equal(schedule.status, 201, schedule.text);
   const conversation = await seedConversation(tenant);
+  const journey = await client.post('/journeys', {
+    name: 'Tenant journey',
+    trigger: 'conversation.created',
+    blocks: [
+      { id: 'start', type: 'trigger', config: {}, next: ['hello'] },
+      { id: 'hello', type: 'message', config: { text: 'Secret Store welcome' }, next: ['done'] },
+      { id: 'done', type: 'end', config: {} },
+    ],
+  });
+  assert.equal(journey.status, 201, journey.text);
   return {
     offer: offer.body.data.id as string,
     segment: segment.body.data.id as string,
@@ -54,6 +64,7 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
     webhook: webhook.body.data.id as string,
     schedule: schedule.body.data.id as string,
     conversation,
+    journey: journey.body.data.id as string,
   };
 }
 
@@ -91,6 +102,7 @@ function byIdOperations(ids: Ids) {
     webhooks: { id: ids.webhook, change: { description: 'Hijacked', state: 'disabled' } },
     schedules: { id: ids.schedule, change: { name: 'Hijacked', status: 'paused' } },
     inbox: { id: ids.conversation, change: { assignee: 'Hijacker', priority: 'urgent' } },
+    journeys: { id: ids.journey, change: { name: 'Hijacked' } },
   };
   return operations
     .filter((op) => op.path.includes('{id}') && !unbuilt.has(op.operationId))
@@ -127,6 +139,7 @@ async function snapshot(owner: ApiClient, ids: Ids, accountId: string) {
     schedule: await read(`/schedules/${ids.schedule}`),
     conversation: await read(`/inbox/conversations/${ids.conversation}`),
     messages: await read(`/inbox/conversations/${ids.conversation}/messages`),
+    journey: await read(`/journeys/${ids.journey}`),
     offers: await read('/offers?limit=100'),
     segments: await read('/segments?limit=100'),
     groups: await read('/groups?limit=100'),
