@@ -8,6 +8,7 @@ import { dispatch } from '../domain/events/commit';
 import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../domain/events/store';
 import { sweepSendSlots } from '../domain/channels/pacing';
 import { sweepWindows } from '../domain/accounts/rate-limits';
+import { createMonitorActivities } from './monitors';
 import { createPublicationActivities } from './publications';
 import { createScheduleActivities } from './schedules';
 import { createWebhookActivities } from './webhooks';
@@ -25,6 +26,8 @@ export interface ActivityDeps {
   webhookCa?: string;
   /** How long a webhook attempt may take in all (default ATTEMPT_TIMEOUT_MS, 15 s). */
   webhookTimeoutMs?: number;
+  /** How long a monitor source may send nothing before it is given up (default 30 s). */
+  monitorIdleTimeoutMs?: number;
   /** How long finished rate-limit windows are kept (ms). */
   windowGraceMs?: number;
   /** How old an undispatched event must be before the sweep dispatches it (ms): younger ones are the API's. */
@@ -37,6 +40,7 @@ export function createActivities(deps: ActivityDeps) {
     ...publications,
     ...createWebhookActivities(deps),
     ...createScheduleActivities(deps),
+    ...createMonitorActivities(deps),
     /** Deletes expired platform records; how many of each kind. */
     async sweepExpiredRecords(): Promise<Record<string, number>> {
       const before = new Date(Date.now() - (deps.windowGraceMs ?? 60_000));
