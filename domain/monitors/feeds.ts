@@ -259,21 +259,23 @@ export class JsonItemSplitter {
   /** The items completed by `text`. */
   push(text: string): RawItem[] {
     const out: RawItem[] = [];
-    let s = this.pending + text;
+    let s = text;
     if (this.mode === null) {
+      s = this.pending + text;
       const first = s.search(/\S/);
       if (first < 0) {
         this.pending = s;
         return out;
       }
       s = s.slice(first);
+      this.pending = '';
       if (s[0] === '[') {
         this.mode = 'array';
         s = s.slice(1);
       } else this.mode = 'lines';
-      this.pending = '';
     }
     if (this.mode === 'lines') {
+      s = this.pending + s;
       const end = s.lastIndexOf('\n');
       this.pending = end < 0 ? s : s.slice(end + 1);
       if (end >= 0) for (const line of s.slice(0, end).split('\n')) this.line(line, out);
@@ -299,9 +301,9 @@ export class JsonItemSplitter {
     out.push(asItem(parseJson(t)));
   }
 
-  /** Scans array text after the `[`; `pending` keeps the element under way. */
+  /** Scans array text (after the `[`) once; `pending` keeps the start of an element under way. */
   private scan(s: string, out: RawItem[]): void {
-    let start = this.depth > 0 ? 0 : -1;
+    let start = -1; // where the element under way starts in `s` (-1: in `pending`, or none)
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       if (this.done) {
@@ -328,14 +330,15 @@ export class JsonItemSplitter {
         }
         this.depth--;
         if (this.depth === 0) {
-          out.push(asItem(parseJson(s.slice(start, i + 1))));
+          out.push(asItem(parseJson(start >= 0 ? s.slice(start, i + 1) : this.pending + s.slice(0, i + 1))));
+          this.pending = '';
           start = -1;
         }
       } else if (this.depth === 0 && c > 32 && c !== 44 /* , */) {
         throw new SourceError('the JSON array holds something other than objects', true);
       }
     }
-    this.pending = start >= 0 ? s.slice(start) : '';
+    if (this.depth > 0) this.pending = start >= 0 ? s.slice(start) : this.pending + s;
   }
 }
 
