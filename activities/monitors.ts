@@ -90,10 +90,13 @@ export function createMonitorActivities(deps: ActivityDeps) {
     },
 
     /** Records the run's result on the monitor and `monitor.ran` (once per run: its id derives from the run). */
-    async finishMonitorRun(input: MonitorRunInput & { run_id: string; started_at: string; finished_at: string; sources: SourceResult[] }) {
+    async finishMonitorRun(
+      input: MonitorRunInput & { workflow_id: string; run_id: string; started_at: string; finished_at: string; sources: SourceResult[] },
+    ) {
       const tenant = tenantOf(input);
       const sum = (k: 'seen' | 'matched' | 'created' | 'published') => input.sources.reduce((n, s) => n + s[k], 0);
       const result: MonitorResult = {
+        workflow_id: input.workflow_id,
         run_id: input.run_id,
         started_at: input.started_at,
         finished_at: input.finished_at,

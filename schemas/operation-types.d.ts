@@ -1911,6 +1911,8 @@ export interface components {
         /** @description The outcome of one run. */
         MonitorResult: {
             /** @description the workflow id of the run in Temporal (`monitor-run-<id>-<time>`) */
+            workflow_id: string;
+            /** @description the run id of that workflow execution in Temporal (two runs within one second share a workflow id) */
             run_id: string;
             /**
              * Format: date-time

@@ -41,7 +41,7 @@ const why = (err: unknown): string => {
  * becomes the monitor's `last_result` and a `monitor.ran` event.
  */
 export async function monitorRun(input: MonitorRunInput): Promise<MonitorRunOutcome> {
-  const runId = workflowInfo().workflowId;
+  const { workflowId, runId } = workflowInfo();
   const plan = await startMonitorRun(input);
   if (!plan) return { event_id: null, seen: 0, matched: 0, created: 0, published: 0, errors: 0 };
   const startedAt = new Date().toISOString();
@@ -60,5 +60,12 @@ export async function monitorRun(input: MonitorRunInput): Promise<MonitorRunOutc
         })),
     ),
   );
-  return finishMonitorRun({ ...input, run_id: runId, started_at: startedAt, finished_at: new Date().toISOString(), sources });
+  return finishMonitorRun({
+    ...input,
+    workflow_id: workflowId,
+    run_id: runId,
+    started_at: startedAt,
+    finished_at: new Date().toISOString(),
+    sources,
+  });
 }

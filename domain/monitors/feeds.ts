@@ -84,8 +84,14 @@ export async function checkSourceUrl(url: string, allow: readonly string[]): Pro
   }
 }
 
+/** A response, and the reason it was given up when it was (an idle timeout shows in the stream as a bare reset). */
+export interface OpenSource {
+  res: IncomingMessage;
+  givenUp(): SourceError | null;
+}
+
 /** GET `url` from its checked addresses; the response once it answered 200. */
-export async function openSource(url: string, opts: FetchOptions): Promise<IncomingMessage> {
+export async function openSource(url: string, opts: FetchOptions): Promise<OpenSource> {
   const addresses = await checkSourceUrl(url, opts.allow);
   const pinned: LookupFunction = (_host, o, callback) => {
     if (o.all) callback(null, addresses);
@@ -93,6 +99,7 @@ export async function openSource(url: string, opts: FetchOptions): Promise<Incom
   };
   const idle = opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
   const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+  let idleError: SourceError | null = null;
   return new Promise((resolve, reject) => {
     const req = request(
       url,
@@ -118,17 +125,20 @@ export async function openSource(url: string, opts: FetchOptions): Promise<Incom
           reject(new SourceError(`the feed is larger than the limit of ${opts.maxBytes ?? MONITOR_FEED_MAX_BYTES} bytes`, true));
           return;
         }
-        resolve(res);
+        resolve({ res, givenUp: () => idleError });
       },
     );
-    req.setTimeout(idle, () => req.destroy(new SourceError(`the source sent nothing for ${idle / 1000} s`, false)));
+    req.setTimeout(idle, () => {
+      idleError = new SourceError(`the source sent nothing for ${idle / 1000} s`, false);
+      req.destroy(idleError);
+    });
     req.on('error', (err) => reject(unreachable(err)));
     req.end();
   });
 }
 
 /** The body's chunks, given up past `maxBytes`. */
-async function* limited(res: IncomingMessage, maxBytes: number): AsyncGenerator<Buffer> {
+async function* limited({ res, givenUp }: OpenSource, maxBytes: number): AsyncGenerator<Buffer> {
   let total = 0;
   try {
     for await (const chunk of res) {
@@ -138,7 +148,7 @@ async function* limited(res: IncomingMessage, maxBytes: number): AsyncGenerator<
       yield buf;
     }
   } catch (err) {
-    throw unreachable(err);
+    throw givenUp() ?? unreachable(err);
   } finally {
     res.destroy();
   }
@@ -396,8 +406,7 @@ async function* search(chunks: AsyncIterable<Buffer>, source: MonitorSource): As
 
 /** The raw items of a source, batch by batch as they arrive. */
 export async function* readSource(source: MonitorSource, opts: FetchOptions): AsyncGenerator<RawItem[]> {
-  const res = await openSource(source.url, opts);
-  const chunks = limited(res, opts.maxBytes ?? MONITOR_FEED_MAX_BYTES);
+  const chunks = limited(await openSource(source.url, opts), opts.maxBytes ?? MONITOR_FEED_MAX_BYTES);
   switch (source.type) {
     case 'merchant_xml':
       yield* merchantXml(chunks);

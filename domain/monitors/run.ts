@@ -31,7 +31,7 @@ export const FLUSH_EVERY = 200;
 export interface SourceRun {
   tenant: Tenant;
   monitor_id: string;
-  /** The run's workflow id, the same in every attempt. */
+  /** The run's Temporal run id: the same in every attempt of its activities, another in every run. */
   run_id: string;
   source: MonitorSource & { name: string };
   criteria: MonitorCriteria;

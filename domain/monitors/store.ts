@@ -63,6 +63,7 @@ export interface SourceResult {
 }
 
 export interface MonitorResult {
+  workflow_id: string;
   run_id: string;
   started_at: string;
   finished_at: string;

@@ -180,7 +180,8 @@ export const schemas: Record<string, JsonSchema> = {
   ),
   MonitorResult: record(
     {
-      run_id: str({ description: 'the workflow id of the run in Temporal (`monitor-run-<id>-<time>`)' }),
+      workflow_id: str({ description: 'the workflow id of the run in Temporal (`monitor-run-<id>-<time>`)' }),
+      run_id: str({ description: 'the run id of that workflow execution in Temporal (two runs within one second share a workflow id)' }),
       started_at: dateTime('when the run started'),
       finished_at: dateTime('when it ended'),
       duration_ms: int({ minimum: 0 }),

@@ -19,7 +19,7 @@ export const workerLog: LogEntry[] = [];
 export async function startTestWorker(
   app: TestApp,
   taskQueue: string,
-  extra: Partial<Pick<ActivityDeps, 'webhookAllow' | 'webhookCa' | 'webhookTimeoutMs'>> = {},
+  extra: Partial<Pick<ActivityDeps, 'webhookAllow' | 'webhookCa' | 'webhookTimeoutMs' | 'monitorIdleTimeoutMs'>> = {},
 ): Promise<{ stop(): Promise<void> }> {
   if (!runtimeInstalled) {
     const print = (entry: LogEntry) => process.stderr.write(`[${entry.level}] ${entry.message} ${inspect(entry.meta ?? {}, { depth: 4 })}\n`);
