@@ -21,7 +21,16 @@ before(() => Runtime.install({ logger: new DefaultLogger('ERROR') }));
 
 test('there are saved histories of every workflow type', () => {
   const types = new Set(files.map((f) => f.split('.')[0]));
-  for (const type of ['publication', 'retentionSweep', 'dispatchEvent', 'outboxSweep', 'webhookDelivery', 'webhookCleanup', 'scheduleRun'])
+  for (const type of [
+    'publication',
+    'retentionSweep',
+    'dispatchEvent',
+    'outboxSweep',
+    'webhookDelivery',
+    'webhookCleanup',
+    'scheduleRun',
+    'monitorRun',
+  ])
     assert.ok(types.has(type), type);
 });
 
