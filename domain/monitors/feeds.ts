@@ -87,7 +87,7 @@ export async function checkSourceUrl(url: string, allow: readonly string[]): Pro
 /** A response, and the reason it was given up when it was (an idle timeout shows in the stream as a bare reset). */
 export interface OpenSource {
   res: IncomingMessage;
-  givenUp(): SourceError | null;
+  givenUp: () => SourceError | null;
 }
 
 /** GET `url` from its checked addresses; the response once it answered 200. */

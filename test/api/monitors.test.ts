@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { ScheduleNotFoundError } from '@temporalio/client';
-import { TypedSearchAttributes } from '@temporalio/common';
 import { createGroup } from '../../domain/groups/store';
 import { localTime } from '../../domain/schedules/recurrence';
 import { OfferopsKind, OfferopsResourceId } from '../../domain/temporal/names';
@@ -69,7 +68,7 @@ test('create: the rule, its Temporal Schedule every N minutes with search attrib
   assert.equal(desc.spec.intervals?.[0]?.every, 60 * 60_000);
   assert.equal(desc.state.paused, false);
   assert.equal(m.next_run_at, desc.info.nextActionTimes[0]!.toISOString());
-  const attrs = desc.typedSearchAttributes as TypedSearchAttributes;
+  const attrs = desc.typedSearchAttributes;
   assert.equal(attrs.get(OfferopsResourceId), m.id);
   assert.equal(attrs.get(OfferopsKind), 'monitor');
   assert.equal(desc.action.type, 'startWorkflow');

@@ -118,7 +118,7 @@ export function merchantAtom(items: FeedItem[]): string {
   return `<?xml version="1.0"?>\n<feed xmlns="http://www.w3.org/2005/Atom" xmlns:g="http://base.google.com/ns/1.0"><title>F</title>${entries.join('')}</feed>`;
 }
 
-const csvCell = (v: unknown): string => (v === undefined ? '' : `"${String(v).replace(/"/g, '""')}"`);
+const csvCell = (v: string | number | undefined): string => (v === undefined ? '' : `"${String(v).replace(/"/g, '""')}"`);
 
 /** CSV with a header row, columns named as the defaults read them. */
 export function csvFeed(items: FeedItem[]): string {

@@ -83,7 +83,7 @@ async function runOnce(api: ApiClient, id: string) {
       90_000,
     );
   } catch (err) {
-    throw new Error(`${(err as Error).message}; its runs: ${await runsOf(id)}`);
+    throw new Error(`${(err as Error).message}; its runs: ${await runsOf(id)}`, { cause: err });
   }
 }
 
