@@ -294,6 +294,25 @@ test('a source that stalls is given up after the idle timeout (an error that may
   assert.deepEqual(seen, [1]);
 });
 
+test('a feed above the size limit ends its source with that error, with what was read before', async () => {
+  const { tenant: t } = await tenant();
+  const body = jsonLines(items('big', 50));
+  const run: SourceRun = {
+    tenant: { accountId: t.accountId, env: t.env },
+    monitor_id: 'mon_0123456789abcdefghij',
+    run_id: 'monitor-run-big',
+    source: { type: 'json', url: feeds.serve('/h/big.jsonl', 'application/x-ndjson', body), name: 'big' },
+    criteria: {},
+    automation: { mode: 'none', segment_id: null, group_id: null, with_image: true },
+  };
+  const deps = { db: app.db, temporal: { client: app.temporal.client, taskQueue } };
+  const limit = body.length - 10;
+  const r = await runSource(deps, run, { allow: ['127.0.0.1'], maxBytes: limit }, () => undefined);
+  assert.equal(r.error, `the feed is larger than the limit of ${limit} bytes`);
+  const whole = await runSource(deps, run, { allow: ['127.0.0.1'], maxBytes: body.length }, () => undefined);
+  assert.deepEqual([whole.seen, whole.error], [50, null]);
+});
+
 test('a source on a host outside the allow-list is refused at run time too', async () => {
   const { tenant: t } = await tenant();
   const run: SourceRun = {
