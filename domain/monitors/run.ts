@@ -65,7 +65,7 @@ const offerFields = (item: FoundItem): OfferFields => {
  * by the fetch rules, not the format it claims, too large, a 4xx) ends with
  * its `error` and the counts so far; a failure that may pass (network, 5xx,
  * the database) is thrown, for the activity to retry. `progress` is called
- * after every batch (heartbeats).
+ * after every batch read and every offer created (heartbeats).
  */
 export async function runSource(
   deps: DomainDeps,
@@ -124,6 +124,7 @@ export async function runSource(
       counted.add(offerId);
       result.created++;
       await publish(offerId);
+      progress(result); // a batch of creations and publications can outlast the heartbeat timeout
     }
   }
 
