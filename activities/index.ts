@@ -9,6 +9,7 @@ import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../domain/
 import { sweepSendSlots } from '../domain/channels/pacing';
 import { sweepWindows } from '../domain/accounts/rate-limits';
 import { createJourneyActivities } from './journeys';
+import { createMonitorActivities } from './monitors';
 import { createPublicationActivities } from './publications';
 import { createReplyActivities } from './replies';
 import { createScheduleActivities } from './schedules';
@@ -27,6 +28,8 @@ export interface ActivityDeps {
   webhookCa?: string;
   /** How long a webhook attempt may take in all (default ATTEMPT_TIMEOUT_MS, 15 s). */
   webhookTimeoutMs?: number;
+  /** How long a monitor source may send nothing before it is given up (default 30 s). */
+  monitorIdleTimeoutMs?: number;
   /** How long finished rate-limit windows are kept (ms). */
   windowGraceMs?: number;
   /** How old an undispatched event must be before the sweep dispatches it (ms): younger ones are the API's. */
@@ -42,6 +45,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createScheduleActivities(deps),
     ...createJourneyActivities(deps),
+    ...createMonitorActivities(deps),
     /** Deletes expired platform records; how many of each kind. */
     async sweepExpiredRecords(): Promise<Record<string, number>> {
       const before = new Date(Date.now() - (deps.windowGraceMs ?? 60_000));

@@ -57,6 +57,7 @@ export const TENANT_COLLECTIONS = [
   'conversations',
   'messages',
   'addresses',
+  'monitors',
 ] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 

@@ -427,7 +427,7 @@ export interface paths {
         put?: never;
         /**
          * Create a recurring search with commercial criteria
-         * @description When `active`, the first search runs shortly after creation, then every `frequency_minutes`.
+         * @description Creates the rule and its Temporal Schedule; an `active` monitor runs at its first time by `frequency`.
          */
         post: operations["monitor_create"];
         delete?: never;
@@ -449,12 +449,15 @@ export interface paths {
         post?: never;
         /**
          * Remove the rule
-         * @description Stops future searches; offers the monitor already created stay in the catalogue.
+         * @description Removes the rule and its Temporal Schedule; offers the monitor already created stay in the catalogue.
          */
         delete: operations["monitor_delete"];
         options?: never;
         head?: never;
-        /** Update criteria, frequency, automation */
+        /**
+         * Update criteria, frequency, automation
+         * @description The Temporal Schedule follows the change.
+         */
         patch: operations["monitor_update"];
         trace?: never;
     };
@@ -1782,50 +1785,138 @@ export interface components {
             id: string;
             request_id: components["schemas"]["RequestId"];
         };
-        /** @description Commercial criteria a found offer must meet; an omitted criterion does not filter. Replaced as a whole on update. */
-        MonitorCriteriaInput: {
-            /** @description only offers at least this many percent off */
-            min_discount_pct?: number;
-            /** @description only offers at this price or above */
-            min_price?: number;
-            /** @description only offers at this price or below (not below `min_price`) */
-            max_price?: number;
-            /** @description only offers of these categories */
-            categories?: string[];
-            /** @description only offers of these stores */
-            stores?: string[];
-            /** @description only offers that come with a coupon */
-            with_coupon?: boolean;
+        /** @description Where the fields of an item are, for `csv` (column names), `json` and `search` (field names or dot paths inside each item). Omitted fields take the defaults named. Prices may be numbers or text such as `"1.299,90 BRL"` or `"12.99 USD"`. */
+        MonitorSourceMapping: {
+            /** @description `search` only (required there): the path of the array of items in the answer, e.g. `data.results` */
+            items?: string;
+            /** @description the title (default `title`) */
+            title?: string;
+            /** @description the product URL (default `url`, then `link`) */
+            url?: string;
+            /** @description the current price (default `sale_price`, then `price`) */
+            price?: string;
+            /** @description the price before discount (default `original_price`, then `price` when `sale_price` is present) */
+            original_price?: string;
+            /** @description the image URL (default `image`, then `image_link`) */
+            image?: string;
+            /** @description the seller or brand (default `store`, then `brand`) */
+            store?: string;
+            /** @description the category (default `category`, then `product_type`) */
+            category?: string;
+            /** @description the commission in percent, when the network gives it (default `commission_pct`) */
+            commission_pct?: string;
+            /** @description the currency code (default `currency`; else the one written after the price, else BRL) */
+            currency?: string;
         };
-        /** @description The criteria of a monitor; null or empty means no filter. */
+        /** @description One place offers are found. */
+        MonitorSource: {
+            /**
+             * @description `merchant_xml`: a Google Merchant feed, RSS 2.0 or Atom (`g:` fields); `csv`: a CSV file with a header row; `json`: JSON lines or one JSON array of items; `search`: an HTTP JSON API answering one document whose items are at `mapping.items`.
+             * @enum {string}
+             */
+            type: "merchant_xml" | "csv" | "json" | "search";
+            /**
+             * Format: uri
+             * @description where to fetch it (GET). HTTPS; plain http only to a host on the allow-list (`OFFEROPS_WEBHOOK_ALLOW`). Fetched as webhooks are sent: every address the host resolves to must be public unless allow-listed, no redirects.
+             */
+            url: string;
+            /** @description a label for results (the host of `url` when omitted) */
+            name?: string;
+            /** @description the marketplace of its items, when the feed does not say */
+            marketplace?: string;
+            mapping?: components["schemas"]["MonitorSourceMapping"];
+        };
+        /** @description What a found item must meet; an omitted criterion does not filter. Replaced as a whole on update. */
         MonitorCriteria: {
-            min_discount_pct: number | null;
-            min_price: number | null;
-            max_price: number | null;
-            categories: string[];
-            stores: string[];
-            with_coupon: boolean;
+            /** @description every one of these words must be in the title (case and accents ignored) */
+            keywords_include?: string[];
+            /** @description none of these words may be in the title */
+            keywords_exclude?: string[];
+            /** @description the item's category must contain this text (case ignored) */
+            category?: string;
+            /** @description only items of this marketplace (the item's, else its source's) */
+            marketplace?: string;
+            /** @description only items of these stores (case ignored) */
+            stores_allow?: string[];
+            /** @description never items of these stores (case ignored) */
+            stores_deny?: string[];
+            /** @description at least this many percent off (an item without an original price has 0) */
+            min_discount_pct?: number;
+            /** @description at this price or above (an item without a price does not match a price bound) */
+            min_price?: number;
+            /** @description at this price or below; not below `min_price` */
+            max_price?: number;
+            /** @description at least this commission, in percent, where the source gives one (items without it are not filtered) */
+            min_commission_pct?: number;
         };
-        /** @description What happens to new finds. Omitted fields are off: finds become `pending` offers and nothing is published. `auto_publish_segment_id` without `auto_approve: true` is a 400 `validation_failed`. Replaced as a whole on update. */
-        MonitorAutomationInput: {
-            /** @description create found offers as `approved` instead of `pending` */
-            auto_approve?: boolean;
-            /** @description publish each newly approved find to this segment; requires `auto_approve`; null for no publishing */
-            auto_publish_segment_id?: string | null;
-            /** @description send the image with automatic publications */
+        /** @description When the monitor runs: exactly one of `every_minutes` (15 to 10080), `cron` or `rrule` (read in `timezone`, as for schedules: five-field cron, the RRULE subset of schedules, at least 15 minutes apart). Replaced as a whole on update. */
+        MonitorFrequency: {
+            every_minutes: number;
+        } | {
+            /** @description e.g. `0 9 * * 1-5` */
+            cron: string;
+            /** @description IANA time zone name (`UTC` when omitted); unknown names are a 400 `validation_failed` */
+            timezone?: string;
+        } | {
+            /** @description e.g. `FREQ=DAILY;BYHOUR=9,18;BYMINUTE=0`, as for schedules */
+            rrule: string;
+            /** @description IANA time zone name (`UTC` when omitted); unknown names are a 400 `validation_failed` */
+            timezone?: string;
+        };
+        /** @description When the monitor runs: one of `every_minutes`, `cron`, `rrule` is set. */
+        MonitorFrequencyRecord: {
+            every_minutes: number | null;
+            cron: string | null;
+            rrule: string | null;
+            timezone: string;
+        };
+        /** @description What a run does with what it finds. Replaced as a whole on update. */
+        MonitorAutomation: {
+            /**
+             * @description `none`: only count matches; `create`: create the matches not in the catalogue as `pending` offers; `publish`: create them and publish each new one through the normal publish path to `segment_id` or `group_id` (exactly one).
+             * @enum {string}
+             */
+            mode: "none" | "create" | "publish";
+            /** @description `publish`: to this segment */
+            segment_id?: string;
+            /** @description `publish`: to this group */
+            group_id?: string;
+            /** @description `publish`: send the image with the text (default true) */
             with_image?: boolean;
         };
-        /** @description What the monitor does with new finds. */
-        MonitorAutomation: {
-            auto_approve: boolean;
-            auto_publish_segment_id: string | null;
+        /** @description What a run does with what it finds. */
+        MonitorAutomationRecord: {
+            /** @enum {string} */
+            mode: "none" | "create" | "publish";
+            segment_id: string | null;
+            group_id: string | null;
             with_image: boolean;
         };
-        /** @description Outcome of one search of a monitor. */
+        /** @description What one source gave in one run. */
+        MonitorSourceResult: {
+            name: string;
+            /** @enum {string} */
+            type: "merchant_xml" | "csv" | "json" | "search";
+            /** @description items read */
+            seen: number;
+            /** @description items meeting the criteria */
+            matched: number;
+            /** @description offers created */
+            created: number;
+            /** @description offers published */
+            published: number;
+            /** @description why the source failed or stopped (the counts say how far it got); null when it was read whole */
+            error: string | null;
+        };
+        /** @description The outcome of one run. */
         MonitorResult: {
+            /** @description the workflow id of the run in Temporal (`monitor-run-<id>-<time>`) */
+            workflow_id: string;
+            /** @description the run id of that workflow execution in Temporal (two runs within one second share a workflow id) */
+            run_id: string;
             /**
              * Format: date-time
-             * @description when the search started
+             * @description when the run started
              */
             started_at: string;
             /**
@@ -1833,69 +1924,66 @@ export interface components {
              * @description when it ended
              */
             finished_at: string;
-            /** @description offers matching query and criteria */
-            found: number;
-            /** @description of those, offers not in the catalogue before (created as offers) */
-            new_offers: number;
-            /** @description the new offers, up to 50 */
-            offer_ids: string[];
-            /** @description why the search failed (e.g. the integration rejected it); null on success */
-            error: string | null;
+            duration_ms: number;
+            /** @description items read, all sources */
+            seen: number;
+            /** @description items meeting the criteria */
+            matched: number;
+            /** @description offers created (URLs not in the catalogue before) */
+            created: number;
+            /** @description offers published */
+            published: number;
+            /** @description sources that failed */
+            errors: number;
+            /** @description per source, in the order of `sources` */
+            sources: components["schemas"]["MonitorSourceResult"][];
         };
-        /** @description A recurring search. A marketplace this account has no integration for is a 400 `unknown_reference`. */
+        /** @description A recurring discovery. Without `criteria` every item matches; without `automation`, `mode` is `none`. A `segment_id` or `group_id` this account does not have is a 400 `unknown_reference`. */
         MonitorCreate: {
             /** @description name shown to the team */
             name: string;
-            /** @description the marketplace to search, through this account's own integration */
-            marketplace: string;
-            /** @description search keywords, as typed in the marketplace's search */
-            query: string;
-            criteria?: components["schemas"]["MonitorCriteriaInput"];
+            sources: components["schemas"]["MonitorSource"][];
+            criteria?: components["schemas"]["MonitorCriteria"];
+            frequency: components["schemas"]["MonitorFrequency"];
+            automation?: components["schemas"]["MonitorAutomation"];
             /**
-             * @description minutes between searches, 15 to 1440 (one day)
-             * @default 60
+             * @description a paused monitor does not run
+             * @default active
+             * @enum {string}
              */
-            frequency_minutes: number;
-            automation?: components["schemas"]["MonitorAutomationInput"];
-            /**
-             * @description inactive monitors do not search
-             * @default true
-             */
-            active: boolean;
+            state: "active" | "paused";
         };
-        /** @description Only the fields sent change; `criteria` and `automation` are replaced as a whole. */
+        /** @description Only the fields sent change; `sources`, `criteria`, `frequency` and `automation` are replaced as a whole. */
         MonitorUpdate: {
-            /** @description name shown to the team */
             name?: string;
-            /** @description the marketplace to search, through this account's own integration */
-            marketplace?: string;
-            /** @description search keywords, as typed in the marketplace's search */
-            query?: string;
-            criteria?: components["schemas"]["MonitorCriteriaInput"];
-            /** @description minutes between searches, 15 to 1440 (one day) */
-            frequency_minutes?: number;
-            automation?: components["schemas"]["MonitorAutomationInput"];
-            /** @description inactive monitors do not search */
-            active?: boolean;
+            sources?: components["schemas"]["MonitorSource"][];
+            criteria?: components["schemas"]["MonitorCriteria"];
+            frequency?: components["schemas"]["MonitorFrequency"];
+            automation?: components["schemas"]["MonitorAutomation"];
+            /**
+             * @description pause or resume
+             * @enum {string}
+             */
+            state?: "active" | "paused";
         };
-        /** @description A discovery rule: a recurring marketplace search with commercial criteria. */
+        /** @description A discovery rule. Backed by a Temporal Schedule `monitor-<id>`; each run is a workflow `monitorRun` (`monitor-run-<id>-<time>`) that reads every source in an activity of its own. */
         Monitor: {
             id: string;
             name: string;
-            marketplace: string;
-            query: string;
+            sources: components["schemas"]["MonitorSource"][];
             criteria: components["schemas"]["MonitorCriteria"];
-            frequency_minutes: number;
-            automation: components["schemas"]["MonitorAutomation"];
-            active: boolean;
+            frequency: components["schemas"]["MonitorFrequencyRecord"];
+            automation: components["schemas"]["MonitorAutomationRecord"];
+            /** @enum {string} */
+            state: "active" | "paused";
             /**
              * Format: date-time
-             * @description next search; null when inactive
+             * @description the next run, as the scheduler (Temporal) computes it; null when paused
              */
             next_run_at: string | null;
             /**
              * Format: date-time
-             * @description last search
+             * @description when the last run started
              */
             last_run_at: string | null;
             last_result: components["schemas"]["MonitorResult"] | null;
@@ -1912,7 +2000,7 @@ export interface components {
         };
         /** @description Result of DELETE /monitors/{id}. */
         MonitorDeletion: {
-            /** @description true: the monitor was removed (offers it found are kept) */
+            /** @description true: the monitor and its schedule were removed (offers it created are kept) */
             deleted: boolean;
             /** @description id of the resource */
             id: string;
@@ -4750,9 +4838,9 @@ export interface operations {
                 limit?: number;
                 /** @description Number of items to skip, 0 or more. */
                 offset?: number;
-                /** @description Only active (true) or inactive (false) monitors. */
-                active?: boolean;
-                /** @description Only monitors of this marketplace. */
+                /** @description Only active or paused monitors. */
+                state?: "active" | "paused";
+                /** @description Only monitors whose criteria name this marketplace. */
                 marketplace?: string;
             };
             header?: never;

@@ -14,6 +14,7 @@ import {
   conversationsList,
   conversationUpdate,
 } from './inbox';
+import { monitorCreate, monitorDelete, monitorGet, monitorsList, monitorUpdate } from './monitors';
 import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
 import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpdate } from './offers';
@@ -33,11 +34,6 @@ export const UNBUILT_OPERATIONS = [
   'commissions_list',
   'commissions_summary',
   'commission_get',
-  'monitors_list',
-  'monitor_create',
-  'monitor_get',
-  'monitor_update',
-  'monitor_delete',
   'store_get',
   'store_update',
   'store_collections_list',
@@ -91,6 +87,11 @@ const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   template_get: templateGet,
   template_update: templateUpdate,
   template_delete: templateDelete,
+  monitors_list: monitorsList,
+  monitor_create: monitorCreate,
+  monitor_get: monitorGet,
+  monitor_update: monitorUpdate,
+  monitor_delete: monitorDelete,
   schedules_list: schedulesList,
   schedule_create: scheduleCreate,
   schedule_get: scheduleGet,

@@ -22,6 +22,8 @@ export interface OfferFields {
 }
 
 export interface OfferDoc extends ResourceDoc, OfferFields {
+  /** Set on offers a monitor run created (not shown by the API): which monitor, and which run (its workflow id). */
+  found_by?: { monitor_id: string; run_id: string };
   status: OfferStatus;
   status_history: { status: OfferStatus; at: Date }[];
   created_at: Date;
@@ -108,4 +110,45 @@ export function saveOffer(
       }
     : {};
   return offers(db, tenant).updateFrom(current, { ...set, ...moved }, describe);
+}
+
+/**
+ * The tenant's offers among `urls` (one query for the whole batch, not one
+ * per URL): by URL, their id and the monitor run that created them, if any.
+ */
+export async function offersByUrl(db: Db, tenant: Tenant, urls: string[]): Promise<Map<string, Pick<OfferDoc, '_id' | 'found_by'>>> {
+  if (!urls.length) return new Map();
+  const found = await offers(db, tenant).all({ url: { $in: urls } });
+  return new Map(found.map((o) => [o.url, { _id: o._id, found_by: o.found_by }]));
+}
+
+/**
+ * Creates a pending offer found by a monitor run, with its event in the same
+ * write; null when the tenant has an offer with that URL already (the unique
+ * index refuses the insert: no lookup first).
+ */
+export async function insertFoundOffer(
+  db: Db,
+  tenant: Tenant,
+  fields: OfferFields,
+  foundBy: { monitor_id: string; run_id: string },
+  describe: (offer: OfferDoc) => OutboxEvent,
+): Promise<OfferDoc | null> {
+  const now = new Date();
+  const doc = {
+    _id: newId('off', now.getTime()),
+    ...fields,
+    found_by: foundBy,
+    status: 'pending' as const,
+    status_history: [{ status: 'pending' as const, at: now }],
+    created_at: now,
+    updated_at: now,
+    archived_at: null,
+  };
+  try {
+    return await offers(db, tenant).insert(doc, describe({ ...doc, account_id: tenant.accountId, env: tenant.env }));
+  } catch (err) {
+    if (isDuplicateKey(err)) return null;
+    throw err;
+  }
 }

@@ -36,6 +36,10 @@ export const replyWorkflowId = (messageId: string): string => `reply-${messageId
 export const temporalScheduleId = (scheduleId: string): string => `schedule-${scheduleId}`;
 /** `scheduleRun`: Temporal appends the scheduled time (`…-2030-01-01T12:00:00Z`). */
 export const runWorkflowId = (scheduleId: string): string => `schedule-run-${scheduleId}`;
+/** The Temporal Schedule of a monitor. */
+export const monitorScheduleId = (monitorId: string): string => `monitor-${monitorId}`;
+/** `monitorRun`: Temporal appends the scheduled time (`monitor-run-mon_…-2030-01-01T12:00:00Z`). */
+export const monitorRunWorkflowId = (monitorId: string): string => `monitor-run-${monitorId}`;
 
 // --- search attributes ------------------------------------------------------------
 
@@ -72,7 +76,16 @@ export const OFFEROPS_SEARCH_ATTRIBUTES = [
 
 /** The `OfferopsKind` of each kind of workflow. */
 export type WorkflowKind =
-  'publication' | 'reply' | 'event_dispatch' | 'webhook_delivery' | 'webhook_cleanup' | 'schedule' | 'schedule_run' | 'journey_execution';
+  | 'publication'
+  | 'reply'
+  | 'event_dispatch'
+  | 'webhook_delivery'
+  | 'webhook_cleanup'
+  | 'schedule'
+  | 'schedule_run'
+  | 'journey_execution'
+  | 'monitor'
+  | 'monitor_run';
 
 /** The typed search attributes of an offerops workflow: whose it is and what it is about. */
 export const offeropsSearchAttributes = (account: string, environment: string, resourceId: string, kind: WorkflowKind) => [

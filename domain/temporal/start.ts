@@ -6,6 +6,7 @@
  */
 import { Client, ScheduleOptionsStartWorkflowAction, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { dispatchEvent } from '../../workflows/events';
+import type { monitorRun } from '../../workflows/monitors';
 import type { publication } from '../../workflows/publication';
 import type { reply } from '../../workflows/replies';
 import type { scheduleRun } from '../../workflows/schedules';
@@ -13,6 +14,7 @@ import type { webhookCleanup } from '../../workflows/webhooks';
 import {
   cleanupWorkflowId,
   dispatchWorkflowId,
+  monitorRunWorkflowId,
   offeropsSearchAttributes,
   publicationWorkflowId,
   replyWorkflowId,
@@ -123,5 +125,21 @@ export function scheduleRunAction(
     typedSearchAttributes: offeropsSearchAttributes(s.account_id, s.env, s._id, 'schedule_run'),
     staticSummary: `Run of schedule ${s._id}: queue its publication`,
     memo,
+  };
+}
+
+/** The action of a monitor's Temporal Schedule: start `monitorRun` (`monitor-run-<mon>-<time>`). */
+export function monitorRunAction(
+  t: TemporalDeps,
+  m: { _id: string; account_id: string; env: Environment; name: string },
+): ScheduleOptionsStartWorkflowAction<typeof monitorRun> {
+  return {
+    type: 'startWorkflow',
+    workflowType: 'monitorRun',
+    workflowId: monitorRunWorkflowId(m._id),
+    taskQueue: t.taskQueue ?? TASK_QUEUE,
+    args: [{ monitor_id: m._id, account: m.account_id, environment: m.env }],
+    typedSearchAttributes: offeropsSearchAttributes(m.account_id, m.env, m._id, 'monitor_run'),
+    staticSummary: `Run of monitor ${m._id} ${quoted(m.name)}: read its sources`,
   };
 }

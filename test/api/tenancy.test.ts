@@ -55,6 +55,13 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
     ],
   });
   assert.equal(journey.status, 201, journey.text);
+  const monitor = await client.post('/monitors', {
+    name: 'Tenant monitor',
+    sources: [{ type: 'merchant_xml', url: 'https://127.0.0.1:9/secret-store.xml' }],
+    frequency: { every_minutes: 60 },
+    state: 'paused',
+  });
+  assert.equal(monitor.status, 201, monitor.text);
   return {
     offer: offer.body.data.id as string,
     segment: segment.body.data.id as string,
@@ -65,6 +72,7 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
     schedule: schedule.body.data.id as string,
     conversation,
     journey: journey.body.data.id as string,
+    monitor: monitor.body.data.id as string,
   };
 }
 
@@ -103,6 +111,7 @@ function byIdOperations(ids: Ids) {
     schedules: { id: ids.schedule, change: { name: 'Hijacked', status: 'paused' } },
     inbox: { id: ids.conversation, change: { assignee: 'Hijacker', priority: 'urgent' } },
     journeys: { id: ids.journey, change: { name: 'Hijacked' } },
+    monitors: { id: ids.monitor, change: { name: 'Hijacked', state: 'active' } },
   };
   return operations
     .filter((op) => op.path.includes('{id}') && !unbuilt.has(op.operationId))
@@ -140,6 +149,7 @@ async function snapshot(owner: ApiClient, ids: Ids, accountId: string) {
     conversation: await read(`/inbox/conversations/${ids.conversation}`),
     messages: await read(`/inbox/conversations/${ids.conversation}/messages`),
     journey: await read(`/journeys/${ids.journey}`),
+    monitor: await read(`/monitors/${ids.monitor}`),
     offers: await read('/offers?limit=100'),
     segments: await read('/segments?limit=100'),
     groups: await read('/groups?limit=100'),

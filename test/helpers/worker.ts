@@ -23,7 +23,7 @@ export const workerLog: LogEntry[] = [];
 export async function startTestWorker(
   app: TestApp,
   taskQueue: string,
-  extra: Partial<Pick<ActivityDeps, 'webhookAllow' | 'webhookCa' | 'webhookTimeoutMs'>> & { logLevel?: LogLevel } = {},
+  extra: Partial<Pick<ActivityDeps, 'webhookAllow' | 'webhookCa' | 'webhookTimeoutMs' | 'monitorIdleTimeoutMs'>> & { logLevel?: LogLevel } = {},
 ): Promise<{ stop(): Promise<void> }> {
   const { logLevel, ...deps } = extra;
   if (!runtimeInstalled) {

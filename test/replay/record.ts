@@ -121,6 +121,31 @@ function fakeActivities() {
       if (input.block_id === 'broken') throw ApplicationFailure.nonRetryable('the channel is gone', 'JourneyBlockRefused');
       return 'msg_replay2';
     },
+    async startMonitorRun() {
+      const automation = { mode: 'create', segment_id: null, group_id: null, with_image: true };
+      const sources = [
+        { type: 'merchant_xml', url: 'https://feeds.example/ok.xml', name: 'ok' },
+        { type: 'csv', url: 'https://feeds.example/down.csv', name: 'down' },
+      ];
+      return { sources, criteria: { keywords_include: ['fryer'] }, automation };
+    },
+    async readMonitorSource(input: { index: number }) {
+      // The second source fails for good (its error goes in the run's result); the first is read.
+      if (input.index === 1) throw ApplicationFailure.nonRetryable('the source could not be reached (ECONNREFUSED)', 'MonitorSourceUnavailable');
+      return { name: 'ok', type: 'merchant_xml', seen: 10, matched: 3, created: 2, published: 0, error: null };
+    },
+    async finishMonitorRun(input: { sources: { seen: number; matched: number; created: number; published: number; error: string | null }[] }) {
+      const sum = (k: 'seen' | 'matched' | 'created' | 'published') => input.sources.reduce((n, x) => n + x[k], 0);
+      const errors = input.sources.filter((x) => x.error !== null).length;
+      return {
+        event_id: 'evt_replay4',
+        seen: sum('seen'),
+        matched: sum('matched'),
+        created: sum('created'),
+        published: sum('published'),
+        errors,
+      };
+    },
   };
 }
 
@@ -205,6 +230,7 @@ async function main(): Promise<void> {
     ['scheduleRun', 'triggered', [{ schedule_id: 'sch_replay', account: 'acc_replay', environment: 'live' }]],
     ['journeyExecution', 'replied', [JOURNEY_INPUT]],
     ['journeyExecution', 'failed', [FAILING_JOURNEY_INPUT]],
+    ['monitorRun', 'two-sources', [{ monitor_id: 'mon_replay', account: 'acc_replay', environment: 'live' }]],
   ];
   /** Runs `type` as a Temporal Schedule starts it (scheduleRun reads what only a Schedule sets); its workflow id. */
   async function executeFromSchedule(type: string, args: unknown[]): Promise<string> {

@@ -31,6 +31,7 @@ test('there are saved histories of every workflow type', () => {
     'webhookCleanup',
     'scheduleRun',
     'journeyExecution',
+    'monitorRun',
   ])
     assert.ok(types.has(type), type);
 });

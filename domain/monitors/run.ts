@@ -1,0 +1,152 @@
+/**
+ * One source of one monitor run: read it as it streams in, keep what meets
+ * the criteria, and — by the monitor's automation — create the matches the
+ * catalogue does not have as pending offers and publish each through the
+ * normal publish path.
+ *
+ * Against the catalogue, matches go in batches of FLUSH_EVERY: one query
+ * finds which URLs exist (never one per item), then each new one is inserted
+ * (the unique index on URL refuses a duplicate: no lookup first). An offer
+ * carries the run that created it (`found_by`), so a retried attempt counts
+ * and publishes it again as this run's, and its publication's idempotency key
+ * (`monitor:<mon>:<off>`) makes that the same publication: each created offer
+ * is published once, however often the run is retried.
+ */
+import { ERROR_STATUS } from '../../schemas/openapi/common';
+import { Tenant } from '../db';
+import { DomainError } from '../errors';
+import { commitEvents } from '../events/commit';
+import { prepareEvent } from '../events/store';
+import { insertFoundOffer, offersByUrl, OfferFields } from '../offers/store';
+import { toOffer } from '../offers/service';
+import { queuePublication } from '../publications/queue';
+import { DomainDeps } from '../resource';
+import { compileCriteria } from './criteria';
+import { FetchOptions, FoundItem, readSource, SourceError, toFoundItem } from './feeds';
+import { MonitorAutomation, MonitorCriteria, MonitorSource, SourceResult } from './store';
+
+/** Matches checked against the catalogue at once. */
+export const FLUSH_EVERY = 200;
+
+export interface SourceRun {
+  tenant: Tenant;
+  monitor_id: string;
+  /** The run's Temporal run id: the same in every attempt of its activities, another in every run. */
+  run_id: string;
+  source: MonitorSource & { name: string };
+  criteria: MonitorCriteria;
+  automation: MonitorAutomation;
+}
+
+/** The result of a source before it was read. */
+export const emptyResult = (source: { name: string; type: SourceResult['type'] }, error: string | null = null): SourceResult => ({
+  name: source.name,
+  type: source.type,
+  seen: 0,
+  matched: 0,
+  created: 0,
+  published: 0,
+  error,
+});
+
+const offerFields = (item: FoundItem): OfferFields => {
+  const fields: OfferFields = { url: item.url, title: item.title, currency: item.currency };
+  if (item.price !== null) fields.price = item.price;
+  if (item.original_price !== null) fields.original_price = item.original_price;
+  if (item.image !== null) fields.image = item.image;
+  if (item.store !== null) fields.store = item.store;
+  if (item.category !== null) fields.category = item.category;
+  if (item.marketplace !== null) fields.marketplace = item.marketplace;
+  return fields;
+};
+
+/**
+ * Reads one source to its end. A source that cannot be read for good (refused
+ * by the fetch rules, not the format it claims, too large, a 4xx) ends with
+ * its `error` and the counts so far; a failure that may pass (network, 5xx,
+ * the database) is thrown, for the activity to retry. `progress` is called
+ * after every batch read and every offer created (heartbeats).
+ */
+export async function runSource(
+  deps: DomainDeps,
+  run: SourceRun,
+  opts: FetchOptions,
+  progress: (r: SourceResult) => void,
+): Promise<SourceResult> {
+  const result = emptyResult(run.source);
+  const matches = compileCriteria(run.criteria);
+  const mode = run.automation.mode;
+  /** Offers counted as this run's in this attempt (a URL twice in a feed is created once): grows with creations only. */
+  const counted = new Set<string>();
+  let publishing = mode === 'publish';
+  let pending: FoundItem[] = [];
+
+  async function publish(offerId: string): Promise<void> {
+    if (!publishing) return;
+    try {
+      await queuePublication(deps, run.tenant, {
+        offer_id: offerId,
+        text: null,
+        template_id: null,
+        group_id: run.automation.group_id,
+        segment_id: run.automation.segment_id,
+        with_image: run.automation.with_image,
+        schedule_id: null,
+        idempotency_key: `monitor:${run.monitor_id}:${offerId}`,
+      });
+      result.published++;
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      // The destination refused (e.g. no active group): the offers stay created; publishing stops for this source.
+      publishing = false;
+      result.error = `publishing stopped: ${ERROR_STATUS[err.code]} ${err.code}: ${err.message}`;
+    }
+  }
+
+  async function flush(items: FoundItem[]): Promise<void> {
+    const byUrl = new Map(items.map((i) => [i.url, i]));
+    const existing = await offersByUrl(deps.db, run.tenant, [...byUrl.keys()]);
+    for (const [url, item] of byUrl) {
+      const known = existing.get(url);
+      let offerId: string | null = null;
+      if (!known) {
+        const offer = await insertFoundOffer(deps.db, run.tenant, offerFields(item), { monitor_id: run.monitor_id, run_id: run.run_id }, (o) =>
+          prepareEvent(run.tenant, 'offer.created', { offer: toOffer(o) }),
+        );
+        if (offer) {
+          await commitEvents(deps, 'offers', offer._id);
+          offerId = offer._id;
+        }
+      } else if (known.found_by?.run_id === run.run_id && !counted.has(known._id)) {
+        offerId = known._id; // created by an earlier attempt of this run
+      }
+      if (offerId === null) continue;
+      counted.add(offerId);
+      result.created++;
+      await publish(offerId);
+      progress(result); // a batch of creations and publications can outlast the heartbeat timeout
+    }
+  }
+
+  try {
+    for await (const batch of readSource(run.source, opts)) {
+      for (const raw of batch) {
+        result.seen++;
+        const item = toFoundItem(raw, run.source);
+        if (!item || !matches(item)) continue;
+        result.matched++;
+        if (mode !== 'none') pending.push(item);
+      }
+      if (pending.length >= FLUSH_EVERY) {
+        await flush(pending);
+        pending = [];
+      }
+      progress(result);
+    }
+    await flush(pending);
+  } catch (err) {
+    if (err instanceof SourceError && err.permanent) return { ...result, error: err.message };
+    throw err;
+  }
+  return result;
+}

@@ -1,0 +1,71 @@
+import { ActivityFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities/index';
+import type { MonitorRunInput, SourceResult } from '../activities/monitors';
+
+const { startMonitorRun, finishMonitorRun } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+/**
+ * A source is read in one activity that heartbeats as it goes: a worker lost
+ * mid-feed is noticed within the heartbeat timeout and the source read again
+ * (idempotently: see domain/monitors/run.ts). A source that cannot be read
+ * for good ends in its result without failing; one whose failure may pass is
+ * tried three times.
+ */
+const { readMonitorSource } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+export interface MonitorRunOutcome {
+  event_id: string | null;
+  seen: number;
+  matched: number;
+  created: number;
+  published: number;
+  errors: number;
+}
+
+const why = (err: unknown): string => {
+  if (err instanceof ActivityFailure && err.cause) return err.cause.message;
+  return err instanceof Error ? err.message : String(err);
+};
+
+/**
+ * One run of a monitor, started by its Temporal Schedule `monitor-<id>` as
+ * `monitor-run-<id>-<time>`: every source is read in its own activity, side
+ * by side (a failing source never stops the others), then the run's result
+ * becomes the monitor's `last_result` and a `monitor.ran` event.
+ */
+export async function monitorRun(input: MonitorRunInput): Promise<MonitorRunOutcome> {
+  const { workflowId, runId } = workflowInfo();
+  const plan = await startMonitorRun(input);
+  if (!plan) return { event_id: null, seen: 0, matched: 0, created: 0, published: 0, errors: 0 };
+  const startedAt = new Date().toISOString();
+  const sources: SourceResult[] = await Promise.all(
+    plan.sources.map((source, index) =>
+      readMonitorSource
+        .executeWithOptions({ summary: `read ${source.type} source ${source.name}` }, [{ ...input, ...plan, run_id: runId, index }])
+        .catch((err: unknown): SourceResult => ({
+          name: source.name,
+          type: source.type,
+          seen: 0,
+          matched: 0,
+          created: 0,
+          published: 0,
+          error: why(err),
+        })),
+    ),
+  );
+  return finishMonitorRun({
+    ...input,
+    workflow_id: workflowId,
+    run_id: runId,
+    started_at: startedAt,
+    finished_at: new Date().toISOString(),
+    sources,
+  });
+}
