@@ -9,6 +9,7 @@ import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
 import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpdate } from './offers';
 import { scheduleCreate, scheduleDelete, scheduleGet, scheduleRun, schedulesList, scheduleUpdate } from './schedules';
+import { storeCollectionsList, storeGet, storePageCreate, storeUpdate } from './store';
 import { segmentCreate, segmentDelete, segmentGet, segmentsList, segmentUpdate } from './segments';
 import { templateCreate, templateDelete, templateGet, templatesList, templateUpdate } from './templates';
 import { Handler, OperationId } from './types';
@@ -29,10 +30,6 @@ export const UNBUILT_OPERATIONS = [
   'monitor_get',
   'monitor_update',
   'monitor_delete',
-  'store_get',
-  'store_update',
-  'store_collections_list',
-  'store_page_create',
   'journeys_list',
   'journey_create',
   'journey_get',
@@ -95,6 +92,10 @@ const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   schedule_update: scheduleUpdate,
   schedule_delete: scheduleDelete,
   schedule_run: scheduleRun,
+  store_get: storeGet,
+  store_update: storeUpdate,
+  store_collections_list: storeCollectionsList,
+  store_page_create: storePageCreate,
 };
 
 const unbuilt = Object.fromEntries(UNBUILT_OPERATIONS.map((id) => [id, notImplemented])) as Record<Unbuilt, typeof notImplemented>;

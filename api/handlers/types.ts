@@ -15,6 +15,8 @@ export interface AppDeps extends DomainDeps {
   /** Hosts or addresses webhooks may point to although private or loopback (OFFEROPS_WEBHOOK_ALLOW). */
   webhookAllow?: readonly string[];
   rateLimit?: { limit: number; windowMs: number };
+  /** Base address of the public storefront (OFFEROPS_PUBLIC_URL), e.g. `https://lojas.example.com`; default `http://127.0.0.1:8080`. */
+  publicUrl?: string;
   /** How long `POST /schedules/{id}/run` waits for its run to queue the publication (default 20 s). */
   scheduleRunWaitMs?: number;
 }
