@@ -67,10 +67,12 @@ export function storefront(deps: AppDeps): AppMiddleware {
       ctx.redirect(`/s/${subdomain}/`);
       return;
     }
-    const key = `${ctx.origin} ${subdomain}${rest}`;
+    // Koa 3's ctx.origin is the Origin request header; the address this request came to is protocol and Host.
+    const origin = `${ctx.protocol}://${ctx.host}`;
+    const key = `${origin} ${subdomain}${rest}`;
     let entry = cache.get(key);
     if (!entry || entry.until <= Date.now()) {
-      const r = await render(deps, ctx.origin, subdomain, rest);
+      const r = await render(deps, origin, subdomain, rest);
       entry = { ...r, etag: `"${createHash('sha1').update(r.body).digest('base64url')}"`, until: Date.now() + STOREFRONT_CACHE_MS };
       if (cache.size >= CACHE_ENTRIES) cache.clear();
       // A 404 is not kept: a store or page made public shows at once.

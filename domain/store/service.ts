@@ -132,6 +132,14 @@ const detail = (field: string, rule: string, message: string): ErrorDetail => ({
 /** Digits that may be a phone number (8 or more, spaces, dots and dashes allowed between them), or an e-mail address. */
 const PRIVATE_CONTACT = /(?:\d[\s.()-]*){8,}|[^\s/@:]+@[^\s/@]+\.[a-z]{2,}/i;
 
+const decoded = (url: string): string => {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
+};
+
 /** The rules the contract cannot say: reserved subdomains, hours that make sense, a time zone, a contact link without a number. */
 function checkStoreInput(input: Schema<'StoreUpdate'>): void {
   const details: ErrorDetail[] = [];
@@ -145,9 +153,9 @@ function checkStoreInput(input: Schema<'StoreUpdate'>): void {
   }
   const perDay = new Map<string, number>();
   for (const [i, h] of (input.hours ?? []).entries()) {
-    if (h.closes <= h.opens) details.push(detail(`hours/${i}/closes`, 'after_opens', 'must be later than opens'));
+    if (h.closes <= h.opens) details.push(detail(`hours.${i}.closes`, 'after_opens', 'must be later than opens'));
     perDay.set(h.day, (perDay.get(h.day) ?? 0) + 1);
-    if (perDay.get(h.day) === 3) details.push(detail(`hours/${i}`, 'max_per_day', `at most two periods per day (${h.day})`));
+    if (perDay.get(h.day) === 3) details.push(detail(`hours.${i}`, 'max_per_day', `at most two periods per day (${h.day})`));
   }
   if (input.timezone !== undefined) {
     try {
@@ -156,14 +164,14 @@ function checkStoreInput(input: Schema<'StoreUpdate'>): void {
       details.push(detail('timezone', 'timezone', 'is not an IANA time zone'));
     }
   }
-  if (input.contact && PRIVATE_CONTACT.test(decodeURIComponent(input.contact.url))) {
+  if (input.contact && PRIVATE_CONTACT.test(decoded(input.contact.url))) {
     details.push(
-      detail('contact/url', 'no_private_contact', 'must not reveal a phone number or an e-mail address; link a group, channel or page'),
+      detail('contact.url', 'no_private_contact', 'must not reveal a phone number or an e-mail address; link a group, channel or page'),
     );
   }
   for (const [network, url] of Object.entries(input.networks ?? {})) {
-    if (PRIVATE_CONTACT.test(decodeURIComponent(url)))
-      details.push(detail(`networks/${network}`, 'no_private_contact', 'must not reveal a phone number or an e-mail address'));
+    if (PRIVATE_CONTACT.test(decoded(url)))
+      details.push(detail(`networks.${network}`, 'no_private_contact', 'must not reveal a phone number or an e-mail address'));
   }
   if (details.length) throw invalid('validation_failed', 'The store update is not acceptable; see details.', details);
 }
