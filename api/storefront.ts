@@ -52,6 +52,7 @@ async function render(deps: AppDeps, origin: string, subdomain: string, rest: st
 
 export function storefront(deps: AppDeps): AppMiddleware {
   const cache = new Map<string, Rendered>();
+  const cacheMs = deps.storefrontCacheMs ?? STOREFRONT_CACHE_MS;
   return async (ctx, next) => {
     const match = STOREFRONT_PATH.exec(ctx.path);
     if (!match) {
@@ -73,10 +74,10 @@ export function storefront(deps: AppDeps): AppMiddleware {
     let entry = cache.get(key);
     if (!entry || entry.until <= Date.now()) {
       const r = await render(deps, origin, subdomain, rest);
-      entry = { ...r, etag: `"${createHash('sha1').update(r.body).digest('base64url')}"`, until: Date.now() + STOREFRONT_CACHE_MS };
+      entry = { ...r, etag: `"${createHash('sha1').update(r.body).digest('base64url')}"`, until: Date.now() + cacheMs };
       if (cache.size >= CACHE_ENTRIES) cache.clear();
       // A 404 is not kept: a store or page made public shows at once.
-      if (r.status === 200) cache.set(key, entry);
+      if (r.status === 200 && cacheMs > 0) cache.set(key, entry);
       else cache.delete(key);
     }
     ctx.set('X-Content-Type-Options', 'nosniff');
