@@ -6,7 +6,7 @@
 import { Db } from 'mongodb';
 import { Tenant, tenantCollection } from '../db';
 import { OfferDoc } from '../offers/store';
-import { CollectionDoc, getPageBySlug, listCollections, liveStoreAt, PageDoc, publishedPages, StoreDoc } from './store';
+import { CollectionDoc, getPageBySlug, listCollections, liveStoreAt, liveStoreAtDomain, PageDoc, publishedPages, StoreDoc } from './store';
 
 /** What a storefront shows at most: collections, offers per collection, pages listed. */
 export const STOREFRONT_LIMITS = { collections: 20, offersPerCollection: 48, pages: 50 } as const;
@@ -50,8 +50,9 @@ export interface PublicStore {
   tenant: Tenant;
 }
 
-export async function publicStore(db: Db, subdomain: string): Promise<PublicStore | null> {
-  const store = await liveStoreAt(db, subdomain);
+/** The public store at `/s/{subdomain}/`, or (with `byDomain`) on the Host of its verified custom domain. */
+export async function publicStore(db: Db, subdomain: string, byDomain = false): Promise<PublicStore | null> {
+  const store = byDomain ? await liveStoreAtDomain(db, subdomain) : await liveStoreAt(db, subdomain);
   if (!store || store.active !== 1) return null;
   return { store, tenant: { accountId: store.account_id, env: store.env } };
 }

@@ -19,6 +19,7 @@ import {
   getStoredStore,
   insertPage,
   insertStore,
+  liveStoreAtDomain,
   PageDoc,
   PageFields,
   PageSlugTakenError,
@@ -48,6 +49,10 @@ export interface StoreSite {
 
 const base = (site: StoreSite): string => (site.publicUrl ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, '');
 export const storeUrl = (site: StoreSite, subdomain: string): string => `${base(site)}/s/${subdomain}/`;
+
+/** The public address of a store: its custom domain once verified (served over HTTPS by whatever terminates TLS in front), else its subdomain. */
+export const storeAddress = (site: StoreSite, s: Pick<StoreDoc, 'subdomain' | 'domain' | 'domain_verified'>): string =>
+  s.domain && s.domain_verified === 1 ? `https://${s.domain}/` : storeUrl(site, s.subdomain);
 
 const FIELDS = [
   'subdomain',
@@ -116,7 +121,7 @@ export function toStore(s: StoreDoc, site: StoreSite): Record<string, unknown> {
     domain_verified: s.domain_verified,
     dns_target: s.domain ? new URL(base(site)).hostname : null,
     active: s.active,
-    url: storeUrl(site, s.subdomain),
+    url: storeAddress(site, s),
     created_at: s.created_at.toISOString(),
     updated_at: s.updated_at.toISOString(),
   };
@@ -252,7 +257,7 @@ export async function createPage(
   input: Schema<'StorePageCreate'>,
 ): Promise<{ page: PageDoc; url: string }> {
   const store = await getStore(deps, tenant, account);
-  const address = storeUrl(site, store.subdomain);
+  const address = storeAddress(site, store);
   const now = new Date();
   const given = input.slug;
   const derived = slugify(input.title).slice(0, 73).replace(/-+$/, '') || 'page';
@@ -299,4 +304,20 @@ export function toCollection(c: CollectionDoc): Record<string, unknown> {
     created_at: c.created_at.toISOString(),
     updated_at: c.updated_at.toISOString(),
   };
+}
+
+/**
+ * The operator's confirmation that the store's `domain` points here (`offerops admin store verify-domain`):
+ * `domain_verified` becomes 1, the storefront answers on that Host, and `url` becomes the domain.
+ */
+export async function verifyStoreDomain(deps: Pick<DomainDeps, 'db'>, tenant: Tenant, site: StoreSite): Promise<StoreDoc> {
+  const stored = await getStoredStore(deps.db, tenant);
+  if (!stored?.domain) throw conflict('conflict', 'The store has no domain; set one with PATCH /store first.');
+  if (stored.domain_verified === 1) return stored;
+  const holder = await liveStoreAtDomain(deps.db, stored.domain);
+  if (holder && holder._id !== stored._id) throw conflict('conflict', `The domain ${stored.domain} is already verified for another store.`);
+  const saved = await saveStore(deps.db, tenant, stored, { domain_verified: 1 }, (after) =>
+    prepareEvent(tenant, 'store.updated', { store: toStore(after, site), changed: ['domain_verified'] }),
+  );
+  return written(saved, 'store');
 }

@@ -125,6 +125,10 @@ export async function saveStore(
 export const liveStoreAt = (db: Db, subdomain: string): Promise<StoreDoc | null> =>
   crossTenantCollection<StoreDoc>(db, 'stores').findOne({ env: 'live', subdomain, _deleted: { $ne: true } });
 
+/** The live store whose verified custom domain is `domain`. */
+export const liveStoreAtDomain = (db: Db, domain: string): Promise<StoreDoc | null> =>
+  crossTenantCollection<StoreDoc>(db, 'stores').findOne({ env: 'live', domain, domain_verified: 1, _deleted: { $ne: true } });
+
 export async function insertPage(
   db: Db,
   tenant: Tenant,

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { request } from 'node:http';
 import { setCollection } from '../../domain/store/admin';
+import { verifyStoreDomain } from '../../domain/store/service';
 import { ApiClient } from '../helpers/client';
 import { addKey, seedTenant, startTestApp, TestApp } from '../helpers/stack';
 
@@ -150,5 +152,46 @@ describe('public storefront', () => {
     assert.equal((await get('/s/nenhuma-loja-assim/')).status, 404);
     const post = await fetch(`${app.origin}/s/${live.sub}/`, { method: 'POST' });
     assert.equal(post.status, 405);
+  });
+
+  test('a verified custom domain: served by Host, canonical URLs name it; other Hosts and API paths unchanged', async () => {
+    const { t, api, sub } = await liveStore();
+    const domain = `loja-${process.pid}-${n++}.example.com`;
+    assert.equal((await api.patch('/store', { domain })).status, 200);
+    const port = new URL(app.origin).port;
+    const byHost = (host: string, path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    // Not verified yet: that Host gets the API's own 404, and the address stays the subdomain.
+    const before = await byHost(domain, '/');
+    assert.equal(before.status, 404);
+    assert.equal(JSON.parse(before.body).code, 'route_not_found');
+    assert.equal((await api.get('/store')).body.data.url, `http://127.0.0.1:8080/s/${sub}/`);
+    await verifyStoreDomain({ db: app.db }, t, {});
+    const store = (await api.get('/store')).body.data;
+    assert.equal(store.domain_verified, 1);
+    assert.equal(store.url, `https://${domain}/`);
+    const home = await byHost(domain, '/');
+    assert.equal(home.status, 200);
+    assert.ok(home.body.includes(`<link rel="canonical" href="https://${domain}/">`));
+    assert.match(home.body, /Cafeteira Expresso/);
+    const page = await byHost(domain, '/guia-de-compras');
+    assert.equal(page.status, 200);
+    assert.ok(page.body.includes(`<link rel="canonical" href="https://${domain}/guia-de-compras">`));
+    assert.equal((await byHost(domain, '/robots.txt')).body, `User-agent: *\nAllow: /\nSitemap: https://${domain}/sitemap.xml\n`);
+    assert.equal((await byHost(domain, '/nada')).status, 404);
+    // The subdomain address still answers, naming the domain as canonical.
+    assert.ok((await (await get(`/s/${sub}/`)).text()).includes(`<link rel="canonical" href="https://${domain}/">`));
+    // API paths on that Host are the API's; another Host is not a store.
+    assert.equal((await byHost(domain, '/api/v1/openapi.json')).status, 200);
+    assert.equal((await byHost('outra-loja.example.com', '/')).status, 404);
+    assert.equal(JSON.parse((await byHost('outra-loja.example.com', '/')).body).code, 'route_not_found');
   });
 });

@@ -78,4 +78,15 @@ describe('admin collection', () => {
     assert.match(usage(await cli('admin', 'collection', 'delete', 'nada', '--account', t.accountId)), /nada/);
     assert.equal((await new ApiClient(app.baseUrl, t.apiKey).get('/store/collections')).body.pagination.total, 0);
   });
+
+  test('admin store verify-domain: refused without a domain; then domain_verified 1', async () => {
+    const t = await seedTenant(app.db);
+    const api = new ApiClient(app.baseUrl, t.apiKey);
+    assert.match(usage(await cli('admin', 'store', 'verify-domain', '--account', t.accountId)), /no domain/);
+    const domain = `cli-${process.pid}-${Date.now().toString(36)}.example.com`;
+    assert.equal((await api.patch('/store', { domain })).status, 200);
+    const out = ok(await cli('admin', 'store', 'verify-domain', '--account', t.accountId));
+    assert.deepEqual(out, { store_id: (await api.get('/store')).body.data.id, domain, domain_verified: 1 });
+    assert.equal((await api.get('/store')).body.data.domain_verified, 1);
+  });
 });

@@ -23,6 +23,7 @@ import { CHANNEL_TYPES, ChannelType } from '../../domain/channels/store';
 import { changeChannel, connectChannel, listChannelSummaries, removeChannel, rotateInboundSecret } from '../../domain/channels/service';
 import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGroups, removeOperatorGroup } from '../../domain/groups/admin';
 import { listOperatorCollections, removeCollection, setCollection } from '../../domain/store/admin';
+import { verifyStoreDomain } from '../../domain/store/service';
 import { UsageError } from './errors';
 
 export type Values = Record<string, string | boolean | undefined>;
@@ -280,4 +281,9 @@ export async function collectionList(db: Db, { values }: AdminInput) {
 export async function collectionDelete(db: Db, { values, args }: AdminInput) {
   await removeCollection(db, await tenantOf(db, values), args[0]!);
   return { deleted: true };
+}
+
+export async function storeVerifyDomain(db: Db, { values }: AdminInput) {
+  const store = await verifyStoreDomain({ db }, await tenantOf(db, values), { publicUrl: process.env.OFFEROPS_PUBLIC_URL || undefined });
+  return { store_id: store._id, domain: store.domain, domain_verified: store.domain_verified };
 }

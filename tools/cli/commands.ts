@@ -42,6 +42,7 @@ export const NOUNS: Record<string, string> = {
   'admin key': 'API keys of an account',
   'admin channel': 'connections to a chat network (their token is stored sealed and never shown)',
   'admin group': 'chat groups, connected to a channel at an address',
+  'admin store': "the public store's custom domain",
   'admin collection': 'editorial collections of the public store (ordered offers; GET /store/collections lists them)',
 };
 
@@ -265,6 +266,19 @@ export const COMMANDS: Command[] = [
     options: { account: S, env: S },
     prints: '{"deleted": true}',
     admin: admin.collectionDelete,
+  },
+  {
+    words: ['admin', 'store', 'verify-domain'],
+    args: [],
+    synopsis: '--account ID',
+    summary: "confirm that the live store's custom domain points here: the storefront then answers on that Host",
+    details: [
+      '--account ID          the account (acc_…); its live store must have a domain (PATCH /store)',
+      'Check the DNS first: the domain must have a CNAME to the dns_target GET /store shows. Records store.updated (relayed by the worker within a minute).',
+    ],
+    options: { account: S },
+    prints: '{"store_id": "sto_…", "domain": "ofertas.example.com", "domain_verified": 1}',
+    admin: admin.storeVerifyDomain,
   },
   {
     words: ['dev', 'gateway'],
