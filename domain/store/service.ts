@@ -5,7 +5,7 @@
  * `acc-<account>`); the first PATCH writes it. Every change records its event.
  */
 import { randomBytes } from 'node:crypto';
-import { RESERVED_SUBDOMAINS } from '../../schemas/openapi/store';
+import { RESERVED_SUBDOMAINS, STORE_NETWORKS } from '../../schemas/openapi/store';
 import { Schema } from '../../schemas/types';
 import { Tenant } from '../db';
 import { conflict, ErrorDetail, invalid } from '../errors';
@@ -109,9 +109,7 @@ export function toStore(s: StoreDoc, site: StoreSite): Record<string, unknown> {
     theme: s.theme,
     colors: { ...THEME_COLORS[s.theme], ...s.colors },
     logo: s.logo,
-    networks: Object.fromEntries(
-      (['instagram', 'facebook', 'tiktok', 'youtube', 'x', 'telegram', 'whatsapp', 'site'] as const).map((n) => [n, s.networks[n] ?? null]),
-    ),
+    networks: Object.fromEntries(STORE_NETWORKS.map((n) => [n, s.networks[n] ?? null])),
     hours: s.hours,
     timezone: s.timezone,
     contact: s.contact,
@@ -194,7 +192,7 @@ export async function updateStore(
   const body = input ?? {};
   checkStoreInput(body);
   const stored = await getStoredStore(deps.db, tenant);
-  const current = stored ?? defaultStore(tenant, account.name, new Date());
+  const current = stored ?? defaultStore(tenant, account.name, account.created_at);
   const sent: Partial<StoreFields> = {
     ...(body as Omit<Schema<'StoreUpdate'>, 'active'>),
     ...(body.active === undefined ? {} : { active: body.active ? 1 : 0 }),
@@ -202,16 +200,17 @@ export async function updateStore(
   const set = changedFields<StoreFields, (typeof FIELDS)[number]>(current, sent, FIELDS) as Partial<StoreFields>;
   if ('domain' in set) set.domain_verified = 0;
   const changed = Object.keys(set);
-  if (!changed.length && stored) return stored;
-  const describe = (after: StoreDoc) =>
-    prepareEvent(tenant, 'store.updated', { store: toStore(after, site), changed: changed.length ? changed : ['created'] });
+  // Nothing differs: no write, no event (a tenant without a stored store keeps its default).
+  if (!changed.length) return current;
+  const describe = (after: StoreDoc) => prepareEvent(tenant, 'store.updated', { store: toStore(after, site), changed });
   let saved: StoreDoc | null;
   try {
     if (stored) saved = await saveStore(deps.db, tenant, stored, set, describe);
     else {
       const merged: StoreDoc = { ...current, ...set };
       const fields = Object.fromEntries([...FIELDS, 'domain_verified' as const].map((k) => [k, merged[k]])) as unknown as StoreFields;
-      saved = await insertStore(deps.db, tenant, { ...fields, created_at: current.created_at, updated_at: current.updated_at }, describe);
+      const now = new Date();
+      saved = await insertStore(deps.db, tenant, { ...fields, created_at: now, updated_at: now }, describe);
     }
   } catch (err) {
     if (err instanceof SubdomainTakenError) {

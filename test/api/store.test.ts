@@ -35,6 +35,9 @@ describe('GET /store', () => {
     assert.deepEqual(s.colors, { primary: '#c0392b', secondary: '#2c3e50', background: '#ffffff', text: '#222222' });
     assert.equal(s.url, `http://127.0.0.1:8080/s/${s.subdomain}/`);
     assert.equal(await app.db.collection('stores').countDocuments({ account_id: t.accountId }), 0, 'nothing written by a read');
+    // A PATCH that changes nothing writes nothing either.
+    assert.deepEqual((await api.patch('/store', { name: 'Test account', theme: 'classic' })).body.data, s);
+    assert.equal(await app.db.collection('stores').countDocuments({ account_id: t.accountId }), 0);
   });
 
   test('scopes: store:read reads, store:write is needed to change', async () => {
