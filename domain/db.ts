@@ -58,6 +58,9 @@ export const TENANT_COLLECTIONS = [
   'messages',
   'addresses',
   'monitors',
+  'stores',
+  'store_pages',
+  'store_collections',
 ] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 
@@ -304,6 +307,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('conversations').createIndex({ ...tenantKey, last_message_at: -1, _id: -1 }, { name: 'tenant_activity' }),
     db.collection('contacts').createIndex({ ...tenantKey, last_seen_at: -1, _id: -1 }, { name: 'tenant_seen' }),
     db.collection('messages').createIndex({ ...tenantKey, conversation_id: 1, created_at: -1, _id: -1 }, { name: 'tenant_conversation' }),
+    // Subdomains are unique across accounts, per environment (a test store never shows, but keeps its own name).
+    db.collection('stores').createIndex({ env: 1, subdomain: 1 }, { unique: true, name: 'env_subdomain_unique' }),
     db.collection('send_slots').createIndex({ at: 1 }, { name: 'at' }),
     db.collection('rate_limits').createIndex({ window_end: 1 }, { name: 'window_end' }),
   ]);

@@ -2091,6 +2091,30 @@ export interface components {
             /** @description site link; null when not set */
             site: string | null;
         };
+        /** @description Service hours, one entry per day and period (at most two per day), in the store time zone. */
+        StoreHours: {
+            /** @enum {string} */
+            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+            /** @description HH:MM, 24-hour clock */
+            opens: string;
+            /** @description HH:MM, later than `opens` */
+            closes: string;
+        }[];
+        /** @description How visitors reach the store: a link, never a phone number. */
+        StoreContact: {
+            /**
+             * @description what the link opens
+             * @enum {string}
+             */
+            kind: "whatsapp_group" | "telegram" | "instagram" | "messenger" | "site";
+            /**
+             * Format: uri
+             * @description a public HTTPS link (group invite, channel, profile, page) that reveals no private number or e-mail: a link with a phone number (e.g. `wa.me/5511…`) or an e-mail address in it is a 400
+             */
+            url: string;
+            /** @description text of the button; `Fale com a gente` when omitted */
+            label?: string;
+        };
         /** @description Only the fields sent change; `null` clears an optional value; `colors` and `networks` are replaced as a whole. */
         StoreUpdate: {
             /** @description public name of the store */
@@ -2107,11 +2131,15 @@ export interface components {
              */
             logo?: string | null;
             networks?: components["schemas"]["StoreNetworksInput"];
+            hours?: components["schemas"]["StoreHours"];
+            /** @description IANA time zone of `hours` (default America/Sao_Paulo) */
+            timezone?: string;
+            contact?: components["schemas"]["StoreContact"] | null;
             /** @description title of the home page for search engines */
             seo_title?: string | null;
             /** @description description of the home page for search engines */
             seo_description?: string | null;
-            /** @description the store's address under the service domain; taken or reserved names are a 409 `slug_taken` */
+            /** @description the store's address (`/s/{subdomain}/`), unique across accounts: a taken one is a 409 `slug_taken`; a reserved word (`www`, `api`, `admin`, … see README "Storefront"), a name starting `acc-` or containing `--` is a 400 `validation_failed` */
             subdomain?: string;
             /**
              * Format: hostname
@@ -2132,6 +2160,9 @@ export interface components {
             colors: components["schemas"]["StoreColors"];
             logo: string | null;
             networks: components["schemas"]["StoreNetworks"];
+            hours: components["schemas"]["StoreHours"];
+            timezone: string;
+            contact: components["schemas"]["StoreContact"] | null;
             seo_title: string | null;
             seo_description: string | null;
             /** @description custom domain; null when none */
@@ -2176,6 +2207,8 @@ export interface components {
             published: boolean;
             /** @description offers in the collection */
             offer_count: number;
+            /** @description the offers, in the order the store shows them (only approved ones are shown) */
+            offer_ids: string[];
             /**
              * Format: date-time
              * @description creation time
@@ -2223,7 +2256,7 @@ export interface components {
             seo_title: string | null;
             seo_description: string | null;
             published: boolean;
-            /** @description path of the page on the store, `/p/{slug}` */
+            /** @description path of the page under the store address: `/{slug}` */
             path: string;
             /**
              * Format: uri

@@ -19,6 +19,7 @@ import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
 import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpdate } from './offers';
 import { scheduleCreate, scheduleDelete, scheduleGet, scheduleRun, schedulesList, scheduleUpdate } from './schedules';
+import { storeCollectionsList, storeGet, storePageCreate, storeUpdate } from './store';
 import { segmentCreate, segmentDelete, segmentGet, segmentsList, segmentUpdate } from './segments';
 import { templateCreate, templateDelete, templateGet, templatesList, templateUpdate } from './templates';
 import { Handler, OperationId } from './types';
@@ -34,10 +35,6 @@ export const UNBUILT_OPERATIONS = [
   'commissions_list',
   'commissions_summary',
   'commission_get',
-  'store_get',
-  'store_update',
-  'store_collections_list',
-  'store_page_create',
   'analytics_summary',
   'analytics_timeseries',
   'analytics_groups',
@@ -105,6 +102,10 @@ const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   journey_delete: journeyDelete,
   journey_activate: journeyActivate,
   journey_executions_list: journeyExecutionsList,
+  store_get: storeGet,
+  store_update: storeUpdate,
+  store_collections_list: storeCollectionsList,
+  store_page_create: storePageCreate,
 };
 
 const unbuilt = Object.fromEntries(UNBUILT_OPERATIONS.map((id) => [id, notImplemented])) as Record<Unbuilt, typeof notImplemented>;

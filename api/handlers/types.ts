@@ -15,6 +15,10 @@ export interface AppDeps extends DomainDeps {
   /** Hosts or addresses webhooks may point to although private or loopback (OFFEROPS_WEBHOOK_ALLOW). */
   webhookAllow?: readonly string[];
   rateLimit?: { limit: number; windowMs: number };
+  /** Base address of the public storefront (OFFEROPS_PUBLIC_URL), e.g. `https://lojas.example.com`; default `http://127.0.0.1:8080`. */
+  publicUrl?: string;
+  /** How long an API process keeps a rendered storefront page (default STOREFRONT_CACHE_MS; 0: render every request, as bench:store measures too). */
+  storefrontCacheMs?: number;
   /** How long `POST /schedules/{id}/run` waits for its run to queue the publication (default 20 s). */
   scheduleRunWaitMs?: number;
 }

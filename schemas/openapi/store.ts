@@ -1,9 +1,42 @@
-import { bool, dateTime, filter, httpsUrl, idOf, int, JsonSchema, nullable, object, OperationDef, record, ref, str } from './common';
+import { arr, bool, dateTime, filter, httpsUrl, idOf, int, JsonSchema, nullable, object, OperationDef, record, ref, str } from './common';
 import { resource } from './crud';
 
 export const STORE_THEMES = ['classic', 'minimal', 'magazine', 'dark'] as const;
 export const STORE_NETWORKS = ['instagram', 'facebook', 'tiktok', 'youtube', 'x', 'telegram', 'whatsapp', 'site'] as const;
-const COLOR_ROLES = ['primary', 'secondary', 'background', 'text'] as const;
+export const COLOR_ROLES = ['primary', 'secondary', 'background', 'text'] as const;
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export const CONTACT_KINDS = ['whatsapp_group', 'telegram', 'instagram', 'messenger', 'site'] as const;
+/** Subdomains no store may take: names of the service itself and of common infrastructure. */
+export const RESERVED_SUBDOMAINS = [
+  'www',
+  'api',
+  'app',
+  'admin',
+  'panel',
+  'dashboard',
+  'static',
+  'assets',
+  'cdn',
+  'mail',
+  'smtp',
+  'help',
+  'support',
+  'status',
+  'docs',
+  'blog',
+  'store',
+  'stores',
+  'shop',
+  'offerops',
+  'login',
+  'auth',
+  'billing',
+  'root',
+  'test',
+  's',
+] as const;
+
+const HHMM = '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$';
 
 const HEX = '^#[0-9A-Fa-f]{6}$';
 const SLUG = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
@@ -30,6 +63,31 @@ export const schemas: Record<string, JsonSchema> = {
   StoreNetworks: record(Object.fromEntries(STORE_NETWORKS.map((n) => [n, nullable(str({ description: `${n} link; null when not set` }))])), {
     description: "Public links to the store's social networks.",
   }),
+  StoreHours: arr(
+    object(
+      {
+        day: str({ enum: [...WEEKDAYS] }),
+        opens: str({ pattern: HHMM, description: 'HH:MM, 24-hour clock' }),
+        closes: str({ pattern: HHMM, description: 'HH:MM, later than `opens`' }),
+      },
+      ['day', 'opens', 'closes'],
+    ),
+    { maxItems: 14, description: 'Service hours, one entry per day and period (at most two per day), in the store time zone.' },
+  ),
+  StoreContact: object(
+    {
+      kind: str({ enum: [...CONTACT_KINDS], description: 'what the link opens' }),
+      url: httpsUrl({
+        maxLength: 500,
+        description:
+          'a public HTTPS link (group invite, channel, profile, page) that reveals no private number or e-mail: a link with a phone ' +
+          'number (e.g. `wa.me/5511…`) or an e-mail address in it is a 400',
+      }),
+      label: str({ minLength: 1, maxLength: 60, description: 'text of the button; `Fale com a gente` when omitted' }),
+    },
+    ['kind', 'url'],
+    { description: 'How visitors reach the store: a link, never a phone number.' },
+  ),
   StoreUpdate: object(
     {
       name: str({ minLength: 1, maxLength: 80, description: 'public name of the store' }),
@@ -39,13 +97,18 @@ export const schemas: Record<string, JsonSchema> = {
       colors: ref('StoreColorsInput'),
       logo: nullable(httpsUrl({ maxLength: 2000, description: 'HTTPS image URL of the logo' })),
       networks: ref('StoreNetworksInput'),
+      hours: ref('StoreHours'),
+      timezone: str({ minLength: 1, maxLength: 64, description: 'IANA time zone of `hours` (default America/Sao_Paulo)' }),
+      contact: nullable(ref('StoreContact')),
       seo_title: nullable(str({ maxLength: 70, description: 'title of the home page for search engines' })),
       seo_description: nullable(str({ maxLength: 180, description: 'description of the home page for search engines' })),
       subdomain: str({
         minLength: 3,
         maxLength: 63,
         pattern: '^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$',
-        description: "the store's address under the service domain; taken or reserved names are a 409 `slug_taken`",
+        description:
+          "the store's address (`/s/{subdomain}/`), unique across accounts: a taken one is a 409 `slug_taken`; a reserved word " +
+          '(`www`, `api`, `admin`, … see README "Storefront"), a name starting `acc-` or containing `--` is a 400 `validation_failed`',
       }),
       domain: nullable(
         str({
@@ -73,6 +136,9 @@ export const schemas: Record<string, JsonSchema> = {
       colors: ref('StoreColors'),
       logo: nullable(str()),
       networks: ref('StoreNetworks'),
+      hours: ref('StoreHours'),
+      timezone: str(),
+      contact: nullable(ref('StoreContact')),
       seo_title: nullable(str()),
       seo_description: nullable(str()),
       domain: nullable(str({ description: 'custom domain; null when none' })),
@@ -94,6 +160,7 @@ export const schemas: Record<string, JsonSchema> = {
       position: int({ minimum: 0, description: 'public order: collections are shown by ascending position' }),
       published: bool({ description: 'shown on the public store' }),
       offer_count: int({ minimum: 0, description: 'offers in the collection' }),
+      offer_ids: arr(idOf('off'), { description: 'the offers, in the order the store shows them (only approved ones are shown)' }),
       created_at: dateTime('creation time'),
       updated_at: dateTime('last change'),
     },
@@ -129,7 +196,7 @@ export const schemas: Record<string, JsonSchema> = {
       seo_title: nullable(str()),
       seo_description: nullable(str()),
       published: bool(),
-      path: str({ pattern: '^/', description: 'path of the page on the store, `/p/{slug}`' }),
+      path: str({ pattern: '^/', description: 'path of the page under the store address: `/{slug}`' }),
       url: str({ format: 'uri', description: 'public address of the page' }),
       published_at: nullable(dateTime('when the page was first published')),
       created_at: dateTime('creation time'),

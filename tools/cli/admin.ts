@@ -24,6 +24,8 @@ import { setTelegramWebhook } from '../../activities/connectors/telegram';
 import { ConnectorError } from '../../activities/connectors/types';
 import { changeChannel, connectChannel, listChannelSummaries, removeChannel, rotateInboundSecret } from '../../domain/channels/service';
 import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGroups, removeOperatorGroup } from '../../domain/groups/admin';
+import { listOperatorCollections, removeCollection, setCollection } from '../../domain/store/admin';
+import { verifyStoreDomain } from '../../domain/store/service';
 import { UsageError } from './errors';
 
 export type Values = Record<string, string | boolean | undefined>;
@@ -287,4 +289,46 @@ export async function groupUpdate(db: Db, { values, args }: AdminInput) {
 export async function groupDelete(db: Db, { values, args }: AdminInput) {
   await removeOperatorGroup(db, await tenantOf(db, values), args[0]!);
   return { deleted: true };
+}
+
+function position(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,6}$/.test(value)) throw new UsageError('--position must be a whole number ≥ 0');
+  return Number(value);
+}
+
+export async function collectionSet(db: Db, { values }: AdminInput) {
+  const title = nonEmpty('--title', str(values, 'title'));
+  if (!title) throw new UsageError('--title is required');
+  const tenant = await tenantOf(db, values);
+  const offers = str(values, 'offers');
+  const published = str(values, 'published');
+  const { collection, created } = await setCollection(db, tenant, {
+    title,
+    slug: str(values, 'slug'),
+    description: str(values, 'description'),
+    position: position(str(values, 'position')),
+    published: published === undefined ? undefined : oneOf('--published', published, ['true', 'false'] as const, 'true') === 'true',
+    offer_ids: offers
+      ? offers
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+      : [],
+  });
+  return { collection, created };
+}
+
+export async function collectionList(db: Db, { values }: AdminInput) {
+  return { collections: await listOperatorCollections(db, await tenantOf(db, values)) };
+}
+
+export async function collectionDelete(db: Db, { values, args }: AdminInput) {
+  await removeCollection(db, await tenantOf(db, values), args[0]!);
+  return { deleted: true };
+}
+
+export async function storeVerifyDomain(db: Db, { values }: AdminInput) {
+  const store = await verifyStoreDomain({ db }, await tenantOf(db, values), { publicUrl: process.env.OFFEROPS_PUBLIC_URL || undefined });
+  return { store_id: store._id, domain: store.domain, domain_verified: store.domain_verified };
 }

@@ -46,6 +46,8 @@ export const NOUNS: Record<string, string> = {
   'admin key': 'API keys of an account',
   'admin channel': 'connections to a chat network (their token is stored sealed and never shown)',
   'admin group': 'chat groups, connected to a channel at an address',
+  'admin store': "the public store's custom domain",
+  'admin collection': 'editorial collections of the public store (ordered offers; GET /store/collections lists them)',
 };
 
 export const COMMANDS: Command[] = [
@@ -235,6 +237,58 @@ export const COMMANDS: Command[] = [
     options: { account: S, env: S },
     prints: '{"deleted": true}',
     admin: admin.groupDelete,
+  },
+  {
+    words: ['admin', 'collection', 'set'],
+    args: [],
+    synopsis:
+      '--account ID --title T [--env live|test] [--slug S] [--offers off_a,off_b] [--position N] [--published true|false] [--description D]',
+    summary: 'create or replace a collection of the store (named by its slug)',
+    details: [
+      ...tenantDetails,
+      '--title T             the name shown on the store',
+      '--slug S              its id in the store (default: made from the title); set again to replace it',
+      '--offers IDS          the offers, comma-separated, in the order shown (only approved ones are shown)',
+      '--position N          public order: collections show by ascending position (default 0)',
+      '--published true|false  shown on the store (default true)',
+      '--description D       a line under the title',
+    ],
+    options: { account: S, env: S, title: S, slug: S, offers: S, position: S, published: S, description: S },
+    prints: '{"collection": {…the API\'s collection}, "created": true|false}',
+    admin: admin.collectionSet,
+  },
+  {
+    words: ['admin', 'collection', 'list'],
+    args: [],
+    synopsis: '--account ID [--env live|test]',
+    summary: 'list the collections of a store in public order',
+    details: tenantDetails,
+    options: { account: S, env: S },
+    prints: '{"collections": [{…the API\'s collection}, …]}',
+    admin: admin.collectionList,
+  },
+  {
+    words: ['admin', 'collection', 'delete'],
+    args: ['SLUG'],
+    synopsis: '--account ID [--env live|test]',
+    summary: 'delete a collection (its offers stay)',
+    details: tenantDetails,
+    options: { account: S, env: S },
+    prints: '{"deleted": true}',
+    admin: admin.collectionDelete,
+  },
+  {
+    words: ['admin', 'store', 'verify-domain'],
+    args: [],
+    synopsis: '--account ID',
+    summary: "confirm that the live store's custom domain points here: the storefront then answers on that Host",
+    details: [
+      '--account ID          the account (acc_…); its live store must have a domain (PATCH /store)',
+      'Check the DNS first: the domain must have a CNAME to the dns_target GET /store shows. Records store.updated (relayed by the worker within a minute).',
+    ],
+    options: { account: S },
+    prints: '{"store_id": "sto_…", "domain": "ofertas.example.com", "domain_verified": 1}',
+    admin: admin.storeVerifyDomain,
   },
   {
     words: ['dev', 'gateway'],

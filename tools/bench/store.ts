@@ -1,0 +1,216 @@
+/**
+ * `npm run bench:store`: the public storefront's home page (a store with a
+ * collection of BENCH_OFFERS approved offers and a few pages) served by the
+ * API process — its whole chain: request id, access log, store look-up,
+ * collections, offers, pages, rendering, ETag — beside a bare Koa handler
+ * answering the same HTML from memory, as a p50/p90 ratio (goal p50 ≤ 2×).
+ * Two rows: with the storefront's render cache as deployed (STOREFRONT_CACHE_MS)
+ * and with it off (every request reads the database and renders). The
+ * servers run in a child process; sequential keep-alive requests alternate
+ * between them so drift hits both alike. Load goes to loopback only. Options:
+ * BENCH_REQUESTS (default 1000), BENCH_OFFERS (default 24).
+ */
+import { ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, createServer, request, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Koa from 'koa';
+import pino from 'pino';
+import { closeApp, createApp } from '../../api/app';
+import { STOREFRONT_CACHE_MS } from '../../api/storefront';
+import { createAccount } from '../../domain/accounts/store';
+import { connectMongo, connectTemporal } from '../../domain/config';
+import { ensureIndexes, Tenant } from '../../domain/db';
+import { createLogger } from '../../domain/logger';
+import { createOffer, updateOffer } from '../../domain/offers/service';
+import { newSecretKey } from '../../domain/sealing';
+import { setCollection } from '../../domain/store/admin';
+import { createPage, updateStore } from '../../domain/store/service';
+import { log, Supervisor } from '../stack/processes';
+import { startStack } from '../stack/stack';
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
+const OFFERS = Number(process.env.BENCH_OFFERS ?? 24);
+const SUBDOMAIN = 'bench-store';
+
+const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+interface ServeConfig {
+  mongodbUri: string;
+  mongodbDb: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+}
+
+function get(agent: Agent, port: number, path: string): Promise<{ ms: number; status: number; body: string }> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent, headers: { accept: 'text/html' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Child: the API with its render cache, the API without it, and the bare handler serving the same HTML. */
+async function serve(config: ServeConfig): Promise<void> {
+  const mongo = await connectMongo(config);
+  const temporal = await connectTemporal(config);
+  const deps = {
+    db: mongo.db,
+    secretKey: Buffer.from(newSecretKey(), 'base64'),
+    temporal: { client: temporal.client, namespace: config.temporalNamespace },
+    logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
+  };
+  const cached = createApp(deps);
+  const uncached = createApp({ ...deps, storefrontCacheMs: 0 });
+  const listen = async (handle: ReturnType<Koa['callback']>): Promise<Server> => {
+    const server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return server;
+  };
+  const servers = [await listen(cached.callback()), await listen(uncached.callback())];
+  const agent = new Agent({ keepAlive: false });
+  const page = await get(agent, (servers[0]!.address() as AddressInfo).port, `/s/${SUBDOMAIN}/`);
+  if (page.status !== 200) throw new Error(`the storefront answered ${page.status}`);
+  const bare = new Koa();
+  bare.use((ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = page.body;
+  });
+  servers.push(await listen(bare.callback()));
+  const port = (s: Server) => (s.address() as AddressInfo).port;
+  process.send!({ cached: port(servers[0]!), uncached: port(servers[1]!), bare: port(servers[2]!), bytes: Buffer.byteLength(page.body) });
+  process.on('message', () => {
+    for (const s of servers) s.closeAllConnections();
+    void Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
+      .then(() => Promise.all([closeApp(cached), closeApp(uncached)]))
+      .then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()]))
+      .then(() => process.exit(0));
+  });
+}
+
+async function seed(config: ServeConfig): Promise<void> {
+  const mongo = await connectMongo(config);
+  await ensureIndexes(mongo.db);
+  const temporal = await connectTemporal(config);
+  const domain = { db: mongo.db, temporal: { client: temporal.client } };
+  const account = await createAccount(mongo.db, { name: 'Bench store' });
+  const tenant: Tenant = { accountId: account._id, env: 'live' };
+  const site = {};
+  await updateStore(domain, tenant, account, site, {
+    name: 'Bench store',
+    subdomain: SUBDOMAIN,
+    tagline: 'Ofertas escolhidas',
+    theme: 'magazine',
+    seo_title: 'Bench store: ofertas',
+    seo_description: 'A store for the benchmark.',
+    contact: { kind: 'telegram', url: 'https://t.me/bench' },
+    active: true,
+  });
+  const ids: string[] = [];
+  for (let i = 0; i < OFFERS; i++) {
+    const { offer } = await createOffer(domain, tenant, {
+      url: `https://shop.example/bench/store-${i}`,
+      title: `Oferta ${i}`,
+      price: 100 + i,
+      original_price: 150 + i,
+      currency: 'BRL',
+      image: `https://cdn.example/bench/${i}.jpg`,
+    });
+    await updateOffer(domain, tenant, offer._id, { status: 'approved' });
+    ids.push(offer._id);
+  }
+  await setCollection(mongo.db, tenant, { title: 'Destaques', offer_ids: ids });
+  for (let i = 0; i < 3; i++)
+    await createPage(domain, tenant, account, site, { title: `Página ${i}`, body: `# Página ${i}\n\nTexto.`, published: true });
+  await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-bench-store-'));
+  const supervisor = await Supervisor.open(dataDir, log);
+  let child: ChildProcess | undefined;
+  try {
+    const stack = await startStack({ supervisor, withApp: false, log });
+    const config: ServeConfig = {
+      mongodbUri: stack.mongodbUri,
+      mongodbDb: `bench_${randomBytes(4).toString('hex')}`,
+      temporalAddress: stack.temporalAddress,
+      temporalNamespace: stack.temporalNamespace,
+    };
+    await seed(config);
+    child = fork(__filename, ['serve'], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      env: { ...process.env, BENCH_SERVE: JSON.stringify(config) },
+    });
+    const [ports] = (await once(child, 'message')) as [{ cached: number; uncached: number; bare: number; bytes: number }];
+    log('bench: seeded; measuring');
+    const path = `/s/${SUBDOMAIN}/`;
+    const rows: string[] = [];
+    for (const [name, port] of [
+      [`home, render cache ${STOREFRONT_CACHE_MS} ms`, ports.cached],
+      ['home, no render cache', ports.uncached],
+    ] as const) {
+      const agents = [new Agent({ keepAlive: true, maxSockets: 1 }), new Agent({ keepAlive: true, maxSockets: 1 })] as const;
+      const ours: number[] = [];
+      const bare: number[] = [];
+      for (let i = 0; i < Math.min(100, REQUESTS) + REQUESTS; i++) {
+        const a = await get(agents[0], port, path);
+        const b = await get(agents[1], ports.bare, path);
+        if (a.status !== 200 || b.status !== 200) throw new Error(`answers ${a.status} and ${b.status}`);
+        if (i >= Math.min(100, REQUESTS)) {
+          ours.push(a.ms);
+          bare.push(b.ms);
+        }
+      }
+      for (const a of agents) a.destroy();
+      const r50 = quantile(ours, 0.5) / quantile(bare, 0.5);
+      const r90 = quantile(ours, 0.9) / quantile(bare, 0.9);
+      const f = (x: number) => x.toFixed(2).padStart(7);
+      rows.push(
+        `${name.padEnd(30)} ${f(quantile(ours, 0.5))} ${f(quantile(bare, 0.5))} ${r50.toFixed(2).padStart(6)}×${r50 <= 2 ? ' ' : '!'} ${f(quantile(ours, 0.9))} ${f(quantile(bare, 0.9))} ${r90.toFixed(2).padStart(6)}×`,
+      );
+    }
+    console.log(
+      `\nstore benchmark: ${REQUESTS} sequential keep-alive GET ${path} per side (after 100 warm-up), ${OFFERS} offers, ${ports.bytes} bytes of HTML`,
+    );
+    console.log('Goal: p50 ≤ 2× the bare Koa handler serving the same HTML from memory (! marks a miss)\n');
+    console.log(
+      `${'page'.padEnd(30)} ${'p50 ms'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(8)} ${'p90 ms'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(7)}`,
+    );
+    for (const row of rows) console.log(row);
+    child.send('stop');
+    await once(child, 'exit');
+    child = undefined;
+  } finally {
+    child?.kill();
+    await supervisor.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === 'serve') {
+  serve(JSON.parse(process.env.BENCH_SERVE!) as ServeConfig).catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
