@@ -155,7 +155,7 @@ describe('end to end', () => {
     const handle = app.temporal.client.workflow.getHandle(delivery.id);
     assert.equal(await (await handle.describe()).staticSummary(), `Deliver offer.created ${payload.id} to webhook ${hook.id} at localhost`);
     const dispatch = app.temporal.client.workflow.getHandle(dispatchWorkflowId(payload.id));
-    assert.equal(await (await dispatch.describe()).staticSummary(), `Dispatch offer.created ${payload.id} to its webhooks`);
+    assert.equal(await (await dispatch.describe()).staticSummary(), `Dispatch offer.created ${payload.id} to its webhooks and journeys`);
     const attempts = ((await handle.fetchHistory()).events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
     assert.deepEqual(
       attempts.map((e) => defaultPayloadConverter.fromPayload(e.userMetadata!.summary!)),
