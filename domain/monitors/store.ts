@@ -4,37 +4,18 @@
  * Temporal Schedule `monitor-<id>` is made from it (./temporal.ts).
  */
 import { Db, Filter } from 'mongodb';
-import { MONITOR_AUTOMATION_MODES, MONITOR_SOURCE_TYPES, MONITOR_STATES } from '../../schemas/openapi/monitors';
+import { MONITOR_AUTOMATION_MODES, MONITOR_STATES } from '../../schemas/openapi/monitors';
+import { Schema } from '../../schemas/types';
 import { OutboxEvent, Page, PageResult, Tenant, tenantCollection } from '../db';
 import { ResourceDoc } from '../resource';
 
 export type MonitorState = (typeof MONITOR_STATES)[number];
-export type SourceType = (typeof MONITOR_SOURCE_TYPES)[number];
 export type AutomationMode = (typeof MONITOR_AUTOMATION_MODES)[number];
 
-export type MappingField =
-  'items' | 'title' | 'url' | 'price' | 'original_price' | 'image' | 'store' | 'category' | 'commission_pct' | 'currency';
-
-export interface MonitorSource {
-  type: SourceType;
-  url: string;
-  name?: string;
-  marketplace?: string;
-  mapping?: Partial<Record<MappingField, string>>;
-}
-
-export interface MonitorCriteria {
-  keywords_include?: string[];
-  keywords_exclude?: string[];
-  category?: string;
-  marketplace?: string;
-  stores_allow?: string[];
-  stores_deny?: string[];
-  min_discount_pct?: number;
-  min_price?: number;
-  max_price?: number;
-  min_commission_pct?: number;
-}
+/** A source, its field mapping and the criteria as the contract declares them. */
+export type MonitorSource = Schema<'MonitorSource'>;
+export type MappingField = keyof Schema<'MonitorSourceMapping'>;
+export type MonitorCriteria = Schema<'MonitorCriteria'>;
 
 export interface MonitorFrequency {
   every_minutes: number | null;
@@ -54,7 +35,7 @@ export interface MonitorAutomation {
 
 export interface SourceResult {
   name: string;
-  type: SourceType;
+  type: MonitorSource['type'];
   seen: number;
   matched: number;
   created: number;
