@@ -7,7 +7,8 @@
  * slug). Subdomains are unique across accounts through a unique index.
  */
 import { Db } from 'mongodb';
-import { COLOR_ROLES, CONTACT_KINDS, STORE_NETWORKS, STORE_THEMES, WEEKDAYS } from '../../schemas/openapi/store';
+import { COLOR_ROLES, STORE_NETWORKS, STORE_THEMES } from '../../schemas/openapi/store';
+import { Schema } from '../../schemas/types';
 import { crossTenantCollection, isDuplicateKey, OutboxEvent, Tenant } from '../db';
 import { derivedId } from '../ids';
 import { ResourceDoc, resourceStore } from '../resource';
@@ -15,16 +16,8 @@ import { ResourceDoc, resourceStore } from '../resource';
 export type StoreTheme = (typeof STORE_THEMES)[number];
 export type ColorRole = (typeof COLOR_ROLES)[number];
 export type Network = (typeof STORE_NETWORKS)[number];
-export interface StoreHour {
-  day: (typeof WEEKDAYS)[number];
-  opens: string;
-  closes: string;
-}
-export interface StoreContact {
-  kind: (typeof CONTACT_KINDS)[number];
-  url: string;
-  label?: string;
-}
+export type StoreHour = Schema<'StoreHours'>[number];
+export type StoreContact = Schema<'StoreContact'>;
 
 export interface StoreFields {
   subdomain: string;
