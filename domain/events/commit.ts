@@ -9,20 +9,14 @@
  * If this process dies first, the worker's outbox sweep does the same.
  */
 import { Db } from 'mongodb';
-import { Tenant, TenantCollectionName } from '../db';
+import { TenantCollectionName } from '../db';
 import { startDispatch, TemporalDeps } from '../temporal/start';
-import { journeysConcerned } from '../journeys/store';
+import { awaitedByJourneys } from '../journeys/store';
 import { hasSubscribedWebhook } from '../webhooks/store';
 import { DomainEvent, markDispatched, relayOutbox } from './store';
 
 /** Event kinds whose dispatch does more than deliver to webhooks: the removals a deletion leaves to the background. */
 export const FOLLOW_UP_KINDS: ReadonlySet<string> = new Set(['webhook.deleted', 'schedule.deleted']);
-
-/** Whether an active journey is triggered by `kind`, or (an inbound message) an execution of the tenant may wait for a reply. */
-async function concernsJourneys(db: Db, tenant: Tenant, kind: string): Promise<boolean> {
-  const { triggered, mayWaitForReply } = await journeysConcerned(db, tenant, kind);
-  return triggered.length > 0 || mayWaitForReply;
-}
 
 /** Starts the dispatch of `event` when a webhook or a follow-up awaits it; otherwise marks it dispatched. */
 export async function dispatch(deps: { db: Db; temporal: TemporalDeps }, event: DomainEvent): Promise<void> {
@@ -30,7 +24,7 @@ export async function dispatch(deps: { db: Db; temporal: TemporalDeps }, event: 
   const awaited =
     FOLLOW_UP_KINDS.has(event.kind) ||
     (await hasSubscribedWebhook(deps.db, tenant, event.kind)) ||
-    (await concernsJourneys(deps.db, tenant, event.kind));
+    (await awaitedByJourneys(deps.db, tenant, event.kind));
   if (awaited) await startDispatch(deps.temporal, event);
   else await markDispatched(deps.db, event.id);
 }

@@ -80,18 +80,26 @@ export const saveJourney = store.update;
 export const deleteUnexecutedJourney = (db: Db, tenant: Tenant, id: string, event: OutboxEvent): Promise<boolean> =>
   journeys(db, tenant).deleteById(id, { executions: 0 }, event);
 
+/** Journeys of the tenant that have executed: one of their executions may be waiting for a reply. */
+const EXECUTED = { executions: { $gt: 0 } } as const;
+
 /**
  * The journeys an event of `kind` concerns: the active ones it triggers and,
  * for an inbound message, whether any journey of the tenant has executed (one
  * of its executions may be waiting for the reply).
  */
 export async function journeysConcerned(db: Db, tenant: Tenant, kind: string): Promise<{ triggered: JourneyDoc[]; mayWaitForReply: boolean }> {
-  const all = await journeys(db, tenant).all({});
-  return {
-    triggered: all.filter((j) => j.active === 1 && j.trigger === kind),
-    // Any executed journey: a running execution may wait on a version of the graph the journey no longer has.
-    mayWaitForReply: kind === 'message.received' && all.some((j) => j.executions > 0),
-  };
+  const [triggered, executed] = await Promise.all([
+    journeys(db, tenant).all({ active: 1, trigger: kind }),
+    kind === 'message.received' ? journeys(db, tenant).count(EXECUTED) : 0,
+  ]);
+  return { triggered, mayWaitForReply: executed > 0 };
+}
+
+/** Whether an event of `kind` concerns any journey (journeysConcerned, answered by one count for every event's dispatch). */
+export async function awaitedByJourneys(db: Db, tenant: Tenant, kind: string): Promise<boolean> {
+  const triggers: Filter<JourneyDoc> = { active: 1, trigger: kind };
+  return (await journeys(db, tenant).count(kind === 'message.received' ? { $or: [triggers, EXECUTED] } : triggers)) > 0;
 }
 
 /** What one step of an execution changes in the counters: a block entered, completed or failed; an execution started or finished. */
