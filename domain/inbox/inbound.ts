@@ -184,7 +184,7 @@ export async function receiveInbound(
     $addToSet: { channels: network },
     ...(newConversation ? { $inc: { conversation_count: 1 } } : {}),
   });
-  await messages(deps.db, tenant).updateById(messageId, { $set: { applied_at: now } });
+  await messages(deps.db, tenant).updateRead(message, { $set: { applied_at: now } });
   for (const [collection, id] of [
     ['contacts', contact.ownerId],
     ['conversations', thread.ownerId],
