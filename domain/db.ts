@@ -61,6 +61,7 @@ export const TENANT_COLLECTIONS = [
   'stores',
   'store_pages',
   'store_collections',
+  'analytics_buckets',
 ] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { addToBuckets, localDayHour, readBuckets, windowDays } from '../../domain/analytics/buckets';
+import { platformCollection } from '../../domain/db';
+import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
+
+describe('analytics buckets', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  it('local days and hours follow the time zone', () => {
+    assert.deepEqual(localDayHour(new Date('2026-11-24T02:30:00Z'), 'America/Sao_Paulo'), { day: '2026-11-23', hour: 23 });
+    assert.deepEqual(localDayHour(new Date('2026-11-24T02:30:00Z'), 'UTC'), { day: '2026-11-24', hour: 2 });
+    assert.deepEqual(windowDays(new Date('2026-03-01T12:00:00Z'), 3, 'UTC'), ['2026-02-27', '2026-02-28', '2026-03-01']);
+  });
+
+  it('merges a batch into one upsert per day and dimension, counts per key and hour, and keeps tenants apart', async () => {
+    const a = await seedTenant(app.db);
+    const b = await seedTenant(app.db);
+    await platformCollection<{ _id: string; timezone?: string }>(app.db, 'accounts').updateOne(
+      { _id: a.accountId },
+      { $set: { timezone: 'America/Sao_Paulo' } },
+    );
+    const at = new Date('2026-11-24T02:30:00Z'); // 23:30 on the 23rd in São Paulo
+    const click = (group: string) => ({
+      at,
+      incs: [
+        { dimension: 'totals' as const, counter: 'clicks', by: 1 },
+        { dimension: 'hours' as const, counter: 'clicks', by: 1 },
+        { dimension: 'groups' as const, key: group, counter: 'clicks', by: 1 },
+        { dimension: 'totals' as const, counter: 'commissions.BRL.amount_minor', by: 1250 },
+      ],
+    });
+    await addToBuckets(app.db, a, [click('grp_1'), click('grp_1'), click('grp_2')]);
+    await addToBuckets(app.db, a, [click('grp_2')]);
+    await addToBuckets(app.db, b, [click('grp_9')]);
+
+    const [totals] = await readBuckets(app.db, a, 'totals', ['2026-11-23']);
+    assert.deepEqual(totals?.c, { clicks: 4, commissions: { BRL: { amount_minor: 5000 } } });
+    const [hours] = await readBuckets(app.db, a, 'hours', ['2026-11-23']);
+    assert.deepEqual(hours?.c, { '23': { clicks: 4 } });
+    const [groups] = await readBuckets(app.db, a, 'groups', ['2026-11-22', '2026-11-23', '2026-11-24']);
+    assert.equal(groups?.day, '2026-11-23');
+    assert.deepEqual(groups?.c, { grp_1: { clicks: 2 }, grp_2: { clicks: 2 } });
+    // The other account (UTC) counted its click on the 24th, and neither sees the other's buckets.
+    assert.deepEqual((await readBuckets(app.db, b, 'groups', ['2026-11-23', '2026-11-24']))[0]?.c, { grp_9: { clicks: 1 } });
+    assert.equal((await readBuckets(app.db, b, 'totals', ['2026-11-23'])).length, 0);
+  });
+});
