@@ -13,6 +13,7 @@ import { Environment, Tenant } from '../domain/db';
 import { eventById } from '../domain/events/store';
 import { closeConversation, toContact, toConversation, updateConversation } from '../domain/inbox/service';
 import { queueReply } from '../domain/inbox/replies';
+import { queuePublication } from '../domain/publications/queue';
 import { contacts, ContactStage, conversations } from '../domain/inbox/store';
 import { Condition, holds, subjectOf } from '../domain/journeys/conditions';
 import { journeysConcerned, recordProgress } from '../domain/journeys/store';
@@ -50,6 +51,12 @@ export interface JourneyTargets {
 const BODY_MAX = 16 * 1024;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const WAITING_PAGE = 100;
+
+/** `holder[field]` when it is a non-empty string (ids an event's data carries). */
+function idIn(holder: unknown, field: string): string | null {
+  const value = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[field] : undefined;
+  return typeof value === 'string' && value ? value : null;
+}
 
 const tenantOf = (ref: { account: string; environment: Environment }): Tenant => ({ accountId: ref.account, env: ref.environment });
 
@@ -239,6 +246,41 @@ export function createJourneyActivities(deps: ActivityDeps) {
       }
       const body = method === 'POST' ? JSON.stringify(input.config.body ?? input.event) : null;
       return call(url, addresses, method, body, timeoutMs, deps.webhookCa);
+    },
+
+    /**
+     * A publish block: a publication through the publish path (the offer the
+     * event names, or the block's text, to a group or segment), as
+     * POST /offers/{id}/publish makes one; its id. The key of the step makes a
+     * retried activity find the publication its first try queued.
+     */
+    async journeyPublish(input: ExecutionRef & { event: JourneyExecutionInput['event']; config: Record<string, unknown> }): Promise<string> {
+      const c = input.config;
+      const { workflowExecution: run, activityId } = Context.current().info;
+      if (!run) throw new Error('journeyPublish runs inside a journey execution');
+      const data = input.event.data;
+      const text = typeof c.text === 'string' ? c.text : null;
+      const offerId = text === null ? (idIn(data.offer, 'id') ?? idIn(data, 'offer_id')) : null;
+      if (text === null && offerId === null) throw refused(`the triggering ${input.event.kind} event names no offer: give the block a text`);
+      const groupId =
+        c.event_group === true ? (idIn(data, 'group_id') ?? idIn(data.group, 'id')) : typeof c.group_id === 'string' ? c.group_id : null;
+      if (c.event_group === true && groupId === null) throw refused(`the triggering ${input.event.kind} event names no group`);
+      try {
+        const { publication } = await queuePublication(domain, tenantOf(input), {
+          offer_id: offerId,
+          text,
+          template_id: typeof c.template_id === 'string' ? c.template_id : null,
+          group_id: groupId,
+          segment_id: typeof c.segment_id === 'string' ? c.segment_id : null,
+          with_image: c.with_image !== false,
+          schedule_id: null,
+          idempotency_key: `journey:${run.workflowId}/${run.runId}/${activityId}`,
+        });
+        return publication._id;
+      } catch (err) {
+        if (err instanceof DomainError) throw refused(err.message);
+        throw err;
+      }
     },
 
     /** An end block that closes the conversation (already closed: nothing to do). */

@@ -1090,6 +1090,8 @@ export interface components {
              * @description when the offer was archived
              */
             archived_at: string | null;
+            /** @description the monitor whose run found the offer; null for an offer created otherwise */
+            monitor_id: string | null;
         };
         OfferArchive: {
             /** @description true: the offer left the active flow */
@@ -2295,7 +2297,7 @@ export interface components {
          * @description Kind of block of a journey graph.
          * @enum {string}
          */
-        JourneyBlockType: "trigger" | "message" | "wait" | "wait_reply" | "condition" | "tag" | "assign" | "http" | "end";
+        JourneyBlockType: "trigger" | "message" | "wait" | "wait_reply" | "condition" | "tag" | "assign" | "http" | "publish" | "end";
         /** @description Entry of the graph (exactly one). The journey's `trigger` and `filter` say which events start an execution. */
         JourneyTriggerConfig: Record<string, never>;
         /** @description Send a message in the conversation of the triggering event: a `text`, or a template (`template_id`, which must exist). */
@@ -2368,6 +2370,30 @@ export interface components {
             /** @description give up after this long (10000 when omitted) */
             timeout_ms?: number;
         };
+        /** @description Publish to groups through the publish path (a publication, with the channels' pacing and retries): a `text`, or the offer the triggering event names (`event.data.offer.id` or `event.data.offer_id`; an event without one fails the block). Destination: exactly one of `group_id`, `segment_id` and `event_group`. One publication per execution and block, however often the step is retried. */
+        JourneyPublishConfig: {
+            /** @description publish to this group (it must exist) */
+            group_id?: string;
+            /** @description publish to every active group of this segment (it must exist) */
+            segment_id?: string;
+            /**
+             * @description publish to the group the triggering event names (`event.data.group_id` or `event.data.group.id`)
+             * @constant
+             */
+            event_group?: true;
+            /** @description publish this text; without it, the offer of the triggering event */
+            text?: string;
+            /** @description render the event's offer with this template (it must exist); not with `text` */
+            template_id?: string;
+            /** @description send the offer's image where the channel supports it (default true) */
+            with_image?: boolean;
+        } & (({
+            group_id: unknown;
+        } | {
+            segment_id: unknown;
+        } | {
+            event_group: unknown;
+        }) & unknown);
         /** @description End the execution. */
         JourneyEndConfig: {
             /** @description also close the conversation */
@@ -2471,6 +2497,17 @@ export interface components {
             /** @description id of the block, unique in the journey */
             id: string;
             /** @constant */
+            type: "publish";
+            /** @description label shown in the editor */
+            name?: string;
+            config: components["schemas"]["JourneyPublishConfig"];
+            /** @description the following block; empty ends the path */
+            next?: string[];
+            position?: components["schemas"]["JourneyBlockPosition"];
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
             type: "end";
             /** @description label shown in the editor */
             name?: string;
@@ -2564,6 +2601,17 @@ export interface components {
             type: "http";
             name: string | null;
             config: components["schemas"]["JourneyHttpConfig"];
+            /** @description the following block; empty ends the path */
+            next: string[];
+            position: components["schemas"]["JourneyBlockPosition"] | null;
+            metrics: components["schemas"]["JourneyBlockMetrics"];
+        } | {
+            /** @description id of the block, unique in the journey */
+            id: string;
+            /** @constant */
+            type: "publish";
+            name: string | null;
+            config: components["schemas"]["JourneyPublishConfig"];
             /** @description the following block; empty ends the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;

@@ -111,6 +111,9 @@ export async function journeyExecution(input: JourneyExecutionInput): Promise<Ex
           { ...ref, event: input.event, config: c },
         ]);
         break;
+      case 'publish':
+        await acts.journeyPublish.executeWithOptions(on('publish'), [{ ...ref, event: input.event, config: c }]);
+        break;
       case 'end':
         if (c.close_conversation === true) await acts.journeyClose.executeWithOptions(on('close the conversation'), [ref]);
         return null;

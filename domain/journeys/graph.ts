@@ -149,11 +149,26 @@ function blocksOnSpinningLoops(byId: ReadonlyMap<string, GraphBlock>): string[] 
 /** The template ids the blocks send, with the block naming each. */
 export function templatesNamed(blocks: readonly GraphBlock[]): { blockId: string; templateId: string }[] {
   return blocks.flatMap((b) =>
-    b.type === 'message' && 'template_id' in b.config && typeof b.config.template_id === 'string'
+    (b.type === 'message' || b.type === 'publish') && 'template_id' in b.config && typeof b.config.template_id === 'string'
       ? [{ blockId: b.id, templateId: b.config.template_id }]
       : [],
   );
 }
+
+/** The groups and segments publish blocks publish to, with the block naming each. */
+export function destinationsNamed(blocks: readonly GraphBlock[]): { blockId: string; field: 'group_id' | 'segment_id'; id: string }[] {
+  return blocks.flatMap((b) => {
+    if (b.type !== 'publish') return [];
+    const config = b.config as Record<string, unknown>;
+    return (['group_id', 'segment_id'] as const).flatMap((field) =>
+      typeof config[field] === 'string' ? [{ blockId: b.id, field, id: config[field] as string }] : [],
+    );
+  });
+}
+
+/** The detail for a block whose group or segment does not exist. */
+export const missingDestination = (blockId: string, field: 'group_id' | 'segment_id', id: string): ErrorDetail =>
+  detail(blockId, 'exists', `${field === 'group_id' ? 'group' : 'segment'} ${id} is not one of this account's`, `.config.${field}`);
 
 /** The detail for a block whose template does not exist. */
 export const missingTemplate = (blockId: string, templateId: string): ErrorDetail =>

@@ -12,10 +12,12 @@ import { conflict, ErrorDetail, invalid } from '../errors';
 import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
 import { changedFields, DomainDeps, found, iso, written } from '../resource';
+import { getGroup } from '../groups/store';
+import { getSegment } from '../segments/store';
 import { getTemplate } from '../templates/store';
 import { checkDestination, DestinationError } from '../webhooks/destinations';
 import { executionsQuery } from './executions';
-import { GraphBlock, graphErrors, missingTemplate, templatesNamed } from './graph';
+import { destinationsNamed, GraphBlock, graphErrors, missingDestination, missingTemplate, templatesNamed } from './graph';
 import { deleteUnexecutedJourney, getJourney, insertJourney, JourneyDoc, JourneyFields, saveJourney } from './store';
 
 export { listJourneys } from './store';
@@ -69,11 +71,15 @@ function checkTrigger(kind: string): ErrorDetail[] {
     : [{ location: 'body', field: 'trigger', rule: 'catalogue', message: `${kind} is not an event kind; known: ${EVENT_KINDS.join(', ')}` }];
 }
 
-/** Every rule the definition breaks: the graph's, the templates it names, the destinations of its `http` blocks. */
+/** Every rule the definition breaks: the graph's, the templates, groups and segments it names, the destinations of its `http` blocks. */
 async function definitionErrors(deps: JourneyDeps, tenant: Tenant, blocks: readonly GraphBlock[]): Promise<ErrorDetail[]> {
   const errors = graphErrors(blocks);
   for (const { blockId, templateId } of templatesNamed(blocks)) {
     if (!(await getTemplate(deps.db, tenant, templateId))) errors.push(missingTemplate(blockId, templateId));
+  }
+  for (const { blockId, field, id } of destinationsNamed(blocks)) {
+    const exists = field === 'group_id' ? await getGroup(deps.db, tenant, id) : await getSegment(deps.db, tenant, id);
+    if (!exists) errors.push(missingDestination(blockId, field, id));
   }
   for (const b of blocks) {
     if (b.type !== 'http' || !('url' in b.config) || typeof b.config.url !== 'string') continue;

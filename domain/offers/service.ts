@@ -54,6 +54,7 @@ export function toOffer(o: OfferDoc): Record<string, unknown> {
     created_at: o.created_at.toISOString(),
     updated_at: o.updated_at.toISOString(),
     archived_at: iso(o.archived_at),
+    monitor_id: o.found_by?.monitor_id ?? null,
   };
 }
 

@@ -19,7 +19,7 @@ import {
 import { resource } from './crud';
 import { CONTACT_STAGES, TAG } from './inbox';
 
-export const BLOCK_TYPES = ['trigger', 'message', 'wait', 'wait_reply', 'condition', 'tag', 'assign', 'http', 'end'] as const;
+export const BLOCK_TYPES = ['trigger', 'message', 'wait', 'wait_reply', 'condition', 'tag', 'assign', 'http', 'publish', 'end'] as const;
 export type BlockType = (typeof BLOCK_TYPES)[number];
 export const EXECUTION_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'terminated', 'timed_out'] as const;
 export const CONDITION_OPERATORS = ['eq', 'neq', 'contains', 'exists', 'gt', 'lt'] as const;
@@ -52,6 +52,9 @@ const condition = (fieldPattern: string, fieldDescription: string): JsonSchema =
     },
     ['field', 'operator'],
   );
+
+/** Holds when every one of `fields` is present (for oneOf / not over an object's properties). */
+const present = (...fields: string[]): JsonSchema => ({ properties: Object.fromEntries(fields.map((f) => [f, {}])), required: fields });
 
 /** The `config` of each block type (closed objects). */
 const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
@@ -148,6 +151,28 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
       { description: 'Call an HTTPS URL; its status and JSON body are usable by later conditions (`http.<block id>.…`).' },
     ),
   },
+  publish: {
+    name: 'JourneyPublishConfig',
+    schema: {
+      ...object({
+        group_id: idOf('grp', 'publish to this group (it must exist)'),
+        segment_id: idOf('seg', 'publish to every active group of this segment (it must exist)'),
+        event_group: bool({
+          const: true,
+          description: 'publish to the group the triggering event names (`event.data.group_id` or `event.data.group.id`)',
+        }),
+        text: str({ minLength: 1, maxLength: 4096, description: 'publish this text; without it, the offer of the triggering event' }),
+        template_id: idOf('tpl', "render the event's offer with this template (it must exist); not with `text`"),
+        with_image: bool({ description: "send the offer's image where the channel supports it (default true)" }),
+      }),
+      description:
+        "Publish to groups through the publish path (a publication, with the channels' pacing and retries): a `text`, or the " +
+        'offer the triggering event names (`event.data.offer.id` or `event.data.offer_id`; an event without one fails the block). ' +
+        'Destination: exactly one of `group_id`, `segment_id` and `event_group`. One publication per execution and block, however ' +
+        'often the step is retried.',
+      allOf: [{ oneOf: [present('group_id'), present('segment_id'), present('event_group')] }, { not: present('text', 'template_id') }],
+    },
+  },
   end: {
     name: 'JourneyEndConfig',
     schema: object({ close_conversation: bool({ description: 'also close the conversation' }) }, [], { description: 'End the execution.' }),
@@ -164,6 +189,7 @@ export const NEXT_MAX: Record<BlockType, number> = {
   tag: 1,
   assign: 1,
   http: 1,
+  publish: 1,
   end: 0,
 };
 

@@ -75,6 +75,7 @@ export const schemas: Record<string, JsonSchema> = {
     created_at: dateTime('creation time'),
     updated_at: dateTime('last change'),
     archived_at: nullable(dateTime('when the offer was archived')),
+    monitor_id: nullable(idOf('mon', 'the monitor whose run found the offer; null for an offer created otherwise')),
   }),
   OfferArchive: object(
     {

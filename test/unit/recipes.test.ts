@@ -9,20 +9,24 @@ import { test } from 'node:test';
 import { graphErrors, GraphBlock } from '../../domain/journeys/graph';
 import { EVENT_KINDS } from '../../schemas/events/index';
 import { DOCUMENT_ID, validatorFor } from '../../schemas/validator';
-import { readRecipes } from '../../tools/cli/recipes';
+import { fillRecipe, readRecipes } from '../../tools/cli/recipes';
 
 const recipes = readRecipes();
 const validate = validatorFor({ $ref: `${DOCUMENT_ID}#/components/schemas/JourneyCreate` });
 
-test('the library ships the welcome, re-engage and hand-over recipes', () => {
+test('the library ships the welcome, re-engage, hand-over and monitor-match recipes', () => {
   assert.deepEqual(
     recipes.map((r) => r.recipe),
-    ['hand-over-on-keyword', 're-engage-after-silence', 'welcome-new-contact'],
+    ['hand-over-on-keyword', 'notify-group-on-monitor-match', 're-engage-after-silence', 'welcome-new-contact'],
   );
 });
 
-for (const { recipe, body } of recipes) {
-  test(`${recipe}: a valid journey body with a catalogue trigger and a sound graph`, () => {
+/** Sample values of the parameters recipes have: ids of the right shape. */
+const SAMPLES: Record<string, string> = { group_id: 'grp_0000000000000000000000' };
+
+for (const recipe of recipes) {
+  test(`${recipe.recipe}: a valid journey body (its parameters filled in) with a catalogue trigger and a sound graph`, () => {
+    const body = fillRecipe(recipe, Object.fromEntries(recipe.parameters.map((p) => [p, SAMPLES[p]!])));
     const copy = structuredClone(body); // the validator fills defaults in
     assert.equal(validate(copy), true, JSON.stringify(validate.errors));
     assert.ok(EVENT_KINDS.includes(body.trigger), body.trigger);
@@ -30,6 +34,17 @@ for (const { recipe, body } of recipes) {
     assert.equal('active' in body, false, 'installed as a draft: the API decides active 0');
   });
 }
+
+test('parameters: found in the body, filled in everywhere, each required, no others', () => {
+  const notify = recipes.find((r) => r.recipe === 'notify-group-on-monitor-match')!;
+  assert.deepEqual(notify.parameters, ['group_id']);
+  assert.equal(JSON.stringify(notify.body).includes('{{group_id}}'), true);
+  const filled = JSON.stringify(fillRecipe(notify, { group_id: 'grp_abc' }));
+  assert.equal(filled.includes('{{'), false);
+  assert.equal(filled.includes('"group_id":"grp_abc"'), true);
+  assert.throws(() => fillRecipe(notify, {}), /needs group_id=…/);
+  assert.throws(() => fillRecipe(notify, { group_id: 'grp_abc', colour: 'red' }), /no parameter colour/);
+});
 
 test('the checks catch a broken recipe (a dangling edge, an unknown field)', () => {
   const body = structuredClone(recipes[0]!.body);

@@ -204,6 +204,9 @@ test('criteria filter; dedupe by URL against the catalogue and across runs; none
   const offers = await offersOf(api, 'crit');
   assert.deepEqual(offers.map((o) => o.url).sort(), [feed[0]!.url, feed[7]!.url].sort());
   assert.equal(offers.find((o) => o.id === existing.id).title, 'Already here');
+  // The offer the run created names its monitor (journeys filter on it); the one made through the API names none.
+  assert.equal(offers.find((o) => o.url === feed[7]!.url).monitor_id, creating.id);
+  assert.equal(offers.find((o) => o.id === existing.id).monitor_id, null);
   const second = (await runOnce(api, creating.id)).last_result;
   assert.deepEqual([second.matched, second.created], [2, 0]);
   assert.notEqual(second.run_id, first.run_id);

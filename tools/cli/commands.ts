@@ -5,7 +5,7 @@
  */
 import { Db } from 'mongodb';
 import * as admin from './admin';
-import { recipeInstall, recipesList } from './recipes';
+import { parseSettings, recipeInstall, recipesList } from './recipes';
 
 export type OptionSpec = { type: 'string' } | { type: 'boolean' };
 
@@ -27,7 +27,7 @@ export interface Command {
   /** A dev server: runs until SIGINT or SIGTERM. */
   dev?: 'gateway' | 'receiver';
   /** A recipes command: reads the library (and for install, calls the API); returns the object to print. */
-  recipes?: (args: string[]) => Promise<object>;
+  recipes?: (args: string[], values: Record<string, string | boolean | undefined>) => Promise<object>;
 }
 
 const S = { type: 'string' } as const;
@@ -331,22 +331,23 @@ export const COMMANDS: Command[] = [
     summary: 'list the journey recipes shipped with offerops (recipes/*.json)',
     details: [],
     options: {},
-    prints: '{"recipes": [{"recipe", "name", "description", "trigger", "blocks"}, …]}',
+    prints: '{"recipes": [{"recipe", "name", "description", "trigger", "blocks", "parameters"}, …]}',
     recipes: () => Promise.resolve(recipesList()),
   },
   {
     words: ['recipes', 'install'],
     args: ['NAME'],
-    synopsis: '',
+    synopsis: '[--set name=value,…]',
     summary: 'install a recipe as a draft journey (active 0) through POST /journeys',
     details: [
       'NAME                  a recipe of `offerops recipes list`',
+      '--set name=value,…    its parameters (`parameters` in the list), e.g. --set group_id=grp_…',
       'OFFEROPS_API_KEY      (environment) an API key of the account, with the scope journeys:write',
       `OFFEROPS_BASE_URL     (environment) the API (default http://127.0.0.1:8080/api/v1)`,
       'The journey runs only once activated: POST /journeys/{id}/activate.',
     ],
-    options: {},
+    options: { set: S },
     prints: '{"journey_id": "jrn_…", "name": "…", "active": 0}',
-    recipes: (args) => recipeInstall(args[0]!),
+    recipes: (args, values) => recipeInstall(args[0]!, parseSettings(typeof values.set === 'string' ? values.set : undefined)),
   },
 ];

@@ -123,7 +123,7 @@ async function main(argv: string[], json: boolean): Promise<void> {
   }
   const { values, args } = parse(command, rest);
   if (command.admin) await runAdmin(command, values, args);
-  else if (command.recipes) process.stdout.write(`${JSON.stringify(await command.recipes(args))}\n`);
+  else if (command.recipes) process.stdout.write(`${JSON.stringify(await command.recipes(args, values))}\n`);
   else await runDev(command, values, json);
 }
 
