@@ -160,9 +160,10 @@ export function destinationsNamed(blocks: readonly GraphBlock[]): { blockId: str
   return blocks.flatMap((b) => {
     if (b.type !== 'publish') return [];
     const config = b.config as Record<string, unknown>;
-    return (['group_id', 'segment_id'] as const).flatMap((field) =>
-      typeof config[field] === 'string' ? [{ blockId: b.id, field, id: config[field] as string }] : [],
-    );
+    return (['group_id', 'segment_id'] as const).flatMap((field) => {
+      const id = config[field];
+      return typeof id === 'string' ? [{ blockId: b.id, field, id }] : [];
+    });
   });
 }
 
