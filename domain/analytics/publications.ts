@@ -18,7 +18,7 @@
 import { Db } from 'mongodb';
 import { Tenant } from '../db';
 import type { DeliveryDoc, PublicationDoc } from '../publications/store';
-import { addToBuckets, BucketIncrement } from './buckets';
+import { addToBuckets, BucketFact, BucketIncrement } from './buckets';
 
 type Counted = Pick<PublicationDoc, 'offer_id' | 'segment_id' | 'source' | 'queued_at'>;
 
@@ -33,39 +33,47 @@ function publicationIncs(p: Counted, counter: string): BucketIncrement[] {
   ];
 }
 
+/** The fact of a publication queued. */
+export const queuedFact = (p: Counted & Pick<PublicationDoc, 'group_ids'>): BucketFact => ({
+  at: p.queued_at,
+  incs: [
+    ...publicationIncs(p, 'publications'),
+    { dimension: 'totals', counter: 'deliveries', by: p.group_ids.length },
+    ...p.group_ids.map((key) => ({ dimension: 'groups' as const, key, counter: 'deliveries', by: 1 })),
+  ],
+});
+
+/** The fact of a publication completed with `status`. */
+export const completedFact = (p: Counted, status: 'sent' | 'partial' | 'failed'): BucketFact => ({
+  at: p.queued_at,
+  incs: publicationIncs(p, status === 'failed' ? 'publications_failed' : 'publications_sent'),
+});
+
+/** The fact of one group's delivery sent or failed. */
+export function deliveryFact(d: Pick<DeliveryDoc, 'group_id' | 'queued_at'>, outcome: 'sent' | 'failed'): BucketFact {
+  const counter = outcome === 'sent' ? 'deliveries_sent' : 'deliveries_failed';
+  return {
+    // Deliveries recorded before they kept their publication's time count when they end.
+    at: d.queued_at ?? new Date(),
+    incs: [
+      { dimension: 'totals', counter, by: 1 },
+      { dimension: 'groups', key: d.group_id, counter, by: 1 },
+    ],
+  };
+}
+
 /** A publication was queued (counted by the write that inserted it). */
 export const countQueued = (db: Db, tenant: Tenant, p: Counted & Pick<PublicationDoc, 'group_ids'>): Promise<void> =>
-  addToBuckets(db, tenant, [
-    {
-      at: p.queued_at,
-      incs: [
-        ...publicationIncs(p, 'publications'),
-        { dimension: 'totals', counter: 'deliveries', by: p.group_ids.length },
-        ...p.group_ids.map((key) => ({ dimension: 'groups' as const, key, counter: 'deliveries', by: 1 })),
-      ],
-    },
-  ]);
+  addToBuckets(db, tenant, [queuedFact(p)]);
 
 /** A publication reached its final status (counted by the write that completed it). */
 export const countCompleted = (db: Db, tenant: Tenant, p: Counted, status: 'sent' | 'partial' | 'failed'): Promise<void> =>
-  addToBuckets(db, tenant, [{ at: p.queued_at, incs: publicationIncs(p, status === 'failed' ? 'publications_failed' : 'publications_sent') }]);
+  addToBuckets(db, tenant, [completedFact(p, status)]);
 
 /** One group's delivery was sent or failed (counted by the write that moved it there). */
-export function countDelivery(
+export const countDelivery = (
   db: Db,
   tenant: Tenant,
   d: Pick<DeliveryDoc, 'group_id' | 'queued_at'>,
   outcome: 'sent' | 'failed',
-): Promise<void> {
-  const counter = outcome === 'sent' ? 'deliveries_sent' : 'deliveries_failed';
-  return addToBuckets(db, tenant, [
-    {
-      // Deliveries recorded before they kept their publication's time count when they end.
-      at: d.queued_at ?? new Date(),
-      incs: [
-        { dimension: 'totals', counter, by: 1 },
-        { dimension: 'groups', key: d.group_id, counter, by: 1 },
-      ],
-    },
-  ]);
-}
+): Promise<void> => addToBuckets(db, tenant, [deliveryFact(d, outcome)]);
