@@ -12,9 +12,11 @@ import { prepareEvent } from '../domain/events/store';
 import { getChannel } from '../domain/channels/store';
 import { getGroups } from '../domain/groups/store';
 import { getOffer } from '../domain/offers/store';
+import { countCompleted, countDelivery } from '../domain/analytics/publications';
 import {
   deliveriesOfPublication,
   getPublication,
+  markDeliveryFailed,
   markDeliverySent,
   PublicationDoc,
   queuedBefore,
@@ -61,6 +63,13 @@ export interface GroupSendResult {
 }
 
 const tenantOf = (r: Ref): Tenant => ({ accountId: r.account, env: r.environment });
+
+/**
+ * Waits for an analytics count, which never fails the step it follows: the
+ * state it counts is written already, and a retry would not count it again
+ * (domain/analytics/publications.ts), so a failed count is logged and lost.
+ */
+const counted = (count: Promise<void>): Promise<void> => count.catch((err: unknown) => void reportInternalError('counting for analytics', err));
 
 async function mustGetPublication(deps: ActivityDeps, r: Ref) {
   const publication = await getPublication(deps.db, tenantOf(r), r.publication_id);
@@ -158,7 +167,8 @@ export function createPublicationActivities(deps: ActivityDeps) {
           ...(r.slot || r.unreserved ? { pacing: { slot: r.slot ?? null, attempt } } : {}),
         });
         const record = { with_image: sent.withImage, sent_at: new Date() };
-        if (delivery) await markDeliverySent(deps.db, tenant, delivery, record);
+        if (delivery && (await markDeliverySent(deps.db, tenant, delivery, record)))
+          await counted(countDelivery(deps.db, tenant, delivery, 'sent'));
         return { outcome: 'sent', message_id: sent.providerMessageId };
       } catch (err) {
         // A send put off to a later slot is no error; anything else is retried like any transient failure,
@@ -176,7 +186,9 @@ export function createPublicationActivities(deps: ActivityDeps) {
 
     /** A group the publication could not reach: permanent error, or retries exhausted. */
     async failDelivery(r: GroupRef & { error: string }): Promise<void> {
-      await updateDelivery(deps.db, tenantOf(r), r.publication_id, r.group_id, { status: 'failed', error: r.error });
+      const tenant = tenantOf(r);
+      const before = await markDeliveryFailed(deps.db, tenant, r.publication_id, r.group_id, r.error);
+      if (before && before.status !== 'failed' && before.status !== 'sent') await counted(countDelivery(deps.db, tenant, before, 'failed'));
     },
 
     /** sent, partial or failed from the deliveries; records `publication.completed`. */
@@ -191,6 +203,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
         prepareEvent(tenant, 'publication.completed', { publication: toPublication(after, deliveries) }),
       );
       if (!done) throw new Error('the publication changed while completing; retrying');
+      await counted(countCompleted(deps.db, tenant, publication, status));
       await commitEvents(eventDeps, 'publications', publication._id);
       return status;
     },

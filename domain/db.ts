@@ -238,13 +238,14 @@ export class TenantCollection<T extends TenantDoc> {
   /**
    * Applies `update` to `doc`, a document this tenant read, by `_id` alone
    * (served from SQL by the embedded FerretDB; see updateById). The document
-   * after, or null when it was deleted meanwhile (a tombstone takes the
-   * update and stays invisible).
+   * after (or, with `returnDocument: 'before'`, as this write found it: whether
+   * the write changed a field shows there), or null when it was deleted
+   * meanwhile (a tombstone takes the update and stays invisible).
    */
-  async updateRead(doc: T, update: UpdateFilter<T>): Promise<T | null> {
+  async updateRead(doc: T, update: UpdateFilter<T>, returnDocument: 'before' | 'after' = 'after'): Promise<T | null> {
     if (doc.account_id !== this.tenant.accountId || doc.env !== this.tenant.env) throw new Error(`${doc._id} is not a document of this tenant`);
-    const after = (await this.coll.findOneAndUpdate({ _id: doc._id } as Filter<T>, update, { returnDocument: 'after' })) as T | null;
-    return after && after._deleted !== true ? after : null;
+    const found = (await this.coll.findOneAndUpdate({ _id: doc._id } as Filter<T>, update, { returnDocument })) as T | null;
+    return found && found._deleted !== true ? found : null;
   }
 
   /**

@@ -721,7 +721,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Offers, publications, clicks, commissions */
+        /** Publications, deliveries, failures, clicks, commissions */
         get: operations["analytics_summary"];
         put?: never;
         post?: never;
@@ -757,7 +757,7 @@ export interface paths {
         };
         /**
          * Volume, delivery, errors per group
-         * @description Groups with publications in the window, most publications first.
+         * @description Groups with publications, clicks or commissions in the window, most publications first (then most clicks, then id).
          */
         get: operations["analytics_groups"];
         put?: never;
@@ -777,7 +777,7 @@ export interface paths {
         };
         /**
          * Offers by publications, clicks, commissions
-         * @description Offers with activity in the window, ordered by `sort`, descending.
+         * @description Offers with activity in the window, ordered by `sort`, descending (then id).
          */
         get: operations["analytics_offers"];
         put?: never;
@@ -796,8 +796,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Catalogue, clicks, revenue per marketplace
-         * @description Marketplaces, most clicks first.
+         * Publications, clicks, revenue per marketplace
+         * @description Marketplaces with activity in the window, most clicks first (then most publications, then name).
          */
         get: operations["analytics_sources"];
         put?: never;
@@ -815,7 +815,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Clicks by page, element, weekday, hour */
+        /** Clicks by weekday, hour, page element */
         get: operations["analytics_heatmap"];
         put?: never;
         post?: never;
@@ -2972,140 +2972,182 @@ export interface components {
              */
             last_seen_at: string | null;
         };
-        /** @description A commission total in one currency. */
+        /** @description Commissions in one currency. */
         MoneyTotal: {
             /** @description ISO 4217 code */
             currency: string;
-            /** @description commissions */
+            /** @description commissions (cancelled or refunded ones no longer count) */
             count: number;
-            /** @description sum, in `currency` (currencies are never added together) */
-            amount: number;
+            /** @description their sum in the minor unit of `currency` (cents for BRL), an integer */
+            amount_minor: number;
+            /** @description the same sum as a decimal string in `currency` (`"1234.50"`), never a float */
+            amount: string;
         };
-        /** @description Headline numbers: offers, publications, clicks, commissions. Counts cover the last `days` days, in UTC days, ending now. */
+        /** @description Headline numbers: publications, deliveries, failures, clicks, commissions. Counts cover the last `days` local days of the account's time zone, today included. A publication and its deliveries count on the day the publication was queued; a click on its day; a commission on the day of the sale. Clicks exclude bots and link prefetchers unless `include_bots` is true. */
         AnalyticsSummary: {
             /** @description the `days` requested */
             days: number;
+            /** @description the account's time zone (IANA name) whose days these are; `UTC` unless an operator set another */
+            time_zone: string;
             /**
-             * Format: date-time
-             * @description start of the window (inclusive), UTC midnight `days` - 1 days ago
+             * Format: date
+             * @description the first local day of the window (`days` - 1 days before today)
              */
-            since: string;
+            first_day: string;
             /**
-             * Format: date-time
-             * @description end of the window (exclusive): now
+             * Format: date
+             * @description the last local day of the window: today, in `time_zone`
              */
-            until: string;
-            /** @description offers created in the window */
-            offers_created: number;
-            /** @description offers currently not archived */
-            offers_active: number;
-            /** @description publications queued in the window */
+            last_day: string;
+            /** @description publications queued */
             publications: number;
-            /** @description of those, `sent` or `partial` */
+            /** @description of those, completed `sent` or `partial` */
             publications_sent: number;
-            /** @description of those, `failed` */
+            /** @description of those, completed `failed` */
             publications_failed: number;
-            /** @description clicks on affiliate links */
+            /** @description deliveries queued (one per publication and group) */
+            deliveries: number;
+            /** @description of those, sent */
+            deliveries_sent: number;
+            /** @description of those, failed for good */
+            deliveries_failed: number;
+            /** @description deliveries_sent / (deliveries_sent + deliveries_failed); null when there is nothing to divide by */
+            delivery_rate: number | null;
+            /** @description clicks on tracked links */
             clicks: number;
-            /** @description commissions (not cancelled) that occurred in the window, per currency */
+            /** @description clicks of bots and link prefetchers (always apart, whatever `include_bots`) */
+            bot_clicks: number;
+            /** @description commissions of sales in the window, one entry per currency (never added together), by currency code */
             commissions: components["schemas"]["MoneyTotal"][];
         };
-        /** @description Posts, failures and clicks per day. Counts cover the last `days` days, in UTC days, ending now. */
+        /** @description Publications, posts, failures, clicks and commissions per day. Counts cover the last `days` local days of the account's time zone, today included. A publication and its deliveries count on the day the publication was queued; a click on its day; a commission on the day of the sale. Clicks exclude bots and link prefetchers unless `include_bots` is true. */
         AnalyticsTimeseries: {
             /** @description the `days` requested */
             days: number;
+            /** @description the account's time zone (IANA name) whose days these are; `UTC` unless an operator set another */
+            time_zone: string;
             /**
-             * Format: date-time
-             * @description start of the window (inclusive), UTC midnight `days` - 1 days ago
+             * Format: date
+             * @description the first local day of the window (`days` - 1 days before today)
              */
-            since: string;
+            first_day: string;
             /**
-             * Format: date-time
-             * @description end of the window (exclusive): now
+             * Format: date
+             * @description the last local day of the window: today, in `time_zone`
              */
-            until: string;
+            last_day: string;
             /** @description one point per day of the window, oldest first, days without activity included with zeros */
             points: {
                 /**
                  * Format: date
-                 * @description the UTC day
+                 * @description the local day, in the account's time zone
                  */
                 date: string;
-                /** @description publications sent or partial */
+                /** @description publications queued */
+                publications: number;
+                /** @description of those, `sent` or `partial` */
                 posts: number;
-                /** @description publications failed */
+                /** @description of those, `failed` */
                 failures: number;
+                /** @description deliveries sent */
+                deliveries_sent: number;
+                /** @description deliveries failed */
+                deliveries_failed: number;
                 /** @description clicks */
                 clicks: number;
+                /** @description commissions of sales that day, one entry per currency (never added together), by currency code */
+                commissions: components["schemas"]["MoneyTotal"][];
             }[];
         };
-        /** @description Volume, delivery and errors of one group. Counts cover the last `days` days, in UTC days, ending now. */
+        /** @description Volume, delivery, errors and clicks of one group. Counts cover the last `days` local days of the account's time zone, today included. A publication and its deliveries count on the day the publication was queued; a click on its day; a commission on the day of the sale. Clicks exclude bots and link prefetchers unless `include_bots` is true. */
         AnalyticsGroup: {
             group_id: string;
-            name: string;
-            /** @description publications queued to the group */
+            /** @description the group's name; null when the group was deleted since */
+            name: string | null;
+            /** @description publications queued to the group (its deliveries) */
             publications: number;
-            /** @description `sent` or `partial` */
+            /** @description deliveries sent */
             sent: number;
-            /** @description `failed` */
+            /** @description deliveries failed for good (its errors) */
             failed: number;
             /** @description sent / (sent + failed); null when there is nothing to divide by */
             delivery_rate: number | null;
             /** @description clicks from the group */
             clicks: number;
-            /** @description error of the latest failed publication in the window */
-            last_error: string | null;
+            /** @description commissions attributed to the group, one entry per currency (never added together), by currency code */
+            commissions: components["schemas"]["MoneyTotal"][];
         };
-        /** @description Performance of one offer. Counts cover the last `days` days, in UTC days, ending now. */
+        /** @description Publications, clicks and commissions of one offer. Counts cover the last `days` local days of the account's time zone, today included. A publication and its deliveries count on the day the publication was queued; a click on its day; a commission on the day of the sale. Clicks exclude bots and link prefetchers unless `include_bots` is true. */
         AnalyticsOffer: {
             offer_id: string;
-            title: string;
+            /** @description the offer's title; null when the offer no longer exists */
+            title: string | null;
             marketplace: string | null;
-            /** @description publications of the offer */
+            /** @description publications of the offer queued */
+            publications: number;
+            /** @description of those, `sent` or `partial` */
+            posts: number;
+            /** @description clicks on its links */
+            clicks: number;
+            /** @description commissions attributed to it, every currency */
+            commissions: number;
+            /** @description those commissions, one entry per currency (never added together), by currency code */
+            revenue: components["schemas"]["MoneyTotal"][];
+        };
+        /** @description Publications, clicks and revenue of one marketplace. Counts cover the last `days` local days of the account's time zone, today included. A publication and its deliveries count on the day the publication was queued; a click on its day; a commission on the day of the sale. Clicks exclude bots and link prefetchers unless `include_bots` is true. */
+        AnalyticsSource: {
+            /**
+             * @description the marketplace (an offer's from its `marketplace` field, else its URL's host)
+             * @enum {string}
+             */
+            marketplace: "amazon" | "mercadolivre" | "shopee" | "aliexpress" | "magalu" | "other";
+            /** @description publications of its offers queued */
             publications: number;
             /** @description clicks on its links */
             clicks: number;
-            /** @description commissions attributed to it (not cancelled) */
+            /** @description commissions, every currency */
             commissions: number;
-            /** @description those commissions, per currency */
+            /** @description those commissions, one entry per currency (never added together), by currency code */
             revenue: components["schemas"]["MoneyTotal"][];
         };
-        /** @description Catalogue, clicks and revenue of one marketplace. Counts cover the last `days` days, in UTC days, ending now. */
-        AnalyticsSource: {
-            marketplace: string;
-            /** @description offers of the marketplace in the catalogue (not archived) */
-            offers: number;
-            /** @description clicks on its links */
-            clicks: number;
-            /** @description commissions (not cancelled) */
-            commissions: number;
-            /** @description those commissions, per currency */
-            revenue: components["schemas"]["MoneyTotal"][];
-        };
-        /** @description Clicks on the public store by page, element, weekday and hour. Counts cover the last `days` days, in UTC days, ending now. */
+        /** @description Clicks by weekday × hour, and storefront clicks by page element and page. Counts cover the last `days` local days of the account's time zone, today included. A publication and its deliveries count on the day the publication was queued; a click on its day; a commission on the day of the sale. Clicks exclude bots and link prefetchers unless `include_bots` is true. */
         AnalyticsHeatmap: {
             /** @description the `days` requested */
             days: number;
+            /** @description the account's time zone (IANA name) whose days these are; `UTC` unless an operator set another */
+            time_zone: string;
             /**
-             * Format: date-time
-             * @description start of the window (inclusive), UTC midnight `days` - 1 days ago
+             * Format: date
+             * @description the first local day of the window (`days` - 1 days before today)
              */
-            since: string;
+            first_day: string;
             /**
-             * Format: date-time
-             * @description end of the window (exclusive): now
+             * Format: date
+             * @description the last local day of the window: today, in `time_zone`
              */
-            until: string;
-            /** @description only cells with clicks, most clicked first, at most 5000 */
-            cells: {
-                /** @description path of the store page, e.g. `/` or `/p/black-friday` */
-                page: string;
-                /** @description the element clicked (offer card, button…); null when not tracked */
-                element: string | null;
-                /** @description 0 = Sunday, UTC */
+            last_day: string;
+            /** @description clicks in the window */
+            clicks: number;
+            /** @description every weekday × hour (168 cells, zeros included), Sunday 0:00 first */
+            hours: {
+                /** @description 0 = Sunday, of the local day */
                 weekday: number;
-                /** @description UTC hour */
+                /** @description the local hour, in the account's time zone */
                 hour: number;
+                /** @description clicks */
+                clicks: number;
+            }[];
+            /** @description clicks per storefront page element, most clicked first, at most 500 */
+            elements: {
+                /** @description the storefront element clicked (offer card, button…) */
+                element: string;
+                /** @description clicks */
+                clicks: number;
+            }[];
+            /** @description clicks per storefront page, most clicked first, at most 500 */
+            pages: {
+                /** @description the storefront page */
+                page_id: string;
                 /** @description clicks */
                 clicks: number;
             }[];
@@ -5853,6 +5895,8 @@ export interface operations {
             query?: {
                 /** @description Window in days ending now, 1 to 365. */
                 days?: number;
+                /** @description Count the clicks of bots and link prefetchers too (recorded apart; excluded by default). */
+                include_bots?: boolean;
             };
             header?: never;
             path?: never;
@@ -5890,6 +5934,8 @@ export interface operations {
             query?: {
                 /** @description Window in days ending now, 1 to 365. */
                 days?: number;
+                /** @description Count the clicks of bots and link prefetchers too (recorded apart; excluded by default). */
+                include_bots?: boolean;
             };
             header?: never;
             path?: never;
@@ -5931,6 +5977,8 @@ export interface operations {
                 offset?: number;
                 /** @description Window in days ending now, 1 to 365. */
                 days?: number;
+                /** @description Count the clicks of bots and link prefetchers too (recorded apart; excluded by default). */
+                include_bots?: boolean;
             };
             header?: never;
             path?: never;
@@ -5973,6 +6021,8 @@ export interface operations {
                 offset?: number;
                 /** @description Window in days ending now, 1 to 365. */
                 days?: number;
+                /** @description Count the clicks of bots and link prefetchers too (recorded apart; excluded by default). */
+                include_bots?: boolean;
                 /** @description Order by this count, descending. */
                 sort?: "publications" | "clicks" | "commissions";
             };
@@ -6017,6 +6067,8 @@ export interface operations {
                 offset?: number;
                 /** @description Window in days ending now, 1 to 365. */
                 days?: number;
+                /** @description Count the clicks of bots and link prefetchers too (recorded apart; excluded by default). */
+                include_bots?: boolean;
             };
             header?: never;
             path?: never;
@@ -6055,8 +6107,8 @@ export interface operations {
             query?: {
                 /** @description Window in days ending now, 1 to 365. */
                 days?: number;
-                /** @description Only this store page (its path). */
-                page?: string;
+                /** @description Count the clicks of bots and link prefetchers too (recorded apart; excluded by default). */
+                include_bots?: boolean;
             };
             header?: never;
             path?: never;

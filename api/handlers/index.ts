@@ -3,6 +3,7 @@
  * this map and the document's operations differ.
  */
 import { accountGet } from './account';
+import { analyticsGroups, analyticsHeatmap, analyticsOffers, analyticsSources, analyticsSummary, analyticsTimeseries } from './analytics';
 import { groupGet, groupsList, groupUpdate } from './groups';
 import { journeyActivate, journeyCreate, journeyDelete, journeyExecutionsList, journeyGet, journeysList, journeyUpdate } from './journeys';
 import {
@@ -35,12 +36,6 @@ export const UNBUILT_OPERATIONS = [
   'commissions_list',
   'commissions_summary',
   'commission_get',
-  'analytics_summary',
-  'analytics_timeseries',
-  'analytics_groups',
-  'analytics_offers',
-  'analytics_sources',
-  'analytics_heatmap',
   'link_convert',
 ] as const;
 
@@ -49,6 +44,12 @@ type Unbuilt = (typeof UNBUILT_OPERATIONS)[number];
 /** The built operations: a missing or misspelt operationId is a compile error. */
 const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   account_get: accountGet,
+  analytics_summary: analyticsSummary,
+  analytics_timeseries: analyticsTimeseries,
+  analytics_groups: analyticsGroups,
+  analytics_offers: analyticsOffers,
+  analytics_sources: analyticsSources,
+  analytics_heatmap: analyticsHeatmap,
   conversations_list: conversationsList,
   conversation_get: conversationGet,
   conversation_update: conversationUpdate,

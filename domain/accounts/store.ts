@@ -10,6 +10,8 @@ import { PLANS } from '../../schemas/openapi/account';
 import { Scope, SCOPES } from '../../schemas/openapi/common';
 import { newId, randomToken } from '../ids';
 import { Environment, platformCollection } from '../db';
+import { forgetTimeZone } from '../analytics/buckets';
+import { isTimeZone } from '../schedules/recurrence';
 
 export type Plan = (typeof PLANS)[number];
 
@@ -27,6 +29,8 @@ export interface AccountDoc {
   created_at: Date;
   /** Requests per minute per key, when an operator changed it from the default (DEFAULT_RATE_LIMIT). */
   rate_limit?: number;
+  /** The IANA time zone whose days and hours analytics count in (domain/analytics/buckets.ts); UTC when unset. */
+  timezone?: string;
 }
 
 /** Requests per minute per key (spec 7), unless the account's operator setting says otherwise. */
@@ -73,14 +77,36 @@ export const listApiKeys = (db: Db, accountId: string, env?: Environment): Promi
 
 export class KeyInputError extends Error {}
 
-/** Sets the account's per-key rate limit (requests per minute); false when there is no such account. */
-export async function setAccountRateLimit(db: Db, accountId: string, limit: number): Promise<boolean> {
+/** Throws KeyInputError unless `limit` is a rate limit an account may have. */
+export function checkRateLimit(limit: number): void {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_RATE_LIMIT) {
     throw new KeyInputError(`a rate limit is a whole number of requests from 1 to ${MAX_RATE_LIMIT}`);
   }
+}
+
+/** Sets the account's per-key rate limit (requests per minute); false when there is no such account. */
+export async function setAccountRateLimit(db: Db, accountId: string, limit: number): Promise<boolean> {
+  checkRateLimit(limit);
   const res = await accounts(db).updateOne({ _id: accountId }, { $set: { rate_limit: limit } });
   forgetVerified((e) => e.account._id === accountId);
   return res.matchedCount === 1;
+}
+
+/**
+ * Sets the account's time zone (an IANA name such as `America/Sao_Paulo`, or
+ * `UTC`), stored under its canonical spelling, which is returned; null when
+ * there is no such account. Facts counted from now on fall on that zone's
+ * days and hours; buckets already written keep the days they were counted in.
+ * This process forgets the zone it cached at once, others within a minute.
+ */
+export async function setAccountTimeZone(db: Db, accountId: string, timeZone: string): Promise<string | null> {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(timeZone) || !isTimeZone(timeZone)) {
+    throw new KeyInputError(`"${timeZone}" is not an IANA time zone (e.g. America/Sao_Paulo, Europe/Lisbon, UTC)`);
+  }
+  const canonical = new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+  const res = await accounts(db).updateOne({ _id: accountId }, { $set: { timezone: canonical } });
+  forgetTimeZone(accountId);
+  return res.matchedCount === 1 ? canonical : null;
 }
 
 export async function createApiKey(

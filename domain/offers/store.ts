@@ -54,6 +54,11 @@ export function listOffers(db: Db, tenant: Tenant, q: OfferQuery, page: Page): P
 
 export const getOffer = store.get;
 
+/** These offers (those that exist), by id, each read by `_id`. */
+export async function getOffers(db: Db, tenant: Tenant, ids: string[]): Promise<Map<string, OfferDoc>> {
+  return new Map((await offers(db, tenant).findByIds(ids)).map((o) => [o._id, o]));
+}
+
 /**
  * Creates a pending offer (with the event `describe` makes of it, in the same
  * write), or returns the tenant's offer with the same URL untouched.

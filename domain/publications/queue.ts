@@ -26,6 +26,8 @@ import {
   PublicationDoc,
 } from './store';
 import { getSegment, SegmentDoc } from '../segments/store';
+import { countQueued } from '../analytics/publications';
+import { sourceOf } from '../analytics/sources';
 
 export interface PublishingDeps {
   db: Db;
@@ -187,6 +189,7 @@ export async function queuePublication(
     format: rendered.format,
     image_url: offer?.image ?? null,
     with_image: input.with_image,
+    ...(offer ? { source: sourceOf(offer) } : {}),
     status: 'queued',
     group_ids: groups.map((g) => g._id),
     event_id: newId('evt', now.getTime()),
@@ -207,6 +210,8 @@ export async function queuePublication(
     if (!winner) throw err;
     return { publication: winner, created: false };
   }
+  // Counted by the request whose insert recorded it (a repeated request returned above).
+  await countQueued(db, tenant, publication);
   await commitEvents(deps, 'publications', publication._id);
   await startPublication(deps.temporal, publication, offer?.title ?? null);
   return { publication, created: true };

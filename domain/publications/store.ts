@@ -8,6 +8,7 @@ import { Db, Filter } from 'mongodb';
 import { DELIVERY_STATUSES, PUBLICATION_STATUSES } from '../../schemas/openapi/publications';
 import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
 import type { TemplateFormat } from '../templates/store';
+import type { Source } from '../analytics/sources';
 
 export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -37,6 +38,8 @@ export interface PublicationDoc extends TenantDoc {
   format?: TemplateFormat;
   image_url: string | null;
   with_image: boolean;
+  /** The offer's marketplace as analytics keys it (domain/analytics/sources.ts); absent without an offer, and on publications queued before it was kept. */
+  source?: Source;
   status: PublicationStatus;
   group_ids: string[];
   event_id: string | null;
@@ -170,14 +173,36 @@ export async function startDeliveryAttempt(
   return deliveries(db, tenant).updateRead(current, { $set: { status: 'sending', attempts } });
 }
 
-/** Records the send of `delivery` (as startDeliveryAttempt gave it), by id alone. */
+/**
+ * Records the send of `delivery` (as startDeliveryAttempt gave it), by id
+ * alone. True when this write is the one that made it `sent` (what counts it
+ * once, however often a send is retried).
+ */
 export async function markDeliverySent(
   db: Db,
   tenant: Tenant,
   delivery: DeliveryDoc,
   set: Pick<DeliveryFields, 'with_image' | 'sent_at'>,
-): Promise<void> {
-  await deliveries(db, tenant).updateRead(delivery, { $set: { ...set, status: 'sent', error: null } });
+): Promise<boolean> {
+  const before = await deliveries(db, tenant).updateRead(delivery, { $set: { ...set, status: 'sent', error: null } }, 'before');
+  return before !== null && before.status !== 'sent';
+}
+
+/**
+ * Records that one group's delivery failed for good, with its error: the
+ * delivery as this write found it (null when missing), so that the caller
+ * sees whether this write is the one that failed it.
+ */
+export async function markDeliveryFailed(
+  db: Db,
+  tenant: Tenant,
+  publicationId: string,
+  groupId: string,
+  error: string,
+): Promise<DeliveryDoc | null> {
+  const coll = deliveries(db, tenant);
+  const current = await coll.findById(deliveryId(publicationId, groupId));
+  return current && coll.updateRead(current, { $set: { status: 'failed', error } }, 'before');
 }
 
 /** Moves the publication to `status` (and its event, in the same write) unless it is already there. */

@@ -174,6 +174,30 @@ describe('admin key create / revoke', () => {
     assert.match(usage(await cli('admin', 'account', 'update', '--account', 'acc_0000000000000000000000', '--rate-limit', '5')), /no account/);
   });
 
+  test('account update --timezone NAME: stored under its canonical name, with or without --rate-limit; bad input changes nothing', async () => {
+    const { account_id } = await newAccount();
+    const stored = async () =>
+      (await app.db.collection<{ _id: string; timezone?: string; rate_limit?: number }>('accounts').findOne({ _id: account_id }))!;
+    assert.equal((await stored()).timezone, undefined, 'UTC by default: nothing stored');
+    assert.deepEqual(ok(await cli('admin', 'account', 'update', '--account', account_id, '--timezone', 'america/sao_paulo')), {
+      account_id,
+      timezone: 'America/Sao_Paulo',
+    });
+    assert.equal((await stored()).timezone, 'America/Sao_Paulo');
+    assert.deepEqual(ok(await cli('admin', 'account', 'update', '--account', account_id, '--timezone', 'Asia/Tokyo', '--rate-limit', '30')), {
+      account_id,
+      timezone: 'Asia/Tokyo',
+      rate_limit: 30,
+    });
+    assert.match(usage(await cli('admin', 'account', 'update', '--account', account_id, '--timezone', 'Mars/Olympus_Mons')), /IANA time zone/);
+    assert.match(usage(await cli('admin', 'account', 'update', '--account', account_id, '--timezone', '+03:00')), /IANA time zone/);
+    assert.match(usage(await cli('admin', 'account', 'update', '--account', account_id, '--timezone', '')), /IANA time zone/);
+    // A bad rate limit beside a good zone: neither is written.
+    usage(await cli('admin', 'account', 'update', '--account', account_id, '--timezone', 'Europe/Lisbon', '--rate-limit', '0'));
+    assert.deepEqual([(await stored()).timezone, (await stored()).rate_limit], ['Asia/Tokyo', 30]);
+    assert.match(usage(await cli('admin', 'account', 'update', '--account', 'acc_0000000000000000000000', '--timezone', 'UTC')), /no account/);
+  });
+
   test('revoke: {"revoked":true}, then the key gets 401 revoked_api_key; other keys keep working', async () => {
     const { account_id, api_key: owner } = await newAccount();
     const key = ok(await cli('admin', 'key', 'create', '--account', account_id, '--scopes', 'all'));

@@ -14,7 +14,9 @@ import {
   KeyInputError,
   Plan,
   revokeApiKey,
+  checkRateLimit,
   setAccountRateLimit,
+  setAccountTimeZone,
   TEST_KEY_LIFETIMES,
 } from '../../domain/accounts/store';
 import { accountSummaries, keySummaries } from '../../domain/accounts/admin';
@@ -90,16 +92,30 @@ export async function accountList(db: Db) {
 export async function accountUpdate(db: Db, { values }: AdminInput) {
   const account = str(values, 'account');
   const limit = str(values, 'rate-limit');
+  const timeZone = str(values, 'timezone');
   if (!account) throw new UsageError('--account is required');
-  if (limit === undefined) throw new UsageError('--rate-limit is required (requests per minute per key)');
-  if (!/^\d{1,10}$/.test(limit)) throw new UsageError('--rate-limit must be a whole number of requests per minute');
+  if (limit === undefined && timeZone === undefined) {
+    throw new UsageError('give --rate-limit N (requests per minute per key), --timezone NAME (an IANA time zone), or both');
+  }
+  if (limit !== undefined && !/^\d{1,10}$/.test(limit)) throw new UsageError('--rate-limit must be a whole number of requests per minute');
+  const out: { account_id: string; rate_limit?: number; timezone?: string } = { account_id: account };
   try {
-    if (!(await setAccountRateLimit(db, account, Number(limit)))) throw new UsageError(`no account ${account}`);
+    // Both are checked before either is written: a bad one changes nothing.
+    if (limit !== undefined) checkRateLimit(Number(limit));
+    if (timeZone !== undefined) {
+      const set = await setAccountTimeZone(db, account, timeZone);
+      if (set === null) throw new UsageError(`no account ${account}`);
+      out.timezone = set;
+    }
+    if (limit !== undefined) {
+      if (!(await setAccountRateLimit(db, account, Number(limit)))) throw new UsageError(`no account ${account}`);
+      out.rate_limit = Number(limit);
+    }
   } catch (err) {
     if (err instanceof KeyInputError) throw new UsageError(err.message);
     throw err;
   }
-  return { account_id: account, rate_limit: Number(limit) };
+  return out;
 }
 
 export async function keyCreate(db: Db, { values }: AdminInput) {

@@ -74,11 +74,16 @@ export const COMMANDS: Command[] = [
   {
     words: ['admin', 'account', 'update'],
     args: [],
-    synopsis: '--account ID --rate-limit N',
-    summary: "change an account's rate limit (requests per minute per key; 120 by default)",
-    details: ['--account ID          the account (acc_…)', '--rate-limit N        requests per minute window, per key'],
-    options: { account: S, 'rate-limit': S },
-    prints: '{"account_id": "acc_…", "rate_limit": N}',
+    synopsis: '--account ID [--rate-limit N] [--timezone NAME]',
+    summary: "change an account's rate limit (requests per minute per key; 120 by default) or time zone (UTC by default)",
+    details: [
+      '--account ID          the account (acc_…)',
+      '--rate-limit N        requests per minute window, per key',
+      '--timezone NAME       IANA time zone whose days and hours analytics count in (America/Sao_Paulo, UTC, …);',
+      '                      facts counted from now on; running processes pick it up within a minute',
+    ],
+    options: { account: S, 'rate-limit': S, timezone: S },
+    prints: '{"account_id": "acc_…", "rate_limit": N, "timezone": "America/Sao_Paulo"}  (each field only when given)',
     admin: admin.accountUpdate,
   },
   {

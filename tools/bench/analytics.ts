@@ -1,0 +1,333 @@
+/**
+ * `npm run bench:analytics`: each analytics operation over HTTP (the API's
+ * whole chain: request id, key check, rate limit, scope, validation, the
+ * report, the access log) beside a bare driver read of the same bucket
+ * documents, as p50 ratios. Goal: every operation ≤ 2× its bare read and
+ * under 100 ms p50.
+ *
+ * The account (time zone America/Sao_Paulo) gets the buckets that 1,000,000
+ * clicks (5% of them bots) and 10,000 publications (to segments of 8 groups;
+ * 95% of deliveries sent) with 10,000 commissions over 365 days would produce,
+ * written through `addToBuckets` a day at a time with the facts the writers
+ * make (domain/analytics/publications.ts for publications); its groups and
+ * offers exist, so that reports find their names. No operation reads the raw
+ * publications or clicks, so none are written.
+ *
+ * The bare read is the fastest plain driver read of the same documents we know
+ * on this database: every `_id` with its own findOne, all in flight at once
+ * (an `$in` filter is printed beside it: on the embedded FerretDB it decodes
+ * the whole collection). The API runs in a child process; sequential
+ * keep-alive requests alternate with the bare reads. Starts its own stack (or
+ * uses MONGODB_URI / TEMPORAL_ADDRESS). Options: BENCH_REQUESTS (per operation
+ * and window, default 40), BENCH_CLICKS (default 1,000,000), BENCH_PUBLICATIONS
+ * (default 10,000).
+ */
+import { ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, createServer, request, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import Koa from 'koa';
+import pino from 'pino';
+import { closeApp, createApp } from '../../api/app';
+import { createAccount, createApiKey, setAccountRateLimit, setAccountTimeZone } from '../../domain/accounts/store';
+import { addToBuckets, BucketDoc, bucketId, BucketFact, BucketIncrement, Dimension, windowDays } from '../../domain/analytics/buckets';
+import { completedFact, deliveryFact, queuedFact } from '../../domain/analytics/publications';
+import { SOURCES } from '../../domain/analytics/sources';
+import { connectMongo, connectTemporal } from '../../domain/config';
+import { ensureIndexes, Tenant } from '../../domain/db';
+import { createGroup } from '../../domain/groups/store';
+import { createLogger } from '../../domain/logger';
+import { createOffer } from '../../domain/offers/service';
+import { newSecretKey } from '../../domain/sealing';
+import { SCOPES } from '../../schemas/openapi/common';
+import { log, Supervisor } from '../stack/processes';
+import { startStack } from '../stack/stack';
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
+const CLICKS = Number(process.env.BENCH_CLICKS ?? 1_000_000);
+const PUBLICATIONS = Number(process.env.BENCH_PUBLICATIONS ?? 10_000);
+const DAYS = 365;
+const GROUPS = 60;
+const SEGMENTS = 8;
+const OFFERS = 2_500;
+/** Offers clicked on one day: a deal lives a few days. */
+const LIVE_OFFERS = 24;
+const PAGES = 20;
+const ELEMENTS = 15;
+const TIME_ZONE = 'America/Sao_Paulo';
+
+const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+interface ServeConfig {
+  mongodbUri: string;
+  mongodbDb: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+}
+
+/** A small deterministic generator (the same data every run). */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** The API, listening on loopback; its port goes to the parent. */
+async function serve(config: ServeConfig): Promise<void> {
+  const mongo = await connectMongo(config);
+  const temporal = await connectTemporal(config);
+  const app = createApp({
+    db: mongo.db,
+    secretKey: Buffer.from(newSecretKey(), 'base64'),
+    temporal: { client: temporal.client, namespace: config.temporalNamespace },
+    logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
+  });
+  const handle: ReturnType<Koa['callback']> = app.callback();
+  const server: Server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  process.send!({ port: (server.address() as AddressInfo).port });
+  process.on('message', () => {
+    server.closeAllConnections();
+    void new Promise((r) => server.close(r))
+      .then(() => closeApp(app))
+      .then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()]))
+      .then(() => process.exit(0));
+  });
+}
+
+/** The account, its groups and offers, and the buckets of a year of clicks, publications and commissions. */
+async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: string; docs: number }> {
+  const mongo = await connectMongo(config);
+  await ensureIndexes(mongo.db);
+  const temporal = await connectTemporal(config);
+  const domain = { db: mongo.db, temporal: { client: temporal.client } };
+  const account = await createAccount(mongo.db, { name: 'Bench analytics' });
+  const tenant: Tenant = { accountId: account._id, env: 'live' };
+  await setAccountRateLimit(mongo.db, account._id, 10_000_000);
+  await setAccountTimeZone(mongo.db, account._id, TIME_ZONE);
+  const { apiKey } = await createApiKey(mongo.db, { accountId: account._id, env: 'live', scopes: SCOPES });
+  const groups: string[] = [];
+  for (let i = 0; i < GROUPS; i++) groups.push((await createGroup(mongo.db, tenant, { name: `Grupo ${i}` }))._id);
+  const segments = Array.from({ length: SEGMENTS }, (_, i) => `seg_bench${String(i).padStart(6, '0')}`);
+  const offers: string[] = [];
+  for (let i = 0; i < OFFERS; i += 10) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(10, OFFERS - i) }, (_, j) =>
+        createOffer(domain, tenant, {
+          url: `https://shop.example/bench/analytics-${i + j}`,
+          title: `Oferta ${i + j}`,
+          price: 100 + j,
+          currency: 'BRL',
+        }),
+      ),
+    );
+    offers.push(...batch.map((r) => r.offer._id));
+  }
+  log(`bench: ${GROUPS} groups and ${OFFERS} offers created; writing the buckets of ${DAYS} days`);
+
+  const rnd = random(42);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const start = Date.now() - (DAYS - 1) * 86_400_000;
+  let clicks = 0;
+  let publications = 0;
+  for (let d = 0; d < DAYS; d++) {
+    const dayStart = start + d * 86_400_000;
+    const live = Array.from({ length: LIVE_OFFERS }, (_, i) => offers[(d * 7 + i) % OFFERS]!);
+    const facts: BucketFact[] = [];
+    const wantPublications = Math.round(((d + 1) * PUBLICATIONS) / DAYS) - publications;
+    for (let p = 0; p < wantPublications; p++) {
+      const segment = pick(segments);
+      const publication = {
+        offer_id: pick(live),
+        segment_id: segment,
+        source: pick(SOURCES),
+        queued_at: new Date(dayStart + rnd() * 86_400_000),
+        group_ids: ((first: number) => Array.from({ length: 8 }, (_, i) => groups[(first + i) % GROUPS]!))(Math.floor(rnd() * GROUPS)),
+      };
+      facts.push(queuedFact(publication));
+      let sent = 0;
+      for (const group_id of publication.group_ids) {
+        const ok = rnd() < 0.95;
+        sent += ok ? 1 : 0;
+        facts.push(deliveryFact({ group_id, queued_at: publication.queued_at }, ok ? 'sent' : 'failed'));
+      }
+      facts.push(completedFact(publication, sent === 8 ? 'sent' : sent === 0 ? 'failed' : 'partial'));
+    }
+    publications += wantPublications;
+    const wantClicks = Math.round(((d + 1) * CLICKS) / DAYS) - clicks;
+    for (let c = 0; c < wantClicks; c++) {
+      // More in the evening: a click's hour leans towards 18–23 h.
+      const at = new Date(dayStart + Math.min(0.9999, Math.sqrt(rnd())) * 86_400_000);
+      const counter = rnd() < 0.05 ? 'bot_clicks' : 'clicks';
+      const offer = pick(live);
+      const source = pick(SOURCES);
+      const fromStore = rnd() < 0.3;
+      const keyed: [Dimension, string][] = [
+        ['offers', offer],
+        ['sources', source],
+        ...(fromStore
+          ? ([
+              ['pages', `pag_bench${String(Math.floor(rnd() * PAGES)).padStart(4, '0')}`],
+              ['elements', `element-${Math.floor(rnd() * ELEMENTS)}`],
+            ] as [Dimension, string][])
+          : ([
+              ['groups', pick(groups)],
+              ['segments', pick(segments)],
+            ] as [Dimension, string][])),
+      ];
+      const incs: BucketIncrement[] = [
+        { dimension: 'totals', counter, by: 1 },
+        { dimension: 'hours', counter, by: 1 },
+        ...keyed.map(([dimension, key]) => ({ dimension, key, counter, by: 1 })),
+      ];
+      // About 1% of people's clicks sell: a commission in integer minor units, mostly in reais.
+      if (counter === 'clicks' && rnd() < 0.0105) {
+        const currency = rnd() < 0.9 ? 'BRL' : 'USD';
+        const amount = 100 + Math.floor(rnd() * 20_000);
+        for (const [dimension, key] of [['totals', undefined], ...keyed.filter(([dim]) => dim !== 'pages' && dim !== 'elements')] as [
+          Dimension,
+          string | undefined,
+        ][]) {
+          incs.push({ dimension, ...(key ? { key } : {}), counter: `commissions.${currency}.count`, by: 1 });
+          incs.push({ dimension, ...(key ? { key } : {}), counter: `commissions.${currency}.amount_minor`, by: amount });
+        }
+      }
+      facts.push({ at, incs });
+    }
+    clicks += wantClicks;
+    await addToBuckets(mongo.db, tenant, facts);
+  }
+  const docs = await mongo.db.collection('analytics_buckets').countDocuments({});
+  await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
+  log(`bench: ${clicks} clicks and ${publications} publications counted in ${docs} bucket documents`);
+  return { tenant, apiKey, docs };
+}
+
+function get(agent: Agent, port: number, path: string, apiKey: string): Promise<{ ms: number; status: number; body: string }> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, agent, headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** What each operation reads: its dimensions. */
+const OPERATIONS: [string, Dimension[]][] = [
+  ['summary', ['totals']],
+  ['timeseries', ['totals']],
+  ['groups', ['groups']],
+  ['offers', ['offers']],
+  ['sources', ['sources']],
+  ['heatmap', ['hours', 'elements', 'pages']],
+];
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-bench-analytics-'));
+  const supervisor = await Supervisor.open(dataDir, log);
+  let child: ChildProcess | undefined;
+  try {
+    const stack = await startStack({ supervisor, withApp: false, log });
+    const config: ServeConfig = {
+      mongodbUri: stack.mongodbUri,
+      mongodbDb: `bench_${randomBytes(4).toString('hex')}`,
+      temporalAddress: stack.temporalAddress,
+      temporalNamespace: stack.temporalNamespace,
+    };
+    const seeded = await seed(config);
+    child = fork(__filename, ['serve'], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      env: { ...process.env, BENCH_SERVE: JSON.stringify(config) },
+    });
+    const [{ port }] = (await once(child, 'message')) as [{ port: number }];
+    const mongo = await connectMongo(config);
+    const coll = mongo.db.collection<BucketDoc>('analytics_buckets');
+    log('bench: measuring');
+    const rows: string[] = [];
+    let met = true;
+    for (const days of [30, 365]) {
+      const list = windowDays(new Date(), days, TIME_ZONE);
+      for (const [name, dimensions] of OPERATIONS) {
+        const ids = dimensions.flatMap((dim) => list.map((day) => bucketId(seeded.tenant, day, dim)));
+        const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+        const path = `/api/v1/analytics/${name}?days=${days}${name === 'groups' || name === 'offers' ? '&limit=30' : ''}`;
+        const ours: number[] = [];
+        const bare: number[] = [];
+        let bytes = 0;
+        let found = 0;
+        for (let i = 0; i < REQUESTS + 3; i++) {
+          const res = await get(agent, port, path, seeded.apiKey);
+          if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.body.slice(0, 300)}`);
+          const t0 = process.hrtime.bigint();
+          const docs = await Promise.all(ids.map((_id) => coll.findOne({ _id })));
+          const t1 = Number(process.hrtime.bigint() - t0) / 1e6;
+          if (i >= 3) {
+            ours.push(res.ms);
+            bare.push(t1);
+          }
+          bytes = res.body.length;
+          found = docs.filter(Boolean).length;
+        }
+        agent.destroy();
+        const t0 = process.hrtime.bigint();
+        await coll.find({ _id: { $in: ids } }).toArray();
+        const inMs = Number(process.hrtime.bigint() - t0) / 1e6;
+        const [o, b] = [quantile(ours, 0.5), quantile(bare, 0.5)];
+        const ok = o <= 2 * b && o < 100;
+        met &&= ok;
+        const f = (x: number) => x.toFixed(1).padStart(8);
+        rows.push(
+          `${String(days).padStart(4)} ${name.padEnd(11)} ${String(found).padStart(5)} ${f(o)} ${f(b)} ${(o / b).toFixed(2).padStart(6)}×${ok ? ' ' : '!'} ${f(quantile(ours, 0.9))} ${f(inMs)} ${String(bytes).padStart(7)}`,
+        );
+      }
+    }
+    await mongo.client.close();
+    console.log(
+      `\nanalytics benchmark: ${CLICKS} clicks, ${PUBLICATIONS} publications over ${DAYS} days in ${seeded.docs} bucket documents; ${REQUESTS} sequential keep-alive requests per operation and window (after 3 warm-up)`,
+    );
+    console.log('Goal: p50 ≤ 2× the bare driver read of the same buckets (findOne by _id, all in flight) and < 100 ms (! marks a miss)\n');
+    console.log(
+      `${'days'.padStart(4)} ${'operation'.padEnd(11)} ${'docs'.padStart(5)} ${'p50 ms'.padStart(8)} ${'bare'.padStart(8)} ${'ratio'.padStart(7)}  ${'p90 ms'.padStart(8)} ${'$in once'.padStart(8)} ${'bytes'.padStart(7)}`,
+    );
+    for (const row of rows) console.log(row);
+    console.log(met ? '\nEvery goal met.' : '\nSome goals missed (!).');
+    child.send('stop');
+    await once(child, 'exit');
+    child = undefined;
+  } finally {
+    child?.kill();
+    await supervisor.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === 'serve') {
+  serve(JSON.parse(process.env.BENCH_SERVE!) as ServeConfig).catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
