@@ -7,7 +7,7 @@
  * document appearing as a command with no code of its own.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,6 +129,44 @@ describe('offers', () => {
     assert.equal(ok(await runCli(['offers', 'list', '--all', '--offset', '3'], env, tmp)).data.length, 2);
   });
 });
+
+// `script` runs the CLI on a pseudo-terminal, as a user's shell does.
+const hasScript = (() => {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+test(
+  'on a terminal: a list is a table with where the page stands, a resource a record, an error a line',
+  { skip: !hasScript && 'no script(1)' },
+  async () => {
+    const offer = ok(await cli('offers', 'create', '--url', url(), '--title', 'Cafeteira Italiana', '--price', '89.9')).data;
+    // Asynchronous: the API answering the CLI runs in this process.
+    const onTty = (...args: string[]): Promise<{ code: number; out: string }> => {
+      const command = [process.execPath, resolve(__dirname, '../../tools/cli/offerops.js'), ...args].map((a) => `'${a}'`).join(' ');
+      return new Promise((done) => {
+        execFile('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: baseEnv(), timeout: 60_000 }, (err, stdout) => {
+          done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out: stdout });
+        });
+      });
+    };
+    const list = await onTty('offers', 'list', '--limit', '1');
+    assert.equal(list.code, 0, list.out);
+    assert.match(list.out, /^ID +[A-Z_]+ /);
+    assert.match(list.out, new RegExp(`\\n${offer.id} `));
+    assert.match(list.out, /1–1 of \d+/);
+    const one = await onTty('offers', 'get', offer.id);
+    assert.match(one.out, /^id +off_/m);
+    assert.match(one.out, /^title +Cafeteira Italiana/m);
+    const missing = await onTty('offers', 'get', 'off_doesnotexist00');
+    assert.equal(missing.code, 4);
+    assert.match(missing.out, /^offerops: 404 not_found: .+ \(request_id req_[0-9a-z]+\)/);
+  },
+);
 
 describe('bodies from --data', () => {
   test('--data @file.json, with a flag over one of its fields; --data - reads stdin; nested bodies', async () => {
