@@ -171,7 +171,7 @@ function queryOf(c: ApiCommand, p: Parsed, hint: string): [string, string][] {
 }
 
 function print(body: unknown, json: boolean): void {
-  process.stdout.write(json ? `${JSON.stringify(body)}\n` : human(body, process.stdout.columns ?? 120));
+  process.stdout.write(json ? `${JSON.stringify(body)}\n` : human(body, process.stdout.columns || 120));
 }
 
 /** Every page of a list: from the given offset, `limit` at a time (the largest the document allows unless given), until has_more is false. */
