@@ -3,6 +3,8 @@
  * never listens (`main` does). Per operation: authenticate → rate limit →
  * plan and scope → JSON body → validation → handler.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { openapiDocument } from '../schemas/openapi/index';
@@ -64,11 +66,21 @@ function healthz(deps: AppDeps): AppMiddleware {
   };
 }
 
+/** The request collection `npm run openapi` writes next to the document (this file runs from dist/api/). */
+const COLLECTION_JSON = resolve(__dirname, '../../schemas/collection.json');
+let collection: { variable?: { key: string; value: string }[] } | undefined;
+
 /** Routes from the operation table; static segments before parameters so `/commissions/summary` wins over `/commissions/{id}`. */
 function buildRouter(deps: AppDeps, windows: WindowReserver): Router<RequestState> {
   const router = new Router<RequestState>({ prefix: API_PREFIX });
   router.get('/openapi.json', (ctx) => {
     ctx.body = openapiDocument;
+  });
+  // The same collection, its base_url the origin it was fetched from.
+  router.get('/collection.json', (ctx) => {
+    collection ??= JSON.parse(readFileSync(COLLECTION_JSON, 'utf8')) as typeof collection;
+    const baseUrl = `${ctx.protocol}://${ctx.host}${API_PREFIX}`;
+    ctx.body = { ...collection, variable: collection!.variable?.map((v) => (v.key === 'base_url' ? { ...v, value: baseUrl } : v)) };
   });
   const ordered = [...operations].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
   for (const op of ordered) {

@@ -25,11 +25,13 @@ export function cliEnv(env: Record<string, string | undefined>): NodeJS.ProcessE
   return out;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CliRun> {
+/** Runs `offerops args…`; `input`, when given, is its stdin (then closed). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, cwd: string, input?: string): Promise<CliRun> {
   return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { env, cwd, timeout: 60_000 }, (err, stdout, stderr) => {
+    const child = execFile(process.execPath, [CLI, ...args], { env, cwd, timeout: 60_000 }, (err, stdout, stderr) => {
       done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
     });
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
 

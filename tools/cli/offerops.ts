@@ -1,21 +1,26 @@
 #!/usr/bin/env node
 /**
  * The `offerops` command. `-h`/`--help` prints help at every level (plain
- * text on stdout, exit 0). Admin commands print one JSON object on stdout.
+ * text on stdout, exit 0). API commands (`offerops offers list`, one per
+ * operation of the OpenAPI document: api-commands.ts) print the API's JSON,
+ * or a table or record on a terminal; `login` saves a profile, `completion`
+ * prints a shell script. Admin commands print one JSON object on stdout.
  * Failures go to stderr — readable text on a terminal; `{"error": …}` with
  * `--json` or when stdout is not a terminal — and exit 2 (a usage or input
- * error) or 1 (anything else). `recipes` commands print one JSON object too.
- * `dev` commands run until interrupted.
+ * error), 4 (the API refused: 4xx), 5 (5xx or no answer, after retries) or 1
+ * (anything else). `recipes` commands print one JSON object too. `dev`
+ * commands run until interrupted.
  */
 import { parseArgs } from 'node:util';
-import { MongoClient } from 'mongodb';
 import { DomainError } from '../../domain/errors';
-import { Command, COMMANDS } from './commands';
-import { startDevGateway } from './dev-gateway';
-import { startDevReceiver } from './dev-receiver';
+// The operator commands (and MongoDB) are loaded only when used: an API command starts without them.
+import type { Command } from './commands';
 import { UsageError } from './errors';
+import { ApiError, NetworkError } from './api-client';
+import { BUILT_IN } from './api-commands';
+import { topHelp } from './api-help';
+import { Api, ApiUsageError, loadApi, runApiCommand, runCompletion, runLogin } from './api-run';
 import { dataDir, existingSecretKey, stackInfo } from './stack-config';
-import { commandHelp, groupHelp, usageLine } from './help';
 
 const HELP = new Set(['-h', '--help']);
 
@@ -25,7 +30,7 @@ type Place = { command: Command; rest: string[] } | { words: string[]; rest: str
 const startsWith = (words: string[], prefix: string[]): boolean => prefix.every((w, i) => words[i] === w);
 
 /** Follows the leading words (skipping --help and --json) as far as they name commands. */
-function locate(argv: string[]): Place {
+function locate(argv: string[], COMMANDS: Command[]): Place {
   const words: string[] = [];
   let i = 0;
   for (; i < argv.length; i++) {
@@ -49,7 +54,7 @@ class Failure extends UsageError {
 }
 
 /** The command's options and arguments, checked; a usage error names what is wrong. */
-function parse(command: Command, rest: string[]) {
+function parse(command: Command, rest: string[], usageLine: (c: Command) => string) {
   const hint = `Run 'offerops ${command.words.join(' ')} --help' for its options.`;
   let parsed;
   try {
@@ -74,6 +79,7 @@ function parse(command: Command, rest: string[]) {
 }
 
 async function runAdmin(command: Command, values: Record<string, string | boolean | undefined>, args: string[]): Promise<void> {
+  const { MongoClient } = await import('mongodb');
   const info = stackInfo();
   const client = await MongoClient.connect(info.mongodb_uri, { serverSelectionTimeoutMS: 5_000 });
   try {
@@ -88,6 +94,8 @@ async function runAdmin(command: Command, values: Record<string, string | boolea
 /** Runs a dev server until SIGINT or SIGTERM. */
 async function runDev(command: Command, values: Record<string, string | boolean | undefined>, json: boolean): Promise<void> {
   const opts = Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const { startDevGateway } = await import('./dev-gateway.js');
+  const { startDevReceiver } = await import('./dev-receiver.js');
   const server =
     command.dev === 'gateway' ? await startDevGateway(opts, { json, input: process.stdin }) : await startDevReceiver(opts, { json });
   await new Promise<void>((done) => {
@@ -96,9 +104,35 @@ async function runDev(command: Command, values: Record<string, string | boolean 
   await server.close();
 }
 
+/** The API commands of the document, or why there are none (the built-in commands work without it). */
+function tryLoadApi(): { api: Api } | { error: string } {
+  try {
+    return { api: loadApi() };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
 async function main(argv: string[], json: boolean): Promise<void> {
-  const place = locate(argv);
   const help = argv.some((t) => HELP.has(t));
+  const first = argv.find((t) => !t.startsWith('-'));
+  if (first === undefined && help) {
+    const loaded = tryLoadApi();
+    const { AREAS } = await import('./commands.js');
+    process.stdout.write('api' in loaded ? topHelp(loaded.api.groups, AREAS) : topHelp(null, AREAS, loaded.error));
+    return;
+  }
+  if (first !== undefined && (!BUILT_IN.includes(first) || first === 'login' || first === 'completion')) {
+    const loaded = tryLoadApi();
+    if (!('api' in loaded)) throw new UsageError(`cannot read the OpenAPI document: ${loaded.error}`);
+    const { api } = loaded;
+    if (first === 'login') return runLogin(api, argv, json, help);
+    if (first === 'completion') return runCompletion(api, argv, (await import('./commands.js')).COMMANDS);
+    if (api.groups.some((g) => g.name === first)) return runApiCommand(api, argv, json, help);
+  }
+  const { COMMANDS } = await import('./commands.js');
+  const { commandHelp, groupHelp, usageLine } = await import('./help.js');
+  const place = locate(argv, COMMANDS);
   if (!('command' in place)) {
     const known = place.words;
     if (help && place.rest.length === 0) {
@@ -121,7 +155,7 @@ async function main(argv: string[], json: boolean): Promise<void> {
     process.stdout.write(commandHelp(command));
     return;
   }
-  const { values, args } = parse(command, rest);
+  const { values, args } = parse(command, rest, usageLine);
   if (command.admin) await runAdmin(command, values, args);
   else if (command.recipes) process.stdout.write(`${JSON.stringify(await command.recipes(args, values))}\n`);
   else await runDev(command, values, json);
@@ -134,12 +168,23 @@ main(argv, json).then(
   (err: unknown) => {
     const usage = err instanceof UsageError || err instanceof DomainError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     const message = (err as Error).message;
+    if (err instanceof ApiError) {
+      const fields = { error: message, status: err.status, code: err.code, request_id: err.requestId };
+      process.stderr.write(
+        json
+          ? `${JSON.stringify(fields)}\n`
+          : `offerops: ${err.status} ${err.code}: ${message}${err.requestId ? ` (request_id ${err.requestId})` : ''}\n`,
+      );
+      process.exitCode = err.status < 500 ? 4 : 5;
+      return;
+    }
     if (json) {
       const code = err instanceof DomainError ? { code: err.code } : {};
       process.stderr.write(`${JSON.stringify({ error: message, ...code })}\n`);
     } else {
-      process.stderr.write(`offerops: ${message}\n${err instanceof Failure ? `\n${err.help}\n` : ''}`);
+      const hint = err instanceof Failure ? err.help : err instanceof ApiUsageError ? err.hint : null;
+      process.stderr.write(`offerops: ${message}\n${hint ? `\n${hint}\n` : ''}`);
     }
-    process.exitCode = usage ? 2 : 1;
+    process.exitCode = err instanceof NetworkError ? 5 : usage ? 2 : 1;
   },
 );

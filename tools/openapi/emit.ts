@@ -1,12 +1,15 @@
 /**
  * Writes the OpenAPI document to `schemas/openapi.json` (for tools outside
- * this code base: collections, schemathesis, client generators) and the
+ * this code base: collections, schemathesis, client generators), the Postman
+ * collection made from it to `schemas/collection.json`, and the
  * operation types generated from it to `schemas/operation-types.d.ts`, and the
  * README's error table. The contract tests fail when any differs from the document.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openapiDocument } from '../../schemas/openapi/index';
+import { Document } from '../cli/api-commands';
+import { COLLECTION_JSON, collectionJson } from './collection';
 import { README, withErrorTable } from './readme';
 import { OPERATION_TYPES, operationTypes } from './types';
 
@@ -15,6 +18,8 @@ export const OPENAPI_JSON = resolve(__dirname, '../../../schemas/openapi.json');
 async function main(): Promise<void> {
   writeFileSync(OPENAPI_JSON, `${JSON.stringify(openapiDocument, null, 2)}\n`);
   console.log(`wrote ${OPENAPI_JSON}`);
+  writeFileSync(COLLECTION_JSON, collectionJson(openapiDocument as unknown as Document));
+  console.log(`wrote ${COLLECTION_JSON}`);
   writeFileSync(OPERATION_TYPES, await operationTypes(openapiDocument));
   console.log(`wrote ${OPERATION_TYPES}`);
   writeFileSync(README, withErrorTable(readFileSync(README, 'utf8')));
