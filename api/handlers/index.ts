@@ -14,6 +14,7 @@ import {
   conversationsList,
   conversationUpdate,
 } from './inbox';
+import { linkConvert } from './links';
 import { monitorCreate, monitorDelete, monitorGet, monitorsList, monitorUpdate } from './monitors';
 import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
@@ -41,7 +42,6 @@ export const UNBUILT_OPERATIONS = [
   'analytics_offers',
   'analytics_sources',
   'analytics_heatmap',
-  'link_convert',
 ] as const;
 
 type Unbuilt = (typeof UNBUILT_OPERATIONS)[number];
@@ -85,6 +85,7 @@ const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   template_update: templateUpdate,
   template_delete: templateDelete,
   monitors_list: monitorsList,
+  link_convert: linkConvert,
   monitor_create: monitorCreate,
   monitor_get: monitorGet,
   monitor_update: monitorUpdate,
