@@ -14,7 +14,7 @@ import { createHmac } from 'node:crypto';
 import { Db, MongoBulkWriteError } from 'mongodb';
 import { Logger } from 'pino';
 import { addToBuckets, BucketFact, BucketIncrement } from '../analytics/buckets';
-import { crossTenantCollection, Environment, TenantDoc } from '../db';
+import { crossTenantCollection, TenantDoc } from '../db';
 import { AgentClass } from './agents';
 import { Marketplace } from './marketplaces';
 
@@ -71,7 +71,8 @@ async function insertNew(db: Db, docs: ClickDoc[]): Promise<ClickDoc[]> {
     return docs;
   } catch (err) {
     if (!(err instanceof MongoBulkWriteError)) throw err;
-    const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+    const raw: unknown = err.writeErrors;
+    const errors = (Array.isArray(raw) ? raw : [raw]) as { code: number; index: number }[];
     if (errors.some((e) => e.code !== 11000)) throw err;
     const duplicate = new Set(errors.map((e) => e.index));
     return docs.filter((_, i) => !duplicate.has(i));
@@ -121,7 +122,7 @@ export class ClickBuffer {
       else byTenant.set(key, [c]);
     }
     for (const docs of byTenant.values()) {
-      const tenant = { accountId: docs[0]!.account_id, env: docs[0]!.env as Environment };
+      const tenant = { accountId: docs[0]!.account_id, env: docs[0]!.env };
       let written: ClickDoc[];
       try {
         written = await insertNew(this.db, docs);

@@ -15,7 +15,7 @@ import { OfferDoc } from '../offers/store';
 import { applyIntegration, Applied, isShortLink, Marketplace, marketplaceOfHost, otherCovers, stripTracking } from './marketplaces';
 import { resolveShortLink } from './resolve';
 import { shopeeShortLink, SHOPEE_API_URL } from './shopee';
-import { insertLink, insertLinks, LinkDoc, linkIdOf, newCode } from './store';
+import { insertLink, insertLinks, LinkFields, linkIdOf, newCode } from './store';
 
 export interface LinkDeps {
   db: Db;
@@ -113,7 +113,7 @@ export async function convertLink(deps: LinkDeps & DomainDeps, tenant: Tenant, i
   const subId = input.sub_id ?? null;
   const applied = await affiliate(deps, integration, url, subId);
   const code = newCode();
-  const link: Omit<LinkDoc, 'account_id' | 'env'> = {
+  const link: LinkFields = {
     _id: linkIdOf(code),
     code,
     marketplace: integration.marketplace,
@@ -190,7 +190,7 @@ export async function trackedLinksFor(
   if (integration.marketplace !== 'other') url.protocol = 'https:';
   const applied = applyIntegration(stripTracking(url, integration.marketplace), integration.config, null);
   const now = new Date();
-  const links = groupIds.map((group_id): Omit<LinkDoc, 'account_id' | 'env'> => {
+  const links = groupIds.map((group_id): LinkFields => {
     const code = newCode();
     return {
       _id: linkIdOf(code),

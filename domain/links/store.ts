@@ -9,7 +9,9 @@ import { Db } from 'mongodb';
 import { crossTenantCollection, Tenant, tenantCollection, TenantDoc, OutboxEvent } from '../db';
 import { Marketplace } from './marketplaces';
 
-export interface LinkDoc extends TenantDoc {
+/** A link as written (the tenant's fields are added by the store). */
+export interface LinkFields {
+  _id: string;
   code: string;
   marketplace: Marketplace;
   integration_id: string;
@@ -25,6 +27,10 @@ export interface LinkDoc extends TenantDoc {
   created_at: Date;
 }
 
+export interface LinkDoc extends TenantDoc, LinkFields {
+  _id: string;
+}
+
 const CODE_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 export const CODE_LENGTH = 12;
 export const CODE_PATTERN = /^[a-z2-9]{12}$/;
@@ -37,12 +43,12 @@ export function newCode(): string {
 
 export const linkIdOf = (code: string): string => `lnk_${code}`;
 
-export async function insertLink(db: Db, tenant: Tenant, link: Omit<LinkDoc, 'account_id' | 'env'>, event: OutboxEvent): Promise<LinkDoc> {
+export async function insertLink(db: Db, tenant: Tenant, link: LinkFields, event: OutboxEvent): Promise<LinkDoc> {
   return tenantCollection<LinkDoc>(db, 'links', tenant).insert(link, event);
 }
 
 /** The links of a fan-out, in one write (no events: their publication's events describe them). */
-export async function insertLinks(db: Db, tenant: Tenant, links: Omit<LinkDoc, 'account_id' | 'env'>[]): Promise<void> {
+export async function insertLinks(db: Db, tenant: Tenant, links: LinkFields[]): Promise<void> {
   await tenantCollection<LinkDoc>(db, 'links', tenant).insertMany(links);
 }
 
