@@ -1582,7 +1582,7 @@ export interface components {
             /** @description name shown to the team */
             name: string;
             description?: string;
-            /** @description The message, with placeholders filled from the offer when it is rendered: `{title}`, `{price}`, `{original_price}`, `{discount_pct}`, `{coupon}`, `{store}`, `{url}`, `{copy}`. Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` whose `details` name the field `body` and the placeholder. */
+            /** @description The message, with placeholders filled from the offer when it is rendered: `{title}`, `{price}`, `{original_price}`, `{discount_pct}`, `{coupon}`, `{store}`, `{url}`, `{raw_url}`, `{copy}`. Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). `{url}` is the offer's tracked link when the account has an integration for its marketplace (each group gets its own; the preview shows the affiliate URL), else the offer URL; `{raw_url}` is always the offer URL as it was given. A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` whose `details` name the field `body` and the placeholder. */
             body: string;
             /**
              * @description The markup `body` is written in, which decides how offer values are escaped: `plain` (no markup, values as they are), `markdown` (Markdown metacharacters in values are backslash-escaped, the url is not), `whatsapp` (`*bold*`, `_italic_`, `~strike~`; WhatsApp has no escape, values go as they are) or `telegram_html` (`<b>`, `<i>`, `<a href>`…; values are HTML-escaped).
@@ -1603,7 +1603,7 @@ export interface components {
             /** @description name shown to the team */
             name?: string;
             description?: string | null;
-            /** @description The message, with placeholders filled from the offer when it is rendered: `{title}`, `{price}`, `{original_price}`, `{discount_pct}`, `{coupon}`, `{store}`, `{url}`, `{copy}`. Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` whose `details` name the field `body` and the placeholder. */
+            /** @description The message, with placeholders filled from the offer when it is rendered: `{title}`, `{price}`, `{original_price}`, `{discount_pct}`, `{coupon}`, `{store}`, `{url}`, `{raw_url}`, `{copy}`. Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). `{url}` is the offer's tracked link when the account has an integration for its marketplace (each group gets its own; the preview shows the affiliate URL), else the offer URL; `{raw_url}` is always the offer URL as it was given. A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` whose `details` name the field `body` and the placeholder. */
             body?: string;
             /**
              * @description The markup `body` is written in, which decides how offer values are escaped: `plain` (no markup, values as they are), `markdown` (Markdown metacharacters in values are backslash-escaped, the url is not), `whatsapp` (`*bold*`, `_italic_`, `~strike~`; WhatsApp has no escape, values go as they are) or `telegram_html` (`<b>`, `<i>`, `<a href>`…; values are HTML-escaped).
@@ -1625,7 +1625,7 @@ export interface components {
             is_default: boolean;
             segment_id: string | null;
             /** @description placeholders the body uses, in order of first use */
-            placeholders: ("title" | "price" | "original_price" | "discount_pct" | "coupon" | "store" | "url" | "copy")[];
+            placeholders: ("title" | "price" | "original_price" | "discount_pct" | "coupon" | "store" | "url" | "raw_url" | "copy")[];
             /** @description schedules that use the template and may still run (while any does, the template cannot be deleted; completed ones do not count) */
             schedule_count: number;
             /**

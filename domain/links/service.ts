@@ -161,34 +161,59 @@ export interface LinkContext {
 }
 
 /**
+ * The integration that converts an offer's URL on the publish path, and the
+ * URL ready for it: null when the URL is of no marketplace this tenant has an
+ * integration for, or a short link (not followed here: this is the publish
+ * path; convert it first). No marketplace API is called either.
+ */
+async function offerConversion(
+  deps: Pick<LinkDeps, 'db' | 'secretKey' | 'shortLinkHosts'>,
+  tenant: Tenant,
+  rawUrl: string,
+): Promise<{ integration: Integration; applied: Applied } | null> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return null;
+  }
+  if (isShortLink(url, deps.shortLinkHosts ?? [])) return null;
+  const integrations = await listIntegrations(deps.db, tenant, deps.secretKey);
+  const detected = marketplaceOfHost(url.hostname);
+  const integration = detected
+    ? integrations.find((i) => i.marketplace === detected)
+    : integrations.find((i) => otherCovers(i.config, url.hostname));
+  if (!integration) return null;
+  if (integration.marketplace !== 'other') url.protocol = 'https:';
+  return { integration, applied: applyIntegration(stripTracking(url, integration.marketplace), integration.config, null) };
+}
+
+/** The affiliate URL of an offer's URL (what a preview shows for `{url}`); null when the tenant has no integration for it. Writes nothing. */
+export async function affiliateUrlFor(
+  deps: Pick<LinkDeps, 'db' | 'secretKey' | 'shortLinkHosts'>,
+  tenant: Tenant,
+  rawUrl: string,
+): Promise<string | null> {
+  return (await offerConversion(deps, tenant, rawUrl))?.applied.affiliateUrl ?? null;
+}
+
+/**
  * The tracked links of one offer URL for several groups (one per group, so
  * each click names its publication and group), written in one insertMany:
- * group id → short URL. Empty when the URL is of no marketplace this tenant
- * has an integration for (the raw URL is sent then). No short-link
- * resolution and no marketplace API here: this runs on the publish path.
+ * group id → code. Empty when the tenant has no integration for the URL (the
+ * raw URL is sent then).
  */
 export async function trackedLinksFor(
-  deps: LinkDeps,
+  deps: Pick<LinkDeps, 'db' | 'secretKey' | 'shortLinkHosts'>,
   tenant: Tenant,
   rawUrl: string,
   groupIds: string[],
   context: LinkContext,
 ): Promise<Map<string, string>> {
-  let url: URL;
-  try {
-    url = new URL(rawUrl);
-  } catch {
-    return new Map();
-  }
-  const integrations = await listIntegrations(deps.db, tenant, deps.secretKey);
-  if (!integrations.length || !groupIds.length) return new Map();
-  const detected = marketplaceOfHost(url.hostname);
-  const integration = detected
-    ? integrations.find((i) => i.marketplace === detected)
-    : integrations.find((i) => otherCovers(i.config, url.hostname));
-  if (!integration || isShortLink(url, deps.shortLinkHosts ?? [])) return new Map();
-  if (integration.marketplace !== 'other') url.protocol = 'https:';
-  const applied = applyIntegration(stripTracking(url, integration.marketplace), integration.config, null);
+  if (!groupIds.length) return new Map();
+  const conversion = await offerConversion(deps, tenant, rawUrl);
+  if (!conversion) return new Map();
+  const { integration, applied } = conversion;
   const now = new Date();
   const links = groupIds.map((group_id): LinkFields => {
     const code = newCode();
@@ -207,5 +232,14 @@ export async function trackedLinksFor(
     };
   });
   await insertLinks(deps.db, tenant, links);
-  return new Map(links.map((l) => [l.group_id!, shortUrlOf(deps, l.code)]));
+  return new Map(links.map((l) => [l.group_id!, l.code]));
 }
+
+/** In a publication's text, where each group's own link code goes (`<public url>/l/{link}`). */
+export const LINK_CODE_PLACEHOLDER = '{link}';
+
+/** The text a group receives: the publication's with that group's link code in place of LINK_CODE_PLACEHOLDER. */
+export const textForGroup = (text: string, codes: Record<string, string> | undefined, groupId: string): string => {
+  const code = codes?.[groupId];
+  return code ? text.replaceAll(`/l/${LINK_CODE_PLACEHOLDER}`, `/l/${code}`) : text;
+};
