@@ -24,6 +24,8 @@ export interface ActivityDeps {
   secretKey: Buffer;
   /** Hosts or addresses webhooks may reach although private or loopback (OFFEROPS_WEBHOOK_ALLOW). */
   webhookAllow?: readonly string[];
+  /** Where tracked links are served (OFFEROPS_PUBLIC_URL): scheduled publications get tracked links when set. */
+  publicUrl?: string;
   /** Extra CA certificate (PEM) trusted for webhook destinations (tests' self-signed receiver). */
   webhookCa?: string;
   /** How long a webhook attempt may take in all (default ATTEMPT_TIMEOUT_MS, 15 s). */

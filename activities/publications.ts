@@ -24,6 +24,7 @@ import {
   startDeliveryAttempt,
   updateDelivery,
 } from '../domain/publications/store';
+import { textForGroup } from '../domain/links/service';
 import type { ActivityDeps } from './index';
 import { createChannelActivities, isPacingWait, isPacedSend } from './channels';
 import { reportInternalError, safeFailure } from './internal-errors';
@@ -78,7 +79,7 @@ async function mustGetPublication(deps: ActivityDeps, r: Ref) {
 }
 
 /** What a send reads of its publication: set when it is queued, never changed after. */
-type Content = Pick<PublicationDoc, '_id' | 'text' | 'format' | 'image_url' | 'with_image'>;
+type Content = Pick<PublicationDoc, '_id' | 'text' | 'format' | 'image_url' | 'with_image' | 'link_codes'>;
 /** Publications whose content a worker keeps, so the sends of a fan-out read it once rather than once per group. */
 const CONTENT_CACHE_SIZE = 256;
 
@@ -92,9 +93,10 @@ export function createPublicationActivities(deps: ActivityDeps) {
     const key = `${r.account}/${r.environment}/${r.publication_id}`;
     const known = contents.get(key);
     if (known) return known;
-    const read = mustGetPublication(deps, r).then(({ _id, text, format, image_url, with_image }) => ({
+    const read = mustGetPublication(deps, r).then(({ _id, text, format, image_url, with_image, link_codes }) => ({
       _id,
       text,
+      link_codes,
       image_url,
       with_image,
       ...(format ? { format } : {}),
@@ -160,7 +162,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
           account: r.account,
           environment: r.environment,
           groupId: r.group_id,
-          text: publication.text,
+          text: textForGroup(publication.text, publication.link_codes, r.group_id),
           ...(publication.format ? { format: publication.format } : {}),
           imageUrl: publication.with_image ? publication.image_url : null,
           idempotencyKey: `${publication._id}:${r.group_id}`,

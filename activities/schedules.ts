@@ -51,7 +51,7 @@ const NOTHING: ScheduleRunResult = { publication_id: null, event_id: null };
 
 export function createScheduleActivities(deps: ActivityDeps) {
   const temporal = { client: deps.temporal, taskQueue: deps.taskQueue };
-  const withTemporal = { db: deps.db, temporal };
+  const withTemporal = { db: deps.db, temporal, secretKey: deps.secretKey, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) };
 
   return {
     /**

@@ -12,6 +12,8 @@ import { Operation, operations } from '../schemas/operations';
 import { HttpError } from './errors';
 import { handlers } from './handlers/index';
 import { inbound } from './inbound';
+import { links } from './links';
+import { ClickBuffer } from '../domain/links/clicks';
 import { storefront } from './storefront';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
 import { WindowReserver } from '../domain/accounts/rate-limits';
@@ -108,19 +110,24 @@ function buildRouter(deps: AppDeps, windows: WindowReserver): Router<RequestStat
 }
 
 /** What an app holds beyond its requests: waiting log lines, reserved rate-limit slots. */
-const held = new WeakMap<Koa<RequestState>, { log: RequestLog; windows: WindowReserver }>();
+const held = new WeakMap<Koa<RequestState>, { log: RequestLog; windows: WindowReserver; clicks: ClickBuffer }>();
 
 /** Writes the access log lines still waiting for their batch. */
 export function flushRequestLog(app: Koa<RequestState>): void {
   held.get(app)?.log.flush();
 }
 
-/** A clean stop, once the server answered its last request: writes the waiting log lines, gives unused rate-limit slots back. */
+/** Writes the clicks of tracked links still waiting for their batch. */
+export async function flushClicks(app: Koa<RequestState>): Promise<void> {
+  await held.get(app)?.clicks.flush();
+}
+
+/** A clean stop, once the server answered its last request: writes the waiting log lines and clicks, gives unused rate-limit slots back. */
 export async function closeApp(app: Koa<RequestState>): Promise<void> {
   const h = held.get(app);
   if (!h) return;
   h.log.flush();
-  await h.windows.close();
+  await Promise.all([h.clicks.close(), h.windows.close()]);
 }
 
 export function createApp(deps: AppDeps): Koa<RequestState> {
@@ -128,7 +135,8 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   app.proxy = false;
   const log = new RequestLog(deps.logger);
   const windows = new WindowReserver(deps.db, (deps.rateLimit ?? RATE_LIMIT).windowMs);
-  held.set(app, { log, windows });
+  const clicks = new ClickBuffer(deps.db, deps.logger, deps.clickFlushMs);
+  held.set(app, { log, windows, clicks });
   const router = buildRouter(deps, windows);
   app.use(requestId());
   app.use(accessLog(log));
@@ -138,6 +146,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
     if (ctx.path === '/healthz' && ctx.method === 'GET') await health(ctx, next);
     else await next();
   });
+  app.use(links(deps, clicks));
   app.use(inbound(deps));
   app.use(storefront(deps));
   app.use(router.routes());

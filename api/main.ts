@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import pino from 'pino';
 import { closeApp, createApp } from './app';
 import { secretKeyFromEnv } from '../domain/sealing';
-import { allowListFromEnv } from '../domain/webhooks/destinations';
+import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { configFromEnv, connectMongo, connectTemporal } from '../domain/config';
 import { createLogger } from '../domain/logger';
 import { ensureIndexes } from '../domain/db';
@@ -23,6 +23,8 @@ async function main(): Promise<void> {
     temporal: { client: temporal.client, namespace: config.temporalNamespace, taskQueue: config.taskQueue },
     logger,
     webhookAllow: allowListFromEnv(),
+    shortLinkHosts: hostListFromEnv('OFFEROPS_SHORTLINK_HOSTS'),
+    ...(process.env.OFFEROPS_SHOPEE_API_URL ? { shopeeApiUrl: process.env.OFFEROPS_SHOPEE_API_URL } : {}),
     publicUrl: process.env.OFFEROPS_PUBLIC_URL || `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? 8080}`,
   });
   const handle = app.callback();

@@ -62,6 +62,9 @@ export const TENANT_COLLECTIONS = [
   'store_pages',
   'store_collections',
   'analytics_buckets',
+  'integrations',
+  'links',
+  'clicks',
 ] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 

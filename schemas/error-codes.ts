@@ -11,6 +11,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   body_not_allowed: 'a body sent to an operation that takes none',
   invalid_transition: 'a state move the resource does not allow',
   unknown_reference: 'a body names an id (e.g. `segment_id`) this account does not have',
+  unknown_marketplace: "`POST /links/convert`: the URL's host is of no supported marketplace nor of the account's `other` integration",
+  link_unresolvable: '`POST /links/convert`: a short link that could not be followed (refused address, too many redirects, no answer)',
   invalid_request: 'any other malformed request',
   missing_api_key: 'no `Authorization: Bearer <key>` header',
   invalid_api_key: 'the key is not one of ours',
@@ -20,6 +22,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   insufficient_scope: "the key lacks the operation's scope",
   not_found: "no such resource in this account and environment (also another account's ids)",
   route_not_found: 'no operation at this path',
+  integration_missing: "`POST /links/convert`: the account has no integration for the URL's marketplace (the message names it)",
   method_not_allowed: 'the path exists with other methods (`Allow` header)',
   conflict: 'the resource changed while the request ran, or its state prevents the change (the message says which)',
   resource_in_use: 'something still links to the resource (the message names it)',
@@ -35,7 +38,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   rate_limited: "over 120 requests in the key's window (`Retry-After`)",
   internal_error: 'a bug; the message never carries internals — quote the `request_id`',
   not_implemented: 'the operation is not built yet (list above)',
-  service_unavailable: 'a schedule run-now whose run no worker took within the wait (repeat it: it joins that run)',
+  service_unavailable:
+    'a schedule run-now whose run no worker took within the wait (repeat it: it joins that run); a conversion whose marketplace API (Shopee short links) did not answer',
 };
 
 /** The README's error table: one row per code, by status. */

@@ -836,7 +836,7 @@ export interface paths {
         put?: never;
         /**
          * Convert a URL into an affiliate link using only this account's integrations
-         * @description A URL of no supported marketplace is a 400 `validation_failed`; a marketplace this account has no integration for is a 404 `not_found`. Nothing is stored except the click tracking of the returned link.
+         * @description Short links of the marketplaces (amzn.to, a.co, mercadolivre.com/sec, s.shopee.com.br, shope.ee, s.click.aliexpress.com, divulgador.magalu.com) are resolved first, by the webhook rules (public addresses only). Others’ affiliate and tracking parameters are removed, then this account’s integration is applied, and a tracked link is stored. A host of no supported marketplace is a 400 `unknown_marketplace`; a marketplace this account has no integration for is a 404 `integration_missing` naming it; a short link that cannot be followed is a 400 `link_unresolvable`; an `offer_id` of no offer of this account is a 400 `unknown_reference`. Records `link.created`.
          */
         post: operations["link_convert"];
         delete?: never;
@@ -941,7 +941,7 @@ export interface components {
              * @description Stable machine-readable code; see the README for the meaning of each.
              * @enum {string}
              */
-            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "conversation_closed" | "channel_unavailable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
+            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "unknown_marketplace" | "link_unresolvable" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "integration_missing" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "conversation_closed" | "channel_unavailable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description Human-readable explanation; never contains secrets. */
             message: string;
             request_id: components["schemas"]["RequestId"];
@@ -1584,7 +1584,7 @@ export interface components {
             /** @description name shown to the team */
             name: string;
             description?: string;
-            /** @description The message, with placeholders filled from the offer when it is rendered: `{title}`, `{price}`, `{original_price}`, `{discount_pct}`, `{coupon}`, `{store}`, `{url}`, `{copy}`. Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` whose `details` name the field `body` and the placeholder. */
+            /** @description The message, with placeholders filled from the offer when it is rendered: `{title}`, `{price}`, `{original_price}`, `{discount_pct}`, `{coupon}`, `{store}`, `{url}`, `{raw_url}`, `{copy}`. Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). `{url}` is the offer's tracked link when the account has an integration for its marketplace (each group gets its own; the preview shows the affiliate URL), else the offer URL; `{raw_url}` is always the offer URL as it was given. A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` whose `details` name the field `body` and the placeholder. */
             body: string;
             /**
              * @description The markup `body` is written in, which decides how offer values are escaped: `plain` (no markup, values as they are), `markdown` (Markdown metacharacters in values are backslash-escaped, the url is not), `whatsapp` (`*bold*`, `_italic_`, `~strike~`; WhatsApp has no escape, values go as they are) or `telegram_html` (`<b>`, `<i>`, `<a href>`…; values are HTML-escaped).
@@ -1605,7 +1605,7 @@ export interface components {
             /** @description name shown to the team */
             name?: string;
             description?: string | null;
-            /** @description The message, with placeholders filled from the offer when it is rendered: `{title}`, `{price}`, `{original_price}`, `{discount_pct}`, `{coupon}`, `{store}`, `{url}`, `{copy}`. Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` whose `details` name the field `body` and the placeholder. */
+            /** @description The message, with placeholders filled from the offer when it is rendered: `{title}`, `{price}`, `{original_price}`, `{discount_pct}`, `{coupon}`, `{store}`, `{url}`, `{raw_url}`, `{copy}`. Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). `{url}` is the offer's tracked link when the account has an integration for its marketplace (each group gets its own; the preview shows the affiliate URL), else the offer URL; `{raw_url}` is always the offer URL as it was given. A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` whose `details` name the field `body` and the placeholder. */
             body?: string;
             /**
              * @description The markup `body` is written in, which decides how offer values are escaped: `plain` (no markup, values as they are), `markdown` (Markdown metacharacters in values are backslash-escaped, the url is not), `whatsapp` (`*bold*`, `_italic_`, `~strike~`; WhatsApp has no escape, values go as they are) or `telegram_html` (`<b>`, `<i>`, `<a href>`…; values are HTML-escaped).
@@ -1627,7 +1627,7 @@ export interface components {
             is_default: boolean;
             segment_id: string | null;
             /** @description placeholders the body uses, in order of first use */
-            placeholders: ("title" | "price" | "original_price" | "discount_pct" | "coupon" | "store" | "url" | "copy")[];
+            placeholders: ("title" | "price" | "original_price" | "discount_pct" | "coupon" | "store" | "url" | "raw_url" | "copy")[];
             /** @description schedules that use the template and may still run (while any does, the template cannot be deleted; completed ones do not count) */
             schedule_count: number;
             /**
@@ -3156,18 +3156,18 @@ export interface components {
         LinkConvertRequest: {
             /**
              * Format: uri
-             * @description HTTPS URL of a product or listing page
+             * @description a product or listing page, or a short link of a marketplace (resolved first: at most 5 redirects)
              */
             url: string;
-            /** @description the marketplace whose integration converts the URL; detected from the URL when omitted */
-            marketplace?: string;
-            /** @description tracking label passed to the affiliate programme (e.g. a campaign or group name) */
-            sub_id?: string;
             /**
-             * @description also return a short link
-             * @default false
+             * @description the integration to convert with; detected from the URL when omitted (`other` is chosen only by its hosts or by name)
+             * @enum {string}
              */
-            shorten: boolean;
+            marketplace?: "amazon" | "mercadolivre" | "shopee" | "aliexpress" | "magalu" | "other";
+            /** @description tracking label put in the marketplace's sub-id parameter of `affiliate_url` (each click of `short_url` carries its click id there instead) */
+            sub_id?: string;
+            /** @description the catalogue offer this link is for: its clicks count for the offer */
+            offer_id?: string;
         };
         /** @description The result of a conversion. Only this account's integrations are used; credentials are never returned. */
         LinkConversion: {
@@ -3175,19 +3175,27 @@ export interface components {
             original_url: string;
             /**
              * Format: uri
-             * @description the URL carrying this account's affiliate identity
+             * @description where the short link given led; null when `original_url` was no short link
              */
-            affiliate_url: string;
-            marketplace: string;
-            /** @description name of the account's own integration that converted it */
-            integration: string;
-            sub_id: string | null;
+            resolved_url: string | null;
             /**
              * Format: uri
-             * @description short link; null unless `shorten` was true
+             * @description the URL carrying this account's affiliate identity, others' tracking removed
              */
-            short_url: string | null;
-            /** @description the catalogue offer with this original URL, when there is one */
+            affiliate_url: string;
+            /** @enum {string} */
+            marketplace: "amazon" | "mercadolivre" | "shopee" | "aliexpress" | "magalu" | "other";
+            /** @description the account's own integration that converted it */
+            integration: string;
+            sub_id: string | null;
+            /** @description the tracked link */
+            link_id: string;
+            /**
+             * Format: uri
+             * @description our tracked short link (`/l/{code}`): redirects to the affiliate URL and records the click
+             */
+            short_url: string;
+            /** @description the offer given */
             offer_id: string | null;
         };
         /**
@@ -6154,7 +6162,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The affiliate link. */
+            /** @description The affiliate link and its tracked short link. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

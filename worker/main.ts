@@ -48,6 +48,7 @@ async function main(): Promise<void> {
       taskQueue: config.taskQueue,
       secretKey: secretKeyFromEnv(),
       webhookAllow: allowListFromEnv(),
+      ...(process.env.OFFEROPS_PUBLIC_URL ? { publicUrl: process.env.OFFEROPS_PUBLIC_URL } : {}),
     }),
   });
   logger.info({ taskQueue: config.taskQueue, namespace: config.temporalNamespace }, 'worker running');

@@ -15,6 +15,7 @@ import {
   conversationsList,
   conversationUpdate,
 } from './inbox';
+import { linkConvert } from './links';
 import { monitorCreate, monitorDelete, monitorGet, monitorsList, monitorUpdate } from './monitors';
 import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
@@ -36,7 +37,6 @@ export const UNBUILT_OPERATIONS = [
   'commissions_list',
   'commissions_summary',
   'commission_get',
-  'link_convert',
 ] as const;
 
 type Unbuilt = (typeof UNBUILT_OPERATIONS)[number];
@@ -86,6 +86,7 @@ const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   template_update: templateUpdate,
   template_delete: templateDelete,
   monitors_list: monitorsList,
+  link_convert: linkConvert,
   monitor_create: monitorCreate,
   monitor_get: monitorGet,
   monitor_update: monitorUpdate,

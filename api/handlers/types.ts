@@ -15,6 +15,12 @@ export interface AppDeps extends DomainDeps {
   /** Hosts or addresses webhooks may point to although private or loopback (OFFEROPS_WEBHOOK_ALLOW). */
   webhookAllow?: readonly string[];
   rateLimit?: { limit: number; windowMs: number };
+  /** Hosts treated as short links besides the marketplaces' own (OFFEROPS_SHORTLINK_HOSTS, a comma list). */
+  shortLinkHosts?: readonly string[];
+  /** Shopee's affiliate API, for short links (OFFEROPS_SHOPEE_API_URL; default SHOPEE_API_URL). */
+  shopeeApiUrl?: string;
+  /** How often the clicks of tracked links are written (default CLICK_FLUSH_MS). */
+  clickFlushMs?: number;
   /** Base address of the public storefront (OFFEROPS_PUBLIC_URL), e.g. `https://lojas.example.com`; default `http://127.0.0.1:8080`. */
   publicUrl?: string;
   /** How long an API process keeps a rendered storefront page (default STOREFRONT_CACHE_MS; 0: render every request, as bench:store measures too). */

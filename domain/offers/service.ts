@@ -10,6 +10,7 @@ import { prepareEvent, recordEvent } from '../events/store';
 import { changedFields, DomainDeps, found, iso, written } from '../resource';
 import { referencedSegment } from '../segments/service';
 import { discountPct, renderOfferForSend } from '../templates/render';
+import { affiliateUrlFor } from '../links/service';
 import { getOffer, insertOffer, listOffers, OfferDoc, OfferFields, OfferQuery, OfferStatus, saveOffer } from './store';
 
 /** Curation moves a PATCH may make (archiving is DELETE's job). */
@@ -124,10 +125,22 @@ export async function archiveOffer(deps: DomainDeps, tenant: Tenant, id: string)
 }
 
 /** The message as a group would receive it, with no change of state; records `offer.previewed`. */
-export async function previewOffer(deps: DomainDeps, tenant: Tenant, id: string, input: Schema<'OfferPreviewRequest'> | undefined) {
+export async function previewOffer(
+  deps: DomainDeps & { secretKey?: Buffer },
+  tenant: Tenant,
+  id: string,
+  input: Schema<'OfferPreviewRequest'> | undefined,
+) {
   const offer = await mustGetOffer(deps, tenant, id);
   const segment = input?.segment_id ? await referencedSegment(deps, tenant, input.segment_id) : null;
-  const { text, templateId } = await renderOfferForSend(deps.db, tenant, { offer, segment, templateId: input?.template_id });
+  // `{url}` previews as the affiliate URL when the account has the integration (a send gets a tracked link per group).
+  const url = deps.secretKey ? await affiliateUrlFor({ db: deps.db, secretKey: deps.secretKey }, tenant, offer.url) : null;
+  const { text, templateId } = await renderOfferForSend(deps.db, tenant, {
+    offer,
+    segment,
+    templateId: input?.template_id,
+    ...(url ? { url } : {}),
+  });
   const preview = {
     offer_id: offer._id,
     segment_id: segment?._id ?? null,

@@ -11,6 +11,7 @@ import { conflict, invalid, notFound, unknownReference } from '../errors';
 import { commitEvents } from '../events/commit';
 import { derivedId, newId } from '../ids';
 import { renderOfferForSend } from '../templates/render';
+import { LINK_CODE_PLACEHOLDER, shortUrlOf, trackedLinksFor } from '../links/service';
 import { Tenant } from '../db';
 import { prepareEvent } from '../events/store';
 import { activeGroupBatches, getGroup, GroupDoc } from '../groups/store';
@@ -32,6 +33,11 @@ import { sourceOf } from '../analytics/sources';
 export interface PublishingDeps {
   db: Db;
   temporal: TemporalDeps;
+  /** With it, an offer whose marketplace the tenant has an integration for is sent with a tracked link per group (domain/links). */
+  secretKey?: Buffer;
+  /** Where tracked links are served (OFFEROPS_PUBLIC_URL). */
+  publicUrl?: string;
+  shortLinkHosts?: readonly string[];
 }
 
 export interface PublishInput {
@@ -172,14 +178,36 @@ export async function queuePublication(
   }
 
   const { groups, segment } = await destination(db, tenant, input);
-  const rendered = offer
-    ? await renderOfferForSend(db, tenant, { offer, segment, templateId: input.template_id })
-    : { text: input.text!, templateId: input.template_id, format: 'plain' as const };
   const now = new Date();
+  const id = input.idempotency_key ? idempotentId(tenant, input.idempotency_key) : newId('pub', now.getTime());
+  // One tracked link per group (one insertMany), so each click names its publication and group; the text carries
+  // `<public url>/l/{link}` and each send puts its group's code there (textForGroup).
+  const codes =
+    offer && deps.secretKey
+      ? await trackedLinksFor(
+          { db, secretKey: deps.secretKey, shortLinkHosts: deps.shortLinkHosts },
+          tenant,
+          offer.url,
+          groups.map((g) => g._id),
+          {
+            offer_id: offer._id,
+            publication_id: id,
+            segment_id: segment?._id ?? null,
+          },
+        )
+      : new Map<string, string>();
+  const rendered = offer
+    ? await renderOfferForSend(db, tenant, {
+        offer,
+        segment,
+        templateId: input.template_id,
+        ...(codes.size ? { url: shortUrlOf(deps, LINK_CODE_PLACEHOLDER) } : {}),
+      })
+    : { text: input.text!, templateId: input.template_id, format: 'plain' as const };
   const doc: PublicationDoc = {
     account_id: tenant.accountId,
     env: tenant.env,
-    _id: input.idempotency_key ? idempotentId(tenant, input.idempotency_key) : newId('pub', now.getTime()),
+    _id: id,
     offer_id: input.offer_id,
     group_id: input.group_id,
     segment_id: input.segment_id,
@@ -194,6 +222,7 @@ export async function queuePublication(
     group_ids: groups.map((g) => g._id),
     event_id: newId('evt', now.getTime()),
     request_hash: hash,
+    ...(codes.size ? { link_codes: Object.fromEntries(codes) } : {}),
     queued_at: now,
     completed_at: null,
     created_at: now,

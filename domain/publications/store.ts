@@ -33,6 +33,8 @@ export interface PublicationDoc extends TenantDoc {
   segment_id: string | null;
   schedule_id: string | null;
   template_id: string | null;
+  /** Group id → code of its tracked link, put where the text has `/l/{link}` (absent: the text goes as it is). */
+  link_codes?: Record<string, string>;
   text: string;
   /** The markup `text` is written in (its template's format; `plain` for a free text). Absent on publications queued before it was kept. */
   format?: TemplateFormat;

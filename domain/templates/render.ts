@@ -119,7 +119,10 @@ export function parseTemplate(body: string): ParsedTemplate {
 }
 
 /** The offer fields a template can use. */
-export type MessageOffer = Pick<OfferFields, 'title' | 'url' | 'currency' | 'price' | 'original_price' | 'coupon' | 'store' | 'copy'>;
+export type MessageOffer = Pick<OfferFields, 'title' | 'url' | 'currency' | 'price' | 'original_price' | 'coupon' | 'store' | 'copy'> & {
+  /** The offer's own URL when `url` is a converted one (`{raw_url}`); `url` otherwise. */
+  raw_url?: string;
+};
 
 /** Each placeholder's value, or null when the offer has none. `{original_price}` only shows above `{price}`. */
 function placeholderValues(offer: MessageOffer): Record<Placeholder, string | null> {
@@ -132,6 +135,7 @@ function placeholderValues(offer: MessageOffer): Record<Placeholder, string | nu
     coupon: offer.coupon || null,
     store: offer.store || null,
     url: offer.url,
+    raw_url: offer.raw_url ?? offer.url,
     copy: offer.copy || null,
   };
 }
@@ -142,7 +146,7 @@ const escapeHtml = (v: string): string => v.replace(/&/g, '&amp;').replace(/</g,
 const ESCAPE: Record<TemplateFormat, (value: string, placeholder: Placeholder) => string> = {
   plain: (v) => v,
   // Backslash-escape Markdown metacharacters, except in the url (an autolinked URL would keep the backslashes).
-  markdown: (v, p) => (p === 'url' ? v : v.replace(/[\\`*_[\]<>~|#]/g, '\\$&')),
+  markdown: (v, p) => (p === 'url' || p === 'raw_url' ? v : v.replace(/[\\`*_[\]<>~|#]/g, '\\$&')),
   // WhatsApp has no escape syntax: values go as they are.
   whatsapp: (v) => v,
   telegram_html: (v) => escapeHtml(v),
@@ -212,9 +216,11 @@ export async function resolveTemplate(
 export async function renderOfferForSend(
   db: Db,
   tenant: Tenant,
-  { offer, segment, templateId }: { offer: OfferDoc; segment: SegmentDoc | null; templateId?: string | null },
+  { offer, segment, templateId, url }: { offer: OfferDoc; segment: SegmentDoc | null; templateId?: string | null; url?: string },
 ): Promise<{ text: string; templateId: string | null; format: TemplateFormat }> {
   const template = await resolveTemplate(db, tenant, { templateId, segmentId: segment?._id ?? null });
-  if (!template) return { text: renderOfferMessage(offer, segment), templateId: null, format: 'whatsapp' };
-  return { text: renderTemplate(template, offer), templateId: template._id, format: template.format };
+  // `url`: the converted link `{url}` shows instead of the offer's own, which `{raw_url}` keeps.
+  const shown = url ? { ...offer, url, raw_url: offer.url } : offer;
+  if (!template) return { text: renderOfferMessage(shown, segment), templateId: null, format: 'whatsapp' };
+  return { text: renderTemplate(template, shown), templateId: template._id, format: template.format };
 }

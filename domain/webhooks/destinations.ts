@@ -75,8 +75,11 @@ export async function checkDestination(url: string, allow: readonly string[]): P
   return addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 }
 
-export const allowListFromEnv = (env: NodeJS.ProcessEnv = process.env): string[] =>
-  (env.OFFEROPS_WEBHOOK_ALLOW ?? '')
+export const allowListFromEnv = (env: NodeJS.ProcessEnv = process.env): string[] => hostListFromEnv('OFFEROPS_WEBHOOK_ALLOW', env);
+
+/** A comma list of hosts or addresses in the variable `name`, lower case, brackets of IPv6 addresses removed. */
+export const hostListFromEnv = (name: string, env: NodeJS.ProcessEnv = process.env): string[] =>
+  (env[name] ?? '')
     .split(',')
     .map((s) =>
       s

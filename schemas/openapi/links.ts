@@ -1,21 +1,29 @@
-import { bool, httpsUrl, idOf, JsonSchema, nullable, object, OperationDef, record, ref, singleEnvelope, str } from './common';
+import { idOf, JsonSchema, nullable, object, OperationDef, record, ref, singleEnvelope, str } from './common';
+
+/** The marketplaces an account can have an integration for (`other`: any network, by a URL template). */
+export const LINK_MARKETPLACES = ['amazon', 'mercadolivre', 'shopee', 'aliexpress', 'magalu', 'other'] as const;
 
 export const schemas: Record<string, JsonSchema> = {
   LinkConvertRequest: object(
     {
-      url: httpsUrl({ maxLength: 2000, description: 'HTTPS URL of a product or listing page' }),
+      url: str({
+        format: 'uri',
+        pattern: '^https?://',
+        maxLength: 2000,
+        description: 'a product or listing page, or a short link of a marketplace (resolved first: at most 5 redirects)',
+      }),
       marketplace: str({
-        minLength: 1,
-        maxLength: 40,
-        description: 'the marketplace whose integration converts the URL; detected from the URL when omitted',
+        enum: [...LINK_MARKETPLACES],
+        description: 'the integration to convert with; detected from the URL when omitted (`other` is chosen only by its hosts or by name)',
       }),
       sub_id: str({
         minLength: 1,
         maxLength: 64,
         pattern: '^[A-Za-z0-9_-]+$',
-        description: 'tracking label passed to the affiliate programme (e.g. a campaign or group name)',
+        description:
+          "tracking label put in the marketplace's sub-id parameter of `affiliate_url` (each click of `short_url` carries its click id there instead)",
       }),
-      shorten: bool({ description: 'also return a short link', default: false }),
+      offer_id: idOf('off', 'the catalogue offer this link is for: its clicks count for the offer'),
     },
     ['url'],
     { description: "A URL to convert into this account's affiliate link." },
@@ -23,12 +31,17 @@ export const schemas: Record<string, JsonSchema> = {
   LinkConversion: record(
     {
       original_url: str({ format: 'uri' }),
-      affiliate_url: str({ format: 'uri', description: "the URL carrying this account's affiliate identity" }),
-      marketplace: str(),
-      integration: str({ description: "name of the account's own integration that converted it" }),
+      resolved_url: nullable(str({ format: 'uri', description: 'where the short link given led; null when `original_url` was no short link' })),
+      affiliate_url: str({ format: 'uri', description: "the URL carrying this account's affiliate identity, others' tracking removed" }),
+      marketplace: str({ enum: [...LINK_MARKETPLACES] }),
+      integration: idOf('int', "the account's own integration that converted it"),
       sub_id: nullable(str()),
-      short_url: nullable(str({ format: 'uri', description: 'short link; null unless `shorten` was true' })),
-      offer_id: nullable(idOf('off', 'the catalogue offer with this original URL, when there is one')),
+      link_id: idOf('lnk', 'the tracked link'),
+      short_url: str({
+        format: 'uri',
+        description: 'our tracked short link (`/l/{code}`): redirects to the affiliate URL and records the click',
+      }),
+      offer_id: nullable(idOf('off', 'the offer given')),
     },
     { description: "The result of a conversion. Only this account's integrations are used; credentials are never returned." },
   ),
@@ -43,9 +56,13 @@ export const operations: OperationDef[] = [
     tag: 'Links',
     summary: "Convert a URL into an affiliate link using only this account's integrations",
     description:
-      'A URL of no supported marketplace is a 400 `validation_failed`; a marketplace this account has no integration for is ' +
-      'a 404 `not_found`. Nothing is stored except the click tracking of the returned link.',
+      'Short links of the marketplaces (amzn.to, a.co, mercadolivre.com/sec, s.shopee.com.br, shope.ee, s.click.aliexpress.com, ' +
+      'divulgador.magalu.com) are resolved first, by the webhook rules (public addresses only). Others’ affiliate and tracking ' +
+      'parameters are removed, then this account’s integration is applied, and a tracked link is stored. A host of no supported ' +
+      'marketplace is a 400 `unknown_marketplace`; a marketplace this account has no integration for is a 404 `integration_missing` ' +
+      'naming it; a short link that cannot be followed is a 400 `link_unresolvable`; an `offer_id` of no offer of this account is ' +
+      'a 400 `unknown_reference`. Records `link.created`.',
     body: { schema: ref('LinkConvertRequest'), required: true },
-    success: { status: 200, description: 'The affiliate link.', schema: singleEnvelope(ref('LinkConversion')) },
+    success: { status: 200, description: 'The affiliate link and its tracked short link.', schema: singleEnvelope(ref('LinkConversion')) },
   },
 ];

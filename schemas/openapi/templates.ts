@@ -17,7 +17,7 @@ import {
 import { resource } from './crud';
 
 export const TEMPLATE_FORMATS = ['plain', 'markdown', 'whatsapp', 'telegram_html'] as const;
-export const PLACEHOLDERS = ['title', 'price', 'original_price', 'discount_pct', 'coupon', 'store', 'url', 'copy'] as const;
+export const PLACEHOLDERS = ['title', 'price', 'original_price', 'discount_pct', 'coupon', 'store', 'url', 'raw_url', 'copy'] as const;
 
 const PLACEHOLDER_LIST = PLACEHOLDERS.map((p) => `\`{${p}}\``).join(', ');
 
@@ -30,6 +30,8 @@ const templateFields = (create: boolean): Record<string, JsonSchema> => ({
     description:
       `The message, with placeholders filled from the offer when it is rendered: ${PLACEHOLDER_LIST}. ` +
       'Prices are formatted in the offer currency, `{discount_pct}` is the whole percentage off (no sign). ' +
+      "`{url}` is the offer's tracked link when the account has an integration for its marketplace (each group gets its own; " +
+      'the preview shows the affiliate URL), else the offer URL; `{raw_url}` is always the offer URL as it was given. ' +
       'A missing value renders as nothing, and a line whose placeholders are all missing is dropped with its labels. ' +
       'Write `{{` and `}}` for literal braces. An unknown placeholder or a lone brace is a 400 `validation_failed` ' +
       'whose `details` name the field `body` and the placeholder.',

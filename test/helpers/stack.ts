@@ -8,7 +8,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Db } from 'mongodb';
-import { createApp } from '../../api/app';
+import { closeApp, createApp } from '../../api/app';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { connectMongo, connectTemporal } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
@@ -51,6 +51,10 @@ export async function startTestApp(
     taskQueue?: string;
     webhookAllow?: string[];
     scheduleRunWaitMs?: number;
+    shortLinkHosts?: string[];
+    shopeeApiUrl?: string;
+    clickFlushMs?: number;
+    publicUrl?: string;
   } = {},
 ): Promise<TestApp> {
   const env = stackEnv();
@@ -69,6 +73,10 @@ export async function startTestApp(
       ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
       ...(opts.webhookAllow ? { webhookAllow: opts.webhookAllow } : {}),
       ...(opts.scheduleRunWaitMs ? { scheduleRunWaitMs: opts.scheduleRunWaitMs } : {}),
+      ...(opts.shortLinkHosts ? { shortLinkHosts: opts.shortLinkHosts } : {}),
+      ...(opts.shopeeApiUrl ? { shopeeApiUrl: opts.shopeeApiUrl } : {}),
+      ...(opts.clickFlushMs ? { clickFlushMs: opts.clickFlushMs } : {}),
+      ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     });
   } catch (err) {
     // Open connections would keep the test process alive after the failed hook (it would hang, not fail).
@@ -89,6 +97,7 @@ export async function startTestApp(
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await closeApp(app);
       if (!opts.dbName) {
         // The Temporal Schedules of this database's schedules would outlive it (and fire into nothing).
         for (const s of await mongo.db.collection<{ _id: string }>('schedules').find({}).toArray()) {

@@ -28,6 +28,7 @@ import { changeChannel, connectChannel, listChannelSummaries, removeChannel, rot
 import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGroups, removeOperatorGroup } from '../../domain/groups/admin';
 import { listOperatorCollections, removeCollection, setCollection } from '../../domain/store/admin';
 import { verifyStoreDomain } from '../../domain/store/service';
+import { IntegrationInput, listOperatorIntegrations, removeIntegration, setIntegration } from '../../domain/integrations/service';
 import { UsageError } from './errors';
 
 export type Values = Record<string, string | boolean | undefined>;
@@ -347,4 +348,41 @@ export async function collectionDelete(db: Db, { values, args }: AdminInput) {
 export async function storeVerifyDomain(db: Db, { values }: AdminInput) {
   const store = await verifyStoreDomain({ db }, await tenantOf(db, values), { publicUrl: process.env.OFFEROPS_PUBLIC_URL || undefined });
   return { store_id: store._id, domain: store.domain, domain_verified: store.domain_verified };
+}
+
+const INTEGRATION_FIELDS = [
+  'tag',
+  'tool',
+  'word',
+  'affiliate-id',
+  'app-id',
+  'app-secret',
+  'params',
+  'store',
+  'template',
+  'hosts',
+  'sub-id-param',
+] as const;
+
+export async function integrationSet(db: Db, { values, secretKey }: AdminInput) {
+  const marketplace = str(values, 'marketplace');
+  if (!marketplace) throw new UsageError('--marketplace is required');
+  const tenant = await tenantOf(db, values);
+  const input: IntegrationInput = { marketplace };
+  for (const field of INTEGRATION_FIELDS) {
+    const value = str(values, field);
+    if (value !== undefined) input[field.replaceAll('-', '_') as Exclude<keyof IntegrationInput, 'marketplace'>] = value;
+  }
+  return setIntegration(db, tenant, input, secretKey());
+}
+
+export async function integrationList(db: Db, { values, secretKey }: AdminInput) {
+  return { integrations: await listOperatorIntegrations(db, await tenantOf(db, values), secretKey()) };
+}
+
+export async function integrationDelete(db: Db, { values }: AdminInput) {
+  const marketplace = str(values, 'marketplace');
+  if (!marketplace) throw new UsageError('--marketplace is required');
+  await removeIntegration(db, await tenantOf(db, values), marketplace);
+  return { deleted: true, marketplace };
 }

@@ -1,0 +1,68 @@
+/**
+ * Tracked links: `_id` is `lnk_<code>`, so the public redirect (`/l/{code}`)
+ * reads a link by `_id` alone, knowing no tenant. Codes are 12 characters of
+ * a 32-letter alphabet (60 random bits): short, and not guessable. A link
+ * never changes once written, so a process may keep the links it read.
+ */
+import { randomBytes } from 'node:crypto';
+import { Db } from 'mongodb';
+import { crossTenantCollection, Tenant, tenantCollection, TenantDoc, OutboxEvent } from '../db';
+import { Marketplace } from './marketplaces';
+
+/** A link as written (the tenant's fields are added by the store). */
+export interface LinkFields {
+  _id: string;
+  code: string;
+  marketplace: Marketplace;
+  integration_id: string;
+  original_url: string;
+  affiliate_url: string;
+  /** Where a click goes: the affiliate URL with CLICK_PLACEHOLDER where the click id goes. */
+  target: string;
+  sub_id: string | null;
+  offer_id: string | null;
+  publication_id: string | null;
+  group_id: string | null;
+  segment_id: string | null;
+  created_at: Date;
+}
+
+export interface LinkDoc extends TenantDoc, LinkFields {
+  _id: string;
+}
+
+const CODE_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
+export const CODE_LENGTH = 12;
+export const CODE_PATTERN = /^[a-z2-9]{12}$/;
+
+export function newCode(): string {
+  let out = '';
+  for (const b of randomBytes(CODE_LENGTH)) out += CODE_ALPHABET[b & 31];
+  return out;
+}
+
+export const linkIdOf = (code: string): string => `lnk_${code}`;
+
+export async function insertLink(db: Db, tenant: Tenant, link: LinkFields, event: OutboxEvent): Promise<LinkDoc> {
+  return tenantCollection<LinkDoc>(db, 'links', tenant).insert(link, event);
+}
+
+/** The links of a fan-out, in one write (no events: their publication's events describe them). */
+export async function insertLinks(db: Db, tenant: Tenant, links: LinkFields[]): Promise<void> {
+  await tenantCollection<LinkDoc>(db, 'links', tenant).insertMany(links);
+}
+
+/** How many links a process keeps in memory for the redirect. */
+const CACHE_SIZE = 20_000;
+const cache = new Map<string, LinkDoc>();
+
+/** The link of a code, whoever's (the redirect is public): from this process's memory, else by `_id` alone. */
+export async function linkByCode(db: Db, code: string): Promise<LinkDoc | null> {
+  const hit = cache.get(code);
+  if (hit) return hit;
+  const doc = await crossTenantCollection<LinkDoc>(db, 'links').findOne({ _id: linkIdOf(code) });
+  if (!doc || doc._deleted) return null;
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(code, doc);
+  return doc;
+}
