@@ -8,6 +8,7 @@ import { dispatch } from '../domain/events/commit';
 import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../domain/events/store';
 import { sweepSendSlots } from '../domain/channels/pacing';
 import { sweepWindows } from '../domain/accounts/rate-limits';
+import { REQUEST_LOG_RETENTION_MS, sweepRequestLogs } from '../domain/developer/request-logs';
 import { createJourneyActivities } from './journeys';
 import { createMonitorActivities } from './monitors';
 import { createPublicationActivities } from './publications';
@@ -52,6 +53,7 @@ export function createActivities(deps: ActivityDeps) {
       return {
         rate_limit_windows: await sweepWindows(deps.db, before),
         send_slots: await sweepSendSlots(deps.db, new Date(Date.now() - 3_600_000)),
+        request_logs: await sweepRequestLogs(deps.db, new Date(Date.now() - REQUEST_LOG_RETENTION_MS)),
       };
     },
 

@@ -13,6 +13,7 @@ import { inbound } from './inbound';
 import { storefront } from './storefront';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
 import { WindowReserver } from '../domain/accounts/rate-limits';
+import { insertRequestLogs } from '../domain/developer/request-logs';
 import { AppDeps, Handler, OperationId, Request } from './handlers/types';
 import { authenticate, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
@@ -33,7 +34,7 @@ function invoke(op: Operation, handler: Handler<OperationId>, deps: AppDeps): Ap
     // params, query and body passed validateRequest against this operation's schemas: they are of its types.
     const request = {
       tenant: auth.tenant,
-      key: auth.key,
+      credential: auth.credential,
       account: auth.account,
       params: ctx.state.params,
       idempotencyKey: ctx.get('Idempotency-Key') || null,
@@ -98,23 +99,23 @@ function buildRouter(deps: AppDeps, windows: WindowReserver): Router<RequestStat
 /** What an app holds beyond its requests: waiting log lines, reserved rate-limit slots. */
 const held = new WeakMap<Koa<RequestState>, { log: RequestLog; windows: WindowReserver }>();
 
-/** Writes the access log lines still waiting for their batch. */
-export function flushRequestLog(app: Koa<RequestState>): void {
-  held.get(app)?.log.flush();
+/** Writes the access log lines still waiting for their batch (at once) and stores their request-log entries (resolves when stored). */
+export async function flushRequestLog(app: Koa<RequestState>): Promise<void> {
+  await held.get(app)?.log.flush();
 }
 
-/** A clean stop, once the server answered its last request: writes the waiting log lines, gives unused rate-limit slots back. */
+/** A clean stop, once the server answered its last request: writes the waiting log lines and request-log entries, gives unused rate-limit slots back. */
 export async function closeApp(app: Koa<RequestState>): Promise<void> {
   const h = held.get(app);
   if (!h) return;
-  h.log.flush();
+  await h.log.flush();
   await h.windows.close();
 }
 
 export function createApp(deps: AppDeps): Koa<RequestState> {
   const app = new Koa<RequestState>();
   app.proxy = false;
-  const log = new RequestLog(deps.logger);
+  const log = new RequestLog(deps.logger, (entries) => insertRequestLogs(deps.db, entries));
   const windows = new WindowReserver(deps.db, (deps.rateLimit ?? RATE_LIMIT).windowMs);
   held.set(app, { log, windows });
   const router = buildRouter(deps, windows);

@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account and the actor (key) bound to the credential */
+        /** The account and the actor (key or application) bound to the credential */
         get: operations["account_get"];
         put?: never;
         post?: never;
@@ -965,7 +965,9 @@ export interface components {
              */
             created_at: string;
         };
-        Actor: {
+        /** @description The credential of the request: an API key, or an access token of an application (README "Applications and tokens"). */
+        Actor: components["schemas"]["KeyActor"] | components["schemas"]["ApplicationActor"];
+        KeyActor: {
             /** @enum {string} */
             type: "api_key";
             key_id: string;
@@ -979,6 +981,21 @@ export interface components {
              * @description when the key stops working; null for no expiry
              */
             expires_at: string | null;
+        };
+        ApplicationActor: {
+            /** @enum {string} */
+            type: "application";
+            /** @description the application's id, which is its client_id */
+            application_id: string;
+            name: string;
+            /** @description the scopes of this token */
+            scopes: ("account:read" | "offers:read" | "offers:write" | "publications:read" | "publications:write" | "groups:read" | "groups:write" | "segments:read" | "segments:write" | "coupons:read" | "coupons:write" | "commissions:read" | "templates:read" | "templates:write" | "schedules:read" | "schedules:write" | "monitors:read" | "monitors:write" | "store:read" | "store:write" | "journeys:read" | "journeys:write" | "inbox:read" | "inbox:write" | "analytics:read" | "links:write" | "webhooks:read" | "webhooks:write")[];
+            environment: components["schemas"]["Environment"];
+            /**
+             * Format: date-time
+             * @description when this token stops working (one hour after the exchange)
+             */
+            expires_at: string;
         };
         Me: {
             account: components["schemas"]["Account"];

@@ -1,12 +1,13 @@
 import { Db } from 'mongodb';
 import { Operation } from '../../schemas/operations';
 import { HttpError } from '../errors';
-import { AccountDoc, ApiKeyDoc, checkApiKey, planHasApiAccess } from '../../domain/accounts/store';
+import { AccountDoc, checkApiKey, planHasApiAccess } from '../../domain/accounts/store';
 import { Tenant } from '../../domain/db';
+import { Credential, keyCredential } from '../../domain/developer/credentials';
 import { AppMiddleware, authOf } from './state';
 
 export interface AuthState {
-  key: ApiKeyDoc;
+  credential: Credential;
   account: AccountDoc;
   tenant: Tenant;
 }
@@ -30,7 +31,11 @@ export function authenticate(db: Db): AppMiddleware {
       const [code, message] = REASONS[check.reason];
       throw new HttpError(code, message, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
     }
-    const auth: AuthState = { key: check.key, account: check.account, tenant: { accountId: check.account._id, env: check.key.env } };
+    const auth: AuthState = {
+      credential: keyCredential(check.key),
+      account: check.account,
+      tenant: { accountId: check.account._id, env: check.key.env },
+    };
     ctx.state.auth = auth;
     await next();
   };
@@ -39,11 +44,11 @@ export function authenticate(db: Db): AppMiddleware {
 /** 402 when the plan has no API access, 403 when the key lacks the operation's scope. */
 export function authorize(op: Operation): AppMiddleware {
   return async (ctx, next) => {
-    const { key, account } = authOf(ctx.state);
+    const { credential, account } = authOf(ctx.state);
     if (!planHasApiAccess(account.plan)) {
       throw new HttpError('plan_required', `The ${account.plan} plan does not include API access.`);
     }
-    if (!key.scopes.includes(op.scope)) {
+    if (!credential.scopes.includes(op.scope)) {
       throw new HttpError('insufficient_scope', `This operation needs the ${op.scope} scope.`);
     }
     await next();

@@ -26,6 +26,8 @@ import { changeChannel, connectChannel, listChannelSummaries, removeChannel, rot
 import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGroups, removeOperatorGroup } from '../../domain/groups/admin';
 import { listOperatorCollections, removeCollection, setCollection } from '../../domain/store/admin';
 import { verifyStoreDomain } from '../../domain/store/service';
+import { credentialOwner } from '../../domain/developer/credentials';
+import { requestLogCsv } from '../../domain/developer/request-logs';
 import { UsageError } from './errors';
 
 export type Values = Record<string, string | boolean | undefined>;
@@ -331,4 +333,30 @@ export async function collectionDelete(db: Db, { values, args }: AdminInput) {
 export async function storeVerifyDomain(db: Db, { values }: AdminInput) {
   const store = await verifyStoreDomain({ db }, await tenantOf(db, values), { publicUrl: process.env.OFFEROPS_PUBLIC_URL || undefined });
   return { store_id: store._id, domain: store.domain, domain_verified: store.domain_verified };
+}
+
+/** An RFC 3339 date-time option (`2026-01-31T00:00:00Z`, or a date alone: its midnight UTC). */
+function instant(what: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? new Date(value) : null;
+  if (!at || Number.isNaN(at.getTime()))
+    throw new UsageError(`${what} must be an ISO 8601 date or date-time with an offset, e.g. 2026-01-31T00:00:00Z`);
+  return at;
+}
+
+/** Writes `chunk`, waiting when the stream asks to (a slow pipe): memory stays bounded by one batch. */
+async function write(out: NodeJS.WritableStream, chunk: string): Promise<void> {
+  if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+}
+
+/** `admin logs export`: the credential's request log as CSV on `out`, oldest first, read in keyset batches. */
+export async function logsExport(db: Db, { values }: AdminInput, out: NodeJS.WritableStream): Promise<void> {
+  const credentialId = str(values, 'key');
+  if (!credentialId) throw new UsageError('--key is required (a key id key_… or an application id app_…)');
+  const since = instant('--since', str(values, 'since'));
+  const until = instant('--until', str(values, 'until'));
+  if (since && until && since >= until) throw new UsageError('--since must be before --until');
+  const owner = await credentialOwner(db, credentialId);
+  if (!owner) throw new UsageError(`no key or application ${credentialId}`);
+  for await (const chunk of requestLogCsv(db, owner.accountId, { credentialId, since, until })) await write(out, chunk);
 }

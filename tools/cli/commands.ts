@@ -24,6 +24,8 @@ export interface Command {
   prints?: string;
   /** An admin command: runs against the stack's MongoDB and returns the object to print. */
   admin?: (db: Db, input: admin.AdminInput) => Promise<object>;
+  /** An admin command whose output is a stream (CSV), written to `out` as it is read. */
+  stream?: (db: Db, input: admin.AdminInput, out: NodeJS.WritableStream) => Promise<void>;
   /** A dev server: runs until SIGINT or SIGTERM. */
   dev?: 'gateway' | 'receiver';
   /** A recipes command: reads the library (and for install, calls the API); returns the object to print. */
@@ -47,6 +49,7 @@ export const NOUNS: Record<string, string> = {
   'admin channel': 'connections to a chat network (their token is stored sealed and never shown)',
   'admin group': 'chat groups, connected to a channel at an address',
   'admin store': "the public store's custom domain",
+  'admin logs': 'request logs of a key or an application (kept 90 days)',
   'admin collection': 'editorial collections of the public store (ordered offers; GET /store/collections lists them)',
 };
 
@@ -289,6 +292,22 @@ export const COMMANDS: Command[] = [
     options: { account: S },
     prints: '{"store_id": "sto_…", "domain": "ofertas.example.com", "domain_verified": 1}',
     admin: admin.storeVerifyDomain,
+  },
+  {
+    words: ['admin', 'logs', 'export'],
+    args: [],
+    synopsis: '--key ID [--since ISO] [--until ISO]',
+    summary: 'export the request log of a key or an application as CSV on stdout, oldest first',
+    details: [
+      '--key ID              the key (key_…) or application (app_…)',
+      '--since ISO           from this time on (2026-01-31T00:00:00Z; a date alone is its midnight UTC)',
+      '--until ISO           before this time',
+      'One line per v1 request: time,request_id,method,route,status,duration_ms,credential_id,env (route is the template,',
+      'e.g. /offers/{id}; never a secret, header, body or query value). Streamed in batches: redirect it to a file.',
+    ],
+    options: { key: S, since: S, until: S },
+    prints: 'CSV: a header line, then one line per request',
+    stream: admin.logsExport,
   },
   {
     words: ['dev', 'gateway'],
