@@ -1,7 +1,7 @@
 /**
  * `createApp(deps)` builds the Koa application from the operation table; it
  * never listens (`main` does). Per operation: authenticate → rate limit →
- * plan and scope → JSON body → validation → handler.
+ * plan and scope → JSON body → validation → (POST) Idempotency-Key → handler.
  */
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -17,6 +17,7 @@ import { insertRequestLogs } from '../domain/developer/request-logs';
 import { AppDeps, Handler, OperationId, Request } from './handlers/types';
 import { authenticate, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
+import { idempotency } from './middleware/idempotency';
 import { accessLog, errorHandler } from './middleware/errors';
 import { rateLimit } from './middleware/rate-limit';
 import { RequestLog } from './middleware/request-log';
@@ -88,6 +89,7 @@ function buildRouter(deps: AppDeps, windows: WindowReserver): Router<RequestStat
         authorize(op),
         jsonBody(op, BODY_LIMIT),
         validateRequest(op),
+        ...(op.method === 'post' ? [idempotency(deps.db)] : []),
         invoke(op, handler, deps),
       ],
       { name: op.operationId },

@@ -941,7 +941,7 @@ export interface components {
              * @description Stable machine-readable code; see the README for the meaning of each.
              * @enum {string}
              */
-            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "conversation_closed" | "channel_unavailable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
+            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "expired_token" | "revoked_token" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "idempotency_in_progress" | "conversation_closed" | "channel_unavailable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description Human-readable explanation; never contains secrets. */
             message: string;
             request_id: components["schemas"]["RequestId"];
@@ -3381,7 +3381,10 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: {
         /** @description The request id (`req_…`), also in every JSON body. */
@@ -3474,7 +3477,10 @@ export interface operations {
     offer_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3641,7 +3647,10 @@ export interface operations {
     offer_preview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: string;
@@ -3683,7 +3692,10 @@ export interface operations {
     offer_publish: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: string;
@@ -3887,7 +3899,10 @@ export interface operations {
     segment_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4087,7 +4102,10 @@ export interface operations {
     coupon_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4494,7 +4512,10 @@ export interface operations {
     template_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4694,7 +4715,10 @@ export interface operations {
     schedule_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4846,7 +4870,10 @@ export interface operations {
     schedule_run: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: string;
@@ -4928,7 +4955,10 @@ export interface operations {
     monitor_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5194,7 +5224,10 @@ export interface operations {
     store_page_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5278,7 +5311,10 @@ export interface operations {
     journey_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5430,7 +5466,10 @@ export interface operations {
     journey_activate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: string;
@@ -5644,7 +5683,10 @@ export interface operations {
     conversation_close: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: string;
@@ -5731,7 +5773,10 @@ export interface operations {
     conversation_reply: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: string;
@@ -6061,7 +6106,10 @@ export interface operations {
     link_convert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6141,7 +6189,10 @@ export interface operations {
     webhook_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };

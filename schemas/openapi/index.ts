@@ -56,6 +56,7 @@ function operationObject(op: OperationDef): JsonSchema {
   for (const p of op.query ?? []) {
     parameters.push({ name: p.name, in: p.in, required: p.required ?? false, description: p.description, schema: p.schema });
   }
+  if (op.method === 'post') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   const responses: JsonSchema = {
     [String(op.success.status)]: {
       description: op.success.description,
@@ -149,6 +150,19 @@ function build(): JsonSchema {
       },
       headers: {
         XRequestId: { description: 'The request id (`req_…`), also in every JSON body.', schema: { type: 'string' } },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours ' +
+            'per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. ' +
+            'The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request ' +
+            'is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
       },
       responses,
       schemas,

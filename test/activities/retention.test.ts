@@ -12,6 +12,7 @@ import { secretKeyFromEnv } from '../../domain/sealing';
 import { ensureIndexes } from '../../domain/db';
 import { hit } from '../../domain/accounts/rate-limits';
 import { insertRequestLogs } from '../../domain/developer/request-logs';
+import { claimIdempotencyKey, completeIdempotencyKey } from '../../domain/developer/idempotency';
 import { stackEnv } from '../helpers/stack';
 
 let client: MongoClient;
@@ -52,13 +53,13 @@ test('sweepExpiredRecords removes only windows that ended, and reports how many'
   ]);
   const activities = createActivities({ db, secretKey: secretKeyFromEnv(), temporal });
   const result = await activities.sweepExpiredRecords();
-  assert.deepEqual(result, { rate_limit_windows: 3, send_slots: 0, request_logs: 0 });
+  assert.deepEqual(result, { rate_limit_windows: 3, send_slots: 0, request_logs: 0, idempotency_keys: 0 });
   const left = (await windows().find({}).toArray()).map((w) => w._id).sort();
   assert.deepEqual(left, ['key_open_1', 'key_open_2']);
   // The survivors are untouched.
   assert.equal((await windows().findOne({ _id: 'key_open_1' }))?.count, 7);
   // Nothing more to do: a second sweep removes nothing.
-  assert.deepEqual(await activities.sweepExpiredRecords(), { rate_limit_windows: 0, send_slots: 0, request_logs: 0 });
+  assert.deepEqual(await activities.sweepExpiredRecords(), { rate_limit_windows: 0, send_slots: 0, request_logs: 0, idempotency_keys: 0 });
   assert.equal(await windows().countDocuments(), 2);
 });
 
@@ -69,6 +70,7 @@ test('a window that ended moments ago is kept for the grace period (default one 
     rate_limit_windows: 1,
     send_slots: 0,
     request_logs: 0,
+    idempotency_keys: 0,
   });
   assert.deepEqual(
     (await windows().find({}).toArray()).map((w) => w._id),
@@ -79,6 +81,7 @@ test('a window that ended moments ago is kept for the grace period (default one 
     rate_limit_windows: 1,
     send_slots: 0,
     request_logs: 0,
+    idempotency_keys: 0,
   });
   assert.equal(await windows().countDocuments(), 0);
 });
@@ -94,6 +97,7 @@ test('windows written by the rate limiter itself are swept once finished, and th
     rate_limit_windows: 1,
     send_slots: 0,
     request_logs: 0,
+    idempotency_keys: 0,
   });
   assert.deepEqual(
     (await windows().find({}).toArray()).map((w) => w._id),
@@ -109,6 +113,7 @@ test('an empty collection: zero removed', async () => {
     rate_limit_windows: 0,
     send_slots: 0,
     request_logs: 0,
+    idempotency_keys: 0,
   });
 });
 
@@ -131,4 +136,19 @@ test('request logs are kept 90 days, then removed', async () => {
   assert.equal(result.request_logs, 1);
   const left = (await db.collection('request_logs').find({}).toArray()).map((d) => d.request_id).sort();
   assert.deepEqual(left, ['req_edge', 'req_new']);
+});
+
+test('idempotency keys are kept 24 hours, then removed', async () => {
+  const DAY = 24 * 60 * MIN;
+  const old = await claimIdempotencyKey(db, 'key_retention', 'old-key', 'f', new Date(Date.now() - DAY - MIN));
+  const young = await claimIdempotencyKey(db, 'key_retention', 'young-key', 'f', new Date(Date.now() - DAY + MIN));
+  assert.equal(old.kind, 'claimed');
+  assert.equal(young.kind, 'claimed');
+  if (old.kind === 'claimed') await completeIdempotencyKey(db, old, { status: 201, body: {} });
+  const result = await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords();
+  assert.equal(result.idempotency_keys, 1);
+  assert.deepEqual(
+    (await db.collection('idempotency_keys').find({}).toArray()).map((d) => d.credential_id),
+    ['key_retention'],
+  );
 });
