@@ -61,6 +61,7 @@ export const TENANT_COLLECTIONS = [
   'stores',
   'store_pages',
   'store_collections',
+  'applications',
 ] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 
@@ -316,6 +317,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('request_logs').createIndex({ account_id: 1, credential_id: 1, time: 1, _id: 1 }, { name: 'account_credential_time' }),
     db.collection('request_logs').createIndex({ time: 1 }, { name: 'time' }),
     db.collection('idempotency_keys').createIndex({ expires_at: 1 }, { name: 'expires_at' }),
+    db.collection('oauth_tokens').createIndex({ expires_at: 1 }, { name: 'expires_at' }),
   ]);
 }
 

@@ -3,6 +3,7 @@ import { Scope } from '../../schemas/openapi/common';
 import { Db } from 'mongodb';
 import { ApiKeyDoc, getApiKey } from '../accounts/store';
 import { Environment, Tenant } from '../db';
+import { applicationOwner } from './applications';
 
 export type Credential =
   | {
@@ -27,8 +28,9 @@ export type Credential =
 
 export const keyCredential = (key: ApiKeyDoc): Credential => ({ type: 'api_key', id: key._id, env: key.env, scopes: key.scopes, key });
 
-/** The account and environment of a credential id (`key_…`); null when there is none. */
+/** The account and environment of a credential id (`key_…` or `app_…`); null when there is none. */
 export async function credentialOwner(db: Db, id: string): Promise<Tenant | null> {
+  if (id.startsWith('app_')) return applicationOwner(db, id);
   const key = await getApiKey(db, id);
   return key && { accountId: key.account_id, env: key.env };
 }

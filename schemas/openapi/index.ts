@@ -134,7 +134,9 @@ function build(): JsonSchema {
       version: '1.1.0',
       description:
         'Multi-tenant, account-scoped API for running an affiliate-offer operation. Every call acts on the account ' +
-        'and environment (live or test) bound to the API key. Each operation carries its required scope in `x-offerops-scope`.',
+        'and environment (live or test) bound to the API key (or application token). Each operation carries its required scope in ' +
+        '`x-offerops-scope`. Applications exchange client credentials for tokens at the site root: see the document ' +
+        '`/api/developer/openapi.json`.',
     },
     servers: [{ url: 'http://127.0.0.1:8080/api/v1', description: 'local stack started by `npm start`' }],
     security: [{ ApiKey: [] }],
@@ -145,7 +147,9 @@ function build(): JsonSchema {
         ApiKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'An API key: `Authorization: Bearer oo_live_…` (live data) or `oo_test_…` (sandbox).',
+          description:
+            'An API key: `Authorization: Bearer oo_live_…` (live data) or `oo_test_…` (sandbox); or an access token of an ' +
+            "application (`oo_at_…`, from `POST /api/developer/oauth/token`), acting in its application's environment.",
         },
       },
       headers: {

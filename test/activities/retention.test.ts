@@ -53,13 +53,19 @@ test('sweepExpiredRecords removes only windows that ended, and reports how many'
   ]);
   const activities = createActivities({ db, secretKey: secretKeyFromEnv(), temporal });
   const result = await activities.sweepExpiredRecords();
-  assert.deepEqual(result, { rate_limit_windows: 3, send_slots: 0, request_logs: 0, idempotency_keys: 0 });
+  assert.deepEqual(result, { rate_limit_windows: 3, send_slots: 0, request_logs: 0, idempotency_keys: 0, oauth_tokens: 0 });
   const left = (await windows().find({}).toArray()).map((w) => w._id).sort();
   assert.deepEqual(left, ['key_open_1', 'key_open_2']);
   // The survivors are untouched.
   assert.equal((await windows().findOne({ _id: 'key_open_1' }))?.count, 7);
   // Nothing more to do: a second sweep removes nothing.
-  assert.deepEqual(await activities.sweepExpiredRecords(), { rate_limit_windows: 0, send_slots: 0, request_logs: 0, idempotency_keys: 0 });
+  assert.deepEqual(await activities.sweepExpiredRecords(), {
+    rate_limit_windows: 0,
+    send_slots: 0,
+    request_logs: 0,
+    idempotency_keys: 0,
+    oauth_tokens: 0,
+  });
   assert.equal(await windows().countDocuments(), 2);
 });
 
@@ -71,6 +77,7 @@ test('a window that ended moments ago is kept for the grace period (default one 
     send_slots: 0,
     request_logs: 0,
     idempotency_keys: 0,
+    oauth_tokens: 0,
   });
   assert.deepEqual(
     (await windows().find({}).toArray()).map((w) => w._id),
@@ -82,6 +89,7 @@ test('a window that ended moments ago is kept for the grace period (default one 
     send_slots: 0,
     request_logs: 0,
     idempotency_keys: 0,
+    oauth_tokens: 0,
   });
   assert.equal(await windows().countDocuments(), 0);
 });
@@ -98,6 +106,7 @@ test('windows written by the rate limiter itself are swept once finished, and th
     send_slots: 0,
     request_logs: 0,
     idempotency_keys: 0,
+    oauth_tokens: 0,
   });
   assert.deepEqual(
     (await windows().find({}).toArray()).map((w) => w._id),
@@ -114,6 +123,7 @@ test('an empty collection: zero removed', async () => {
     send_slots: 0,
     request_logs: 0,
     idempotency_keys: 0,
+    oauth_tokens: 0,
   });
 });
 

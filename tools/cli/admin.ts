@@ -27,6 +27,7 @@ import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGrou
 import { listOperatorCollections, removeCollection, setCollection } from '../../domain/store/admin';
 import { verifyStoreDomain } from '../../domain/store/service';
 import { credentialOwner } from '../../domain/developer/credentials';
+import { applicationOwner, createApplication, listApplications, revokeApplication } from '../../domain/developer/applications';
 import { requestLogCsv } from '../../domain/developer/request-logs';
 import { UsageError } from './errors';
 
@@ -359,4 +360,47 @@ export async function logsExport(db: Db, { values }: AdminInput, out: NodeJS.Wri
   const owner = await credentialOwner(db, credentialId);
   if (!owner) throw new UsageError(`no key or application ${credentialId}`);
   for await (const chunk of requestLogCsv(db, owner.accountId, { credentialId, since, until })) await write(out, chunk);
+}
+
+/** A comma-separated scope list, or `all`. */
+const scopesOf = (list: string): readonly string[] =>
+  list === 'all'
+    ? SCOPES
+    : list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+
+/** `admin app create`: an application; its client secret is printed only here. */
+export async function appCreate(db: Db, { values }: AdminInput) {
+  const name = nonEmpty('--name', str(values, 'name'));
+  const scopeList = str(values, 'scopes');
+  if (!name) throw new UsageError('--name is required');
+  if (!scopeList) throw new UsageError('--scopes is required (a:read,b:write or all)');
+  if (str(values, 'env') === undefined) throw new UsageError('--env is required (live or test)');
+  const tenant = await tenantOf(db, values);
+  const { application, clientSecret } = await createApplication(db, tenant, { name, scopes: scopesOf(scopeList) });
+  return {
+    application_id: application.id,
+    client_id: application.client_id,
+    client_secret: clientSecret,
+    env: application.env,
+    scopes: application.scopes,
+  };
+}
+
+export async function appList(db: Db, { values }: AdminInput) {
+  const account = str(values, 'account');
+  if (!account) throw new UsageError('--account is required');
+  if (!(await getAccount(db, account))) throw new UsageError(`no account ${account}`);
+  const env = str(values, 'env') === undefined ? undefined : envOf(values);
+  return { applications: await listApplications(db, account, env) };
+}
+
+export async function appRevoke(db: Db, { values }: AdminInput) {
+  const id = str(values, 'app');
+  if (!id) throw new UsageError('--app is required (app_…)');
+  const owner = await applicationOwner(db, id);
+  if (!owner || !(await revokeApplication(db, owner, id))) throw new UsageError(`no application ${id}`);
+  return { revoked: true };
 }

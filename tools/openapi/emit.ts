@@ -7,14 +7,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openapiDocument } from '../../schemas/openapi/index';
+import { oauthDocument } from '../../schemas/openapi/oauth';
 import { README, withErrorTable } from './readme';
 import { OPERATION_TYPES, operationTypes } from './types';
 
 export const OPENAPI_JSON = resolve(__dirname, '../../../schemas/openapi.json');
+export const OAUTH_OPENAPI_JSON = resolve(__dirname, '../../../schemas/oauth-openapi.json');
 
 async function main(): Promise<void> {
   writeFileSync(OPENAPI_JSON, `${JSON.stringify(openapiDocument, null, 2)}\n`);
   console.log(`wrote ${OPENAPI_JSON}`);
+  writeFileSync(OAUTH_OPENAPI_JSON, `${JSON.stringify(oauthDocument, null, 2)}\n`);
+  console.log(`wrote ${OAUTH_OPENAPI_JSON}`);
   writeFileSync(OPERATION_TYPES, await operationTypes(openapiDocument));
   console.log(`wrote ${OPERATION_TYPES}`);
   writeFileSync(README, withErrorTable(readFileSync(README, 'utf8')));
