@@ -95,7 +95,7 @@ test('app create prints the client credentials once; list shows the application 
   assert.equal(after.state, 'revoked');
   assert.ok(after.revoked_at);
   // Creation and revocation are events in the application's outbox (the worker's sweep relays them).
-  const doc = await app.db.collection('applications').findOne({ _id: made.client_id as any });
+  const doc = await app.db.collection('applications').findOne({ _id: made.client_id });
   assert.deepEqual(
     (doc?._outbox ?? []).map((e: any) => e.kind),
     ['application.created', 'application.revoked'],
