@@ -8,6 +8,9 @@ import { dispatch } from '../domain/events/commit';
 import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../domain/events/store';
 import { sweepSendSlots } from '../domain/channels/pacing';
 import { sweepWindows } from '../domain/accounts/rate-limits';
+import { REQUEST_LOG_RETENTION_MS, sweepRequestLogs } from '../domain/developer/request-logs';
+import { sweepIdempotencyKeys } from '../domain/developer/idempotency';
+import { EXPIRED_TOKEN_KEPT_MS, sweepExpiredTokens } from '../domain/developer/tokens';
 import { createJourneyActivities } from './journeys';
 import { createMonitorActivities } from './monitors';
 import { createPublicationActivities } from './publications';
@@ -54,6 +57,9 @@ export function createActivities(deps: ActivityDeps) {
       return {
         rate_limit_windows: await sweepWindows(deps.db, before),
         send_slots: await sweepSendSlots(deps.db, new Date(Date.now() - 3_600_000)),
+        request_logs: await sweepRequestLogs(deps.db, new Date(Date.now() - REQUEST_LOG_RETENTION_MS)),
+        idempotency_keys: await sweepIdempotencyKeys(deps.db),
+        oauth_tokens: await sweepExpiredTokens(deps.db, new Date(Date.now() - EXPIRED_TOKEN_KEPT_MS)),
       };
     },
 

@@ -1,7 +1,7 @@
 /**
  * `createApp(deps)` builds the Koa application from the operation table; it
  * never listens (`main` does). Per operation: authenticate → rate limit →
- * plan and scope → JSON body → validation → handler.
+ * plan and scope → JSON body → validation → (POST) Idempotency-Key → handler.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,12 +14,15 @@ import { handlers } from './handlers/index';
 import { inbound } from './inbound';
 import { links } from './links';
 import { ClickBuffer } from '../domain/links/clicks';
+import { oauthToken } from './oauth';
 import { storefront } from './storefront';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
 import { WindowReserver } from '../domain/accounts/rate-limits';
+import { insertRequestLogs } from '../domain/developer/request-logs';
 import { AppDeps, Handler, OperationId, Request } from './handlers/types';
 import { authenticate, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
+import { idempotency } from './middleware/idempotency';
 import { accessLog, errorHandler } from './middleware/errors';
 import { rateLimit } from './middleware/rate-limit';
 import { RequestLog } from './middleware/request-log';
@@ -37,7 +40,7 @@ function invoke(op: Operation, handler: Handler<OperationId>, deps: AppDeps): Ap
     // params, query and body passed validateRequest against this operation's schemas: they are of its types.
     const request = {
       tenant: auth.tenant,
-      key: auth.key,
+      credential: auth.credential,
       account: auth.account,
       params: ctx.state.params,
       idempotencyKey: ctx.get('Idempotency-Key') || null,
@@ -101,6 +104,7 @@ function buildRouter(deps: AppDeps, windows: WindowReserver): Router<RequestStat
         authorize(op),
         jsonBody(op, BODY_LIMIT),
         validateRequest(op),
+        ...(op.method === 'post' ? [idempotency(deps.db)] : []),
         invoke(op, handler, deps),
       ],
       { name: op.operationId },
@@ -112,9 +116,9 @@ function buildRouter(deps: AppDeps, windows: WindowReserver): Router<RequestStat
 /** What an app holds beyond its requests: waiting log lines, reserved rate-limit slots. */
 const held = new WeakMap<Koa<RequestState>, { log: RequestLog; windows: WindowReserver; clicks: ClickBuffer }>();
 
-/** Writes the access log lines still waiting for their batch. */
-export function flushRequestLog(app: Koa<RequestState>): void {
-  held.get(app)?.log.flush();
+/** Writes the access log lines still waiting for their batch (at once) and stores their request-log entries (resolves when stored). */
+export async function flushRequestLog(app: Koa<RequestState>): Promise<void> {
+  await held.get(app)?.log.flush();
 }
 
 /** Writes the clicks of tracked links still waiting for their batch. */
@@ -122,18 +126,18 @@ export async function flushClicks(app: Koa<RequestState>): Promise<void> {
   await held.get(app)?.clicks.flush();
 }
 
-/** A clean stop, once the server answered its last request: writes the waiting log lines and clicks, gives unused rate-limit slots back. */
+/** A clean stop, once the server answered its last request: writes the waiting log lines, request-log entries and clicks, gives unused rate-limit slots back. */
 export async function closeApp(app: Koa<RequestState>): Promise<void> {
   const h = held.get(app);
   if (!h) return;
-  h.log.flush();
+  await h.log.flush();
   await Promise.all([h.clicks.close(), h.windows.close()]);
 }
 
 export function createApp(deps: AppDeps): Koa<RequestState> {
   const app = new Koa<RequestState>();
   app.proxy = false;
-  const log = new RequestLog(deps.logger);
+  const log = new RequestLog(deps.logger, (entries) => insertRequestLogs(deps.db, entries));
   const windows = new WindowReserver(deps.db, (deps.rateLimit ?? RATE_LIMIT).windowMs);
   const clicks = new ClickBuffer(deps.db, deps.logger, deps.clickFlushMs);
   held.set(app, { log, windows, clicks });
@@ -148,6 +152,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   });
   app.use(links(deps, clicks));
   app.use(inbound(deps));
+  app.use(oauthToken(deps));
   app.use(storefront(deps));
   app.use(router.routes());
   app.use(async (ctx) => {

@@ -65,11 +65,13 @@ export const TENANT_COLLECTIONS = [
   'integrations',
   'links',
   'clicks',
+  'applications',
 ] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 
 /** Collections of platform data (accounts, keys, counters), not scoped to one tenant. */
-export type PlatformCollectionName = 'accounts' | 'api_keys' | 'rate_limits' | 'send_slots' | 'sandbox_messages';
+export type PlatformCollectionName =
+  'accounts' | 'api_keys' | 'rate_limits' | 'send_slots' | 'sandbox_messages' | 'request_logs' | 'idempotency_keys' | 'oauth_tokens';
 
 export function platformCollection<T extends Document>(db: Db, name: PlatformCollectionName): Collection<T> {
   return db.collection<T>(name);
@@ -316,6 +318,11 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('stores').createIndex({ env: 1, subdomain: 1 }, { unique: true, name: 'env_subdomain_unique' }),
     db.collection('send_slots').createIndex({ at: 1 }, { name: 'at' }),
     db.collection('rate_limits').createIndex({ window_end: 1 }, { name: 'window_end' }),
+    db.collection('request_logs').createIndex({ account_id: 1, time: -1, _id: -1 }, { name: 'account_time' }),
+    db.collection('request_logs').createIndex({ account_id: 1, credential_id: 1, time: 1, _id: 1 }, { name: 'account_credential_time' }),
+    db.collection('request_logs').createIndex({ time: 1 }, { name: 'time' }),
+    db.collection('idempotency_keys').createIndex({ expires_at: 1 }, { name: 'expires_at' }),
+    db.collection('oauth_tokens').createIndex({ expires_at: 1 }, { name: 'expires_at' }),
   ]);
 }
 

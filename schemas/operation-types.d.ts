@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account and the actor (key) bound to the credential */
+        /** The account and the actor (key or application) bound to the credential */
         get: operations["account_get"];
         put?: never;
         post?: never;
@@ -941,7 +941,7 @@ export interface components {
              * @description Stable machine-readable code; see the README for the meaning of each.
              * @enum {string}
              */
-            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "unknown_marketplace" | "link_unresolvable" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "integration_missing" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "conversation_closed" | "channel_unavailable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
+            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "unknown_marketplace" | "link_unresolvable" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "expired_token" | "revoked_token" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "integration_missing" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "idempotency_in_progress" | "conversation_closed" | "channel_unavailable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description Human-readable explanation; never contains secrets. */
             message: string;
             request_id: components["schemas"]["RequestId"];
@@ -965,7 +965,9 @@ export interface components {
              */
             created_at: string;
         };
-        Actor: {
+        /** @description The credential of the request: an API key, or an access token of an application (README "Applications and tokens"). */
+        Actor: components["schemas"]["KeyActor"] | components["schemas"]["ApplicationActor"];
+        KeyActor: {
             /** @enum {string} */
             type: "api_key";
             key_id: string;
@@ -979,6 +981,21 @@ export interface components {
              * @description when the key stops working; null for no expiry
              */
             expires_at: string | null;
+        };
+        ApplicationActor: {
+            /** @enum {string} */
+            type: "application";
+            /** @description the application's id, which is its client_id */
+            application_id: string;
+            name: string;
+            /** @description the scopes of this token */
+            scopes: ("account:read" | "offers:read" | "offers:write" | "publications:read" | "publications:write" | "groups:read" | "groups:write" | "segments:read" | "segments:write" | "coupons:read" | "coupons:write" | "commissions:read" | "templates:read" | "templates:write" | "schedules:read" | "schedules:write" | "monitors:read" | "monitors:write" | "store:read" | "store:write" | "journeys:read" | "journeys:write" | "inbox:read" | "inbox:write" | "analytics:read" | "links:write" | "webhooks:read" | "webhooks:write")[];
+            environment: components["schemas"]["Environment"];
+            /**
+             * Format: date-time
+             * @description when this token stops working (one hour after the exchange)
+             */
+            expires_at: string;
         };
         Me: {
             account: components["schemas"]["Account"];
@@ -3462,7 +3479,10 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: {
         /** @description The request id (`req_…`), also in every JSON body. */
@@ -3555,7 +3575,10 @@ export interface operations {
     offer_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3722,7 +3745,10 @@ export interface operations {
     offer_preview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: string;
@@ -3764,7 +3790,10 @@ export interface operations {
     offer_publish: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: string;
@@ -3968,7 +3997,10 @@ export interface operations {
     segment_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4168,7 +4200,10 @@ export interface operations {
     coupon_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4575,7 +4610,10 @@ export interface operations {
     template_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4775,7 +4813,10 @@ export interface operations {
     schedule_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4927,7 +4968,10 @@ export interface operations {
     schedule_run: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: string;
@@ -5009,7 +5053,10 @@ export interface operations {
     monitor_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5275,7 +5322,10 @@ export interface operations {
     store_page_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5359,7 +5409,10 @@ export interface operations {
     journey_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5511,7 +5564,10 @@ export interface operations {
     journey_activate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: string;
@@ -5725,7 +5781,10 @@ export interface operations {
     conversation_close: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: string;
@@ -5812,7 +5871,10 @@ export interface operations {
     conversation_reply: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: string;
@@ -6152,7 +6214,10 @@ export interface operations {
     link_convert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6232,7 +6297,10 @@ export interface operations {
     webhook_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };

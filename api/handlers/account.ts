@@ -1,8 +1,33 @@
 import { planHasApiAccess } from '../../domain/accounts/store';
+import { Credential } from '../../domain/developer/credentials';
 import { iso } from '../../domain/resource';
 import { Handler } from './types';
 
-export const accountGet: Handler<'account_get'> = async ({ account, key, tenant }) => ({
+/** The actor of `/me`: the key, or the application whose token was used (never a secret). */
+function actorOf(credential: Credential): Record<string, unknown> {
+  if (credential.type === 'application') {
+    return {
+      type: 'application',
+      application_id: credential.id,
+      name: credential.name,
+      scopes: credential.scopes,
+      environment: credential.env,
+      expires_at: credential.expiresAt.toISOString(),
+    };
+  }
+  const { key } = credential;
+  return {
+    type: 'api_key',
+    key_id: key._id,
+    name: key.name,
+    prefix: key.prefix,
+    scopes: key.scopes,
+    environment: key.env,
+    expires_at: iso(key.expires_at),
+  };
+}
+
+export const accountGet: Handler<'account_get'> = async ({ account, credential, tenant }) => ({
   body: {
     data: {
       account: {
@@ -13,15 +38,7 @@ export const accountGet: Handler<'account_get'> = async ({ account, key, tenant 
         environment: tenant.env,
         created_at: account.created_at.toISOString(),
       },
-      actor: {
-        type: 'api_key',
-        key_id: key._id,
-        name: key.name,
-        prefix: key.prefix,
-        scopes: key.scopes,
-        environment: key.env,
-        expires_at: iso(key.expires_at),
-      },
+      actor: actorOf(credential),
     },
   },
 });

@@ -1,6 +1,7 @@
 import { Logger } from 'pino';
 import type { operations } from '../../schemas/operation-types';
-import { AccountDoc, ApiKeyDoc } from '../../domain/accounts/store';
+import { AccountDoc } from '../../domain/accounts/store';
+import { Credential } from '../../domain/developer/credentials';
 import { Page, Tenant } from '../../domain/db';
 import { DomainDeps } from '../../domain/resource';
 import { TemporalDeps } from '../../domain/temporal/start';
@@ -47,7 +48,8 @@ export type QueryOf<K extends OperationId> = NonNullable<operations[K]['paramete
 /** A validated request, as a handler sees it. */
 export interface Request<K extends OperationId = OperationId> {
   tenant: Tenant;
-  key: ApiKeyDoc;
+  /** The API key or application token the request came with. */
+  credential: Credential;
   account: AccountDoc;
   /** Path parameters: `id` on by-id operations. */
   params: { id: string };

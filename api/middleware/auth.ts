@@ -1,12 +1,15 @@
 import { Db } from 'mongodb';
+import { ErrorCode } from '../../schemas/openapi/common';
 import { Operation } from '../../schemas/operations';
 import { HttpError } from '../errors';
-import { AccountDoc, ApiKeyDoc, checkApiKey, planHasApiAccess } from '../../domain/accounts/store';
+import { AccountDoc, checkApiKey, planHasApiAccess } from '../../domain/accounts/store';
 import { Tenant } from '../../domain/db';
+import { Credential, keyCredential } from '../../domain/developer/credentials';
+import { checkAccessToken, TOKEN_FORM } from '../../domain/developer/tokens';
 import { AppMiddleware, authOf } from './state';
 
 export interface AuthState {
-  key: ApiKeyDoc;
+  credential: Credential;
   account: AccountDoc;
   tenant: Tenant;
 }
@@ -17,7 +20,30 @@ const REASONS = {
   revoked: ['revoked_api_key', 'The API key has been revoked.'],
 } as const;
 
-/** `Authorization: Bearer <key>` → `ctx.state.auth`, or 401. */
+const TOKEN_REASONS = {
+  invalid: ['invalid_api_key', 'The access token is not valid.'],
+  expired: ['expired_token', 'The access token has expired; exchange the client credentials for a new one.'],
+  revoked: ['revoked_token', "The access token's application has been revoked."],
+} as const;
+
+const invalidToken = ([code, message]: readonly [ErrorCode, string]) =>
+  new HttpError(code, message, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+
+/** An API key: the same path as ever (cached checks, see checkApiKey). */
+async function keyAuth(db: Db, presented: string): Promise<AuthState> {
+  const check = await checkApiKey(db, presented);
+  if (!check.ok) throw invalidToken(REASONS[check.reason]);
+  return { credential: keyCredential(check.key), account: check.account, tenant: { accountId: check.account._id, env: check.key.env } };
+}
+
+/** An application's access token (only a token-shaped bearer is tried as one). */
+async function tokenAuth(db: Db, presented: string): Promise<AuthState> {
+  const check = await checkAccessToken(db, presented);
+  if (!check.ok) throw invalidToken(TOKEN_REASONS[check.reason]);
+  return { credential: check.credential, account: check.account, tenant: { accountId: check.account._id, env: check.credential.env } };
+}
+
+/** `Authorization: Bearer <key or access token>` → `ctx.state.auth`, or 401. */
 export function authenticate(db: Db): AppMiddleware {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
@@ -25,13 +51,8 @@ export function authenticate(db: Db): AppMiddleware {
     if (!match) {
       throw new HttpError('missing_api_key', 'Send the API key as `Authorization: Bearer <key>`.', { 'WWW-Authenticate': 'Bearer' });
     }
-    const check = await checkApiKey(db, match[1]!);
-    if (!check.ok) {
-      const [code, message] = REASONS[check.reason];
-      throw new HttpError(code, message, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
-    }
-    const auth: AuthState = { key: check.key, account: check.account, tenant: { accountId: check.account._id, env: check.key.env } };
-    ctx.state.auth = auth;
+    const presented = match[1]!;
+    ctx.state.auth = TOKEN_FORM.test(presented) ? await tokenAuth(db, presented) : await keyAuth(db, presented);
     await next();
   };
 }
@@ -39,11 +60,11 @@ export function authenticate(db: Db): AppMiddleware {
 /** 402 when the plan has no API access, 403 when the key lacks the operation's scope. */
 export function authorize(op: Operation): AppMiddleware {
   return async (ctx, next) => {
-    const { key, account } = authOf(ctx.state);
+    const { credential, account } = authOf(ctx.state);
     if (!planHasApiAccess(account.plan)) {
       throw new HttpError('plan_required', `The ${account.plan} plan does not include API access.`);
     }
-    if (!key.scopes.includes(op.scope)) {
+    if (!credential.scopes.includes(op.scope)) {
       throw new HttpError('insufficient_scope', `This operation needs the ${op.scope} scope.`);
     }
     await next();

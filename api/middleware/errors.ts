@@ -49,25 +49,45 @@ export function errorHandler(): AppMiddleware {
 }
 
 /**
- * One line per request: route template, status, duration, request and key
- * ids. Never headers or bodies. Recorded after the answer is complete and
- * written in batches (RequestLog).
+ * One line per request: route template, status, duration, request and
+ * credential ids. Never headers or bodies. A v1 request of a credential is
+ * also stored in its request log (the same fields and the account; never a
+ * query value). Recorded after the answer is complete and written in batches
+ * (RequestLog).
  */
 export function accessLog(log: RequestLog): AppMiddleware {
   return async (ctx, next) => {
+    const time = new Date();
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
-      log.record({
-        request_id: ctx.state.requestId,
-        method: ctx.method,
-        route: ctx.state.operation?.path ?? ctx.path,
-        operation: ctx.state.operation?.operationId,
-        status: ctx.status,
-        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-        key_id: ctx.state.auth?.key._id,
-      });
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const { operation, auth, requestId } = ctx.state;
+      log.record(
+        {
+          request_id: requestId,
+          method: ctx.method,
+          route: operation?.path ?? ctx.path,
+          operation: operation?.operationId,
+          status: ctx.status,
+          duration_ms: durationMs,
+          key_id: auth?.credential.id,
+        },
+        operation && auth
+          ? {
+              time,
+              request_id: requestId,
+              method: ctx.method,
+              route: operation.path,
+              status: ctx.status,
+              duration_ms: Math.round(durationMs * 1000) / 1000,
+              credential_id: auth.credential.id,
+              account_id: auth.account._id,
+              env: auth.tenant.env,
+            }
+          : undefined,
+      );
     }
   };
 }

@@ -16,11 +16,11 @@ export interface RateLimitOptions {
  */
 export function rateLimit(windows: WindowReserver, opts: RateLimitOptions): AppMiddleware {
   return async (ctx, next) => {
-    const { key, account } = authOf(ctx.state);
+    const { credential, account } = authOf(ctx.state);
     const limit = account.rate_limit ?? opts.limit;
     const policy = `"default";q=${limit};w=${Math.round(opts.windowMs / 1000)}`;
     const now = new Date();
-    const window = await windows.take(key._id, limit, now);
+    const window = await windows.take(credential.id, limit, now);
     const reset = Math.max(1, Math.ceil((window.resetAt.getTime() - now.getTime()) / 1000));
     const remaining = Math.max(0, limit - window.count);
     const headers = { 'RateLimit-Policy': policy, RateLimit: `"default";r=${remaining};t=${reset}` };

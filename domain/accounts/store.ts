@@ -69,6 +69,9 @@ export const listAccounts = (db: Db): Promise<AccountDoc[]> =>
     .find({}, { sort: { created_at: 1, _id: 1 } })
     .toArray();
 
+/** A key by its id (for operators: never its secret, which is not stored). */
+export const getApiKey = (db: Db, id: string): Promise<ApiKeyDoc | null> => keys(db).findOne({ _id: id });
+
 /** The keys of an account (optionally of one environment), oldest first. */
 export const listApiKeys = (db: Db, accountId: string, env?: Environment): Promise<ApiKeyDoc[]> =>
   keys(db)

@@ -11,7 +11,11 @@ export const schemas: Record<string, JsonSchema> = {
     environment: ref('Environment'),
     created_at: dateTime('when the account was created'),
   }),
-  Actor: record({
+  Actor: {
+    description: 'The credential of the request: an API key, or an access token of an application (README "Applications and tokens").',
+    oneOf: [ref('KeyActor'), ref('ApplicationActor')],
+  },
+  KeyActor: record({
     type: str({ enum: ['api_key'] }),
     key_id: str({ pattern: '^key_' }),
     name: str(),
@@ -19,6 +23,14 @@ export const schemas: Record<string, JsonSchema> = {
     scopes: arr(str({ enum: [...SCOPES] })),
     environment: ref('Environment'),
     expires_at: nullable(dateTime('when the key stops working; null for no expiry')),
+  }),
+  ApplicationActor: record({
+    type: str({ enum: ['application'] }),
+    application_id: str({ pattern: '^app_', description: "the application's id, which is its client_id" }),
+    name: str(),
+    scopes: arr(str({ enum: [...SCOPES] }), { description: 'the scopes of this token' }),
+    environment: ref('Environment'),
+    expires_at: dateTime('when this token stops working (one hour after the exchange)'),
   }),
   Me: record({ account: ref('Account'), actor: ref('Actor') }),
 };
@@ -30,7 +42,7 @@ export const operations: OperationDef[] = [
     path: '/me',
     scope: 'account:read',
     tag: 'Account',
-    summary: 'The account and the actor (key) bound to the credential',
+    summary: 'The account and the actor (key or application) bound to the credential',
     success: { status: 200, description: 'The account and actor.', schema: singleEnvelope(ref('Me')) },
   },
 ];

@@ -56,6 +56,7 @@ function operationObject(op: OperationDef): JsonSchema {
   for (const p of op.query ?? []) {
     parameters.push({ name: p.name, in: p.in, required: p.required ?? false, description: p.description, schema: p.schema });
   }
+  if (op.method === 'post') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   const responses: JsonSchema = {
     [String(op.success.status)]: {
       description: op.success.description,
@@ -133,7 +134,9 @@ function build(): JsonSchema {
       version: '1.1.0',
       description:
         'Multi-tenant, account-scoped API for running an affiliate-offer operation. Every call acts on the account ' +
-        'and environment (live or test) bound to the API key. Each operation carries its required scope in `x-offerops-scope`.',
+        'and environment (live or test) bound to the API key (or application token). Each operation carries its required scope in ' +
+        '`x-offerops-scope`. Applications exchange client credentials for tokens at the site root: see the document ' +
+        '`/api/developer/openapi.json`.',
     },
     servers: [{ url: 'http://127.0.0.1:8080/api/v1', description: 'local stack started by `npm start`' }],
     security: [{ ApiKey: [] }],
@@ -144,11 +147,26 @@ function build(): JsonSchema {
         ApiKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'An API key: `Authorization: Bearer oo_live_…` (live data) or `oo_test_…` (sandbox).',
+          description:
+            'An API key: `Authorization: Bearer oo_live_…` (live data) or `oo_test_…` (sandbox); or an access token of an ' +
+            "application (`oo_at_…`, from `POST /api/developer/oauth/token`), acting in its application's environment.",
         },
       },
       headers: {
         XRequestId: { description: 'The request id (`req_…`), also in every JSON body.', schema: { type: 'string' } },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Makes a POST safe to repeat (a retry after a timeout): the first answer to a key (status and body) is kept 24 hours ' +
+            'per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. ' +
+            'The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request ' +
+            'is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
       },
       responses,
       schemas,

@@ -11,6 +11,8 @@ import { createActivities } from '../../activities/index';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { ensureIndexes } from '../../domain/db';
 import { hit } from '../../domain/accounts/rate-limits';
+import { insertRequestLogs } from '../../domain/developer/request-logs';
+import { claimIdempotencyKey, completeIdempotencyKey } from '../../domain/developer/idempotency';
 import { stackEnv } from '../helpers/stack';
 
 let client: MongoClient;
@@ -51,13 +53,19 @@ test('sweepExpiredRecords removes only windows that ended, and reports how many'
   ]);
   const activities = createActivities({ db, secretKey: secretKeyFromEnv(), temporal });
   const result = await activities.sweepExpiredRecords();
-  assert.deepEqual(result, { rate_limit_windows: 3, send_slots: 0 });
+  assert.deepEqual(result, { rate_limit_windows: 3, send_slots: 0, request_logs: 0, idempotency_keys: 0, oauth_tokens: 0 });
   const left = (await windows().find({}).toArray()).map((w) => w._id).sort();
   assert.deepEqual(left, ['key_open_1', 'key_open_2']);
   // The survivors are untouched.
   assert.equal((await windows().findOne({ _id: 'key_open_1' }))?.count, 7);
   // Nothing more to do: a second sweep removes nothing.
-  assert.deepEqual(await activities.sweepExpiredRecords(), { rate_limit_windows: 0, send_slots: 0 });
+  assert.deepEqual(await activities.sweepExpiredRecords(), {
+    rate_limit_windows: 0,
+    send_slots: 0,
+    request_logs: 0,
+    idempotency_keys: 0,
+    oauth_tokens: 0,
+  });
   assert.equal(await windows().countDocuments(), 2);
 });
 
@@ -67,6 +75,9 @@ test('a window that ended moments ago is kept for the grace period (default one 
   assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), {
     rate_limit_windows: 1,
     send_slots: 0,
+    request_logs: 0,
+    idempotency_keys: 0,
+    oauth_tokens: 0,
   });
   assert.deepEqual(
     (await windows().find({}).toArray()).map((w) => w._id),
@@ -76,6 +87,9 @@ test('a window that ended moments ago is kept for the grace period (default one 
   assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal, windowGraceMs: 0 }).sweepExpiredRecords(), {
     rate_limit_windows: 1,
     send_slots: 0,
+    request_logs: 0,
+    idempotency_keys: 0,
+    oauth_tokens: 0,
   });
   assert.equal(await windows().countDocuments(), 0);
 });
@@ -90,6 +104,9 @@ test('windows written by the rate limiter itself are swept once finished, and th
   assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), {
     rate_limit_windows: 1,
     send_slots: 0,
+    request_logs: 0,
+    idempotency_keys: 0,
+    oauth_tokens: 0,
   });
   assert.deepEqual(
     (await windows().find({}).toArray()).map((w) => w._id),
@@ -104,5 +121,44 @@ test('an empty collection: zero removed', async () => {
   assert.deepEqual(await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords(), {
     rate_limit_windows: 0,
     send_slots: 0,
+    request_logs: 0,
+    idempotency_keys: 0,
+    oauth_tokens: 0,
   });
+});
+
+test('request logs are kept 90 days, then removed', async () => {
+  await windows().deleteMany({});
+  const DAY = 24 * 60 * MIN;
+  const entry = (requestId: string, ageMs: number) => ({
+    time: new Date(Date.now() - ageMs),
+    request_id: requestId,
+    method: 'GET',
+    route: '/offers/{id}',
+    status: 200,
+    duration_ms: 1.5,
+    credential_id: 'key_retention',
+    account_id: 'acc_retention',
+    env: 'live' as const,
+  });
+  await insertRequestLogs(db, [entry('req_old', 91 * DAY), entry('req_edge', 89 * DAY), entry('req_new', MIN)]);
+  const result = await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords();
+  assert.equal(result.request_logs, 1);
+  const left = (await db.collection('request_logs').find({}).toArray()).map((d) => d.request_id).sort();
+  assert.deepEqual(left, ['req_edge', 'req_new']);
+});
+
+test('idempotency keys are kept 24 hours, then removed', async () => {
+  const DAY = 24 * 60 * MIN;
+  const old = await claimIdempotencyKey(db, 'key_retention', 'old-key', 'f', new Date(Date.now() - DAY - MIN));
+  const young = await claimIdempotencyKey(db, 'key_retention', 'young-key', 'f', new Date(Date.now() - DAY + MIN));
+  assert.equal(old.kind, 'claimed');
+  assert.equal(young.kind, 'claimed');
+  if (old.kind === 'claimed') await completeIdempotencyKey(db, old, { status: 201, body: {} });
+  const result = await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords();
+  assert.equal(result.idempotency_keys, 1);
+  assert.deepEqual(
+    (await db.collection('idempotency_keys').find({}).toArray()).map((d) => d.credential_id),
+    ['key_retention'],
+  );
 });

@@ -288,7 +288,7 @@ test('no address of a person appears in any response, stored record, webhook bod
   const sealed = await base.db.collection('addresses').find({ account_id: tenant.accountId }).toArray();
   assert.equal(sealed.length, 8, 'three contacts (phone, e-mail, Telegram user) and five threads, sealed');
 
-  flushRequestLog(app);
+  await flushRequestLog(app);
   const found = [
     ...disclosed('response', answers),
     ...disclosed('stored', stored),

@@ -52,7 +52,7 @@ test('request logs carry ids, route, status and duration, and never the key or t
   const wrong = `${tenant.apiKey.slice(0, -1)}${tenant.apiKey.endsWith('x') ? 'y' : 'x'}`;
   await api.withKey(wrong).get('/me');
   // Access-log lines are written in batches, off the response path: write this batch now.
-  flushRequestLog(app);
+  await flushRequestLog(app);
   const text = lines.join('\n');
   assert.ok(!text.includes(tenant.apiKey), 'the key is not logged');
   assert.ok(!text.includes(tenant.apiKey.slice(0, -1)), 'not even a wrong key');

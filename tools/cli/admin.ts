@@ -29,6 +29,9 @@ import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGrou
 import { listOperatorCollections, removeCollection, setCollection } from '../../domain/store/admin';
 import { verifyStoreDomain } from '../../domain/store/service';
 import { IntegrationInput, listOperatorIntegrations, removeIntegration, setIntegration } from '../../domain/integrations/service';
+import { credentialOwner } from '../../domain/developer/credentials';
+import { applicationOwner, createApplication, listApplications, revokeApplication } from '../../domain/developer/applications';
+import { requestLogCsv } from '../../domain/developer/request-logs';
 import { UsageError } from './errors';
 
 export type Values = Record<string, string | boolean | undefined>;
@@ -385,4 +388,73 @@ export async function integrationDelete(db: Db, { values }: AdminInput) {
   if (!marketplace) throw new UsageError('--marketplace is required');
   await removeIntegration(db, await tenantOf(db, values), marketplace);
   return { deleted: true, marketplace };
+}
+
+/** An RFC 3339 date-time option (`2026-01-31T00:00:00Z`, or a date alone: its midnight UTC). */
+function instant(what: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? new Date(value) : null;
+  if (!at || Number.isNaN(at.getTime()))
+    throw new UsageError(`${what} must be an ISO 8601 date or date-time with an offset, e.g. 2026-01-31T00:00:00Z`);
+  return at;
+}
+
+/** Writes `chunk`, waiting when the stream asks to (a slow pipe): memory stays bounded by one batch. */
+async function write(out: NodeJS.WritableStream, chunk: string): Promise<void> {
+  if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+}
+
+/** `admin logs export`: the credential's request log as CSV on `out`, oldest first, read in keyset batches. */
+export async function logsExport(db: Db, { values }: AdminInput, out: NodeJS.WritableStream): Promise<void> {
+  const credentialId = str(values, 'key');
+  if (!credentialId) throw new UsageError('--key is required (a key id key_… or an application id app_…)');
+  const since = instant('--since', str(values, 'since'));
+  const until = instant('--until', str(values, 'until'));
+  if (since && until && since >= until) throw new UsageError('--since must be before --until');
+  const owner = await credentialOwner(db, credentialId);
+  if (!owner) throw new UsageError(`no key or application ${credentialId}`);
+  for await (const chunk of requestLogCsv(db, owner.accountId, { credentialId, since, until })) await write(out, chunk);
+}
+
+/** A comma-separated scope list, or `all`. */
+const scopesOf = (list: string): readonly string[] =>
+  list === 'all'
+    ? SCOPES
+    : list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+
+/** `admin app create`: an application; its client secret is printed only here. */
+export async function appCreate(db: Db, { values }: AdminInput) {
+  const name = nonEmpty('--name', str(values, 'name'));
+  const scopeList = str(values, 'scopes');
+  if (!name) throw new UsageError('--name is required');
+  if (!scopeList) throw new UsageError('--scopes is required (a:read,b:write or all)');
+  if (str(values, 'env') === undefined) throw new UsageError('--env is required (live or test)');
+  const tenant = await tenantOf(db, values);
+  const { application, clientSecret } = await createApplication(db, tenant, { name, scopes: scopesOf(scopeList) });
+  return {
+    application_id: application.id,
+    client_id: application.client_id,
+    client_secret: clientSecret,
+    env: application.env,
+    scopes: application.scopes,
+  };
+}
+
+export async function appList(db: Db, { values }: AdminInput) {
+  const account = str(values, 'account');
+  if (!account) throw new UsageError('--account is required');
+  if (!(await getAccount(db, account))) throw new UsageError(`no account ${account}`);
+  const env = str(values, 'env') === undefined ? undefined : envOf(values);
+  return { applications: await listApplications(db, account, env) };
+}
+
+export async function appRevoke(db: Db, { values }: AdminInput) {
+  const id = str(values, 'app');
+  if (!id) throw new UsageError('--app is required (app_…)');
+  const owner = await applicationOwner(db, id);
+  if (!owner || !(await revokeApplication(db, owner, id))) throw new UsageError(`no application ${id}`);
+  return { revoked: true };
 }

@@ -24,6 +24,8 @@ export interface Command {
   prints?: string;
   /** An admin command: runs against the stack's MongoDB and returns the object to print. */
   admin?: (db: Db, input: admin.AdminInput) => Promise<object>;
+  /** An admin command whose output is a stream (CSV), written to `out` as it is read. */
+  stream?: (db: Db, input: admin.AdminInput, out: NodeJS.WritableStream) => Promise<void>;
   /** A dev server: runs until SIGINT or SIGTERM. */
   dev?: 'gateway' | 'receiver';
   /** A recipes command: reads the library (and for install, calls the API); returns the object to print. */
@@ -48,6 +50,8 @@ export const NOUNS: Record<string, string> = {
   'admin group': 'chat groups, connected to a channel at an address',
   'admin store': "the public store's custom domain",
   'admin integration': "an account's affiliate programme per marketplace (stored sealed; secrets never shown)",
+  'admin app': 'applications of an account: client credentials exchanged for one-hour tokens (POST /api/developer/oauth/token)',
+  'admin logs': 'request logs of a key or an application (kept 90 days)',
   'admin collection': 'editorial collections of the public store (ordered offers; GET /store/collections lists them)',
 };
 
@@ -353,6 +357,58 @@ export const COMMANDS: Command[] = [
     options: { account: S },
     prints: '{"store_id": "sto_…", "domain": "ofertas.example.com", "domain_verified": 1}',
     admin: admin.storeVerifyDomain,
+  },
+  {
+    words: ['admin', 'app', 'create'],
+    args: [],
+    synopsis: '--account ID --name N --scopes a:read,b:write|all --env live|test',
+    summary: 'register an application; prints its client_id and client_secret (the secret only here)',
+    details: [
+      '--account ID          the account (acc_…)',
+      '--name N              a name to recognise it by',
+      '--scopes LIST         the scopes its tokens may have: comma-separated (offers:read,groups:write,…), or all',
+      '--env live|test       the environment its tokens act on',
+      'Exchange the credentials: POST /api/developer/oauth/token with client_id, client_secret and scope (README "Applications and tokens").',
+    ],
+    options: { account: S, name: S, scopes: S, env: S },
+    prints: '{"application_id": "app_…", "client_id": "app_…", "client_secret": "oo_cs_…", "env", "scopes"}  (the secret is shown only here)',
+    admin: admin.appCreate,
+  },
+  {
+    words: ['admin', 'app', 'list'],
+    args: [],
+    synopsis: '--account ID [--env live|test]',
+    summary: "list an account's applications (never their secret)",
+    details: ['--account ID          the account (acc_…)', '--env live|test       only those of one environment (default both)'],
+    options: { account: S, env: S },
+    prints: '{"applications": [{"id", "client_id", "name", "env", "scopes", "state": active|revoked, "created_at", "revoked_at"}, …]}',
+    admin: admin.appList,
+  },
+  {
+    words: ['admin', 'app', 'revoke'],
+    args: [],
+    synopsis: '--app ID',
+    summary: 'revoke an application: every token issued to it fails at once (revoking twice is harmless)',
+    details: ['--app ID              the application (app_…)'],
+    options: { app: S },
+    prints: '{"revoked": true}',
+    admin: admin.appRevoke,
+  },
+  {
+    words: ['admin', 'logs', 'export'],
+    args: [],
+    synopsis: '--key ID [--since ISO] [--until ISO]',
+    summary: 'export the request log of a key or an application as CSV on stdout, oldest first',
+    details: [
+      '--key ID              the key (key_…) or application (app_…)',
+      '--since ISO           from this time on (2026-01-31T00:00:00Z; a date alone is its midnight UTC)',
+      '--until ISO           before this time',
+      'One line per v1 request: time,request_id,method,route,status,duration_ms,credential_id,env (route is the template,',
+      'e.g. /offers/{id}; never a secret, header, body or query value). Streamed in batches: redirect it to a file.',
+    ],
+    options: { key: S, since: S, until: S },
+    prints: 'CSV: a header line, then one line per request',
+    stream: admin.logsExport,
   },
   {
     words: ['dev', 'gateway'],

@@ -63,7 +63,7 @@ export function commandHelp(c: Command): string {
     indent([...c.details.filter((l) => l.startsWith('-')), ...COMMON]),
     ...(c.prints ? ['', `prints: ${c.prints}`] : []),
     ...c.details.filter((l) => !l.startsWith('-')).flatMap((l, i) => (i === 0 ? ['', l] : [l])),
-    ...(c.admin ? ['', STACK] : []),
+    ...(c.admin || c.stream ? ['', STACK] : []),
     '',
   ].join('\n');
 }

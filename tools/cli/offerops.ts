@@ -84,8 +84,9 @@ async function runAdmin(command: Command, values: Record<string, string | boolea
   const client = await MongoClient.connect(info.mongodb_uri, { serverSelectionTimeoutMS: 5_000 });
   try {
     const db = client.db(info.mongodb_db);
-    const result = await command.admin!(db, { values, args, secretKey: () => existingSecretKey(dataDir()) });
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    const input = { values, args, secretKey: () => existingSecretKey(dataDir()) };
+    if (command.stream) await command.stream(db, input, process.stdout);
+    else process.stdout.write(`${JSON.stringify(await command.admin!(db, input))}\n`);
   } finally {
     await client.close();
   }
@@ -156,7 +157,7 @@ async function main(argv: string[], json: boolean): Promise<void> {
     return;
   }
   const { values, args } = parse(command, rest, usageLine);
-  if (command.admin) await runAdmin(command, values, args);
+  if (command.admin || command.stream) await runAdmin(command, values, args);
   else if (command.recipes) process.stdout.write(`${JSON.stringify(await command.recipes(args, values))}\n`);
   else await runDev(command, values, json);
 }

@@ -10,16 +10,20 @@ import { resolve } from 'node:path';
 import { openapiDocument } from '../../schemas/openapi/index';
 import { Document } from '../cli/api-commands';
 import { COLLECTION_JSON, collectionJson } from './collection';
+import { oauthDocument } from '../../schemas/openapi/oauth';
 import { README, withErrorTable } from './readme';
 import { OPERATION_TYPES, operationTypes } from './types';
 
 export const OPENAPI_JSON = resolve(__dirname, '../../../schemas/openapi.json');
+export const OAUTH_OPENAPI_JSON = resolve(__dirname, '../../../schemas/oauth-openapi.json');
 
 async function main(): Promise<void> {
   writeFileSync(OPENAPI_JSON, `${JSON.stringify(openapiDocument, null, 2)}\n`);
   console.log(`wrote ${OPENAPI_JSON}`);
   writeFileSync(COLLECTION_JSON, collectionJson(openapiDocument as unknown as Document));
   console.log(`wrote ${COLLECTION_JSON}`);
+  writeFileSync(OAUTH_OPENAPI_JSON, `${JSON.stringify(oauthDocument, null, 2)}\n`);
+  console.log(`wrote ${OAUTH_OPENAPI_JSON}`);
   writeFileSync(OPERATION_TYPES, await operationTypes(openapiDocument));
   console.log(`wrote ${OPERATION_TYPES}`);
   writeFileSync(README, withErrorTable(readFileSync(README, 'utf8')));
