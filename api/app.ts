@@ -10,6 +10,7 @@ import { Operation, operations } from '../schemas/operations';
 import { HttpError } from './errors';
 import { handlers } from './handlers/index';
 import { inbound } from './inbound';
+import { postbacks } from './postbacks';
 import { storefront } from './storefront';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
 import { WindowReserver } from '../domain/accounts/rate-limits';
@@ -127,6 +128,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
     else await next();
   });
   app.use(inbound(deps));
+  app.use(postbacks(deps));
   app.use(storefront(deps));
   app.use(router.routes());
   app.use(async (ctx) => {

@@ -62,11 +62,15 @@ export const TENANT_COLLECTIONS = [
   'store_pages',
   'store_collections',
   'analytics_buckets',
+  'coupons',
+  'coupon_codes',
+  'commissions',
+  'clicks',
 ] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 
 /** Collections of platform data (accounts, keys, counters), not scoped to one tenant. */
-export type PlatformCollectionName = 'accounts' | 'api_keys' | 'rate_limits' | 'send_slots' | 'sandbox_messages';
+export type PlatformCollectionName = 'accounts' | 'api_keys' | 'rate_limits' | 'send_slots' | 'sandbox_messages' | 'postback_endpoints';
 
 export function platformCollection<T extends Document>(db: Db, name: PlatformCollectionName): Collection<T> {
   return db.collection<T>(name);
@@ -310,6 +314,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('messages').createIndex({ ...tenantKey, conversation_id: 1, created_at: -1, _id: -1 }, { name: 'tenant_conversation' }),
     // Subdomains are unique across accounts, per environment (a test store never shows, but keeps its own name).
     db.collection('stores').createIndex({ env: 1, subdomain: 1 }, { unique: true, name: 'env_subdomain_unique' }),
+    db.collection('coupons').createIndex({ ...tenantKey, active: 1, _id: -1 }, { name: 'tenant_active' }),
+    db.collection('commissions').createIndex({ ...tenantKey, occurred_at: -1, _id: -1 }, { name: 'tenant_occurred' }),
     db.collection('send_slots').createIndex({ at: 1 }, { name: 'at' }),
     db.collection('rate_limits').createIndex({ window_end: 1 }, { name: 'window_end' }),
   ]);

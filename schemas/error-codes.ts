@@ -16,6 +16,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   invalid_api_key: 'the key is not one of ours',
   expired_api_key: 'the key has expired (test keys always do)',
   revoked_api_key: 'the key was revoked',
+  invalid_signature: 'a postback without a valid signature or token for its endpoint (or an unknown endpoint)',
   plan_required: "the account's plan has no API access",
   insufficient_scope: "the key lacks the operation's scope",
   not_found: "no such resource in this account and environment (also another account's ids)",

@@ -10,7 +10,7 @@ const tooLarge = (limit: number): HttpError => new HttpError('payload_too_large'
 
 const isJson = (type: string): boolean => /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);
 
-async function readRaw(req: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
+export async function readRaw(req: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

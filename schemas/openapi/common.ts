@@ -172,7 +172,7 @@ export const DEFAULT_ID_SCHEMA: JsonSchema = { type: 'string', minLength: 1, max
 /** Every documented error `code`, by HTTP status. Stable: clients may switch on them. */
 export const ERROR_CODES = {
   400: ['invalid_request', 'validation_failed', 'malformed_json', 'body_not_allowed', 'invalid_transition', 'unknown_reference'],
-  401: ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'revoked_api_key'],
+  401: ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'revoked_api_key', 'invalid_signature'],
   402: ['plan_required'],
   403: ['insufficient_scope'],
   404: ['not_found', 'route_not_found'],

@@ -4,6 +4,7 @@
  * domain (domain/accounts, domain/channels, domain/groups) and returns the
  * JSON object the CLI prints.
  */
+import { readFile, stat } from 'node:fs/promises';
 import { Db } from 'mongodb';
 import { SCOPES } from '../../schemas/openapi/common';
 import { PLANS } from '../../schemas/openapi/account';
@@ -26,6 +27,8 @@ import { changeChannel, connectChannel, listChannelSummaries, removeChannel, rot
 import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGroups, removeOperatorGroup } from '../../domain/groups/admin';
 import { listOperatorCollections, removeCollection, setCollection } from '../../domain/store/admin';
 import { verifyStoreDomain } from '../../domain/store/service';
+import { createPostbackSecret } from '../../domain/commissions/postbacks';
+import { IMPORT_MAX_BYTES, ImportRefused, importReport } from '../../domain/commissions/import';
 import { UsageError } from './errors';
 
 export type Values = Record<string, string | boolean | undefined>;
@@ -331,4 +334,39 @@ export async function collectionDelete(db: Db, { values, args }: AdminInput) {
 export async function storeVerifyDomain(db: Db, { values }: AdminInput) {
   const store = await verifyStoreDomain({ db }, await tenantOf(db, values), { publicUrl: process.env.OFFEROPS_PUBLIC_URL || undefined });
   return { store_id: store._id, domain: store.domain, domain_verified: store.domain_verified };
+}
+
+const MARKETPLACE = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+function marketplaceOf(values: Values): string {
+  const marketplace = str(values, 'marketplace');
+  if (!marketplace)
+    throw new UsageError('--marketplace is required (amazon, mercadolivre, shopee, aliexpress, magalu, or another network name)');
+  if (!MARKETPLACE.test(marketplace)) throw new UsageError('--marketplace must be 1 to 40 lower-case letters, digits, _ or -');
+  return marketplace;
+}
+
+export async function postbackSecret(db: Db, { values, secretKey }: AdminInput) {
+  const tenant = await tenantOf(db, values);
+  const { integration_id, secret } = await createPostbackSecret(db, tenant, marketplaceOf(values), secretKey());
+  return { integration_id, path: `/postbacks/${integration_id}`, secret };
+}
+
+export async function commissionsImport(db: Db, { values, args }: AdminInput) {
+  const tenant = await tenantOf(db, values);
+  const marketplace = marketplaceOf(values);
+  const path = args[0]!;
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch {
+    throw new UsageError(`cannot read ${path}`);
+  }
+  if (size > IMPORT_MAX_BYTES) throw new UsageError(`${path} has ${size} bytes; the limit is ${IMPORT_MAX_BYTES} (5 MiB): split it`);
+  try {
+    return await importReport(db, tenant, marketplace, await readFile(path));
+  } catch (err) {
+    if (err instanceof ImportRefused) throw new UsageError(`${path}: ${err.message}`);
+    throw err;
+  }
 }
