@@ -15,6 +15,7 @@ import { inbound } from './inbound';
 import { links } from './links';
 import { ClickBuffer } from '../domain/links/clicks';
 import { oauthToken } from './oauth';
+import { postbacks } from './postbacks';
 import { storefront } from './storefront';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
 import { WindowReserver } from '../domain/accounts/rate-limits';
@@ -153,6 +154,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   app.use(links(deps, clicks));
   app.use(inbound(deps));
   app.use(oauthToken(deps));
+  app.use(postbacks(deps));
   app.use(storefront(deps));
   app.use(router.routes());
   app.use(async (ctx) => {

@@ -66,12 +66,23 @@ export const TENANT_COLLECTIONS = [
   'links',
   'clicks',
   'applications',
+  'coupons',
+  'coupon_codes',
+  'commissions',
 ] as const;
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 
 /** Collections of platform data (accounts, keys, counters), not scoped to one tenant. */
 export type PlatformCollectionName =
-  'accounts' | 'api_keys' | 'rate_limits' | 'send_slots' | 'sandbox_messages' | 'request_logs' | 'idempotency_keys' | 'oauth_tokens';
+  | 'accounts'
+  | 'api_keys'
+  | 'rate_limits'
+  | 'send_slots'
+  | 'sandbox_messages'
+  | 'request_logs'
+  | 'idempotency_keys'
+  | 'oauth_tokens'
+  | 'postback_endpoints';
 
 export function platformCollection<T extends Document>(db: Db, name: PlatformCollectionName): Collection<T> {
   return db.collection<T>(name);
@@ -316,6 +327,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('messages').createIndex({ ...tenantKey, conversation_id: 1, created_at: -1, _id: -1 }, { name: 'tenant_conversation' }),
     // Subdomains are unique across accounts, per environment (a test store never shows, but keeps its own name).
     db.collection('stores').createIndex({ env: 1, subdomain: 1 }, { unique: true, name: 'env_subdomain_unique' }),
+    db.collection('coupons').createIndex({ ...tenantKey, active: 1, _id: -1 }, { name: 'tenant_active' }),
+    db.collection('commissions').createIndex({ ...tenantKey, occurred_at: -1, _id: -1 }, { name: 'tenant_occurred' }),
     db.collection('send_slots').createIndex({ at: 1 }, { name: 'at' }),
     db.collection('rate_limits').createIndex({ window_end: 1 }, { name: 'window_end' }),
     db.collection('request_logs').createIndex({ account_id: 1, time: -1, _id: -1 }, { name: 'account_time' }),

@@ -20,6 +20,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   revoked_api_key: 'the key was revoked',
   expired_token: "an application's access token is over its hour: exchange the client credentials again",
   revoked_token: "the access token's application was revoked",
+  invalid_signature: 'a postback without a valid signature or token for its endpoint (or an unknown endpoint)',
   plan_required: "the account's plan has no API access",
   insufficient_scope: "the key lacks the operation's scope",
   not_found: "no such resource in this account and environment (also another account's ids)",

@@ -181,7 +181,7 @@ export interface paths {
         put?: never;
         /**
          * Register a coupon
-         * @description A code already registered for the same store and not `inactive` is a 409 `conflict`.
+         * @description A code already registered for the same store and neither `inactive` nor `expired` is a 409 `conflict`.
          */
         post: operations["coupon_create"];
         delete?: never;
@@ -210,7 +210,7 @@ export interface paths {
         head?: never;
         /**
          * Update validity, discount, eligibility
-         * @description Only the fields sent change. `expires_at` before `starts_at` is a 400 `validation_failed`.
+         * @description Only the fields sent change. `expires_at` before `starts_at` is a 400 `validation_failed`; a change of code or store, a reactivation or a new validity that would make two live coupons share a code at one store is a 409 `conflict`.
          */
         patch: operations["coupon_update"];
         trace?: never;
@@ -222,7 +222,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List commissions, newest order first */
+        /**
+         * List commissions, newest order first
+         * @description `from` after `to` is a 400 `validation_failed`.
+         */
         get: operations["commissions_list"];
         put?: never;
         post?: never;
@@ -239,7 +242,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Amounts grouped by currency and payment status */
+        /**
+         * Amounts grouped by currency and payment status
+         * @description Over the orders placed in [`from`, `to`) when given (all time otherwise); `from` after `to` is a 400 `validation_failed`.
+         */
         get: operations["commissions_summary"];
         put?: never;
         post?: never;
@@ -256,7 +262,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Commission with its attribution and reconciliation */
+        /** Commission with its amounts, attribution and history */
         get: operations["commission_get"];
         put?: never;
         post?: never;
@@ -941,7 +947,7 @@ export interface components {
              * @description Stable machine-readable code; see the README for the meaning of each.
              * @enum {string}
              */
-            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "unknown_marketplace" | "link_unresolvable" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "expired_token" | "revoked_token" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "integration_missing" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "idempotency_in_progress" | "conversation_closed" | "channel_unavailable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
+            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "unknown_marketplace" | "link_unresolvable" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "expired_token" | "revoked_token" | "invalid_signature" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "integration_missing" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "idempotency_in_progress" | "conversation_closed" | "channel_unavailable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description Human-readable explanation; never contains secrets. */
             message: string;
             request_id: components["schemas"]["RequestId"];
@@ -1032,8 +1038,10 @@ export interface components {
             /** @description store name */
             store?: string;
             category?: string;
-            /** @description coupon code */
+            /** @description coupon code, as free text (see `coupon_id` for a registered coupon) */
             coupon?: string;
+            /** @description a registered coupon: `{coupon}` renders its code and discount, and publishing refuses it once expired or inactive */
+            coupon_id?: string;
             /** @description editorial text */
             copy?: string;
             status?: components["schemas"]["OfferStatus"];
@@ -1061,8 +1069,10 @@ export interface components {
             /** @description store name */
             store?: string;
             category?: string;
-            /** @description coupon code */
+            /** @description coupon code, as free text (see `coupon_id` for a registered coupon) */
             coupon?: string;
+            /** @description a registered coupon; null detaches it */
+            coupon_id?: string | null;
             /** @description editorial text */
             copy?: string;
             status?: components["schemas"]["OfferStatus"];
@@ -1081,6 +1091,8 @@ export interface components {
             store: string | null;
             category: string | null;
             coupon: string | null;
+            /** @description the registered coupon the offer uses, when any */
+            coupon_id: string | null;
             copy: string | null;
             status: components["schemas"]["OfferStatus"];
             /** @description every curation move, oldest first */
@@ -1295,7 +1307,19 @@ export interface components {
             /** @constant */
             type: "free_shipping";
         };
-        /** @description A coupon to register. The code is unique per store among coupons that are not `inactive` (409 `conflict` otherwise). `expires_at` before `starts_at` is a 400 `validation_failed`. */
+        /** @description One entry of a coupon's history. */
+        CouponChange: {
+            /**
+             * Format: date-time
+             * @description when the change was made
+             */
+            at: string;
+            /** @enum {string} */
+            change: "created" | "updated" | "deactivated" | "reactivated";
+            /** @description the fields an `updated` change touched; empty for the others */
+            fields: string[];
+        };
+        /** @description A coupon to register. The code (case-insensitive) is unique per store (case-insensitive) among coupons that are neither `inactive` nor `expired` (409 `conflict` otherwise). `expires_at` before `starts_at` is a 400 `validation_failed`. */
         CouponCreate: {
             /** @description the code the shopper types; letters, digits, `_`, `.`, `-` */
             code: string;
@@ -1427,6 +1451,8 @@ export interface components {
              * @description when the coupon was deactivated
              */
             deactivated_at: string | null;
+            /** @description every change, oldest first (kept after deactivation) */
+            history: components["schemas"]["CouponChange"][];
         };
         /** @description Result of DELETE /coupons/{id}: the coupon is deactivated, never erased. */
         CouponDeactivation: {
@@ -1438,57 +1464,76 @@ export interface components {
             request_id: components["schemas"]["RequestId"];
         };
         /**
-         * @description Payment status: `pending` (reported, not yet validated by the marketplace), `approved` (validated, awaiting payout), `paid`, or `cancelled` (order cancelled or returned). Moves: pending → approved | cancelled; approved → paid | cancelled.
+         * @description Payment status as the network last reported it (by its own timestamps): `pending` (reported, not yet validated), `approved` (validated, awaiting payout), `paid`, `cancelled` (order cancelled before payout) or `refunded` (returned after approval or payout). A report older than the current state is kept in `history` without changing the status.
          * @enum {string}
          */
-        CommissionStatus: "pending" | "approved" | "paid" | "cancelled";
-        /** @description Where the sale came from; every field is null when the marketplace reported it without a tracked click. */
+        CommissionStatus: "pending" | "approved" | "paid" | "cancelled" | "refunded";
+        /** @description Where the sale came from. */
         CommissionAttribution: {
+            /**
+             * @description `click`: the network returned our click id (the sub-id on the tracked link); `inferred`: no click, but the product matched an offer published within the attribution window before the sale; `none`: neither
+             * @enum {string}
+             */
+            method: "click" | "inferred" | "none";
             /** @description the tracked click that led to the order */
             click_id: string | null;
-            /** @description the publication the click came from */
+            /** @description the offer the sale is attributed to */
+            offer_id: string | null;
+            /** @description the publication the click (or the inferred offer) came from */
             publication_id: string | null;
             /** @description the group the click came from */
             group_id: string | null;
             /** @description the segment of that group or storefront */
             segment_id: string | null;
-            /** @description the affiliate link that was clicked */
-            link: string | null;
         };
-        /** @description How the commission was checked against what the marketplace reports. */
-        CommissionReconciliation: {
-            /** @description amount the marketplace last reported, in `currency`; null until reported */
-            reported_amount: number | null;
-            /** @description `reported_amount` minus `amount`; null until reported */
-            difference: number | null;
+        /** @description One status report of a commission. */
+        CommissionChange: {
+            status: components["schemas"]["CommissionStatus"];
+            /** @description the commission amount this report gave, in minor units */
+            amount_minor: number;
             /**
              * Format: date-time
-             * @description when the amount was last checked against the marketplace
+             * @description the network's timestamp of this report
              */
-            reconciled_at: string | null;
+            at: string;
             /**
-             * @description what the last check was based on
-             * @enum {string|null}
+             * Format: date-time
+             * @description when offerops received it
              */
-            source: "marketplace_report" | "postback" | "manual" | null;
+            received_at: string;
+            /**
+             * @description how it arrived
+             * @enum {string}
+             */
+            source: "postback" | "import" | "operator";
+            /** @description false for a report older than the state it arrived after: kept here, not applied */
+            applied: boolean;
         };
         /** @description One commission earned on one marketplace order. */
         Commission: {
             id: string;
-            /** @description the offer the sale is attributed to, when known */
-            offer_id: string | null;
             marketplace: string;
+            /** @description the network's transaction id (unique per marketplace) */
+            transaction_id: string;
             /** @description the marketplace's order reference (no shopper data) */
-            order_ref: string;
-            /** @description commission amount, in `currency` */
-            amount: number;
-            /** @description value of the order, when the marketplace reports it */
-            order_amount: number | null;
+            order_ref: string | null;
+            /** @description commission amount, in minor units of `currency` (cents) */
+            amount_minor: number;
+            /** @description the same amount in `currency`; a decimal string, never a float */
+            amount: string;
+            /** @description value of the order in minor units, when the network reports it */
+            order_amount_minor: number | null;
             /** @description ISO 4217 code */
             currency: string;
             status: components["schemas"]["CommissionStatus"];
+            /**
+             * Format: date-time
+             * @description the network's timestamp of the current status
+             */
+            status_at: string;
             attribution: components["schemas"]["CommissionAttribution"];
-            reconciliation: components["schemas"]["CommissionReconciliation"];
+            /** @description every report received, in the order they arrived */
+            history: components["schemas"]["CommissionChange"][];
             /**
              * Format: date-time
              * @description when the order was placed
@@ -1496,7 +1541,7 @@ export interface components {
             occurred_at: string;
             /**
              * Format: date-time
-             * @description when the commission was paid out
+             * @description when the network reported the commission paid
              */
             paid_at: string | null;
             /**
@@ -1516,8 +1561,10 @@ export interface components {
             currency: string;
             status: components["schemas"]["CommissionStatus"];
             count: number;
-            /** @description sum of `amount`, in `currency` */
-            amount: number;
+            /** @description sum of `amount_minor` */
+            amount_minor: number;
+            /** @description the same sum in `currency`; a decimal string, never a float */
+            amount: string;
         };
         /** @description Commission amounts grouped by currency and payment status (amounts of different currencies are never added). */
         CommissionSummary: {
@@ -4367,6 +4414,10 @@ export interface operations {
                 currency?: string;
                 /** @description Only commissions attributed to this offer. */
                 offer_id?: string;
+                /** @description Only orders placed at or after this instant. */
+                from?: string;
+                /** @description Only orders placed before this instant. */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -4405,6 +4456,10 @@ export interface operations {
             query?: {
                 /** @description Only commissions of this marketplace. */
                 marketplace?: string;
+                /** @description Only orders placed at or after this instant. */
+                from?: string;
+                /** @description Only orders placed before this instant. */
+                to?: string;
             };
             header?: never;
             path?: never;

@@ -7,8 +7,9 @@ import { isDuplicateKey, Tenant } from '../db';
 import { conflict, invalid } from '../errors';
 import { commitEvents, dispatch } from '../events/commit';
 import { prepareEvent, recordEvent } from '../events/store';
-import { changedFields, DomainDeps, found, iso, written } from '../resource';
+import { changedFields, DomainDeps, found, iso, referenced, written } from '../resource';
 import { referencedSegment } from '../segments/service';
+import { getCoupon } from '../coupons/store';
 import { discountPct, renderOfferForSend } from '../templates/render';
 import { affiliateUrlFor } from '../links/service';
 import { getOffer, insertOffer, listOffers, OfferDoc, OfferFields, OfferQuery, OfferStatus, saveOffer } from './store';
@@ -32,6 +33,7 @@ const FIELDS = [
   'store',
   'category',
   'coupon',
+  'coupon_id',
   'copy',
 ] as const satisfies readonly (keyof OfferFields)[];
 
@@ -49,6 +51,7 @@ export function toOffer(o: OfferDoc): Record<string, unknown> {
     store: o.store ?? null,
     category: o.category ?? null,
     coupon: o.coupon ?? null,
+    coupon_id: o.coupon_id ?? null,
     copy: o.copy ?? null,
     status: o.status,
     status_history: o.status_history.map((h) => ({ status: h.status, at: h.at.toISOString() })),
@@ -60,6 +63,10 @@ export function toOffer(o: OfferDoc): Record<string, unknown> {
 }
 
 export { listOffers, OfferQuery };
+
+/** The coupon an offer names: this tenant's (else a 400 `unknown_reference` on `coupon_id`). */
+const referencedCoupon = (deps: DomainDeps, tenant: Tenant, id: string) =>
+  referenced('coupon_id', 'coupon', id, (cid) => getCoupon(deps.db, tenant, cid));
 
 export const mustGetOffer = async (deps: DomainDeps, tenant: Tenant, id: string): Promise<OfferDoc> =>
   found(await getOffer(deps.db, tenant, id), 'offer', id);
@@ -75,6 +82,7 @@ export async function createOffer(
       { location: 'body', field: 'status', rule: 'transition', message: 'must be pending on creation' },
     ]);
   }
+  if (input.coupon_id) await referencedCoupon(deps, tenant, input.coupon_id);
   const fields = Object.fromEntries(FIELDS.filter((f) => f in input).map((f) => [f, input[f]])) as unknown as OfferFields;
   const result = await insertOffer(deps.db, tenant, fields, (o) => prepareEvent(tenant, 'offer.created', { offer: toOffer(o) }));
   if (result.created) await commitEvents(deps, 'offers', result.offer._id);
@@ -85,6 +93,7 @@ export async function createOffer(
 export async function updateOffer(deps: DomainDeps, tenant: Tenant, id: string, input: Schema<'OfferUpdate'>): Promise<OfferDoc> {
   const offer = await mustGetOffer(deps, tenant, id);
   const set = changedFields<OfferFields, (typeof FIELDS)[number]>(offer, input, FIELDS);
+  if (set.coupon_id) await referencedCoupon(deps, tenant, set.coupon_id);
   const target = input.status;
   const move = target !== undefined && target !== offer.status ? target : null;
   if (move && !MOVES[offer.status].includes(move)) {

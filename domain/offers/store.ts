@@ -18,6 +18,8 @@ export interface OfferFields {
   store?: string;
   category?: string;
   coupon?: string;
+  /** A registered coupon (domain/coupons); null once detached. */
+  coupon_id?: string | null;
   copy?: string;
 }
 

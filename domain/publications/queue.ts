@@ -16,6 +16,7 @@ import { Tenant } from '../db';
 import { prepareEvent } from '../events/store';
 import { activeGroupBatches, getGroup, GroupDoc } from '../groups/store';
 import { getOffer } from '../offers/store';
+import { couponStatus, getCoupon } from '../coupons/store';
 import {
   countDeliveriesByGroup,
   DeliveryDoc,
@@ -139,6 +140,24 @@ async function destination(db: Db, tenant: Tenant, input: PublishInput): Promise
   return { groups, segment };
 }
 
+/** Refuses to publish an offer whose registered coupon no longer works (409 naming the coupon). */
+async function checkCoupon(db: Db, tenant: Tenant, couponId: string): Promise<void> {
+  const coupon = await getCoupon(db, tenant, couponId);
+  const status = coupon ? couponStatus(coupon) : 'inactive';
+  if (status === 'expired') {
+    throw conflict(
+      'offer_not_publishable',
+      `The offer's coupon ${couponId} (${coupon!.code}) expired at ${coupon!.expires_at!.toISOString()}; extend it (PATCH /coupons/${couponId}) or detach it from the offer (coupon_id null).`,
+    );
+  }
+  if (status === 'inactive') {
+    throw conflict(
+      'offer_not_publishable',
+      `The offer's coupon ${couponId}${coupon ? ` (${coupon.code})` : ''} is deactivated; reactivate it or detach it from the offer (coupon_id null).`,
+    );
+  }
+}
+
 const requestHash = (input: PublishInput): string =>
   createHash('sha256')
     .update(JSON.stringify({ ...input, idempotency_key: null }))
@@ -158,6 +177,7 @@ export async function queuePublication(
   if (offer && (offer.status === 'archived' || offer.status === 'rejected')) {
     throw conflict('offer_not_publishable', `The offer is ${offer.status}; only pending or approved offers are published.`);
   }
+  if (offer?.coupon_id) await checkCoupon(db, tenant, offer.coupon_id);
   if (!offer && !input.text) throw invalid('validation_failed', 'Nothing to publish: give an offer or a text.');
 
   const hash = input.idempotency_key ? requestHash(input) : null;

@@ -9,6 +9,7 @@ import { Db } from 'mongodb';
 import { PLACEHOLDERS } from '../../schemas/openapi/templates';
 import { unknownReference } from '../errors';
 import { Tenant } from '../db';
+import { CouponDoc, couponStatus, getCoupon } from '../coupons/store';
 import { OfferDoc, OfferFields } from '../offers/store';
 import { SegmentDoc } from '../segments/store';
 import { defaultTemplate, getTemplate, TemplateDoc, TemplateFormat } from './store';
@@ -20,6 +21,32 @@ export function formatMoney(amount: number, currency: string): string {
   } catch {
     return `${currency} ${amount.toFixed(2)}`; // not an ISO 4217 code Intl knows
   }
+}
+
+/** `FRETE10 (10% off, up to R$ 50,00)`: a registered coupon as `{coupon}` renders it in a message. */
+export function couponText(c: CouponDoc): string {
+  const d = c.discount;
+  const off =
+    d.type === 'percent'
+      ? `${d.value}% off${d.max_amount !== null ? `, up to ${formatMoney(d.max_amount, c.currency)}` : ''}`
+      : d.type === 'amount'
+        ? `${formatMoney(d.value, c.currency)} off`
+        : 'free shipping';
+  const min = c.min_purchase !== null ? `, min. ${formatMoney(c.min_purchase, c.currency)}` : '';
+  return `${c.code} (${off}${min})`;
+}
+
+/**
+ * The offer with its registered coupon (`coupon_id`) written into `coupon`
+ * as code and discount, while the coupon is live; an inactive or expired
+ * coupon is not shown (publishing refuses it, see publications/queue.ts).
+ */
+export async function withCoupon(db: Db, tenant: Tenant, offer: OfferDoc): Promise<OfferDoc> {
+  if (!offer.coupon_id) return offer;
+  const coupon = await getCoupon(db, tenant, offer.coupon_id);
+  const status = coupon ? couponStatus(coupon) : null;
+  if (!coupon || status === 'inactive' || status === 'expired') return offer;
+  return { ...offer, coupon: couponText(coupon) };
 }
 
 export function discountPct(price?: number | null, original?: number | null): number | null {
@@ -219,6 +246,7 @@ export async function renderOfferForSend(
   { offer, segment, templateId, url }: { offer: OfferDoc; segment: SegmentDoc | null; templateId?: string | null; url?: string },
 ): Promise<{ text: string; templateId: string | null; format: TemplateFormat }> {
   const template = await resolveTemplate(db, tenant, { templateId, segmentId: segment?._id ?? null });
+  offer = await withCoupon(db, tenant, offer);
   // `url`: the converted link `{url}` shows instead of the offer's own, which `{raw_url}` keeps.
   const shown = url ? { ...offer, url, raw_url: offer.url } : offer;
   if (!template) return { text: renderOfferMessage(shown, segment), templateId: null, format: 'whatsapp' };

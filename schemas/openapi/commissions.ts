@@ -1,53 +1,69 @@
-import { arr, dateTime, filter, idOf, int, JsonSchema, nullable, num, OperationDef, record, ref, singleEnvelope, str } from './common';
+import { arr, dateTime, filter, idOf, int, JsonSchema, nullable, OperationDef, record, ref, singleEnvelope, str } from './common';
 import { resource } from './crud';
 
-export const COMMISSION_STATUSES = ['pending', 'approved', 'paid', 'cancelled'] as const;
-export const RECONCILIATION_SOURCES = ['marketplace_report', 'postback', 'manual'] as const;
+export const COMMISSION_STATUSES = ['pending', 'approved', 'paid', 'cancelled', 'refunded'] as const;
+export const COMMISSION_SOURCES = ['postback', 'import', 'operator'] as const;
+export const ATTRIBUTION_METHODS = ['click', 'inferred', 'none'] as const;
+
+const decimal = (description: string): JsonSchema =>
+  str({ pattern: '^-?[0-9]{1,15}(\\.[0-9]{1,4})?$', description: `${description}; a decimal string, never a float` });
 
 /**
  * Commissions are read-only here: they arrive from the marketplaces'
- * affiliate programmes (reports, postbacks) and are reconciled against them.
+ * affiliate networks (postbacks to `/postbacks/{integration_id}`, report
+ * imports by an operator) and are reconciled against them.
  */
 export const schemas: Record<string, JsonSchema> = {
   CommissionStatus: str({
     enum: [...COMMISSION_STATUSES],
     description:
-      'Payment status: `pending` (reported, not yet validated by the marketplace), `approved` (validated, awaiting payout), ' +
-      '`paid`, or `cancelled` (order cancelled or returned). Moves: pending → approved | cancelled; approved → paid | cancelled.',
+      'Payment status as the network last reported it (by its own timestamps): `pending` (reported, not yet validated), ' +
+      '`approved` (validated, awaiting payout), `paid`, `cancelled` (order cancelled before payout) or `refunded` (returned after approval or payout). ' +
+      'A report older than the current state is kept in `history` without changing the status.',
   }),
   CommissionAttribution: record(
     {
+      method: str({
+        enum: [...ATTRIBUTION_METHODS],
+        description:
+          '`click`: the network returned our click id (the sub-id on the tracked link); `inferred`: no click, but the product matched an offer ' +
+          'published within the attribution window before the sale; `none`: neither',
+      }),
       click_id: nullable(str({ description: 'the tracked click that led to the order' })),
-      publication_id: nullable(idOf('pub', 'the publication the click came from')),
+      offer_id: nullable(idOf('off', 'the offer the sale is attributed to')),
+      publication_id: nullable(idOf('pub', 'the publication the click (or the inferred offer) came from')),
       group_id: nullable(idOf('grp', 'the group the click came from')),
       segment_id: nullable(idOf('seg', 'the segment of that group or storefront')),
-      link: nullable(str({ description: 'the affiliate link that was clicked' })),
     },
-    { description: 'Where the sale came from; every field is null when the marketplace reported it without a tracked click.' },
+    { description: 'Where the sale came from.' },
   ),
-  CommissionReconciliation: record(
+  CommissionChange: record(
     {
-      reported_amount: nullable(num({ description: 'amount the marketplace last reported, in `currency`; null until reported' })),
-      difference: nullable(num({ description: '`reported_amount` minus `amount`; null until reported' })),
-      reconciled_at: nullable(dateTime('when the amount was last checked against the marketplace')),
-      source: nullable(str({ enum: [...RECONCILIATION_SOURCES], description: 'what the last check was based on' })),
+      status: ref('CommissionStatus'),
+      amount_minor: int({ description: 'the commission amount this report gave, in minor units' }),
+      at: dateTime("the network's timestamp of this report"),
+      received_at: dateTime('when offerops received it'),
+      source: str({ enum: [...COMMISSION_SOURCES], description: 'how it arrived' }),
+      applied: { type: 'boolean', description: 'false for a report older than the state it arrived after: kept here, not applied' },
     },
-    { description: 'How the commission was checked against what the marketplace reports.' },
+    { description: 'One status report of a commission.' },
   ),
   Commission: record(
     {
       id: idOf('com'),
-      offer_id: nullable(idOf('off', 'the offer the sale is attributed to, when known')),
       marketplace: str(),
-      order_ref: str({ description: "the marketplace's order reference (no shopper data)" }),
-      amount: num({ description: 'commission amount, in `currency`' }),
-      order_amount: nullable(num({ description: 'value of the order, when the marketplace reports it' })),
+      transaction_id: str({ description: "the network's transaction id (unique per marketplace)" }),
+      order_ref: nullable(str({ description: "the marketplace's order reference (no shopper data)" })),
+      amount_minor: int({ description: 'commission amount, in minor units of `currency` (cents)' }),
+      amount: decimal('the same amount in `currency`'),
+      order_amount_minor: nullable(int({ description: 'value of the order in minor units, when the network reports it' })),
       currency: str({ description: 'ISO 4217 code' }),
       status: ref('CommissionStatus'),
+      status_at: dateTime("the network's timestamp of the current status"),
       attribution: ref('CommissionAttribution'),
-      reconciliation: ref('CommissionReconciliation'),
+      history: arr(ref('CommissionChange'), { description: 'every report received, in the order they arrived' }),
       occurred_at: dateTime('when the order was placed'),
-      paid_at: nullable(dateTime('when the commission was paid out')),
+      paid_at: nullable(dateTime('when the network reported the commission paid')),
       created_at: dateTime('when offerops recorded it'),
       updated_at: dateTime('last change'),
     },
@@ -58,7 +74,8 @@ export const schemas: Record<string, JsonSchema> = {
       currency: str({ description: 'ISO 4217 code' }),
       status: ref('CommissionStatus'),
       count: int({ minimum: 0 }),
-      amount: num({ description: 'sum of `amount`, in `currency`' }),
+      amount_minor: int({ description: 'sum of `amount_minor`' }),
+      amount: decimal('the same sum in `currency`'),
     },
     { description: 'Commissions of one currency and payment status.' },
   ),
@@ -73,17 +90,22 @@ export const schemas: Record<string, JsonSchema> = {
 };
 
 const MARKETPLACE_FILTER = filter('marketplace', 'Only commissions of this marketplace.', str({ minLength: 1, maxLength: 40 }));
+const FROM_FILTER = filter('from', 'Only orders placed at or after this instant.', str({ format: 'date-time', maxLength: 40 }));
+const TO_FILTER = filter('to', 'Only orders placed before this instant.', str({ format: 'date-time', maxLength: 40 }));
 
 const commissions = resource({ tag: 'Commissions', area: 'commissions', path: '/commissions', name: 'commission', schema: 'Commission' });
 
 export const operations: OperationDef[] = [
   commissions.list({
     summary: 'List commissions, newest order first',
+    description: '`from` after `to` is a 400 `validation_failed`.',
     filters: [
       filter('status', 'Only commissions in this payment status.', ref('CommissionStatus')),
       MARKETPLACE_FILTER,
       filter('currency', 'Only commissions in this currency.', str({ minLength: 3, maxLength: 8 })),
       filter('offer_id', 'Only commissions attributed to this offer.', idOf('off')),
+      FROM_FILTER,
+      TO_FILTER,
     ],
   }),
   {
@@ -93,8 +115,9 @@ export const operations: OperationDef[] = [
     scope: 'commissions:read',
     tag: 'Commissions',
     summary: 'Amounts grouped by currency and payment status',
-    query: [MARKETPLACE_FILTER],
+    description: 'Over the orders placed in [`from`, `to`) when given (all time otherwise); `from` after `to` is a 400 `validation_failed`.',
+    query: [MARKETPLACE_FILTER, FROM_FILTER, TO_FILTER],
     success: { status: 200, description: 'The totals.', schema: singleEnvelope(ref('CommissionSummary')) },
   },
-  commissions.get({ summary: 'Commission with its attribution and reconciliation' }),
+  commissions.get({ summary: 'Commission with its amounts, attribution and history' }),
 ];

@@ -181,7 +181,7 @@ export const ERROR_CODES = {
     'unknown_marketplace',
     'link_unresolvable',
   ],
-  401: ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'revoked_api_key', 'expired_token', 'revoked_token'],
+  401: ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'revoked_api_key', 'expired_token', 'revoked_token', 'invalid_signature'],
   402: ['plan_required'],
   403: ['insufficient_scope'],
   404: ['not_found', 'route_not_found', 'integration_missing'],

@@ -2,6 +2,7 @@ import { arr, bool, dateTime, filter, httpsUrl, idOf, JsonSchema, nullable, num,
 import { resource } from './crud';
 
 export const COUPON_STATUSES = ['active', 'scheduled', 'expired', 'inactive'] as const;
+export const COUPON_CHANGES = ['created', 'updated', 'deactivated', 'reactivated'] as const;
 
 /** Update bodies accept `null` to clear an optional value; create bodies simply omit it. */
 const clearable = (create: boolean, s: JsonSchema): JsonSchema => (create ? s : nullable(s));
@@ -80,9 +81,18 @@ export const schemas: Record<string, JsonSchema> = {
       record({ type: str({ const: 'free_shipping' }) }),
     ],
   },
+  CouponChange: record(
+    {
+      at: dateTime('when the change was made'),
+      change: str({ enum: [...COUPON_CHANGES] }),
+      fields: arr(str(), { description: 'the fields an `updated` change touched; empty for the others' }),
+    },
+    { description: "One entry of a coupon's history." },
+  ),
   CouponCreate: object(couponFields(true), ['code', 'store', 'discount'], {
     description:
-      'A coupon to register. The code is unique per store among coupons that are not `inactive` (409 `conflict` otherwise). ' +
+      'A coupon to register. The code (case-insensitive) is unique per store (case-insensitive) among coupons that are neither `inactive` nor `expired` ' +
+      '(409 `conflict` otherwise). ' +
       '`expires_at` before `starts_at` is a 400 `validation_failed`.',
   }),
   CouponUpdate: object(
@@ -117,6 +127,7 @@ export const schemas: Record<string, JsonSchema> = {
       created_at: dateTime('creation time'),
       updated_at: dateTime('last change'),
       deactivated_at: nullable(dateTime('when the coupon was deactivated')),
+      history: arr(ref('CouponChange'), { description: 'every change, oldest first (kept after deactivation)' }),
     },
     { description: 'A coupon with its discount, eligibility rules and validity.' },
   ),
@@ -151,12 +162,14 @@ export const operations: OperationDef[] = [
   }),
   coupons.create({
     summary: 'Register a coupon',
-    description: 'A code already registered for the same store and not `inactive` is a 409 `conflict`.',
+    description: 'A code already registered for the same store and neither `inactive` nor `expired` is a 409 `conflict`.',
   }),
   coupons.get({ summary: 'Coupon rules and validity' }),
   coupons.update({
     summary: 'Update validity, discount, eligibility',
-    description: 'Only the fields sent change. `expires_at` before `starts_at` is a 400 `validation_failed`.',
+    description:
+      'Only the fields sent change. `expires_at` before `starts_at` is a 400 `validation_failed`; a change of code or store, a reactivation ' +
+      'or a new validity that would make two live coupons share a code at one store is a 409 `conflict`.',
   }),
   coupons.delete({
     operationId: 'coupon_deactivate',

@@ -35,7 +35,10 @@ const offerFields = (withDefaults: boolean): Record<string, JsonSchema> => ({
   image: httpsUrl({ maxLength: 2000, description: 'HTTPS image URL' }),
   store: str({ maxLength: 120, description: 'store name' }),
   category: str({ maxLength: 120 }),
-  coupon: str({ maxLength: 80, description: 'coupon code' }),
+  coupon: str({ maxLength: 80, description: 'coupon code, as free text (see `coupon_id` for a registered coupon)' }),
+  coupon_id: withDefaults
+    ? idOf('cpn', 'a registered coupon: `{coupon}` renders its code and discount, and publishing refuses it once expired or inactive')
+    : nullable(idOf('cpn', 'a registered coupon; null detaches it')),
   copy: str({ maxLength: 6000, description: 'editorial text' }),
   status: ref('OfferStatus'),
 });
@@ -65,6 +68,7 @@ export const schemas: Record<string, JsonSchema> = {
     store: nullable(str()),
     category: nullable(str()),
     coupon: nullable(str()),
+    coupon_id: nullable(idOf('cpn', 'the registered coupon the offer uses, when any')),
     copy: nullable(str()),
     status: ref('OfferStatus'),
     status_history: {

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { UNBUILT_OPERATIONS } from '../../api/handlers/index';
 import { Environment } from '../../domain/db';
 import { connectChannel } from '../../domain/channels/service';
+import { applyReport } from '../../domain/commissions/service';
 import { createGroup } from '../../domain/groups/store';
 import { operations } from '../../schemas/operations';
 import { ApiClient } from '../helpers/client';
@@ -62,7 +63,25 @@ async function seedResources(client: ApiClient, tenant: { accountId: string; env
     state: 'paused',
   });
   assert.equal(monitor.status, 201, monitor.text);
+  const coupon = await client.post('/coupons', { code: `TENANT${++n}`, store: 'Secret Store', discount: { type: 'percent', value: 10 } });
+  assert.equal(coupon.status, 201, coupon.text);
+  const { commission } = await applyReport(app.db, tenant, {
+    marketplace: 'amazon',
+    transaction_id: `TENANT-${++n}`,
+    status: 'pending',
+    amount_minor: 100,
+    currency: 'BRL',
+    order_amount_minor: null,
+    order_ref: null,
+    occurred_at: new Date(),
+    at: new Date(),
+    sub_id: null,
+    product_url: null,
+    source: 'postback',
+  });
   return {
+    coupon: coupon.body.data.id as string,
+    commission: commission._id,
     offer: offer.body.data.id as string,
     segment: segment.body.data.id as string,
     group: group._id,
@@ -112,6 +131,8 @@ function byIdOperations(ids: Ids) {
     inbox: { id: ids.conversation, change: { assignee: 'Hijacker', priority: 'urgent' } },
     journeys: { id: ids.journey, change: { name: 'Hijacked' } },
     monitors: { id: ids.monitor, change: { name: 'Hijacked', state: 'active' } },
+    commissions: { id: ids.commission, change: {} },
+    coupons: { id: ids.coupon, change: { code: 'HIJACKED', verified: true } },
   };
   return operations
     .filter((op) => op.path.includes('{id}') && !unbuilt.has(op.operationId))
@@ -150,6 +171,8 @@ async function snapshot(owner: ApiClient, ids: Ids, accountId: string) {
     messages: await read(`/inbox/conversations/${ids.conversation}/messages`),
     journey: await read(`/journeys/${ids.journey}`),
     monitor: await read(`/monitors/${ids.monitor}`),
+    coupon: await read(`/coupons/${ids.coupon}`),
+    commission: await read(`/commissions/${ids.commission}`),
     offers: await read('/offers?limit=100'),
     segments: await read('/segments?limit=100'),
     groups: await read('/groups?limit=100'),

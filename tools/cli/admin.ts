@@ -4,6 +4,7 @@
  * domain (domain/accounts, domain/channels, domain/groups) and returns the
  * JSON object the CLI prints.
  */
+import { readFile, stat } from 'node:fs/promises';
 import { Db } from 'mongodb';
 import { SCOPES } from '../../schemas/openapi/common';
 import { PLANS } from '../../schemas/openapi/account';
@@ -32,6 +33,8 @@ import { IntegrationInput, listOperatorIntegrations, removeIntegration, setInteg
 import { credentialOwner } from '../../domain/developer/credentials';
 import { applicationOwner, createApplication, listApplications, revokeApplication } from '../../domain/developer/applications';
 import { requestLogCsv } from '../../domain/developer/request-logs';
+import { createPostbackSecret } from '../../domain/commissions/postbacks';
+import { IMPORT_MAX_BYTES, ImportRefused, importReport } from '../../domain/commissions/import';
 import { UsageError } from './errors';
 
 export type Values = Record<string, string | boolean | undefined>;
@@ -457,4 +460,39 @@ export async function appRevoke(db: Db, { values }: AdminInput) {
   const owner = await applicationOwner(db, id);
   if (!owner || !(await revokeApplication(db, owner, id))) throw new UsageError(`no application ${id}`);
   return { revoked: true };
+}
+
+const MARKETPLACE = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+function marketplaceOf(values: Values): string {
+  const marketplace = str(values, 'marketplace');
+  if (!marketplace)
+    throw new UsageError('--marketplace is required (amazon, mercadolivre, shopee, aliexpress, magalu, or another network name)');
+  if (!MARKETPLACE.test(marketplace)) throw new UsageError('--marketplace must be 1 to 40 lower-case letters, digits, _ or -');
+  return marketplace;
+}
+
+export async function postbackSecret(db: Db, { values, secretKey }: AdminInput) {
+  const tenant = await tenantOf(db, values);
+  const { integration_id, secret } = await createPostbackSecret(db, tenant, marketplaceOf(values), secretKey());
+  return { integration_id, path: `/postbacks/${integration_id}`, secret };
+}
+
+export async function commissionsImport(db: Db, { values, args }: AdminInput) {
+  const tenant = await tenantOf(db, values);
+  const marketplace = marketplaceOf(values);
+  const path = args[0]!;
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch {
+    throw new UsageError(`cannot read ${path}`);
+  }
+  if (size > IMPORT_MAX_BYTES) throw new UsageError(`${path} has ${size} bytes; the limit is ${IMPORT_MAX_BYTES} (5 MiB): split it`);
+  try {
+    return await importReport(db, tenant, marketplace, await readFile(path));
+  } catch (err) {
+    if (err instanceof ImportRefused) throw new UsageError(`${path}: ${err.message}`);
+    throw err;
+  }
 }

@@ -52,6 +52,8 @@ export const NOUNS: Record<string, string> = {
   'admin integration': "an account's affiliate programme per marketplace (stored sealed; secrets never shown)",
   'admin app': 'applications of an account: client credentials exchanged for one-hour tokens (POST /api/developer/oauth/token)',
   'admin logs': 'request logs of a key or an application (kept 90 days)',
+  'admin postback': 'endpoints where affiliate networks post commissions (POST /postbacks/{integration_id})',
+  'admin commissions': 'commission reports of an affiliate network, imported for reconciliation',
   'admin collection': 'editorial collections of the public store (ordered offers; GET /store/collections lists them)',
 };
 
@@ -247,6 +249,38 @@ export const COMMANDS: Command[] = [
     options: { account: S, env: S },
     prints: '{"deleted": true}',
     admin: admin.groupDelete,
+  },
+  {
+    words: ['admin', 'postback', 'secret'],
+    args: [],
+    synopsis: '--account ID --marketplace M [--env live|test]',
+    summary: "create the marketplace's postback endpoint, or give it a new secret (the old one stops working)",
+    details: [
+      ...tenantDetails,
+      '--marketplace M       the network posting to it (amazon, mercadolivre, shopee, aliexpress, magalu, …)',
+      'The secret is shown here once and stored sealed. Networks sign each body with it',
+      '(X-Offerops-Signature: sha256=<hex HMAC-SHA256>) or send it as ?token=… (README "Commissions").',
+    ],
+    options: { account: S, env: S, marketplace: S },
+    prints: '{"integration_id": "pbk_…", "path": "/postbacks/pbk_…", "secret": "oo_pb_…"}',
+    admin: admin.postbackSecret,
+  },
+  {
+    words: ['admin', 'commissions', 'import'],
+    args: ['FILE'],
+    synopsis: '--account ID --marketplace M [--env live|test]',
+    summary: "import a network's commission report (CSV with a header row; at most 5 MiB and 20,000 rows)",
+    details: [
+      ...tenantDetails,
+      '--marketplace M       the network the report comes from',
+      'Columns: transaction_id, status, commission, currency, occurred_at (required); updated_at, sub_id,',
+      'product_url, order_amount, order_ref. Each row is applied once (a row imported again is unchanged);',
+      "a bad row is reported in errors and never stops the others. Events go out with the worker's outbox sweep.",
+    ],
+    options: { account: S, env: S, marketplace: S },
+    prints:
+      '{"rows": n, "created": n, "updated": n, "unchanged": n, "unmatched": n, "errors": [{"row": 3, "transaction_id": "…", "message": "…"}]}',
+    admin: admin.commissionsImport,
   },
   {
     words: ['admin', 'collection', 'set'],

@@ -1,0 +1,70 @@
+/**
+ * Where a sale came from. The tracked link puts our click id on the
+ * affiliate URL as the network's sub-id, so a report that returns it leads to
+ * the click (read by `_id`, checked to be this tenant's), and the click names
+ * the offer, publication, group and segment. Without a click, the product
+ * URL the network reports is matched to this tenant's offer of that URL, and
+ * the sale is attributed to the offer's latest publication within
+ * ATTRIBUTION_WINDOW_DAYS before the order, marked `inferred`. Otherwise the
+ * commission is recorded unattributed (`none`).
+ */
+import { Db } from 'mongodb';
+import { Tenant, tenantCollection, TenantDoc } from '../db';
+import { OfferDoc } from '../offers/store';
+import { PublicationDoc } from '../publications/store';
+import { Attribution } from './store';
+
+export const ATTRIBUTION_WINDOW_DAYS = 7;
+
+/** A click as the links area writes it (the fields read here). */
+interface ClickDoc extends TenantDoc {
+  offer_id?: string;
+  publication_id?: string;
+  group_id?: string;
+  segment_id?: string;
+  at: Date;
+}
+
+const NONE: Attribution = { method: 'none', click_id: null, offer_id: null, publication_id: null, group_id: null, segment_id: null };
+
+/** A sub-id can only be one of our click ids. */
+const CLICK_ID = /^clk_[0-9a-z]{8,40}$/;
+
+export async function attribute(
+  db: Db,
+  tenant: Tenant,
+  r: { sub_id: string | null; product_url: string | null; occurred_at: Date },
+): Promise<Attribution> {
+  if (r.sub_id && CLICK_ID.test(r.sub_id)) {
+    const click = await tenantCollection<ClickDoc>(db, 'clicks', tenant).findById(r.sub_id);
+    if (click) {
+      return {
+        method: 'click',
+        click_id: click._id,
+        offer_id: click.offer_id ?? null,
+        publication_id: click.publication_id ?? null,
+        group_id: click.group_id ?? null,
+        segment_id: click.segment_id ?? null,
+      };
+    }
+  }
+  if (!r.product_url) return NONE;
+  const offer = await tenantCollection<OfferDoc>(db, 'offers', tenant).findOne({ url: r.product_url });
+  if (!offer) return NONE;
+  const since = new Date(r.occurred_at.getTime() - ATTRIBUTION_WINDOW_DAYS * 86_400_000);
+  const { items } = await tenantCollection<PublicationDoc>(db, 'publications', tenant).page(
+    { offer_id: offer._id, queued_at: { $gte: since, $lte: r.occurred_at } },
+    { limit: 1, offset: 0 },
+    { queued_at: -1, _id: -1 },
+  );
+  const publication = items[0];
+  if (!publication) return NONE;
+  return {
+    method: 'inferred',
+    click_id: null,
+    offer_id: offer._id,
+    publication_id: publication._id,
+    group_id: publication.group_id ?? (publication.group_ids.length === 1 ? publication.group_ids[0]! : null),
+    segment_id: publication.segment_id ?? null,
+  };
+}
