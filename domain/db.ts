@@ -65,7 +65,16 @@ export const TENANT_COLLECTIONS = [
 export type TenantCollectionName = (typeof TENANT_COLLECTIONS)[number];
 
 /** Collections of platform data (accounts, keys, counters), not scoped to one tenant. */
-export type PlatformCollectionName = 'accounts' | 'api_keys' | 'rate_limits' | 'send_slots' | 'sandbox_messages';
+export type PlatformCollectionName =
+  | 'accounts'
+  | 'api_keys'
+  | 'rate_limits'
+  | 'send_slots'
+  | 'sandbox_messages'
+  | 'sandbox_seeds'
+  | 'contract_test_runs'
+  | 'panel_links'
+  | 'panel_sessions';
 
 export function platformCollection<T extends Document>(db: Db, name: PlatformCollectionName): Collection<T> {
   return db.collection<T>(name);

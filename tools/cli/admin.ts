@@ -27,6 +27,10 @@ import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGrou
 import { listOperatorCollections, removeCollection, setCollection } from '../../domain/store/admin';
 import { verifyStoreDomain } from '../../domain/store/service';
 import { UsageError } from './errors';
+import { StackInfo } from './stack-config';
+import { TemporalDeps } from '../../domain/temporal/start';
+import { seedSandbox } from '../../domain/sandbox/seed';
+import { resetSandbox } from '../../domain/sandbox/reset';
 
 export type Values = Record<string, string | boolean | undefined>;
 
@@ -35,6 +39,10 @@ export interface AdminInput {
   values: Values;
   args: string[];
   secretKey: () => Buffer;
+  /** A Temporal client, connected on first use (commands that start or stop workflows). */
+  temporal: () => Promise<TemporalDeps>;
+  /** Where the stack is (its API and Temporal UI addresses, when known). */
+  stack: StackInfo;
 }
 
 const str = (values: Values, name: string): string | undefined => {
@@ -74,13 +82,30 @@ async function tenantOf(db: Db, values: Values): Promise<Tenant> {
   return tenant;
 }
 
-export async function accountCreate(db: Db, { values }: AdminInput) {
+export async function accountCreate(db: Db, { values, temporal }: AdminInput) {
   const name = nonEmpty('--name', str(values, 'name'));
   if (!name) throw new UsageError('--name is required');
   const plan = oneOf<Plan>('--plan', str(values, 'plan'), PLANS, 'pro');
   const account = await createAccount(db, { name, plan });
   const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES, name: 'owner key' });
-  return { account_id: account._id, api_key: apiKey };
+  const { seed } = await seedSandbox({ db, temporal: await temporal() }, account._id);
+  return { account_id: account._id, api_key: apiKey, sandbox: seed };
+}
+
+/** The account named by --account, which must exist. */
+async function accountOf(db: Db, values: Values): Promise<string> {
+  const account = str(values, 'account');
+  if (!account) throw new UsageError('--account is required');
+  if (!(await getAccount(db, account))) throw new UsageError(`no account ${account}`);
+  return account;
+}
+
+export async function sandboxReset(db: Db, { values, temporal }: AdminInput) {
+  return resetSandbox({ db, temporal: await temporal() }, await accountOf(db, values));
+}
+
+export async function sandboxSeed(db: Db, { values, temporal }: AdminInput) {
+  return seedSandbox({ db, temporal: await temporal() }, await accountOf(db, values));
 }
 
 export async function accountList(db: Db) {

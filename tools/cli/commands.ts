@@ -47,6 +47,7 @@ export const NOUNS: Record<string, string> = {
   'admin channel': 'connections to a chat network (their token is stored sealed and never shown)',
   'admin group': 'chat groups, connected to a channel at an address',
   'admin store': "the public store's custom domain",
+  'admin sandbox': "an account's test environment: its seeded sample data, and resetting it to that seed",
   'admin collection': 'editorial collections of the public store (ordered offers; GET /store/collections lists them)',
 };
 
@@ -58,7 +59,8 @@ export const COMMANDS: Command[] = [
     summary: 'create an account and its owner key (live, every scope)',
     details: ['--name NAME           the account name', '--plan PLAN           free (no API access), pro (default) or business'],
     options: { name: S, plan: S },
-    prints: '{"account_id": "acc_…", "api_key": "oo_live_…"}  (the key is shown only here)',
+    prints:
+      '{"account_id": "acc_…", "api_key": "oo_live_…", "sandbox": {"channel_id", "segment_id", "group_id", "offer_id", "template_id", "publication_id"}}  (the key is shown only here; the test environment is seeded)',
     admin: admin.accountCreate,
   },
   {
@@ -116,6 +118,27 @@ export const COMMANDS: Command[] = [
     options: {},
     prints: '{"revoked": true}',
     admin: admin.keyRevoke,
+  },
+  {
+    words: ['admin', 'sandbox', 'reset'],
+    args: [],
+    synopsis: '--account ID',
+    summary: "reset an account's test environment to its seed (live data untouched)",
+    details: ['--account ID          the account (acc_…)'],
+    options: { account: S },
+    prints:
+      '{"account_id", "removed": {"offers": N, …}, "schedules_deleted": N, "workflows_terminated": N, "seed": {"channel_id", …, "publication_id"}, "event_id"}',
+    admin: admin.sandboxReset,
+  },
+  {
+    words: ['admin', 'sandbox', 'seed'],
+    args: [],
+    synopsis: '--account ID',
+    summary: 'seed the test environment of an account made before seeding existed (a seeded one is left as it is)',
+    details: ['--account ID          the account (acc_…)'],
+    options: { account: S },
+    prints: '{"seed": {"channel_id", "segment_id", "group_id", "offer_id", "template_id", "publication_id"}, "created": true|false}',
+    admin: admin.sandboxSeed,
   },
   {
     words: ['admin', 'channel', 'connect'],

@@ -9,6 +9,9 @@
  */
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
+import { connectTemporal } from '../../domain/config';
+import { TASK_QUEUE } from '../../domain/temporal/names';
+import { TemporalDeps } from '../../domain/temporal/start';
 import { DomainError } from '../../domain/errors';
 import { Command, COMMANDS } from './commands';
 import { startDevGateway } from './dev-gateway';
@@ -76,12 +79,25 @@ function parse(command: Command, rest: string[]) {
 async function runAdmin(command: Command, values: Record<string, string | boolean | undefined>, args: string[]): Promise<void> {
   const info = stackInfo();
   const client = await MongoClient.connect(info.mongodb_uri, { serverSelectionTimeoutMS: 5_000 });
+  // Temporal only for the commands that start or stop workflows (account create seeds the sandbox, sandbox reset).
+  const held: { temporal?: ReturnType<typeof connectTemporal> } = {};
+  const temporalDeps = async (): Promise<TemporalDeps> => {
+    if (!info.temporal_address) throw new Error('the stack has no Temporal address (start it with npm start, or set TEMPORAL_ADDRESS)');
+    held.temporal ??= connectTemporal({ temporalAddress: info.temporal_address, temporalNamespace: info.temporal_namespace || 'offerops' });
+    return { client: (await held.temporal).client, taskQueue: process.env.OFFEROPS_TASK_QUEUE || TASK_QUEUE };
+  };
   try {
     const db = client.db(info.mongodb_db);
-    const result = await command.admin!(db, { values, args, secretKey: () => existingSecretKey(dataDir()) });
+    const result = await command.admin!(db, {
+      values,
+      args,
+      secretKey: () => existingSecretKey(dataDir()),
+      temporal: temporalDeps,
+      stack: info,
+    });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
-    await client.close();
+    await Promise.allSettled([client.close(), held.temporal?.then((t) => t.connection.close())]);
   }
 }
 
