@@ -31,6 +31,13 @@ import { StackInfo } from './stack-config';
 import { TemporalDeps } from '../../domain/temporal/start';
 import { seedSandbox } from '../../domain/sandbox/seed';
 import { resetSandbox } from '../../domain/sandbox/reset';
+import { runContractTests } from '../../domain/contract-tests/runner';
+import { startReceiver } from '../../domain/contract-tests/receiver';
+import { listRuns, runSummary } from '../../domain/contract-tests/store';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { certificate } from './dev-receiver';
+import { dataDir } from './stack-config';
 
 export type Values = Record<string, string | boolean | undefined>;
 
@@ -356,4 +363,28 @@ export async function collectionDelete(db: Db, { values, args }: AdminInput) {
 export async function storeVerifyDomain(db: Db, { values }: AdminInput) {
   const store = await verifyStoreDomain({ db }, await tenantOf(db, values), { publicUrl: process.env.OFFEROPS_PUBLIC_URL || undefined });
   return { store_id: store._id, domain: store.domain, domain_verified: store.domain_verified };
+}
+
+/** The base URL of the API to test: --base-url, else the running stack's. */
+function baseUrlOf(values: Values, stack: StackInfo): string {
+  const given = str(values, 'base-url');
+  if (given !== undefined && !/^https?:\/\/[^\s]+$/.test(given))
+    throw new UsageError('--base-url must be an http(s) URL, e.g. http://127.0.0.1:8080/api/v1');
+  const url = given ?? stack.api_url ?? undefined;
+  if (!url) throw new UsageError('--base-url is required (the stack does not say where its API is)');
+  return /\/api\/v1\/?$/.test(url) ? url.replace(/\/$/, '') : `${url.replace(/\/$/, '')}/api/v1`;
+}
+
+export async function contractTest(db: Db, { values, stack }: AdminInput) {
+  const account = await accountOf(db, values);
+  if (values.list === true) return { runs: (await listRuns(db, account)).map(runSummary) };
+  const baseUrl = baseUrlOf(values, stack);
+  // The dev receiver's certificate, when there is one: the stack trusts it if started as the README says.
+  const dir = join(dataDir(), 'dev-receiver');
+  const receiver = existsSync(join(dir, 'cert.pem')) ? await startReceiver(certificate(dir)) : undefined;
+  try {
+    return runSummary(await runContractTests(db, account, { baseUrl, trigger: 'cli', receiver }));
+  } finally {
+    await receiver?.close();
+  }
 }

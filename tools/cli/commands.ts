@@ -131,6 +131,21 @@ export const COMMANDS: Command[] = [
     admin: admin.sandboxReset,
   },
   {
+    words: ['admin', 'contract-test'],
+    args: [],
+    synopsis: '--account ID [--base-url URL] [--list]',
+    summary: "check the running API against its contract in the account's sandbox, and record the run; --list shows past runs",
+    details: [
+      '--account ID          the account (acc_…)',
+      "--base-url URL        the API to check (default: the running stack's, e.g. http://127.0.0.1:8080/api/v1)",
+      '--list                list the recorded runs, newest first, instead of running',
+    ],
+    options: { account: S, 'base-url': S, list: B },
+    prints:
+      '{"id": "ctr_…", "started_at", "duration_ms", "result": "passed|failed", "checks": [{"name", "result", "assertions", "failures", …}, …]}  (--list: {"runs": […]})',
+    admin: admin.contractTest,
+  },
+  {
     words: ['admin', 'sandbox', 'seed'],
     args: [],
     synopsis: '--account ID',
