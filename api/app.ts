@@ -11,6 +11,7 @@ import { HttpError } from './errors';
 import { handlers } from './handlers/index';
 import { inbound } from './inbound';
 import { storefront } from './storefront';
+import { panel } from './panel/index';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
 import { WindowReserver } from '../domain/accounts/rate-limits';
 import { AppDeps, Handler, OperationId, Request } from './handlers/types';
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   });
   app.use(inbound(deps));
   app.use(storefront(deps));
+  app.use(panel(deps));
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing answered: either the path is unknown, or it is known under other methods.

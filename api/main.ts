@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     temporal: { client: temporal.client, namespace: config.temporalNamespace, taskQueue: config.taskQueue },
     logger,
     webhookAllow: allowListFromEnv(),
+    ...(process.env.OFFEROPS_TEMPORAL_UI_URL ? { temporalUiUrl: process.env.OFFEROPS_TEMPORAL_UI_URL } : {}),
     publicUrl: process.env.OFFEROPS_PUBLIC_URL || `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? 8080}`,
   });
   const handle = app.callback();

@@ -43,10 +43,22 @@ export interface RunOptions {
   deliveryWaitMs?: number;
 }
 
+/** What the runner reads of a JSON answer (the rest is checked against the document's schemas). */
+interface AnswerBody {
+  code?: string;
+  message?: string;
+  data?: unknown;
+}
+
 interface Answer {
   status: number;
-  body: any;
+  body: AnswerBody | null;
 }
+
+/** The `data` of an answer as one record, or as a list of records. */
+const record = (a: Answer): { id?: string; secret?: string } | undefined =>
+  typeof a.body?.data === 'object' && a.body.data !== null && !Array.isArray(a.body.data) ? a.body.data : undefined;
+const records = (a: Answer): { id: string }[] => (Array.isArray(a.body?.data) ? (a.body.data as { id: string }[]) : []);
 
 interface Context {
   db: Db;
@@ -87,7 +99,7 @@ function undocumented(op: Operation, a: Answer): string | null {
     const codes = ERROR_CODES[a.status as keyof typeof ERROR_CODES] as readonly string[] | undefined;
     if (!codes) return `status ${a.status} is not in the document`;
     if (!errorValid(a.body)) return `error body does not match Error: ${JSON.stringify(errorValid.errors).slice(0, 300)}`;
-    const code = (a.body as { code?: string }).code ?? '';
+    const code = a.body?.code ?? '';
     if (!codes.includes(code)) return `code ${code} is not documented for ${a.status}`;
     return null;
   }
@@ -117,11 +129,11 @@ const scopes: Check = {
   description: "a key without an operation's scope gets 403 insufficient_scope",
   async run(ctx, t) {
     // Two keys of one scope each: every operation lacks the scope of one of them.
-    const [a, b] = [SCOPES[0]!, SCOPES[1]!];
+    const [a, b] = [SCOPES[0], SCOPES[1]];
     const keys = { [a]: await ctx.key([a]), [b]: await ctx.key([b]) };
     for (const op of operations) {
       const without = op.scope === a ? b : a;
-      const answer = await ctx.call(keys[without]!, op.method.toUpperCase(), pathOf(op), op.body ? {} : undefined);
+      const answer = await ctx.call(keys[without], op.method.toUpperCase(), pathOf(op), op.body ? {} : undefined);
       t.check(
         answer.status === 403 && answer.body?.code === 'insufficient_scope',
         () => `${op.operationId} (${op.scope}) with a key of ${without} only: ${answer.status} ${answer.body?.code ?? ''}`,
@@ -135,7 +147,7 @@ async function makeEvents(ctx: Context, key: string, t: Tally): Promise<void> {
   const url = `https://shop.example/contract-test/${randomBytes(6).toString('hex')}`;
   const created = await ctx.call(key, 'POST', '/offers', { url, title: 'Contract test offer', price: 10 });
   t.check(created.status === 201, () => `POST /offers answered ${created.status}`);
-  const id = created.body?.data?.id as string | undefined;
+  const id = record(created)?.id;
   if (!id) return;
   const updated = await ctx.call(key, 'PATCH', `/offers/${id}`, { status: 'approved' });
   t.check(updated.status === 200, () => `PATCH /offers/${id} answered ${updated.status}`);
@@ -170,7 +182,7 @@ const events: Check = {
         account: e.account_id,
         environment: e.env,
         occurred_at: (e.occurred_at as Date).toISOString(),
-        data: e.data,
+        data: e.data as Record<string, unknown>,
       };
       const errors = eventErrors(event);
       t.check(errors === null, () => `event ${event.id} (${event.kind} v${event.version}): ${errors}`);
@@ -195,7 +207,7 @@ const webhooks: Check = {
       return;
     }
     t.check(created.status === 201, () => `POST /webhooks answered ${created.status}`);
-    const webhook = created.body?.data;
+    const webhook = record(created);
     const secret = webhook?.secret;
     if (!webhook?.id || typeof secret !== 'string') {
       t.check(false, () => 'the created webhook has no id or secret');
@@ -249,7 +261,7 @@ const domains: Check = {
       const list = await ctx.call(key, 'GET', path);
       const problem = undocumented(op, list);
       t.check(list.status === 200 && problem === null, () => `GET ${path}: ${list.status} ${problem ?? ''}`);
-      const items = Array.isArray(list.body?.data) ? (list.body.data as { id?: string }[]).slice(0, 3) : [];
+      const items = records(list).slice(0, 3);
       const byId = operations.find((o) => o.method === 'get' && o.path === `${path}/{id}`);
       for (const item of byId ? items : []) {
         const one = await ctx.call(key, 'GET', `${path}/${item.id}`);
@@ -281,7 +293,7 @@ const isolation: Check = {
     }
     for (const name of LISTS) {
       const a = await ctx.call(key, 'GET', `/${name}?limit=100`);
-      const ids = Array.isArray(a.body?.data) ? (a.body.data as { id: string }[]).map((x) => x.id) : [];
+      const ids = records(a).map((x) => x.id);
       t.check(a.status === 200, () => `GET /${name}: ${a.status}`);
       for (const id of ids) t.check(!live.has(id), () => `GET /${name} with a test key listed live ${id}`);
     }
@@ -305,9 +317,10 @@ async function call(baseUrl: string, key: string, method: string, path: string, 
   });
   const text = await res.text();
   try {
-    return { status: res.status, body: text ? JSON.parse(text) : null };
+    const parsed: unknown = text ? JSON.parse(text) : null;
+    return { status: res.status, body: typeof parsed === 'object' && parsed !== null ? parsed : null };
   } catch {
-    return { status: res.status, body: text };
+    return { status: res.status, body: null };
   }
 }
 

@@ -90,7 +90,7 @@ describe('admin contract-test', () => {
     assert.ok(keys.length >= 5);
     for (const k of keys) {
       assert.equal(k.env, 'test');
-      assert.ok(k.revoked_at instanceof Date, `key ${k._id} revoked`);
+      assert.ok(k.revoked_at instanceof Date, `key ${String(k._id)} revoked`);
     }
     const event = await app.db.collection('events').findOne({ account_id: account, env: 'test', kind: 'contract_test.completed' });
     assert.equal(event?.data.run_id, run.id);

@@ -34,6 +34,7 @@ import { resetSandbox } from '../../domain/sandbox/reset';
 import { runContractTests } from '../../domain/contract-tests/runner';
 import { startReceiver } from '../../domain/contract-tests/receiver';
 import { listRuns, runSummary } from '../../domain/contract-tests/store';
+import { createPanelLink } from '../../domain/panel/auth';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { certificate } from './dev-receiver';
@@ -387,4 +388,16 @@ export async function contractTest(db: Db, { values, stack }: AdminInput) {
   } finally {
     await receiver?.close();
   }
+}
+
+/** The origin the panel is reached at: OFFEROPS_PUBLIC_URL, else the running stack's API. */
+function panelOrigin(stack: StackInfo): string {
+  const base = process.env.OFFEROPS_PUBLIC_URL || stack.api_url || 'http://127.0.0.1:8080';
+  return new URL(base).origin;
+}
+
+export async function panelLink(db: Db, { values, stack }: AdminInput) {
+  const account = await accountOf(db, values);
+  const { token, expires_at } = await createPanelLink(db, account);
+  return { url: `${panelOrigin(stack)}/panel/login?token=${token}`, expires_at: expires_at.toISOString() };
 }

@@ -131,6 +131,16 @@ export const COMMANDS: Command[] = [
     admin: admin.sandboxReset,
   },
   {
+    words: ['admin', 'panel-link'],
+    args: [],
+    synopsis: '--account ID',
+    summary: "print a one-time sign-in link to the account's developer panel (valid 15 minutes, works once)",
+    details: ['--account ID          the account (acc_…)'],
+    options: { account: S },
+    prints: '{"url": "http://127.0.0.1:8080/panel/login?token=opl_…", "expires_at"}  (the link is shown only here)',
+    admin: admin.panelLink,
+  },
+  {
     words: ['admin', 'contract-test'],
     args: [],
     synopsis: '--account ID [--base-url URL] [--list]',
