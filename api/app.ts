@@ -17,6 +17,7 @@ import { ClickBuffer } from '../domain/links/clicks';
 import { oauthToken } from './oauth';
 import { postbacks } from './postbacks';
 import { storefront } from './storefront';
+import { panel } from './panel/index';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
 import { WindowReserver } from '../domain/accounts/rate-limits';
 import { insertRequestLogs } from '../domain/developer/request-logs';
@@ -156,6 +157,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   app.use(oauthToken(deps));
   app.use(postbacks(deps));
   app.use(storefront(deps));
+  app.use(panel(deps));
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing answered: either the path is unknown, or it is known under other methods.

@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     webhookAllow: allowListFromEnv(),
     shortLinkHosts: hostListFromEnv('OFFEROPS_SHORTLINK_HOSTS'),
     ...(process.env.OFFEROPS_SHOPEE_API_URL ? { shopeeApiUrl: process.env.OFFEROPS_SHOPEE_API_URL } : {}),
+    ...(process.env.OFFEROPS_TEMPORAL_UI_URL ? { temporalUiUrl: process.env.OFFEROPS_TEMPORAL_UI_URL } : {}),
     publicUrl: process.env.OFFEROPS_PUBLIC_URL || `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? 8080}`,
   });
   const handle = app.callback();

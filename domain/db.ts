@@ -82,7 +82,11 @@ export type PlatformCollectionName =
   | 'request_logs'
   | 'idempotency_keys'
   | 'oauth_tokens'
-  | 'postback_endpoints';
+  | 'postback_endpoints'
+  | 'sandbox_seeds'
+  | 'contract_test_runs'
+  | 'panel_links'
+  | 'panel_sessions';
 
 export function platformCollection<T extends Document>(db: Db, name: PlatformCollectionName): Collection<T> {
   return db.collection<T>(name);

@@ -26,6 +26,8 @@ export interface AppDeps extends DomainDeps {
   publicUrl?: string;
   /** How long an API process keeps a rendered storefront page (default STOREFRONT_CACHE_MS; 0: render every request, as bench:store measures too). */
   storefrontCacheMs?: number;
+  /** Temporal UI (OFFEROPS_TEMPORAL_UI_URL, set by `npm start`), linked from the panel. */
+  temporalUiUrl?: string;
   /** How long `POST /schedules/{id}/run` waits for its run to queue the publication (default 20 s). */
   scheduleRunWaitMs?: number;
 }

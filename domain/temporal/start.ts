@@ -10,9 +10,11 @@ import type { monitorRun } from '../../workflows/monitors';
 import type { publication } from '../../workflows/publication';
 import type { reply } from '../../workflows/replies';
 import type { scheduleRun } from '../../workflows/schedules';
-import type { webhookCleanup } from '../../workflows/webhooks';
+import type { webhookCleanup, webhookDelivery } from '../../workflows/webhooks';
 import {
   cleanupWorkflowId,
+  DeliveryInput,
+  deliveryStartOptions,
   dispatchWorkflowId,
   monitorRunWorkflowId,
   offeropsSearchAttributes,
@@ -142,4 +144,16 @@ export function monitorRunAction(
     typedSearchAttributes: offeropsSearchAttributes(m.account_id, m.env, m._id, 'monitor_run'),
     staticSummary: `Run of monitor ${m._id} ${quoted(m.name)}: read its sources`,
   };
+}
+
+/**
+ * Starts a webhook delivery again under its own id `webhook-delivery-<whk>-<evt>`
+ * (allowed once the earlier run closed), so the receiver gets the same
+ * `webhook-id` and can tell it is the same message: the panel's "redeliver".
+ */
+export async function startRedelivery(t: TemporalDeps, input: DeliveryInput & { event_kind: string }): Promise<void> {
+  await t.client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
+    ...deliveryStartOptions(input, new Date()),
+    taskQueue: t.taskQueue ?? TASK_QUEUE,
+  });
 }

@@ -5,16 +5,17 @@
  * visibility (search attributes and memo), not from a copy in MongoDB.
  */
 import { randomBytes } from 'node:crypto';
-import { WorkflowExecutionInfo } from '@temporalio/client';
+import { WorkflowExecutionInfo, WorkflowNotFoundError } from '@temporalio/client';
 import { EVENT_KINDS } from '../../schemas/events/index';
 import { Schema } from '../../schemas/types';
 import { Page, PageResult, Tenant } from '../db';
-import { invalid, notFound } from '../errors';
+import { conflict, invalid, notFound } from '../errors';
 import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
 import { changedFields, DomainDeps, found, written } from '../resource';
 import { seal } from '../sealing';
 import { DeliveryMemo, deliveryWorkflowId, OfferopsEventKind } from '../temporal/names';
+import { startRedelivery } from '../temporal/start';
 import { checkDestination, DestinationError } from './destinations';
 import { deliveriesQuery, toWebhook } from './record';
 import { deleteWebhook, getWebhook, insertWebhook, saveWebhook, WebhookDoc, WebhookFields, WebhookState } from './store';
@@ -121,7 +122,7 @@ export async function removeWebhook(deps: DomainDeps, tenant: Tenant, id: string
 }
 
 /** A delivery as the API shows it, from its visibility record (search attributes and memo). */
-function toDelivery(webhookId: string, e: WorkflowExecutionInfo) {
+function toDelivery(webhookId: string, e: Omit<WorkflowExecutionInfo, 'raw'>) {
   const memo = e.memo?.delivery as DeliveryMemo | undefined;
   const running = e.status.name === 'RUNNING';
   let state = memo?.state ?? (running ? 'pending' : 'failed');
@@ -170,3 +171,29 @@ export async function listDeliveries(
 }
 
 export type { WebhookState };
+
+/**
+ * Delivers the event of a failed delivery of the tenant's webhook `id` again
+ * (a new run of the same delivery workflow); 409 when the delivery is not
+ * failed, 404 when it is not one of this webhook's.
+ */
+export async function redeliver(deps: DomainDeps, tenant: Tenant, id: string, deliveryId: string): Promise<void> {
+  const webhook = await mustGetWebhook(deps, tenant, id);
+  const prefix = deliveryWorkflowId(webhook._id, '');
+  if (!deliveryId.startsWith(prefix)) throw notFound('delivery', deliveryId);
+  let delivery: Delivery;
+  try {
+    delivery = toDelivery(webhook._id, await deps.temporal.client.workflow.getHandle(deliveryId).describe());
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw notFound('delivery', deliveryId);
+    throw err;
+  }
+  if (delivery.state !== 'failed') throw conflict('conflict', `The delivery is ${delivery.state}; only a failed delivery is delivered again.`);
+  await startRedelivery(deps.temporal, {
+    webhook_id: webhook._id,
+    event_id: delivery.event_id,
+    event_kind: delivery.event_kind,
+    account: tenant.accountId,
+    environment: tenant.env,
+  });
+}

@@ -36,9 +36,9 @@ async function newAccount(name = 'CLI account'): Promise<{ account_id: string; a
 }
 
 describe('admin account create', () => {
-  test('prints {account_id, api_key}; the key is live, has every scope and works', async () => {
+  test('prints {account_id, api_key, sandbox}; the key is live, has every scope and works', async () => {
     const out = await newAccount('Ofertas do Bairro');
-    assert.deepEqual(Object.keys(out).sort(), ['account_id', 'api_key']);
+    assert.deepEqual(Object.keys(out).sort(), ['account_id', 'api_key', 'sandbox']);
     assert.match(out.account_id, /^acc_/);
     assert.match(out.api_key, /^oo_live_[A-Za-z0-9]{40}$/);
     const me = await api(out.api_key).get('/me');
@@ -264,7 +264,7 @@ describe('admin group create', () => {
     usage(await cli('admin', 'group', 'create', '--account', account_id, '--name', 'G', '--segment', foreign));
     usage(await cli('admin', 'group', 'create', '--account', account_id, '--name', 'G', '--env', 'test', '--segment', live));
     usage(await cli('admin', 'group', 'create', '--account', account_id));
-    assert.equal(await app.db.collection('groups').countDocuments({ account_id }), 0);
+    assert.equal(await app.db.collection('groups').countDocuments({ account_id, name: 'G' }), 0);
   });
 
   // Known bug (reported): tools/cli/admin.ts groupCreate never checks that the account exists,

@@ -36,6 +36,18 @@ import { requestLogCsv } from '../../domain/developer/request-logs';
 import { createPostbackSecret } from '../../domain/commissions/postbacks';
 import { IMPORT_MAX_BYTES, ImportRefused, importReport } from '../../domain/commissions/import';
 import { UsageError } from './errors';
+import { StackInfo } from './stack-config';
+import { TemporalDeps } from '../../domain/temporal/start';
+import { seedSandbox } from '../../domain/sandbox/seed';
+import { resetSandbox } from '../../domain/sandbox/reset';
+import { runContractTests } from '../../domain/contract-tests/runner';
+import { startReceiver } from '../../domain/contract-tests/receiver';
+import { listRuns, runSummary } from '../../domain/contract-tests/store';
+import { createPanelLink } from '../../domain/panel/auth';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { certificate } from './dev-receiver';
+import { dataDir } from './stack-config';
 
 export type Values = Record<string, string | boolean | undefined>;
 
@@ -44,6 +56,10 @@ export interface AdminInput {
   values: Values;
   args: string[];
   secretKey: () => Buffer;
+  /** A Temporal client, connected on first use (commands that start or stop workflows). */
+  temporal: () => Promise<TemporalDeps>;
+  /** Where the stack is (its API and Temporal UI addresses, when known). */
+  stack: StackInfo;
 }
 
 const str = (values: Values, name: string): string | undefined => {
@@ -83,13 +99,30 @@ async function tenantOf(db: Db, values: Values): Promise<Tenant> {
   return tenant;
 }
 
-export async function accountCreate(db: Db, { values }: AdminInput) {
+export async function accountCreate(db: Db, { values, temporal }: AdminInput) {
   const name = nonEmpty('--name', str(values, 'name'));
   if (!name) throw new UsageError('--name is required');
   const plan = oneOf<Plan>('--plan', str(values, 'plan'), PLANS, 'pro');
   const account = await createAccount(db, { name, plan });
   const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES, name: 'owner key' });
-  return { account_id: account._id, api_key: apiKey };
+  const { seed } = await seedSandbox({ db, temporal: await temporal() }, account._id);
+  return { account_id: account._id, api_key: apiKey, sandbox: seed };
+}
+
+/** The account named by --account, which must exist. */
+async function accountOf(db: Db, values: Values): Promise<string> {
+  const account = str(values, 'account');
+  if (!account) throw new UsageError('--account is required');
+  if (!(await getAccount(db, account))) throw new UsageError(`no account ${account}`);
+  return account;
+}
+
+export async function sandboxReset(db: Db, { values, temporal }: AdminInput) {
+  return resetSandbox({ db, temporal: await temporal() }, await accountOf(db, values));
+}
+
+export async function sandboxSeed(db: Db, { values, temporal }: AdminInput) {
+  return seedSandbox({ db, temporal: await temporal() }, await accountOf(db, values));
 }
 
 export async function accountList(db: Db) {
@@ -495,4 +528,40 @@ export async function commissionsImport(db: Db, { values, args }: AdminInput) {
     if (err instanceof ImportRefused) throw new UsageError(`${path}: ${err.message}`);
     throw err;
   }
+}
+
+/** The base URL of the API to test: --base-url, else the running stack's. */
+function baseUrlOf(values: Values, stack: StackInfo): string {
+  const given = str(values, 'base-url');
+  if (given !== undefined && !/^https?:\/\/[^\s]+$/.test(given))
+    throw new UsageError('--base-url must be an http(s) URL, e.g. http://127.0.0.1:8080/api/v1');
+  const url = given ?? stack.api_url ?? undefined;
+  if (!url) throw new UsageError('--base-url is required (the stack does not say where its API is)');
+  return /\/api\/v1\/?$/.test(url) ? url.replace(/\/$/, '') : `${url.replace(/\/$/, '')}/api/v1`;
+}
+
+export async function contractTest(db: Db, { values, stack }: AdminInput) {
+  const account = await accountOf(db, values);
+  if (values.list === true) return { runs: (await listRuns(db, account)).map(runSummary) };
+  const baseUrl = baseUrlOf(values, stack);
+  // The dev receiver's certificate, when there is one: the stack trusts it if started as the README says.
+  const dir = join(dataDir(), 'dev-receiver');
+  const receiver = existsSync(join(dir, 'cert.pem')) ? await startReceiver(certificate(dir)) : undefined;
+  try {
+    return runSummary(await runContractTests(db, account, { baseUrl, trigger: 'cli', receiver }));
+  } finally {
+    await receiver?.close();
+  }
+}
+
+/** The origin the panel is reached at: OFFEROPS_PUBLIC_URL, else the running stack's API. */
+function panelOrigin(stack: StackInfo): string {
+  const base = process.env.OFFEROPS_PUBLIC_URL || stack.api_url || 'http://127.0.0.1:8080';
+  return new URL(base).origin;
+}
+
+export async function panelLink(db: Db, { values, stack }: AdminInput) {
+  const account = await accountOf(db, values);
+  const { token, expires_at } = await createPanelLink(db, account);
+  return { url: `${panelOrigin(stack)}/panel/login?token=${token}`, expires_at: expires_at.toISOString() };
 }

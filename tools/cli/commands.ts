@@ -54,6 +54,7 @@ export const NOUNS: Record<string, string> = {
   'admin logs': 'request logs of a key or an application (kept 90 days)',
   'admin postback': 'endpoints where affiliate networks post commissions (POST /postbacks/{integration_id})',
   'admin commissions': 'commission reports of an affiliate network, imported for reconciliation',
+  'admin sandbox': "an account's test environment: its seeded sample data, and resetting it to that seed",
   'admin collection': 'editorial collections of the public store (ordered offers; GET /store/collections lists them)',
 };
 
@@ -65,7 +66,8 @@ export const COMMANDS: Command[] = [
     summary: 'create an account and its owner key (live, every scope)',
     details: ['--name NAME           the account name', '--plan PLAN           free (no API access), pro (default) or business'],
     options: { name: S, plan: S },
-    prints: '{"account_id": "acc_…", "api_key": "oo_live_…"}  (the key is shown only here)',
+    prints:
+      '{"account_id": "acc_…", "api_key": "oo_live_…", "sandbox": {"channel_id", "segment_id", "group_id", "offer_id", "template_id", "publication_id"}}  (the key is shown only here; the test environment is seeded)',
     admin: admin.accountCreate,
   },
   {
@@ -128,6 +130,52 @@ export const COMMANDS: Command[] = [
     options: {},
     prints: '{"revoked": true}',
     admin: admin.keyRevoke,
+  },
+  {
+    words: ['admin', 'sandbox', 'reset'],
+    args: [],
+    synopsis: '--account ID',
+    summary: "reset an account's test environment to its seed (live data untouched)",
+    details: ['--account ID          the account (acc_…)'],
+    options: { account: S },
+    prints:
+      '{"account_id", "removed": {"offers": N, …}, "schedules_deleted": N, "workflows_terminated": N, "seed": {"channel_id", …, "publication_id"}, "event_id"}',
+    admin: admin.sandboxReset,
+  },
+  {
+    words: ['admin', 'panel-link'],
+    args: [],
+    synopsis: '--account ID',
+    summary: "print a one-time sign-in link to the account's developer panel (valid 15 minutes, works once)",
+    details: ['--account ID          the account (acc_…)'],
+    options: { account: S },
+    prints: '{"url": "http://127.0.0.1:8080/panel/login?token=opl_…", "expires_at"}  (the link is shown only here)',
+    admin: admin.panelLink,
+  },
+  {
+    words: ['admin', 'contract-test'],
+    args: [],
+    synopsis: '--account ID [--base-url URL] [--list]',
+    summary: "check the running API against its contract in the account's sandbox, and record the run; --list shows past runs",
+    details: [
+      '--account ID          the account (acc_…)',
+      "--base-url URL        the API to check (default: the running stack's, e.g. http://127.0.0.1:8080/api/v1)",
+      '--list                list the recorded runs, newest first, instead of running',
+    ],
+    options: { account: S, 'base-url': S, list: B },
+    prints:
+      '{"id": "ctr_…", "started_at", "duration_ms", "result": "passed|failed", "checks": [{"name", "result", "assertions", "failures", …}, …]}  (--list: {"runs": […]})',
+    admin: admin.contractTest,
+  },
+  {
+    words: ['admin', 'sandbox', 'seed'],
+    args: [],
+    synopsis: '--account ID',
+    summary: 'seed the test environment of an account made before seeding existed (a seeded one is left as it is)',
+    details: ['--account ID          the account (acc_…)'],
+    options: { account: S },
+    prints: '{"seed": {"channel_id", "segment_id", "group_id", "offer_id", "template_id", "publication_id"}, "created": true|false}',
+    admin: admin.sandboxSeed,
   },
   {
     words: ['admin', 'channel', 'connect'],

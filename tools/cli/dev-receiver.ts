@@ -49,7 +49,7 @@ export function verifyDelivery(secret: string, headers: Record<string, string | 
 }
 
 /** The receiver's certificate and key in `dir`, made with openssl when missing or expiring within a day. */
-function certificate(dir: string): { cert: string; key: string; certFile: string } {
+export function certificate(dir: string): { cert: string; key: string; certFile: string } {
   const certFile = join(dir, 'cert.pem');
   const keyFile = join(dir, 'key.pem');
   if (existsSync(certFile) && existsSync(keyFile)) {

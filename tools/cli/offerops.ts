@@ -12,6 +12,7 @@
  * commands run until interrupted.
  */
 import { parseArgs } from 'node:util';
+import type { TemporalDeps } from '../../domain/temporal/start';
 import { DomainError } from '../../domain/errors';
 // The operator commands (and MongoDB) are loaded only when used: an API command starts without them.
 import type { Command } from './commands';
@@ -82,13 +83,22 @@ async function runAdmin(command: Command, values: Record<string, string | boolea
   const { MongoClient } = await import('mongodb');
   const info = stackInfo();
   const client = await MongoClient.connect(info.mongodb_uri, { serverSelectionTimeoutMS: 5_000 });
+  // Temporal only for the commands that start or stop workflows (account create seeds the sandbox, sandbox reset).
+  const { connectTemporal } = await import('../../domain/config.js');
+  const { TASK_QUEUE } = await import('../../domain/temporal/names.js');
+  const held: { temporal?: ReturnType<typeof connectTemporal> } = {};
+  const temporalDeps = async (): Promise<TemporalDeps> => {
+    if (!info.temporal_address) throw new Error('the stack has no Temporal address (start it with npm start, or set TEMPORAL_ADDRESS)');
+    held.temporal ??= connectTemporal({ temporalAddress: info.temporal_address, temporalNamespace: info.temporal_namespace || 'offerops' });
+    return { client: (await held.temporal).client, taskQueue: process.env.OFFEROPS_TASK_QUEUE || TASK_QUEUE };
+  };
   try {
     const db = client.db(info.mongodb_db);
-    const input = { values, args, secretKey: () => existingSecretKey(dataDir()) };
+    const input = { values, args, secretKey: () => existingSecretKey(dataDir()), temporal: temporalDeps, stack: info };
     if (command.stream) await command.stream(db, input, process.stdout);
     else process.stdout.write(`${JSON.stringify(await command.admin!(db, input))}\n`);
   } finally {
-    await client.close();
+    await Promise.allSettled([client.close(), held.temporal?.then((t) => t.connection.close())]);
   }
 }
 

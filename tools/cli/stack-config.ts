@@ -11,6 +11,9 @@ export interface StackInfo {
   mongodb_uri: string;
   mongodb_db: string;
   api_url?: string;
+  temporal_address?: string;
+  temporal_namespace?: string;
+  temporal_ui_url?: string | null;
 }
 
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -18,7 +21,15 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export function stackInfo(env: NodeJS.ProcessEnv = process.env): StackInfo {
-  if (env.MONGODB_URI) return { mongodb_uri: env.MONGODB_URI, mongodb_db: env.MONGODB_DB || 'offerops' };
+  if (env.MONGODB_URI) {
+    return {
+      mongodb_uri: env.MONGODB_URI,
+      mongodb_db: env.MONGODB_DB || 'offerops',
+      ...(env.TEMPORAL_ADDRESS ? { temporal_address: env.TEMPORAL_ADDRESS } : {}),
+      ...(env.TEMPORAL_NAMESPACE ? { temporal_namespace: env.TEMPORAL_NAMESPACE } : {}),
+      ...(env.OFFEROPS_API_URL ? { api_url: env.OFFEROPS_API_URL } : {}),
+    };
+  }
   const file = join(dataDir(env), 'stack.json');
   let text: string;
   try {

@@ -270,6 +270,8 @@ async function startApp(supervisor: Supervisor, stack: Stack, port?: number): Pr
     PORT: String(apiPort),
     OFFEROPS_DATA_DIR: supervisor.dataDir,
     OFFEROPS_SECRET_KEY: secretKeyFor(supervisor.dataDir),
+    // The panel links to Temporal UI.
+    ...(stack.temporalUiUrl ? { OFFEROPS_TEMPORAL_UI_URL: stack.temporalUiUrl } : {}),
   };
   const dist = resolve(__dirname, '../..');
   const worker = supervisor.spawn('worker', process.execPath, [join(dist, 'worker/main.js')], { env });

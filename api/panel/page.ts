@@ -1,0 +1,27 @@
+/** What a page of the panel is: a module with a slug, a title, a render and its form actions. */
+import { PanelSession } from '../../domain/panel/auth';
+import { AppDeps } from '../handlers/types';
+import { Html, Notice } from './html';
+
+export interface PageContext {
+  deps: AppDeps;
+  session: PanelSession;
+  accountId: string;
+  /** The API's own origin as the browser reached it, e.g. `http://127.0.0.1:8080`. */
+  origin: string;
+  csrf: string;
+}
+
+/** What an action answers: a notice shown above the page (a secret shown once goes here), and the status. */
+export interface ActionResult {
+  notice: Notice;
+  status?: number;
+}
+
+export interface PanelPage {
+  /** `/panel/<slug>`; its actions post to `/panel/<slug>/<action>`. */
+  slug: string;
+  title: string;
+  render(c: PageContext): Promise<Html>;
+  actions: Record<string, (c: PageContext, form: URLSearchParams) => Promise<ActionResult>>;
+}

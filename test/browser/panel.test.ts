@@ -1,0 +1,220 @@
+/**
+ * The developer panel in a real browser (Debian's Chromium through
+ * playwright-core, as the storefront test): sign in with a panel link, create
+ * a key with two scopes and use it on the API, reset the sandbox; screenshots
+ * of each page in test-output/browser/. Then the refusals over plain HTTP:
+ * forged, reused and expired links, missing or wrong CSRF tokens, another
+ * account's session — each refused with nothing changed.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Browser, chromium } from 'playwright-core';
+import { createAccount } from '../../domain/accounts/store';
+import { createPanelLink } from '../../domain/panel/auth';
+import { sandboxSeedOf, seedSandbox } from '../../domain/sandbox/seed';
+import { ApiClient } from '../helpers/client';
+import { cliEnv, ok, runCli } from '../helpers/cli';
+import { addKey, stackEnv, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const OUTPUT = resolve(process.env.OFFEROPS_TEST_OUTPUT ?? join(__dirname, '../../../test-output'), 'browser');
+const taskQueue = `test-panel-${randomBytes(4).toString('hex')}`;
+
+let app: TestApp;
+let browser: Browser;
+let tmp: string;
+
+before(async () => {
+  mkdirSync(OUTPUT, { recursive: true });
+  tmp = mkdtempSync(join(tmpdir(), 'offerops-panel-'));
+  app = await startTestApp({ taskQueue });
+});
+after(async () => {
+  await browser?.close();
+  await terminateRunning(app, taskQueue);
+  await app?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const cli = (...args: string[]) =>
+  runCli(args, cliEnv({ MONGODB_URI: stackEnv().mongodbUri, MONGODB_DB: app.dbName, OFFEROPS_PUBLIC_URL: app.origin }), tmp);
+
+async function newAccount(name: string): Promise<string> {
+  const account = await createAccount(app.db, { name, plan: 'pro' });
+  await seedSandbox({ db: app.db, temporal: { client: app.temporal.client, taskQueue } }, account._id);
+  return account._id;
+}
+
+const panelLink = async (account: string): Promise<string> => ok(await cli('admin', 'panel-link', '--account', account)).url;
+
+/** Signs in over HTTP: the session cookie (name=value) and the page's CSRF token. */
+async function signInHttp(link: string): Promise<{ cookie: string; csrf: string }> {
+  const token = new URL(link).searchParams.get('token')!;
+  const res = await post('/panel/login', { token });
+  assert.equal(res.status, 303);
+  const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+  const page = await fetch(`${app.origin}/panel/keys`, { headers: { cookie } });
+  assert.equal(page.status, 200);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+  return { cookie, csrf };
+}
+
+function post(path: string, fields: Record<string, string | string[]>, cookie?: string) {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+  return fetch(`${app.origin}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+    body,
+  });
+}
+
+const countKeys = (account: string) => app.db.collection('api_keys').countDocuments({ account_id: account });
+const countSessions = () => app.db.collection('panel_sessions').countDocuments();
+
+describe('the panel in a browser', () => {
+  before(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  });
+
+  test('sign in with a link, create a key with two scopes and use it, reset the sandbox', async () => {
+    const account = await newAccount('Panel account');
+    const link = await panelLink(account);
+    assert.match(link, new RegExp(`^${app.origin}/panel/login\\?token=opl_`));
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${app.origin}/panel/keys`);
+      const [cookie] = await context.cookies();
+      assert.equal(cookie?.httpOnly, true);
+      assert.equal(cookie?.sameSite, 'Strict');
+      await page.screenshot({ path: join(OUTPUT, 'panel-keys.png'), fullPage: true });
+
+      // A test key with two scopes, expiring in an hour; the keyboard reaches every control.
+      await page.getByLabel('Name').fill('browser key');
+      await page.getByLabel('test (sandbox)').check();
+      await page.getByLabel('Expires after').selectOption('1h');
+      await page.getByLabel('offers:read').check();
+      await page.getByLabel('segments:read').check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const secret = await page.locator('#new-secret').inputValue();
+      assert.match(secret, /^oo_test_[A-Za-z0-9]{40}$/);
+      await page.screenshot({ path: join(OUTPUT, 'panel-key-created.png'), fullPage: true });
+
+      const api = new ApiClient(app.baseUrl, secret);
+      const offers = await api.get('/offers');
+      assert.equal(offers.status, 200);
+      assert.equal(offers.body.data[0].url, 'https://shop.example/sandbox/air-fryer');
+      assert.equal((await api.get('/segments')).status, 200);
+      assert.equal((await api.post('/segments', { name: 'No' })).status, 403);
+      const me = await app.db.collection('api_keys').findOne({ account_id: account, name: 'browser key' });
+      assert.deepEqual(me?.scopes, ['offers:read', 'segments:read']);
+      assert.equal(me?.env, 'test');
+      // Shown once: the page reloaded shows no secret.
+      await page.goto(`${app.origin}/panel/keys`);
+      assert.equal(await page.locator('#new-secret').count(), 0);
+      assert.ok(!(await page.content()).includes(secret));
+
+      // Reset the sandbox: the extra data goes, the seed comes back with new ids.
+      const before = await sandboxSeedOf(app.db, account);
+      await addKey(app.db, { accountId: account }, { env: 'test' }).then(async ({ apiKey }) => {
+        assert.equal((await new ApiClient(app.baseUrl, apiKey).post('/segments', { name: 'Extra' })).status, 201);
+      });
+      await page.getByRole('link', { name: 'Sandbox' }).click();
+      await page.screenshot({ path: join(OUTPUT, 'panel-sandbox.png'), fullPage: true });
+      await page.getByRole('button', { name: 'Reset the sandbox' }).click();
+      await page.getByRole('status').filter({ hasText: 'Sandbox reset' }).waitFor();
+      const afterSeed = await sandboxSeedOf(app.db, account);
+      assert.notEqual(afterSeed?.offer_id, before?.offer_id);
+      assert.equal(await app.db.collection('segments').countDocuments({ account_id: account, env: 'test' }), 1);
+      await page.screenshot({ path: join(OUTPUT, 'panel-sandbox-reset.png'), fullPage: true });
+
+      await page.getByRole('link', { name: 'Contract tests' }).click();
+      await page.screenshot({ path: join(OUTPUT, 'panel-contract-tests.png'), fullPage: true });
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.screenshot({ path: join(OUTPUT, 'panel-webhooks.png'), fullPage: true });
+      assert.equal(await page.getByRole('link', { name: 'API reference' }).getAttribute('href'), '/docs');
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.goto(`${app.origin}/panel/keys`);
+      assert.ok((await page.content()).includes('panel-link'));
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('panel refusals', () => {
+  test('forged, reused and expired links are refused and open no session', async () => {
+    const account = await newAccount('Links');
+    const sessions = await countSessions();
+    const forged = await post('/panel/login', { token: `opl_${randomBytes(32).toString('base64url')}` });
+    assert.equal(forged.status, 403);
+    assert.match(await forged.text(), /not valid/);
+    assert.equal((await post('/panel/login', { token: 'nonsense' })).status, 403);
+
+    const link = await panelLink(account);
+    await signInHttp(link);
+    const reused = await post('/panel/login', { token: new URL(link).searchParams.get('token')! });
+    assert.equal(reused.status, 403);
+    assert.match(await reused.text(), /used already/);
+
+    const old = await createPanelLink(app.db, account, new Date(Date.now() - 16 * 60_000));
+    const expired = await post('/panel/login', { token: old.token });
+    assert.equal(expired.status, 403);
+    assert.match(await expired.text(), /expired/);
+    assert.equal(expired.headers.get('set-cookie'), null);
+    assert.equal(await countSessions(), sessions + 1);
+    // Links are stored hashed.
+    assert.equal(await app.db.collection('panel_links').countDocuments({ _id: old.token } as never), 0);
+  });
+
+  test('a form without its CSRF token, or with a wrong one, is refused with 403 and changes nothing', async () => {
+    const account = await newAccount('Csrf');
+    const { cookie, csrf } = await signInHttp(await panelLink(account));
+    const keys = await countKeys(account);
+    const fields = { env: 'test', expires: '1h', scopes: ['offers:read'] };
+    assert.equal((await post('/panel/keys/create', fields, cookie)).status, 403);
+    assert.equal((await post('/panel/keys/create', { ...fields, csrf: `${csrf}x` }, cookie)).status, 403);
+    assert.equal((await post('/panel/sandbox/reset', {}, cookie)).status, 403);
+    assert.equal((await post('/panel/logout', {}, cookie)).status, 403);
+    assert.equal(await countKeys(account), keys);
+    // With it, the same form works; without a session nothing does.
+    assert.equal((await post('/panel/keys/create', { ...fields, csrf }, cookie)).status, 201);
+    assert.equal(await countKeys(account), keys + 1);
+    assert.equal((await post('/panel/keys/create', { ...fields, csrf })).status, 401);
+    assert.equal(await countKeys(account), keys + 1);
+  });
+
+  test("another account's session cannot act on this account; a signed-out session is refused", async () => {
+    const a = await newAccount('A');
+    const b = await newAccount('B');
+    const keyOfA = await addKey(app.db, { accountId: a }, { env: 'live' });
+    const sa = await signInHttp(await panelLink(a));
+    const sb = await signInHttp(await panelLink(b));
+    // B's session with A's CSRF token: refused.
+    assert.equal((await post('/panel/keys/revoke', { key_id: keyOfA.keyId, csrf: sa.csrf }, sb.cookie)).status, 403);
+    // B's session revoking A's key: no such key for B.
+    assert.equal((await post('/panel/keys/revoke', { key_id: keyOfA.keyId, csrf: sb.csrf }, sb.cookie)).status, 404);
+    const key = await app.db.collection('api_keys').findOne({ _id: keyOfA.keyId } as never);
+    assert.equal(key?.revoked_at, null);
+    // B's pages show B's keys only.
+    const page = await (await fetch(`${app.origin}/panel/keys`, { headers: { cookie: sb.cookie } })).text();
+    assert.ok(!page.includes(keyOfA.keyId));
+    // Signed out: the cookie no longer works.
+    assert.equal((await post('/panel/logout', { csrf: sa.csrf }, sa.cookie)).status, 200);
+    assert.equal((await fetch(`${app.origin}/panel/keys`, { headers: { cookie: sa.cookie } })).status, 401);
+    assert.equal((await post('/panel/keys/revoke', { key_id: keyOfA.keyId, csrf: sa.csrf }, sa.cookie)).status, 401);
+  });
+});
