@@ -10,6 +10,7 @@ import { Operation, operations } from '../schemas/operations';
 import { HttpError } from './errors';
 import { handlers } from './handlers/index';
 import { inbound } from './inbound';
+import { mcpEndpoint } from './mcp/http';
 import { storefront } from './storefront';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
 import { WindowReserver } from '../domain/accounts/rate-limits';
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   });
   app.use(inbound(deps));
   app.use(storefront(deps));
+  app.use(mcpEndpoint(deps.db, API_PREFIX));
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing answered: either the path is unknown, or it is known under other methods.

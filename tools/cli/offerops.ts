@@ -13,6 +13,7 @@ import { DomainError } from '../../domain/errors';
 import { Command, COMMANDS } from './commands';
 import { startDevGateway } from './dev-gateway';
 import { startDevReceiver } from './dev-receiver';
+import { runMcp } from './mcp';
 import { UsageError } from './errors';
 import { dataDir, existingSecretKey, stackInfo } from './stack-config';
 import { commandHelp, groupHelp, usageLine } from './help';
@@ -129,7 +130,7 @@ async function main(argv: string[], json: boolean): Promise<void> {
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json') || !process.stdout.isTTY;
-main(argv, json).then(
+(argv[0] === 'mcp' ? runMcp() : main(argv, json)).then(
   () => undefined,
   (err: unknown) => {
     const usage = err instanceof UsageError || err instanceof DomainError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
