@@ -10,6 +10,7 @@ import { Operation, operations } from '../schemas/operations';
 import { HttpError } from './errors';
 import { handlers } from './handlers/index';
 import { inbound } from './inbound';
+import { docs } from './docs';
 import { mcpEndpoint } from './mcp/http';
 import { storefront } from './storefront';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
@@ -128,8 +129,9 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
     else await next();
   });
   app.use(inbound(deps));
-  app.use(storefront(deps));
+  app.use(docs(API_PREFIX));
   app.use(mcpEndpoint(deps.db, API_PREFIX));
+  app.use(storefront(deps));
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing answered: either the path is unknown, or it is known under other methods.
