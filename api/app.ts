@@ -16,6 +16,8 @@ import { links } from './links';
 import { ClickBuffer } from '../domain/links/clicks';
 import { oauthToken } from './oauth';
 import { postbacks } from './postbacks';
+import { docs } from './docs';
+import { mcpEndpoint } from './mcp/http';
 import { storefront } from './storefront';
 import { panel } from './panel/index';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
@@ -156,6 +158,8 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   app.use(inbound(deps));
   app.use(oauthToken(deps));
   app.use(postbacks(deps));
+  app.use(docs(API_PREFIX));
+  app.use(mcpEndpoint(deps.db, API_PREFIX));
   app.use(storefront(deps));
   app.use(panel(deps));
   app.use(router.routes());

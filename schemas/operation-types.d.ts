@@ -7,7 +7,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account and the actor (key or application) bound to the credential */
+        /**
+         * The account and the actor (key or application) bound to the credential
+         * @description Needs the `account:read` scope.
+         */
         get: operations["account_get"];
         put?: never;
         post?: never;
@@ -24,12 +27,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List offers, newest first; archived offers only with status=archived */
+        /**
+         * List offers, newest first; archived offers only with status=archived
+         * @description Needs the `offers:read` scope.
+         */
         get: operations["offers_list"];
         put?: never;
         /**
          * Create a pending offer (idempotent by URL)
          * @description When an offer with the same url exists in this account and environment it is returned unchanged with `created: false` (status 200); nothing is overwritten and nothing is published. `status`, when sent, must be `pending`.
+         *
+         *     Needs the `offers:write` scope.
          */
         post: operations["offer_create"];
         delete?: never;
@@ -45,15 +53,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Offer detail */
+        /**
+         * Offer detail
+         * @description Needs the `offers:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         get: operations["offer_get"];
         put?: never;
         post?: never;
-        /** Archive the offer (history kept) */
+        /**
+         * Archive the offer (history kept)
+         * @description Needs the `offers:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         delete: operations["offer_archive"];
         options?: never;
         head?: never;
-        /** Update only the fields sent */
+        /**
+         * Update only the fields sent
+         * @description Needs the `offers:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         patch: operations["offer_update"];
         trace?: never;
     };
@@ -66,7 +89,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Assemble the final message without sending it */
+        /**
+         * Assemble the final message without sending it
+         * @description Needs the `offers:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         post: operations["offer_preview"];
         delete?: never;
         options?: never;
@@ -83,7 +111,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a publication to an authorized group or segment */
+        /**
+         * Queue a publication to an authorized group or segment
+         * @description Needs the `publications:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         post: operations["offer_publish"];
         delete?: never;
         options?: never;
@@ -98,7 +131,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List groups (no JIDs, sessions or credentials) */
+        /**
+         * List groups (no JIDs, sessions or credentials)
+         * @description Needs the `groups:read` scope.
+         */
         get: operations["groups_list"];
         put?: never;
         post?: never;
@@ -115,14 +151,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Safe operational configuration of a group */
+        /**
+         * Safe operational configuration of a group
+         * @description Needs the `groups:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         get: operations["group_get"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update name, role, segment, capacity, automation, active */
+        /**
+         * Update name, role, segment, capacity, automation, active
+         * @description Needs the `groups:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         patch: operations["group_update"];
         trace?: never;
     };
@@ -133,10 +179,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List segments */
+        /**
+         * List segments
+         * @description Needs the `segments:read` scope.
+         */
         get: operations["segments_list"];
         put?: never;
-        /** Create a segment */
+        /**
+         * Create a segment
+         * @description Needs the `segments:write` scope.
+         */
         post: operations["segment_create"];
         delete?: never;
         options?: never;
@@ -151,18 +203,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Segment detail */
+        /**
+         * Segment detail
+         * @description Needs the `segments:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         get: operations["segment_get"];
         put?: never;
         post?: never;
         /**
          * Delete a segment no group or schedule links to
          * @description A segment linked to groups or to schedules that may still run is refused with 409 `resource_in_use`; completed schedules (no run ahead) are history and do not hold it.
+         *
+         *     Needs the `segments:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         delete: operations["segment_delete"];
         options?: never;
         head?: never;
-        /** Update identity, distribution, presentation */
+        /**
+         * Update identity, distribution, presentation
+         * @description Needs the `segments:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         patch: operations["segment_update"];
         trace?: never;
     };
@@ -176,12 +242,16 @@ export interface paths {
         /**
          * List coupons (by default the active, verified ones)
          * @description Newest first. Without filters only `active`, verified coupons are listed; `status=any` and `verification=any` widen the list.
+         *
+         *     Needs the `coupons:read` scope.
          */
         get: operations["coupons_list"];
         put?: never;
         /**
          * Register a coupon
          * @description A code already registered for the same store and neither `inactive` nor `expired` is a 409 `conflict`.
+         *
+         *     Needs the `coupons:write` scope.
          */
         post: operations["coupon_create"];
         delete?: never;
@@ -197,13 +267,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Coupon rules and validity */
+        /**
+         * Coupon rules and validity
+         * @description Needs the `coupons:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         get: operations["coupon_get"];
         put?: never;
         post?: never;
         /**
          * Deactivate the coupon (history kept)
          * @description The coupon becomes `inactive` and stays readable; deactivating an inactive coupon changes nothing.
+         *
+         *     Needs the `coupons:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         delete: operations["coupon_deactivate"];
         options?: never;
@@ -211,6 +290,10 @@ export interface paths {
         /**
          * Update validity, discount, eligibility
          * @description Only the fields sent change. `expires_at` before `starts_at` is a 400 `validation_failed`; a change of code or store, a reactivation or a new validity that would make two live coupons share a code at one store is a 409 `conflict`.
+         *
+         *     Needs the `coupons:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         patch: operations["coupon_update"];
         trace?: never;
@@ -225,6 +308,8 @@ export interface paths {
         /**
          * List commissions, newest order first
          * @description `from` after `to` is a 400 `validation_failed`.
+         *
+         *     Needs the `commissions:read` scope.
          */
         get: operations["commissions_list"];
         put?: never;
@@ -245,6 +330,8 @@ export interface paths {
         /**
          * Amounts grouped by currency and payment status
          * @description Over the orders placed in [`from`, `to`) when given (all time otherwise); `from` after `to` is a 400 `validation_failed`.
+         *
+         *     Needs the `commissions:read` scope.
          */
         get: operations["commissions_summary"];
         put?: never;
@@ -262,7 +349,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Commission with its amounts, attribution and history */
+        /**
+         * Commission with its amounts, attribution and history
+         * @description Needs the `commissions:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         get: operations["commission_get"];
         put?: never;
         post?: never;
@@ -282,6 +374,8 @@ export interface paths {
         /**
          * List sends, newest first
          * @description The history of publications of the account and environment, newest `queued_at` first.
+         *
+         *     Needs the `publications:read` scope.
          */
         get: operations["publications_list"];
         put?: never;
@@ -302,6 +396,10 @@ export interface paths {
         /**
          * Publication result (no channel session)
          * @description State of the publication and of each group delivery: attempts, error, sent time.
+         *
+         *     Needs the `publications:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         get: operations["publication_get"];
         put?: never;
@@ -319,12 +417,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List templates */
+        /**
+         * List templates
+         * @description Needs the `templates:read` scope.
+         */
         get: operations["templates_list"];
         put?: never;
         /**
          * Create a reusable template
          * @description An unknown placeholder in `body` is a 400 `validation_failed`; a `segment_id` this account does not have is a 400 `unknown_reference`. With `is_default: true` the previous default of the same scope stops being the default.
+         *
+         *     Needs the `templates:write` scope.
          */
         post: operations["template_create"];
         delete?: never;
@@ -340,13 +443,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Template body and configuration */
+        /**
+         * Template body and configuration
+         * @description Needs the `templates:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         get: operations["template_get"];
         put?: never;
         post?: never;
         /**
          * Delete a template no schedule uses
          * @description A template named by a schedule that may still run (active or paused) is refused with 409 `resource_in_use`; completed schedules are history and do not hold it.
+         *
+         *     Needs the `templates:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         delete: operations["template_delete"];
         options?: never;
@@ -354,6 +466,10 @@ export interface paths {
         /**
          * Update the fields sent
          * @description The same checks as on creation. Setting `is_default: true` (or moving a default template to another scope) clears the flag on the previous default of that scope.
+         *
+         *     Needs the `templates:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         patch: operations["template_update"];
         trace?: never;
@@ -368,10 +484,15 @@ export interface paths {
         /**
          * List future and recurring publications, soonest first
          * @description Ordered by `next_run_at` (schedules without one last) and filtered by `status` as recorded at the last change, run or read of each schedule; each item shows the scheduler's current view (and a read that finds it changed records it).
+         *
+         *     Needs the `schedules:read` scope.
          */
         get: operations["schedules_list"];
         put?: never;
-        /** Schedule an offer or a text for an ISO date-time */
+        /**
+         * Schedule an offer or a text for an ISO date-time
+         * @description Needs the `schedules:write` scope.
+         */
         post: operations["schedule_create"];
         delete?: never;
         options?: never;
@@ -386,18 +507,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Destination, content, recurrence */
+        /**
+         * Destination, content, recurrence
+         * @description Needs the `schedules:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         get: operations["schedule_get"];
         put?: never;
         post?: never;
         /**
          * Cancel and remove a future schedule
          * @description Only a schedule that still has runs ahead (`active` or `paused`) can be deleted; a `completed` one is history and is refused with 409 `conflict`. Publications it already queued are kept.
+         *
+         *     Needs the `schedules:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         delete: operations["schedule_delete"];
         options?: never;
         head?: never;
-        /** Change time, destination, recurrence, status */
+        /**
+         * Change time, destination, recurrence, status
+         * @description Needs the `schedules:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         patch: operations["schedule_update"];
         trace?: never;
     };
@@ -413,6 +548,10 @@ export interface paths {
         /**
          * Run the schedule now
          * @description Queues the publication exactly as the scheduler would, now: it triggers the schedule, so the run is the same `scheduleRun` workflow the scheduler starts. Does not move `next_run_at` and works on a `paused` schedule too; a `completed` one is refused with 409 `conflict`. Answers once the run has queued its publication, with the `event_id` of the run (`schedule.ran`). A run the destination or content refuses answers with that error (e.g. 409 `destination_unavailable`) and is recorded as a failed run. When the run has not queued within the wait (no worker takes it), 503 `service_unavailable`: the run stays under way, and repeating the request waits for that same run instead of starting another (so does a request made while a scheduled run of this schedule is under way).
+         *
+         *     Needs the `publications:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         post: operations["schedule_run"];
         delete?: never;
@@ -428,12 +567,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List discovery rules */
+        /**
+         * List discovery rules
+         * @description Needs the `monitors:read` scope.
+         */
         get: operations["monitors_list"];
         put?: never;
         /**
          * Create a recurring search with commercial criteria
          * @description Creates the rule and its Temporal Schedule; an `active` monitor runs at its first time by `frequency`.
+         *
+         *     Needs the `monitors:write` scope.
          */
         post: operations["monitor_create"];
         delete?: never;
@@ -449,13 +593,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Criteria and last result */
+        /**
+         * Criteria and last result
+         * @description Needs the `monitors:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         get: operations["monitor_get"];
         put?: never;
         post?: never;
         /**
          * Remove the rule
          * @description Removes the rule and its Temporal Schedule; offers the monitor already created stay in the catalogue.
+         *
+         *     Needs the `monitors:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         delete: operations["monitor_delete"];
         options?: never;
@@ -463,6 +616,10 @@ export interface paths {
         /**
          * Update criteria, frequency, automation
          * @description The Temporal Schedule follows the change.
+         *
+         *     Needs the `monitors:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         patch: operations["monitor_update"];
         trace?: never;
@@ -477,6 +634,8 @@ export interface paths {
         /**
          * Public store configuration
          * @description Only what the public store shows and its address; no integration or payment settings.
+         *
+         *     Needs the `store:read` scope.
          */
         get: operations["store_get"];
         put?: never;
@@ -484,7 +643,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update identity, theme, networks, address and availability */
+        /**
+         * Update identity, theme, networks, address and availability
+         * @description Needs the `store:write` scope.
+         */
         patch: operations["store_update"];
         trace?: never;
     };
@@ -498,6 +660,8 @@ export interface paths {
         /**
          * List editorial collections in public order
          * @description Ordered by `position`, ascending.
+         *
+         *     Needs the `store:read` scope.
          */
         get: operations["store_collections_list"];
         put?: never;
@@ -517,7 +681,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a Markdown page with its own SEO */
+        /**
+         * Create a Markdown page with its own SEO
+         * @description Needs the `store:write` scope.
+         */
         post: operations["store_page_create"];
         delete?: never;
         options?: never;
@@ -532,10 +699,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List flows with aggregate performance */
+        /**
+         * List flows with aggregate performance
+         * @description Needs the `journeys:read` scope.
+         */
         get: operations["journeys_list"];
         put?: never;
-        /** Create a safe visual automation (as a draft) */
+        /**
+         * Create a safe visual automation (as a draft)
+         * @description Needs the `journeys:write` scope.
+         */
         post: operations["journey_create"];
         delete?: never;
         options?: never;
@@ -550,18 +723,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Blocks, channels, metrics */
+        /**
+         * Blocks, channels, metrics
+         * @description Needs the `journeys:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         get: operations["journey_get"];
         put?: never;
         post?: never;
         /**
          * Delete a journey that never executed
          * @description A journey with executions (`executions` > 0) is refused with 409 `resource_in_use`; pause it instead.
+         *
+         *     Needs the `journeys:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         delete: operations["journey_delete"];
         options?: never;
         head?: never;
-        /** Update graph and rules */
+        /**
+         * Update graph and rules
+         * @description Needs the `journeys:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         patch: operations["journey_update"];
         trace?: never;
     };
@@ -577,6 +764,10 @@ export interface paths {
         /**
          * Activate or pause
          * @description Body `{"active": true}` (or no body) activates, `{"active": false}` pauses. Only an active journey starts executions; pausing starts no new one, and executions already running finish on the graph they started with. Setting the state it already has changes nothing.
+         *
+         *     Needs the `journeys:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         post: operations["journey_activate"];
         delete?: never;
@@ -595,6 +786,10 @@ export interface paths {
         /**
          * List executions: status, step, times
          * @description Served from Temporal visibility (the executions are workflows `journey-<jrn>-<evt>`): running ones first, then closed ones, the most recently closed first. Visibility trails a change by about a second.
+         *
+         *     Needs the `journeys:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         get: operations["journey_executions_list"];
         put?: never;
@@ -612,7 +807,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List conversation metadata, latest activity first */
+        /**
+         * List conversation metadata, latest activity first
+         * @description Needs the `inbox:read` scope.
+         */
         get: operations["conversations_list"];
         put?: never;
         post?: never;
@@ -629,14 +827,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Conversation context without direct contact data */
+        /**
+         * Conversation context without direct contact data
+         * @description Needs the `inbox:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         get: operations["conversation_get"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Assign, prioritise, change DU mode */
+        /**
+         * Assign, prioritise, change DU mode
+         * @description Needs the `inbox:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         patch: operations["conversation_update"];
         trace?: never;
     };
@@ -652,6 +860,10 @@ export interface paths {
         /**
          * End the conversation and record an event
          * @description Closing a conversation that is already closed is a 409 `conflict`.
+         *
+         *     Needs the `inbox:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         post: operations["conversation_close"];
         delete?: never;
@@ -670,6 +882,10 @@ export interface paths {
         /**
          * Message history, newest first
          * @description Newest message first (time, then id). `limit`/`offset` page through it; pages do not move while new messages arrive when each next page is asked with `before` set to the last message id of the page before (offset then stays 0).
+         *
+         *     Needs the `inbox:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         get: operations["conversation_messages_list"];
         put?: never;
@@ -692,6 +908,10 @@ export interface paths {
         /**
          * Register an outbound reply for the channel connector
          * @description The message is stored as `queued` and its workflow `reply-<message id>` delivers it through the conversation's channel with the pacing and retries of publications; its `status` moves to `sent` or `failed` (with `error`) in the message history, with the event `message.sent` or `message.failed`. An open conversation becomes `pending` (waiting for the contact). A closed conversation is a 409 `conversation_closed`; a channel deleted, or no longer able to send (no gateway URL, no bot token), a 409 `channel_unavailable`.
+         *
+         *     Needs the `inbox:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         post: operations["conversation_reply"];
         delete?: never;
@@ -710,6 +930,8 @@ export interface paths {
         /**
          * Contact profiles, stage and interests (no phone or e-mail)
          * @description Latest seen first.
+         *
+         *     Needs the `inbox:read` scope.
          */
         get: operations["contacts_list"];
         put?: never;
@@ -727,7 +949,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Publications, deliveries, failures, clicks, commissions */
+        /**
+         * Publications, deliveries, failures, clicks, commissions
+         * @description Needs the `analytics:read` scope.
+         */
         get: operations["analytics_summary"];
         put?: never;
         post?: never;
@@ -744,7 +969,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Posts, failures, clicks per day */
+        /**
+         * Posts, failures, clicks per day
+         * @description Needs the `analytics:read` scope.
+         */
         get: operations["analytics_timeseries"];
         put?: never;
         post?: never;
@@ -764,6 +992,8 @@ export interface paths {
         /**
          * Volume, delivery, errors per group
          * @description Groups with publications, clicks or commissions in the window, most publications first (then most clicks, then id).
+         *
+         *     Needs the `analytics:read` scope.
          */
         get: operations["analytics_groups"];
         put?: never;
@@ -784,6 +1014,8 @@ export interface paths {
         /**
          * Offers by publications, clicks, commissions
          * @description Offers with activity in the window, ordered by `sort`, descending (then id).
+         *
+         *     Needs the `analytics:read` scope.
          */
         get: operations["analytics_offers"];
         put?: never;
@@ -804,6 +1036,8 @@ export interface paths {
         /**
          * Publications, clicks, revenue per marketplace
          * @description Marketplaces with activity in the window, most clicks first (then most publications, then name).
+         *
+         *     Needs the `analytics:read` scope.
          */
         get: operations["analytics_sources"];
         put?: never;
@@ -821,7 +1055,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Clicks by weekday, hour, page element */
+        /**
+         * Clicks by weekday, hour, page element
+         * @description Needs the `analytics:read` scope.
+         */
         get: operations["analytics_heatmap"];
         put?: never;
         post?: never;
@@ -843,6 +1080,8 @@ export interface paths {
         /**
          * Convert a URL into an affiliate link using only this account's integrations
          * @description Short links of the marketplaces (amzn.to, a.co, mercadolivre.com/sec, s.shopee.com.br, shope.ee, s.click.aliexpress.com, divulgador.magalu.com) are resolved first, by the webhook rules (public addresses only). Others’ affiliate and tracking parameters are removed, then this account’s integration is applied, and a tracked link is stored. A host of no supported marketplace is a 400 `unknown_marketplace`; a marketplace this account has no integration for is a 404 `integration_missing` naming it; a short link that cannot be followed is a 400 `link_unresolvable`; an `offer_id` of no offer of this account is a 400 `unknown_reference`. Records `link.created`.
+         *
+         *     Needs the `links:write` scope.
          */
         post: operations["link_convert"];
         delete?: never;
@@ -858,12 +1097,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List destinations and events (never the secret) */
+        /**
+         * List destinations and events (never the secret)
+         * @description Needs the `webhooks:read` scope.
+         */
         get: operations["webhooks_list"];
         put?: never;
         /**
          * Create an HTTPS destination; the secret is revealed once
          * @description Deliveries are signed with the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; HMAC-SHA256 with the secret). The secret is in this response only.
+         *
+         *     Needs the `webhooks:write` scope.
          */
         post: operations["webhook_create"];
         delete?: never;
@@ -879,18 +1123,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Safe configuration of a webhook */
+        /**
+         * Safe configuration of a webhook
+         * @description Needs the `webhooks:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         get: operations["webhook_get"];
         put?: never;
         post?: never;
         /**
          * Remove the destination and its delivery history
          * @description Deliveries stop at once (no attempt is made for a deleted webhook); their executions, those still retrying included, are then terminated and deleted from Temporal in the background, within seconds.
+         *
+         *     Needs the `webhooks:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         delete: operations["webhook_delete"];
         options?: never;
         head?: never;
-        /** Update URL, events, state (the secret is unchanged) */
+        /**
+         * Update URL, events, state (the secret is unchanged)
+         * @description Needs the `webhooks:write` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         */
         patch: operations["webhook_update"];
         trace?: never;
     };
@@ -904,6 +1162,10 @@ export interface paths {
         /**
          * Deliveries with attempts, HTTP status and errors
          * @description Served from Temporal (one workflow per event and webhook), not from a copy: deliveries still under way come first, then finished ones, the most recently finished first. Visibility is eventually consistent: a delivery appears, and changes state, within a second or so.
+         *
+         *     Needs the `webhooks:read` scope.
+         *
+         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
          */
         get: operations["webhook_deliveries_list"];
         put?: never;
@@ -3426,6 +3688,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "invalid_request",
+                 *       "message": "Invalid parameter, body or transition (`details` lists each invalid field).",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3436,6 +3705,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "missing_api_key",
+                 *       "message": "Key missing, invalid, expired or revoked.",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3446,6 +3722,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "plan_required",
+                 *       "message": "The account plan does not include API access.",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3456,6 +3739,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "insufficient_scope",
+                 *       "message": "The key lacks the scope this operation requires.",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3466,6 +3756,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "not_found",
+                 *       "message": "The resource does not exist in this account and environment.",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3476,6 +3773,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "conflict",
+                 *       "message": "The current state of the resource prevents the operation.",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3486,6 +3790,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "payload_too_large",
+                 *       "message": "The JSON body exceeds 128 KB.",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3496,6 +3807,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "unsupported_media_type",
+                 *       "message": "The body is not JSON.",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3512,6 +3830,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "rate_limited",
+                 *       "message": "More than 120 requests in the current one-minute window of this key.",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3522,6 +3847,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "internal_error",
+                 *       "message": "Server failure (retry with backoff and jitter), or 501 when the operation is not built yet.",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3555,6 +3887,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "account": {
+                     *           "id": "acc_example",
+                     *           "name": "example",
+                     *           "plan": "free",
+                     *           "api_access": true,
+                     *           "environment": "live",
+                     *           "created_at": "2026-01-15T12:00:00Z"
+                     *         },
+                     *         "actor": {
+                     *           "type": "api_key",
+                     *           "key_id": "key_example",
+                     *           "name": "example",
+                     *           "prefix": "example",
+                     *           "scopes": [
+                     *             "account:read"
+                     *           ],
+                     *           "environment": "live",
+                     *           "expires_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Me"];
                         request_id: components["schemas"]["RequestId"];
@@ -3600,6 +3958,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "off_0a1b2c3d4e5f6a7b",
+                     *           "url": "example",
+                     *           "title": "example",
+                     *           "marketplace": "example",
+                     *           "price": 1,
+                     *           "original_price": 1,
+                     *           "discount_pct": 1,
+                     *           "currency": "example",
+                     *           "image": "example",
+                     *           "store": "example",
+                     *           "category": "example",
+                     *           "coupon": "example",
+                     *           "coupon_id": "cpn_0a1b2c3d4e5f6a7b",
+                     *           "copy": "example",
+                     *           "status": "pending",
+                     *           "status_history": [
+                     *             {
+                     *               "status": "pending",
+                     *               "at": "2026-01-15T12:00:00Z"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z",
+                     *           "archived_at": "2026-01-15T12:00:00Z",
+                     *           "monitor_id": "mon_0a1b2c3d4e5f6a7b"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Offer"][];
                         pagination: components["schemas"]["Pagination"];
@@ -3631,6 +4029,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example/p/cafeteira",
+                 *       "title": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OfferCreate"];
             };
         };
@@ -3642,6 +4046,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "off_0a1b2c3d4e5f6a7b",
+                     *         "url": "example",
+                     *         "title": "example",
+                     *         "marketplace": "example",
+                     *         "price": 1,
+                     *         "original_price": 1,
+                     *         "discount_pct": 1,
+                     *         "currency": "example",
+                     *         "image": "example",
+                     *         "store": "example",
+                     *         "category": "example",
+                     *         "coupon": "example",
+                     *         "coupon_id": "cpn_0a1b2c3d4e5f6a7b",
+                     *         "copy": "example",
+                     *         "status": "pending",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "pending",
+                     *             "at": "2026-01-15T12:00:00Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "archived_at": "2026-01-15T12:00:00Z",
+                     *         "monitor_id": "mon_0a1b2c3d4e5f6a7b"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b",
+                     *       "created": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Offer"];
                         request_id: components["schemas"]["RequestId"];
@@ -3657,6 +4094,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "off_0a1b2c3d4e5f6a7b",
+                     *         "url": "example",
+                     *         "title": "example",
+                     *         "marketplace": "example",
+                     *         "price": 1,
+                     *         "original_price": 1,
+                     *         "discount_pct": 1,
+                     *         "currency": "example",
+                     *         "image": "example",
+                     *         "store": "example",
+                     *         "category": "example",
+                     *         "coupon": "example",
+                     *         "coupon_id": "cpn_0a1b2c3d4e5f6a7b",
+                     *         "copy": "example",
+                     *         "status": "pending",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "pending",
+                     *             "at": "2026-01-15T12:00:00Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "archived_at": "2026-01-15T12:00:00Z",
+                     *         "monitor_id": "mon_0a1b2c3d4e5f6a7b"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b",
+                     *       "created": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Offer"];
                         request_id: components["schemas"]["RequestId"];
@@ -3696,6 +4166,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "off_0a1b2c3d4e5f6a7b",
+                     *         "url": "example",
+                     *         "title": "example",
+                     *         "marketplace": "example",
+                     *         "price": 1,
+                     *         "original_price": 1,
+                     *         "discount_pct": 1,
+                     *         "currency": "example",
+                     *         "image": "example",
+                     *         "store": "example",
+                     *         "category": "example",
+                     *         "coupon": "example",
+                     *         "coupon_id": "cpn_0a1b2c3d4e5f6a7b",
+                     *         "copy": "example",
+                     *         "status": "pending",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "pending",
+                     *             "at": "2026-01-15T12:00:00Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "archived_at": "2026-01-15T12:00:00Z",
+                     *         "monitor_id": "mon_0a1b2c3d4e5f6a7b"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Offer"];
                         request_id: components["schemas"]["RequestId"];
@@ -3733,6 +4235,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "archived": true,
+                     *       "id": "off_0a1b2c3d4e5f6a7b",
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OfferArchive"];
                 };
             };
@@ -3760,6 +4270,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["OfferUpdate"];
             };
         };
@@ -3771,6 +4282,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "off_0a1b2c3d4e5f6a7b",
+                     *         "url": "example",
+                     *         "title": "example",
+                     *         "marketplace": "example",
+                     *         "price": 1,
+                     *         "original_price": 1,
+                     *         "discount_pct": 1,
+                     *         "currency": "example",
+                     *         "image": "example",
+                     *         "store": "example",
+                     *         "category": "example",
+                     *         "coupon": "example",
+                     *         "coupon_id": "cpn_0a1b2c3d4e5f6a7b",
+                     *         "copy": "example",
+                     *         "status": "pending",
+                     *         "status_history": [
+                     *           {
+                     *             "status": "pending",
+                     *             "at": "2026-01-15T12:00:00Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "archived_at": "2026-01-15T12:00:00Z",
+                     *         "monitor_id": "mon_0a1b2c3d4e5f6a7b"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Offer"];
                         request_id: components["schemas"]["RequestId"];
@@ -3804,6 +4347,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["OfferPreviewRequest"];
             };
         };
@@ -3815,6 +4359,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *         "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *         "text": "example",
+                     *         "image": "example",
+                     *         "length": 1
+                     *       },
+                     *       "event_id": "evt_0a1b2c3d4e5f6a7b",
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["OfferPreview"];
                         event_id: components["schemas"]["EventId"];
@@ -3849,6 +4407,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["OfferPublishRequest"];
             };
         };
@@ -3860,6 +4419,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *         "publications": [
+                     *           {
+                     *             "id": "pub_0a1b2c3d4e5f6a7b",
+                     *             "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *             "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *             "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *             "schedule_id": "sch_0a1b2c3d4e5f6a7b",
+                     *             "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *             "text": "example",
+                     *             "with_image": true,
+                     *             "status": "queued",
+                     *             "deliveries": [
+                     *               {
+                     *                 "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *                 "status": "queued",
+                     *                 "attempts": 1,
+                     *                 "error": "example",
+                     *                 "with_image": true,
+                     *                 "sent_at": "2026-01-15T12:00:00Z"
+                     *               }
+                     *             ],
+                     *             "event_id": "evt_0a1b2c3d4e5f6a7b",
+                     *             "queued_at": "2026-01-15T12:00:00Z",
+                     *             "completed_at": "2026-01-15T12:00:00Z",
+                     *             "created_at": "2026-01-15T12:00:00Z",
+                     *             "updated_at": "2026-01-15T12:00:00Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "event_id": "evt_0a1b2c3d4e5f6a7b",
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["OfferPublishResult"];
                         event_id: components["schemas"]["EventId"];
@@ -3904,6 +4500,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "grp_0a1b2c3d4e5f6a7b",
+                     *           "name": "example",
+                     *           "role": "distribution",
+                     *           "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *           "channel_type": "example",
+                     *           "capacity": 1,
+                     *           "automation": true,
+                     *           "active": true,
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"][];
                         pagination: components["schemas"]["Pagination"];
@@ -3942,6 +4563,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "grp_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "role": "distribution",
+                     *         "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "channel_type": "example",
+                     *         "capacity": 1,
+                     *         "automation": true,
+                     *         "active": true,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"];
                         request_id: components["schemas"]["RequestId"];
@@ -3972,6 +4610,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["GroupUpdate"];
             };
         };
@@ -3983,6 +4622,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "grp_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "role": "distribution",
+                     *         "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "channel_type": "example",
+                     *         "capacity": 1,
+                     *         "automation": true,
+                     *         "active": true,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Group"];
                         request_id: components["schemas"]["RequestId"];
@@ -4022,6 +4678,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "seg_0a1b2c3d4e5f6a7b",
+                     *           "name": "example",
+                     *           "slug": "example",
+                     *           "description": "example",
+                     *           "store_name": "example",
+                     *           "store_tagline": "example",
+                     *           "store_color": "example",
+                     *           "auto_expand": true,
+                     *           "distribution": "broadcast",
+                     *           "waitlist": true,
+                     *           "group_count": 1,
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Segment"][];
                         pagination: components["schemas"]["Pagination"];
@@ -4053,6 +4737,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SegmentCreate"];
             };
         };
@@ -4064,6 +4753,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "slug": "example",
+                     *         "description": "example",
+                     *         "store_name": "example",
+                     *         "store_tagline": "example",
+                     *         "store_color": "example",
+                     *         "auto_expand": true,
+                     *         "distribution": "broadcast",
+                     *         "waitlist": true,
+                     *         "group_count": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b",
+                     *       "created": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Segment"];
                         request_id: components["schemas"]["RequestId"];
@@ -4103,6 +4813,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "slug": "example",
+                     *         "description": "example",
+                     *         "store_name": "example",
+                     *         "store_tagline": "example",
+                     *         "store_color": "example",
+                     *         "auto_expand": true,
+                     *         "distribution": "broadcast",
+                     *         "waitlist": true,
+                     *         "group_count": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Segment"];
                         request_id: components["schemas"]["RequestId"];
@@ -4140,6 +4870,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "example",
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SegmentDeletion"];
                 };
             };
@@ -4167,6 +4904,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["SegmentUpdate"];
             };
         };
@@ -4178,6 +4916,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "slug": "example",
+                     *         "description": "example",
+                     *         "store_name": "example",
+                     *         "store_tagline": "example",
+                     *         "store_color": "example",
+                     *         "auto_expand": true,
+                     *         "distribution": "broadcast",
+                     *         "waitlist": true,
+                     *         "group_count": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Segment"];
                         request_id: components["schemas"]["RequestId"];
@@ -4225,6 +4983,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cpn_0a1b2c3d4e5f6a7b",
+                     *           "code": "example",
+                     *           "store": "example",
+                     *           "marketplace": "example",
+                     *           "description": "example",
+                     *           "discount": {
+                     *             "type": "percent",
+                     *             "value": 1,
+                     *             "max_amount": 1
+                     *           },
+                     *           "currency": "example",
+                     *           "min_purchase": 1,
+                     *           "first_purchase_only": true,
+                     *           "categories": [
+                     *             "example"
+                     *           ],
+                     *           "url": "example",
+                     *           "starts_at": "2026-01-15T12:00:00Z",
+                     *           "expires_at": "2026-01-15T12:00:00Z",
+                     *           "verified": true,
+                     *           "verified_at": "2026-01-15T12:00:00Z",
+                     *           "active": true,
+                     *           "status": "active",
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z",
+                     *           "deactivated_at": "2026-01-15T12:00:00Z",
+                     *           "history": [
+                     *             {
+                     *               "at": "2026-01-15T12:00:00Z",
+                     *               "change": "created",
+                     *               "fields": [
+                     *                 "example"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Coupon"][];
                         pagination: components["schemas"]["Pagination"];
@@ -4256,6 +5064,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "0a1b2c3d4e5f6a7b",
+                 *       "store": "example",
+                 *       "discount": {
+                 *         "type": "percent",
+                 *         "value": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CouponCreate"];
             };
         };
@@ -4267,6 +5085,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cpn_0a1b2c3d4e5f6a7b",
+                     *         "code": "example",
+                     *         "store": "example",
+                     *         "marketplace": "example",
+                     *         "description": "example",
+                     *         "discount": {
+                     *           "type": "percent",
+                     *           "value": 1,
+                     *           "max_amount": 1
+                     *         },
+                     *         "currency": "example",
+                     *         "min_purchase": 1,
+                     *         "first_purchase_only": true,
+                     *         "categories": [
+                     *           "example"
+                     *         ],
+                     *         "url": "example",
+                     *         "starts_at": "2026-01-15T12:00:00Z",
+                     *         "expires_at": "2026-01-15T12:00:00Z",
+                     *         "verified": true,
+                     *         "verified_at": "2026-01-15T12:00:00Z",
+                     *         "active": true,
+                     *         "status": "active",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "deactivated_at": "2026-01-15T12:00:00Z",
+                     *         "history": [
+                     *           {
+                     *             "at": "2026-01-15T12:00:00Z",
+                     *             "change": "created",
+                     *             "fields": [
+                     *               "example"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b",
+                     *       "created": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Coupon"];
                         request_id: components["schemas"]["RequestId"];
@@ -4306,6 +5167,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cpn_0a1b2c3d4e5f6a7b",
+                     *         "code": "example",
+                     *         "store": "example",
+                     *         "marketplace": "example",
+                     *         "description": "example",
+                     *         "discount": {
+                     *           "type": "percent",
+                     *           "value": 1,
+                     *           "max_amount": 1
+                     *         },
+                     *         "currency": "example",
+                     *         "min_purchase": 1,
+                     *         "first_purchase_only": true,
+                     *         "categories": [
+                     *           "example"
+                     *         ],
+                     *         "url": "example",
+                     *         "starts_at": "2026-01-15T12:00:00Z",
+                     *         "expires_at": "2026-01-15T12:00:00Z",
+                     *         "verified": true,
+                     *         "verified_at": "2026-01-15T12:00:00Z",
+                     *         "active": true,
+                     *         "status": "active",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "deactivated_at": "2026-01-15T12:00:00Z",
+                     *         "history": [
+                     *           {
+                     *             "at": "2026-01-15T12:00:00Z",
+                     *             "change": "created",
+                     *             "fields": [
+                     *               "example"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Coupon"];
                         request_id: components["schemas"]["RequestId"];
@@ -4343,6 +5246,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "deactivated": true,
+                     *       "id": "cpn_0a1b2c3d4e5f6a7b",
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CouponDeactivation"];
                 };
             };
@@ -4370,6 +5281,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CouponUpdate"];
             };
         };
@@ -4381,6 +5293,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cpn_0a1b2c3d4e5f6a7b",
+                     *         "code": "example",
+                     *         "store": "example",
+                     *         "marketplace": "example",
+                     *         "description": "example",
+                     *         "discount": {
+                     *           "type": "percent",
+                     *           "value": 1,
+                     *           "max_amount": 1
+                     *         },
+                     *         "currency": "example",
+                     *         "min_purchase": 1,
+                     *         "first_purchase_only": true,
+                     *         "categories": [
+                     *           "example"
+                     *         ],
+                     *         "url": "example",
+                     *         "starts_at": "2026-01-15T12:00:00Z",
+                     *         "expires_at": "2026-01-15T12:00:00Z",
+                     *         "verified": true,
+                     *         "verified_at": "2026-01-15T12:00:00Z",
+                     *         "active": true,
+                     *         "status": "active",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "deactivated_at": "2026-01-15T12:00:00Z",
+                     *         "history": [
+                     *           {
+                     *             "at": "2026-01-15T12:00:00Z",
+                     *             "change": "created",
+                     *             "fields": [
+                     *               "example"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Coupon"];
                         request_id: components["schemas"]["RequestId"];
@@ -4432,6 +5386,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "com_0a1b2c3d4e5f6a7b",
+                     *           "marketplace": "example",
+                     *           "transaction_id": "example",
+                     *           "order_ref": "example",
+                     *           "amount_minor": 1,
+                     *           "amount": "123.50",
+                     *           "order_amount_minor": 1,
+                     *           "currency": "example",
+                     *           "status": "pending",
+                     *           "status_at": "2026-01-15T12:00:00Z",
+                     *           "attribution": {
+                     *             "method": "click",
+                     *             "click_id": "example",
+                     *             "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *             "publication_id": "pub_0a1b2c3d4e5f6a7b",
+                     *             "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *             "segment_id": "seg_0a1b2c3d4e5f6a7b"
+                     *           },
+                     *           "history": [
+                     *             {
+                     *               "status": "pending",
+                     *               "amount_minor": 1,
+                     *               "at": "2026-01-15T12:00:00Z",
+                     *               "received_at": "2026-01-15T12:00:00Z",
+                     *               "source": "postback",
+                     *               "applied": true
+                     *             }
+                     *           ],
+                     *           "occurred_at": "2026-01-15T12:00:00Z",
+                     *           "paid_at": "2026-01-15T12:00:00Z",
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Commission"][];
                         pagination: components["schemas"]["Pagination"];
@@ -4474,6 +5475,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "totals": [
+                     *           {
+                     *             "currency": "example",
+                     *             "status": "pending",
+                     *             "count": 1,
+                     *             "amount_minor": 1,
+                     *             "amount": "123.50"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CommissionSummary"];
                         request_id: components["schemas"]["RequestId"];
@@ -4511,6 +5528,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "com_0a1b2c3d4e5f6a7b",
+                     *         "marketplace": "example",
+                     *         "transaction_id": "example",
+                     *         "order_ref": "example",
+                     *         "amount_minor": 1,
+                     *         "amount": "123.50",
+                     *         "order_amount_minor": 1,
+                     *         "currency": "example",
+                     *         "status": "pending",
+                     *         "status_at": "2026-01-15T12:00:00Z",
+                     *         "attribution": {
+                     *           "method": "click",
+                     *           "click_id": "example",
+                     *           "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *           "publication_id": "pub_0a1b2c3d4e5f6a7b",
+                     *           "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *           "segment_id": "seg_0a1b2c3d4e5f6a7b"
+                     *         },
+                     *         "history": [
+                     *           {
+                     *             "status": "pending",
+                     *             "amount_minor": 1,
+                     *             "at": "2026-01-15T12:00:00Z",
+                     *             "received_at": "2026-01-15T12:00:00Z",
+                     *             "source": "postback",
+                     *             "applied": true
+                     *           }
+                     *         ],
+                     *         "occurred_at": "2026-01-15T12:00:00Z",
+                     *         "paid_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Commission"];
                         request_id: components["schemas"]["RequestId"];
@@ -4560,6 +5616,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "pub_0a1b2c3d4e5f6a7b",
+                     *           "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *           "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *           "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *           "schedule_id": "sch_0a1b2c3d4e5f6a7b",
+                     *           "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *           "text": "example",
+                     *           "with_image": true,
+                     *           "status": "queued",
+                     *           "deliveries": [
+                     *             {
+                     *               "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *               "status": "queued",
+                     *               "attempts": 1,
+                     *               "error": "example",
+                     *               "with_image": true,
+                     *               "sent_at": "2026-01-15T12:00:00Z"
+                     *             }
+                     *           ],
+                     *           "event_id": "evt_0a1b2c3d4e5f6a7b",
+                     *           "queued_at": "2026-01-15T12:00:00Z",
+                     *           "completed_at": "2026-01-15T12:00:00Z",
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Publication"][];
                         pagination: components["schemas"]["Pagination"];
@@ -4598,6 +5693,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "pub_0a1b2c3d4e5f6a7b",
+                     *         "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *         "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *         "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "schedule_id": "sch_0a1b2c3d4e5f6a7b",
+                     *         "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *         "text": "example",
+                     *         "with_image": true,
+                     *         "status": "queued",
+                     *         "deliveries": [
+                     *           {
+                     *             "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *             "status": "queued",
+                     *             "attempts": 1,
+                     *             "error": "example",
+                     *             "with_image": true,
+                     *             "sent_at": "2026-01-15T12:00:00Z"
+                     *           }
+                     *         ],
+                     *         "event_id": "evt_0a1b2c3d4e5f6a7b",
+                     *         "queued_at": "2026-01-15T12:00:00Z",
+                     *         "completed_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Publication"];
                         request_id: components["schemas"]["RequestId"];
@@ -4643,6 +5769,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "tpl_0a1b2c3d4e5f6a7b",
+                     *           "name": "example",
+                     *           "description": "example",
+                     *           "body": "example",
+                     *           "format": "plain",
+                     *           "is_default": true,
+                     *           "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *           "placeholders": [
+                     *             "title"
+                     *           ],
+                     *           "schedule_count": 1,
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Template"][];
                         pagination: components["schemas"]["Pagination"];
@@ -4674,6 +5828,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "body": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TemplateCreate"];
             };
         };
@@ -4685,6 +5845,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tpl_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "description": "example",
+                     *         "body": "example",
+                     *         "format": "plain",
+                     *         "is_default": true,
+                     *         "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "placeholders": [
+                     *           "title"
+                     *         ],
+                     *         "schedule_count": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b",
+                     *       "created": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Template"];
                         request_id: components["schemas"]["RequestId"];
@@ -4724,6 +5905,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tpl_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "description": "example",
+                     *         "body": "example",
+                     *         "format": "plain",
+                     *         "is_default": true,
+                     *         "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "placeholders": [
+                     *           "title"
+                     *         ],
+                     *         "schedule_count": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Template"];
                         request_id: components["schemas"]["RequestId"];
@@ -4761,6 +5962,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "example",
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TemplateDeletion"];
                 };
             };
@@ -4788,6 +5996,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["TemplateUpdate"];
             };
         };
@@ -4799,6 +6008,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tpl_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "description": "example",
+                     *         "body": "example",
+                     *         "format": "plain",
+                     *         "is_default": true,
+                     *         "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "placeholders": [
+                     *           "title"
+                     *         ],
+                     *         "schedule_count": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Template"];
                         request_id: components["schemas"]["RequestId"];
@@ -4846,6 +6075,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sch_0a1b2c3d4e5f6a7b",
+                     *           "name": "example",
+                     *           "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *           "text": "example",
+                     *           "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *           "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *           "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *           "with_image": true,
+                     *           "run_at": "2026-01-15T12:00:00Z",
+                     *           "recurrence": {
+                     *             "rrule": "example",
+                     *             "cron": "example",
+                     *             "timezone": "example",
+                     *             "ends_at": "2026-01-15T12:00:00Z"
+                     *           },
+                     *           "status": "active",
+                     *           "next_run_at": "2026-01-15T12:00:00Z",
+                     *           "last_run_at": "2026-01-15T12:00:00Z",
+                     *           "run_count": 1,
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Schedule"][];
                         pagination: components["schemas"]["Pagination"];
@@ -4877,6 +6142,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "run_at": "2026-01-15T12:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ScheduleCreate"];
             };
         };
@@ -4888,6 +6158,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "sch_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *         "text": "example",
+                     *         "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *         "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *         "with_image": true,
+                     *         "run_at": "2026-01-15T12:00:00Z",
+                     *         "recurrence": {
+                     *           "rrule": "example",
+                     *           "cron": "example",
+                     *           "timezone": "example",
+                     *           "ends_at": "2026-01-15T12:00:00Z"
+                     *         },
+                     *         "status": "active",
+                     *         "next_run_at": "2026-01-15T12:00:00Z",
+                     *         "last_run_at": "2026-01-15T12:00:00Z",
+                     *         "run_count": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b",
+                     *       "created": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Schedule"];
                         request_id: components["schemas"]["RequestId"];
@@ -4927,6 +6226,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "sch_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *         "text": "example",
+                     *         "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *         "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *         "with_image": true,
+                     *         "run_at": "2026-01-15T12:00:00Z",
+                     *         "recurrence": {
+                     *           "rrule": "example",
+                     *           "cron": "example",
+                     *           "timezone": "example",
+                     *           "ends_at": "2026-01-15T12:00:00Z"
+                     *         },
+                     *         "status": "active",
+                     *         "next_run_at": "2026-01-15T12:00:00Z",
+                     *         "last_run_at": "2026-01-15T12:00:00Z",
+                     *         "run_count": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Schedule"];
                         request_id: components["schemas"]["RequestId"];
@@ -4964,6 +6291,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "example",
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScheduleDeletion"];
                 };
             };
@@ -4991,6 +6325,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["ScheduleUpdate"];
             };
         };
@@ -5002,6 +6337,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "sch_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *         "text": "example",
+                     *         "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *         "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *         "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *         "with_image": true,
+                     *         "run_at": "2026-01-15T12:00:00Z",
+                     *         "recurrence": {
+                     *           "rrule": "example",
+                     *           "cron": "example",
+                     *           "timezone": "example",
+                     *           "ends_at": "2026-01-15T12:00:00Z"
+                     *         },
+                     *         "status": "active",
+                     *         "next_run_at": "2026-01-15T12:00:00Z",
+                     *         "last_run_at": "2026-01-15T12:00:00Z",
+                     *         "run_count": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Schedule"];
                         request_id: components["schemas"]["RequestId"];
@@ -5042,6 +6405,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "schedule": {
+                     *           "id": "sch_0a1b2c3d4e5f6a7b",
+                     *           "name": "example",
+                     *           "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *           "text": "example",
+                     *           "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *           "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *           "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *           "with_image": true,
+                     *           "run_at": "2026-01-15T12:00:00Z",
+                     *           "recurrence": {
+                     *             "rrule": "example",
+                     *             "cron": "example",
+                     *             "timezone": "example",
+                     *             "ends_at": "2026-01-15T12:00:00Z"
+                     *           },
+                     *           "status": "active",
+                     *           "next_run_at": "2026-01-15T12:00:00Z",
+                     *           "last_run_at": "2026-01-15T12:00:00Z",
+                     *           "run_count": 1,
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         },
+                     *         "publications": [
+                     *           {
+                     *             "id": "pub_0a1b2c3d4e5f6a7b",
+                     *             "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *             "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *             "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *             "schedule_id": "sch_0a1b2c3d4e5f6a7b",
+                     *             "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *             "text": "example",
+                     *             "with_image": true,
+                     *             "status": "queued",
+                     *             "deliveries": [
+                     *               {
+                     *                 "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *                 "status": "queued",
+                     *                 "attempts": 1,
+                     *                 "error": "example",
+                     *                 "with_image": true,
+                     *                 "sent_at": "2026-01-15T12:00:00Z"
+                     *               }
+                     *             ],
+                     *             "event_id": "evt_0a1b2c3d4e5f6a7b",
+                     *             "queued_at": "2026-01-15T12:00:00Z",
+                     *             "completed_at": "2026-01-15T12:00:00Z",
+                     *             "created_at": "2026-01-15T12:00:00Z",
+                     *             "updated_at": "2026-01-15T12:00:00Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "event_id": "evt_0a1b2c3d4e5f6a7b",
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ScheduleRunResult"];
                         event_id: components["schemas"]["EventId"];
@@ -5086,6 +6508,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "mon_0a1b2c3d4e5f6a7b",
+                     *           "name": "example",
+                     *           "sources": [
+                     *             {
+                     *               "type": "merchant_xml",
+                     *               "url": "https://shop.example/p/cafeteira",
+                     *               "name": "example",
+                     *               "marketplace": "example",
+                     *               "mapping": {
+                     *                 "items": "example",
+                     *                 "title": "example",
+                     *                 "url": "example",
+                     *                 "price": "example",
+                     *                 "original_price": "example",
+                     *                 "image": "example",
+                     *                 "store": "example",
+                     *                 "category": "example",
+                     *                 "commission_pct": "example",
+                     *                 "currency": "example"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "criteria": {
+                     *             "keywords_include": [
+                     *               "example"
+                     *             ],
+                     *             "keywords_exclude": [
+                     *               "example"
+                     *             ],
+                     *             "category": "example",
+                     *             "marketplace": "example",
+                     *             "stores_allow": [
+                     *               "example"
+                     *             ],
+                     *             "stores_deny": [
+                     *               "example"
+                     *             ],
+                     *             "min_discount_pct": 1,
+                     *             "min_price": 1,
+                     *             "max_price": 1,
+                     *             "min_commission_pct": 1
+                     *           },
+                     *           "frequency": {
+                     *             "every_minutes": 15,
+                     *             "cron": "example",
+                     *             "rrule": "example",
+                     *             "timezone": "example"
+                     *           },
+                     *           "automation": {
+                     *             "mode": "none",
+                     *             "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *             "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *             "with_image": true
+                     *           },
+                     *           "state": "active",
+                     *           "next_run_at": "2026-01-15T12:00:00Z",
+                     *           "last_run_at": "2026-01-15T12:00:00Z",
+                     *           "last_result": {
+                     *             "workflow_id": "example",
+                     *             "run_id": "example",
+                     *             "started_at": "2026-01-15T12:00:00Z",
+                     *             "finished_at": "2026-01-15T12:00:00Z",
+                     *             "duration_ms": 1,
+                     *             "seen": 1,
+                     *             "matched": 1,
+                     *             "created": 1,
+                     *             "published": 1,
+                     *             "errors": 1,
+                     *             "sources": [
+                     *               {
+                     *                 "name": "example",
+                     *                 "type": "merchant_xml",
+                     *                 "seen": 1,
+                     *                 "matched": 1,
+                     *                 "created": 1,
+                     *                 "published": 1,
+                     *                 "error": "example"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Monitor"][];
                         pagination: components["schemas"]["Pagination"];
@@ -5117,6 +6636,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "sources": [
+                 *         {
+                 *           "type": "merchant_xml",
+                 *           "url": "https://shop.example/p/cafeteira"
+                 *         }
+                 *       ],
+                 *       "frequency": {
+                 *         "every_minutes": 15
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["MonitorCreate"];
             };
         };
@@ -5128,6 +6661,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "mon_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "sources": [
+                     *           {
+                     *             "type": "merchant_xml",
+                     *             "url": "https://shop.example/p/cafeteira",
+                     *             "name": "example",
+                     *             "marketplace": "example",
+                     *             "mapping": {
+                     *               "items": "example",
+                     *               "title": "example",
+                     *               "url": "example",
+                     *               "price": "example",
+                     *               "original_price": "example",
+                     *               "image": "example",
+                     *               "store": "example",
+                     *               "category": "example",
+                     *               "commission_pct": "example",
+                     *               "currency": "example"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "criteria": {
+                     *           "keywords_include": [
+                     *             "example"
+                     *           ],
+                     *           "keywords_exclude": [
+                     *             "example"
+                     *           ],
+                     *           "category": "example",
+                     *           "marketplace": "example",
+                     *           "stores_allow": [
+                     *             "example"
+                     *           ],
+                     *           "stores_deny": [
+                     *             "example"
+                     *           ],
+                     *           "min_discount_pct": 1,
+                     *           "min_price": 1,
+                     *           "max_price": 1,
+                     *           "min_commission_pct": 1
+                     *         },
+                     *         "frequency": {
+                     *           "every_minutes": 15,
+                     *           "cron": "example",
+                     *           "rrule": "example",
+                     *           "timezone": "example"
+                     *         },
+                     *         "automation": {
+                     *           "mode": "none",
+                     *           "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *           "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *           "with_image": true
+                     *         },
+                     *         "state": "active",
+                     *         "next_run_at": "2026-01-15T12:00:00Z",
+                     *         "last_run_at": "2026-01-15T12:00:00Z",
+                     *         "last_result": {
+                     *           "workflow_id": "example",
+                     *           "run_id": "example",
+                     *           "started_at": "2026-01-15T12:00:00Z",
+                     *           "finished_at": "2026-01-15T12:00:00Z",
+                     *           "duration_ms": 1,
+                     *           "seen": 1,
+                     *           "matched": 1,
+                     *           "created": 1,
+                     *           "published": 1,
+                     *           "errors": 1,
+                     *           "sources": [
+                     *             {
+                     *               "name": "example",
+                     *               "type": "merchant_xml",
+                     *               "seen": 1,
+                     *               "matched": 1,
+                     *               "created": 1,
+                     *               "published": 1,
+                     *               "error": "example"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b",
+                     *       "created": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Monitor"];
                         request_id: components["schemas"]["RequestId"];
@@ -5167,6 +6790,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "mon_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "sources": [
+                     *           {
+                     *             "type": "merchant_xml",
+                     *             "url": "https://shop.example/p/cafeteira",
+                     *             "name": "example",
+                     *             "marketplace": "example",
+                     *             "mapping": {
+                     *               "items": "example",
+                     *               "title": "example",
+                     *               "url": "example",
+                     *               "price": "example",
+                     *               "original_price": "example",
+                     *               "image": "example",
+                     *               "store": "example",
+                     *               "category": "example",
+                     *               "commission_pct": "example",
+                     *               "currency": "example"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "criteria": {
+                     *           "keywords_include": [
+                     *             "example"
+                     *           ],
+                     *           "keywords_exclude": [
+                     *             "example"
+                     *           ],
+                     *           "category": "example",
+                     *           "marketplace": "example",
+                     *           "stores_allow": [
+                     *             "example"
+                     *           ],
+                     *           "stores_deny": [
+                     *             "example"
+                     *           ],
+                     *           "min_discount_pct": 1,
+                     *           "min_price": 1,
+                     *           "max_price": 1,
+                     *           "min_commission_pct": 1
+                     *         },
+                     *         "frequency": {
+                     *           "every_minutes": 15,
+                     *           "cron": "example",
+                     *           "rrule": "example",
+                     *           "timezone": "example"
+                     *         },
+                     *         "automation": {
+                     *           "mode": "none",
+                     *           "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *           "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *           "with_image": true
+                     *         },
+                     *         "state": "active",
+                     *         "next_run_at": "2026-01-15T12:00:00Z",
+                     *         "last_run_at": "2026-01-15T12:00:00Z",
+                     *         "last_result": {
+                     *           "workflow_id": "example",
+                     *           "run_id": "example",
+                     *           "started_at": "2026-01-15T12:00:00Z",
+                     *           "finished_at": "2026-01-15T12:00:00Z",
+                     *           "duration_ms": 1,
+                     *           "seen": 1,
+                     *           "matched": 1,
+                     *           "created": 1,
+                     *           "published": 1,
+                     *           "errors": 1,
+                     *           "sources": [
+                     *             {
+                     *               "name": "example",
+                     *               "type": "merchant_xml",
+                     *               "seen": 1,
+                     *               "matched": 1,
+                     *               "created": 1,
+                     *               "published": 1,
+                     *               "error": "example"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Monitor"];
                         request_id: components["schemas"]["RequestId"];
@@ -5204,6 +6916,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "example",
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MonitorDeletion"];
                 };
             };
@@ -5231,6 +6950,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["MonitorUpdate"];
             };
         };
@@ -5242,6 +6962,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "mon_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "sources": [
+                     *           {
+                     *             "type": "merchant_xml",
+                     *             "url": "https://shop.example/p/cafeteira",
+                     *             "name": "example",
+                     *             "marketplace": "example",
+                     *             "mapping": {
+                     *               "items": "example",
+                     *               "title": "example",
+                     *               "url": "example",
+                     *               "price": "example",
+                     *               "original_price": "example",
+                     *               "image": "example",
+                     *               "store": "example",
+                     *               "category": "example",
+                     *               "commission_pct": "example",
+                     *               "currency": "example"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "criteria": {
+                     *           "keywords_include": [
+                     *             "example"
+                     *           ],
+                     *           "keywords_exclude": [
+                     *             "example"
+                     *           ],
+                     *           "category": "example",
+                     *           "marketplace": "example",
+                     *           "stores_allow": [
+                     *             "example"
+                     *           ],
+                     *           "stores_deny": [
+                     *             "example"
+                     *           ],
+                     *           "min_discount_pct": 1,
+                     *           "min_price": 1,
+                     *           "max_price": 1,
+                     *           "min_commission_pct": 1
+                     *         },
+                     *         "frequency": {
+                     *           "every_minutes": 15,
+                     *           "cron": "example",
+                     *           "rrule": "example",
+                     *           "timezone": "example"
+                     *         },
+                     *         "automation": {
+                     *           "mode": "none",
+                     *           "segment_id": "seg_0a1b2c3d4e5f6a7b",
+                     *           "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *           "with_image": true
+                     *         },
+                     *         "state": "active",
+                     *         "next_run_at": "2026-01-15T12:00:00Z",
+                     *         "last_run_at": "2026-01-15T12:00:00Z",
+                     *         "last_result": {
+                     *           "workflow_id": "example",
+                     *           "run_id": "example",
+                     *           "started_at": "2026-01-15T12:00:00Z",
+                     *           "finished_at": "2026-01-15T12:00:00Z",
+                     *           "duration_ms": 1,
+                     *           "seen": 1,
+                     *           "matched": 1,
+                     *           "created": 1,
+                     *           "published": 1,
+                     *           "errors": 1,
+                     *           "sources": [
+                     *             {
+                     *               "name": "example",
+                     *               "type": "merchant_xml",
+                     *               "seen": 1,
+                     *               "matched": 1,
+                     *               "created": 1,
+                     *               "published": 1,
+                     *               "error": "example"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Monitor"];
                         request_id: components["schemas"]["RequestId"];
@@ -5276,6 +7085,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "sto_0a1b2c3d4e5f6a7b",
+                     *         "subdomain": "example",
+                     *         "name": "example",
+                     *         "tagline": "example",
+                     *         "description": "example",
+                     *         "theme": "classic",
+                     *         "colors": {
+                     *           "primary": "#1a2b3c",
+                     *           "secondary": "#1a2b3c",
+                     *           "background": "#1a2b3c",
+                     *           "text": "#1a2b3c"
+                     *         },
+                     *         "logo": "example",
+                     *         "networks": {
+                     *           "instagram": "example",
+                     *           "facebook": "example",
+                     *           "tiktok": "example",
+                     *           "youtube": "example",
+                     *           "x": "example",
+                     *           "telegram": "example",
+                     *           "whatsapp": "example",
+                     *           "site": "example"
+                     *         },
+                     *         "hours": [
+                     *           {
+                     *             "day": "mon",
+                     *             "opens": "09:30",
+                     *             "closes": "09:30"
+                     *           }
+                     *         ],
+                     *         "timezone": "example",
+                     *         "contact": {
+                     *           "kind": "whatsapp_group",
+                     *           "url": "https://shop.example/p/cafeteira",
+                     *           "label": "example"
+                     *         },
+                     *         "seo_title": "example",
+                     *         "seo_description": "example",
+                     *         "domain": "example",
+                     *         "domain_verified": 0,
+                     *         "dns_target": "example",
+                     *         "active": 0,
+                     *         "url": "https://shop.example/p/cafeteira",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Store"];
                         request_id: components["schemas"]["RequestId"];
@@ -5303,6 +7164,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["StoreUpdate"];
             };
         };
@@ -5314,6 +7176,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "sto_0a1b2c3d4e5f6a7b",
+                     *         "subdomain": "example",
+                     *         "name": "example",
+                     *         "tagline": "example",
+                     *         "description": "example",
+                     *         "theme": "classic",
+                     *         "colors": {
+                     *           "primary": "#1a2b3c",
+                     *           "secondary": "#1a2b3c",
+                     *           "background": "#1a2b3c",
+                     *           "text": "#1a2b3c"
+                     *         },
+                     *         "logo": "example",
+                     *         "networks": {
+                     *           "instagram": "example",
+                     *           "facebook": "example",
+                     *           "tiktok": "example",
+                     *           "youtube": "example",
+                     *           "x": "example",
+                     *           "telegram": "example",
+                     *           "whatsapp": "example",
+                     *           "site": "example"
+                     *         },
+                     *         "hours": [
+                     *           {
+                     *             "day": "mon",
+                     *             "opens": "09:30",
+                     *             "closes": "09:30"
+                     *           }
+                     *         ],
+                     *         "timezone": "example",
+                     *         "contact": {
+                     *           "kind": "whatsapp_group",
+                     *           "url": "https://shop.example/p/cafeteira",
+                     *           "label": "example"
+                     *         },
+                     *         "seo_title": "example",
+                     *         "seo_description": "example",
+                     *         "domain": "example",
+                     *         "domain_verified": 0,
+                     *         "dns_target": "example",
+                     *         "active": 0,
+                     *         "url": "https://shop.example/p/cafeteira",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Store"];
                         request_id: components["schemas"]["RequestId"];
@@ -5355,6 +7269,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "col_0a1b2c3d4e5f6a7b",
+                     *           "title": "example",
+                     *           "slug": "example",
+                     *           "description": "example",
+                     *           "position": 1,
+                     *           "published": true,
+                     *           "offer_count": 1,
+                     *           "offer_ids": [
+                     *             "off_0a1b2c3d4e5f6a7b"
+                     *           ],
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["StoreCollection"][];
                         pagination: components["schemas"]["Pagination"];
@@ -5386,6 +7327,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["StorePageCreate"];
             };
         };
@@ -5397,6 +7343,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "pag_0a1b2c3d4e5f6a7b",
+                     *         "title": "example",
+                     *         "slug": "example",
+                     *         "summary": "example",
+                     *         "body": "example",
+                     *         "cover": "example",
+                     *         "seo_title": "example",
+                     *         "seo_description": "example",
+                     *         "published": true,
+                     *         "path": "/example",
+                     *         "url": "https://shop.example/p/cafeteira",
+                     *         "published_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b",
+                     *       "created": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["StorePage"];
                         request_id: components["schemas"]["RequestId"];
@@ -5442,6 +7410,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "jrn_0a1b2c3d4e5f6a7b",
+                     *           "name": "example",
+                     *           "description": "example",
+                     *           "trigger": "example",
+                     *           "filter": [
+                     *             {
+                     *               "field": "event.offer.title",
+                     *               "operator": "eq",
+                     *               "value": "example"
+                     *             }
+                     *           ],
+                     *           "channels": [
+                     *             "whatsapp"
+                     *           ],
+                     *           "blocks": [
+                     *             {
+                     *               "id": "0a1b2c3d4e5f6a7b",
+                     *               "type": "trigger",
+                     *               "name": "example",
+                     *               "config": {},
+                     *               "next": [
+                     *                 "0a1b2c3d4e5f6a7b"
+                     *               ],
+                     *               "position": {
+                     *                 "x": 1,
+                     *                 "y": 1
+                     *               },
+                     *               "metrics": {
+                     *                 "entered": 1,
+                     *                 "completed": 1,
+                     *                 "failed": 1
+                     *               }
+                     *             }
+                     *           ],
+                     *           "version": 1,
+                     *           "active": 0,
+                     *           "executions": 1,
+                     *           "metrics": {
+                     *             "running": 1,
+                     *             "completed": 1,
+                     *             "failed": 1,
+                     *             "completion_rate": 1,
+                     *             "last_execution_at": "2026-01-15T12:00:00Z"
+                     *           },
+                     *           "activated_at": "2026-01-15T12:00:00Z",
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Journey"][];
                         pagination: components["schemas"]["Pagination"];
@@ -5473,6 +7503,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "trigger": "offer.approved",
+                 *       "blocks": [
+                 *         {
+                 *           "id": "0a1b2c3d4e5f6a7b",
+                 *           "type": "trigger",
+                 *           "config": {}
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["JourneyCreate"];
             };
         };
@@ -5484,6 +7527,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "jrn_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "description": "example",
+                     *         "trigger": "example",
+                     *         "filter": [
+                     *           {
+                     *             "field": "event.offer.title",
+                     *             "operator": "eq",
+                     *             "value": "example"
+                     *           }
+                     *         ],
+                     *         "channels": [
+                     *           "whatsapp"
+                     *         ],
+                     *         "blocks": [
+                     *           {
+                     *             "id": "0a1b2c3d4e5f6a7b",
+                     *             "type": "trigger",
+                     *             "name": "example",
+                     *             "config": {},
+                     *             "next": [
+                     *               "0a1b2c3d4e5f6a7b"
+                     *             ],
+                     *             "position": {
+                     *               "x": 1,
+                     *               "y": 1
+                     *             },
+                     *             "metrics": {
+                     *               "entered": 1,
+                     *               "completed": 1,
+                     *               "failed": 1
+                     *             }
+                     *           }
+                     *         ],
+                     *         "version": 1,
+                     *         "active": 0,
+                     *         "executions": 1,
+                     *         "metrics": {
+                     *           "running": 1,
+                     *           "completed": 1,
+                     *           "failed": 1,
+                     *           "completion_rate": 1,
+                     *           "last_execution_at": "2026-01-15T12:00:00Z"
+                     *         },
+                     *         "activated_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b",
+                     *       "created": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Journey"];
                         request_id: components["schemas"]["RequestId"];
@@ -5523,6 +7621,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "jrn_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "description": "example",
+                     *         "trigger": "example",
+                     *         "filter": [
+                     *           {
+                     *             "field": "event.offer.title",
+                     *             "operator": "eq",
+                     *             "value": "example"
+                     *           }
+                     *         ],
+                     *         "channels": [
+                     *           "whatsapp"
+                     *         ],
+                     *         "blocks": [
+                     *           {
+                     *             "id": "0a1b2c3d4e5f6a7b",
+                     *             "type": "trigger",
+                     *             "name": "example",
+                     *             "config": {},
+                     *             "next": [
+                     *               "0a1b2c3d4e5f6a7b"
+                     *             ],
+                     *             "position": {
+                     *               "x": 1,
+                     *               "y": 1
+                     *             },
+                     *             "metrics": {
+                     *               "entered": 1,
+                     *               "completed": 1,
+                     *               "failed": 1
+                     *             }
+                     *           }
+                     *         ],
+                     *         "version": 1,
+                     *         "active": 0,
+                     *         "executions": 1,
+                     *         "metrics": {
+                     *           "running": 1,
+                     *           "completed": 1,
+                     *           "failed": 1,
+                     *           "completion_rate": 1,
+                     *           "last_execution_at": "2026-01-15T12:00:00Z"
+                     *         },
+                     *         "activated_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Journey"];
                         request_id: components["schemas"]["RequestId"];
@@ -5560,6 +7712,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "example",
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["JourneyDeletion"];
                 };
             };
@@ -5587,6 +7746,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["JourneyUpdate"];
             };
         };
@@ -5598,6 +7758,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "jrn_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "description": "example",
+                     *         "trigger": "example",
+                     *         "filter": [
+                     *           {
+                     *             "field": "event.offer.title",
+                     *             "operator": "eq",
+                     *             "value": "example"
+                     *           }
+                     *         ],
+                     *         "channels": [
+                     *           "whatsapp"
+                     *         ],
+                     *         "blocks": [
+                     *           {
+                     *             "id": "0a1b2c3d4e5f6a7b",
+                     *             "type": "trigger",
+                     *             "name": "example",
+                     *             "config": {},
+                     *             "next": [
+                     *               "0a1b2c3d4e5f6a7b"
+                     *             ],
+                     *             "position": {
+                     *               "x": 1,
+                     *               "y": 1
+                     *             },
+                     *             "metrics": {
+                     *               "entered": 1,
+                     *               "completed": 1,
+                     *               "failed": 1
+                     *             }
+                     *           }
+                     *         ],
+                     *         "version": 1,
+                     *         "active": 0,
+                     *         "executions": 1,
+                     *         "metrics": {
+                     *           "running": 1,
+                     *           "completed": 1,
+                     *           "failed": 1,
+                     *           "completion_rate": 1,
+                     *           "last_execution_at": "2026-01-15T12:00:00Z"
+                     *         },
+                     *         "activated_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Journey"];
                         request_id: components["schemas"]["RequestId"];
@@ -5631,6 +7845,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["JourneyActivateRequest"];
             };
         };
@@ -5642,6 +7857,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "jrn_0a1b2c3d4e5f6a7b",
+                     *         "name": "example",
+                     *         "description": "example",
+                     *         "trigger": "example",
+                     *         "filter": [
+                     *           {
+                     *             "field": "event.offer.title",
+                     *             "operator": "eq",
+                     *             "value": "example"
+                     *           }
+                     *         ],
+                     *         "channels": [
+                     *           "whatsapp"
+                     *         ],
+                     *         "blocks": [
+                     *           {
+                     *             "id": "0a1b2c3d4e5f6a7b",
+                     *             "type": "trigger",
+                     *             "name": "example",
+                     *             "config": {},
+                     *             "next": [
+                     *               "0a1b2c3d4e5f6a7b"
+                     *             ],
+                     *             "position": {
+                     *               "x": 1,
+                     *               "y": 1
+                     *             },
+                     *             "metrics": {
+                     *               "entered": 1,
+                     *               "completed": 1,
+                     *               "failed": 1
+                     *             }
+                     *           }
+                     *         ],
+                     *         "version": 1,
+                     *         "active": 0,
+                     *         "executions": 1,
+                     *         "metrics": {
+                     *           "running": 1,
+                     *           "completed": 1,
+                     *           "failed": 1,
+                     *           "completion_rate": 1,
+                     *           "last_execution_at": "2026-01-15T12:00:00Z"
+                     *         },
+                     *         "activated_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Journey"];
                         request_id: components["schemas"]["RequestId"];
@@ -5686,6 +7955,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "example",
+                     *           "journey_id": "jrn_0a1b2c3d4e5f6a7b",
+                     *           "conversation_id": "cnv_0a1b2c3d4e5f6a7b",
+                     *           "status": "running",
+                     *           "current_step": "example",
+                     *           "event_id": "example",
+                     *           "event_kind": "example",
+                     *           "version": 1,
+                     *           "error": "example",
+                     *           "started_at": "2026-01-15T12:00:00Z",
+                     *           "closed_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["JourneyExecution"][];
                         pagination: components["schemas"]["Pagination"];
@@ -5736,6 +8031,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cnv_0a1b2c3d4e5f6a7b",
+                     *           "channel": "whatsapp",
+                     *           "channel_id": "chn_0a1b2c3d4e5f6a7b",
+                     *           "status": "open",
+                     *           "assignee": "example",
+                     *           "priority": "low",
+                     *           "du_mode": "auto",
+                     *           "contact_id": "ctc_0a1b2c3d4e5f6a7b",
+                     *           "tags": [
+                     *             "example"
+                     *           ],
+                     *           "unread_count": 1,
+                     *           "last_message_at": "2026-01-15T12:00:00Z",
+                     *           "last_message_preview": "example",
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z",
+                     *           "closed_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Conversation"][];
                         pagination: components["schemas"]["Pagination"];
@@ -5774,6 +8101,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cnv_0a1b2c3d4e5f6a7b",
+                     *         "channel": "whatsapp",
+                     *         "channel_id": "chn_0a1b2c3d4e5f6a7b",
+                     *         "status": "open",
+                     *         "assignee": "example",
+                     *         "priority": "low",
+                     *         "du_mode": "auto",
+                     *         "contact_id": "ctc_0a1b2c3d4e5f6a7b",
+                     *         "tags": [
+                     *           "example"
+                     *         ],
+                     *         "unread_count": 1,
+                     *         "last_message_at": "2026-01-15T12:00:00Z",
+                     *         "last_message_preview": "example",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "closed_at": "2026-01-15T12:00:00Z",
+                     *         "contact": {
+                     *           "id": "ctc_0a1b2c3d4e5f6a7b",
+                     *           "display_name": "example",
+                     *           "channels": [
+                     *             "whatsapp"
+                     *           ],
+                     *           "stage": "new",
+                     *           "interests": [
+                     *             "example"
+                     *           ],
+                     *           "tags": [
+                     *             "example"
+                     *           ],
+                     *           "conversation_count": 1,
+                     *           "first_seen_at": "2026-01-15T12:00:00Z",
+                     *           "last_seen_at": "2026-01-15T12:00:00Z"
+                     *         },
+                     *         "last_messages": [
+                     *           {
+                     *             "id": "msg_0a1b2c3d4e5f6a7b",
+                     *             "conversation_id": "cnv_0a1b2c3d4e5f6a7b",
+                     *             "direction": "inbound",
+                     *             "author": "contact",
+                     *             "agent": "example",
+                     *             "text": "example",
+                     *             "media_type": "image",
+                     *             "media_urls": [
+                     *               "https://shop.example/p/cafeteira"
+                     *             ],
+                     *             "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *             "status": "received",
+                     *             "error": "example",
+                     *             "sent_at": "2026-01-15T12:00:00Z",
+                     *             "created_at": "2026-01-15T12:00:00Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ConversationContext"];
                         request_id: components["schemas"]["RequestId"];
@@ -5804,6 +8191,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["ConversationUpdate"];
             };
         };
@@ -5815,6 +8203,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cnv_0a1b2c3d4e5f6a7b",
+                     *         "channel": "whatsapp",
+                     *         "channel_id": "chn_0a1b2c3d4e5f6a7b",
+                     *         "status": "open",
+                     *         "assignee": "example",
+                     *         "priority": "low",
+                     *         "du_mode": "auto",
+                     *         "contact_id": "ctc_0a1b2c3d4e5f6a7b",
+                     *         "tags": [
+                     *           "example"
+                     *         ],
+                     *         "unread_count": 1,
+                     *         "last_message_at": "2026-01-15T12:00:00Z",
+                     *         "last_message_preview": "example",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "closed_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Conversation"];
                         request_id: components["schemas"]["RequestId"];
@@ -5848,6 +8260,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["ConversationCloseRequest"];
             };
         };
@@ -5859,6 +8272,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cnv_0a1b2c3d4e5f6a7b",
+                     *         "channel": "whatsapp",
+                     *         "channel_id": "chn_0a1b2c3d4e5f6a7b",
+                     *         "status": "open",
+                     *         "assignee": "example",
+                     *         "priority": "low",
+                     *         "du_mode": "auto",
+                     *         "contact_id": "ctc_0a1b2c3d4e5f6a7b",
+                     *         "tags": [
+                     *           "example"
+                     *         ],
+                     *         "unread_count": 1,
+                     *         "last_message_at": "2026-01-15T12:00:00Z",
+                     *         "last_message_preview": "example",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "closed_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "event_id": "evt_0a1b2c3d4e5f6a7b",
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Conversation"];
                         event_id: components["schemas"]["EventId"];
@@ -5904,6 +8342,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_0a1b2c3d4e5f6a7b",
+                     *           "conversation_id": "cnv_0a1b2c3d4e5f6a7b",
+                     *           "direction": "inbound",
+                     *           "author": "contact",
+                     *           "agent": "example",
+                     *           "text": "example",
+                     *           "media_type": "image",
+                     *           "media_urls": [
+                     *             "https://shop.example/p/cafeteira"
+                     *           ],
+                     *           "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *           "status": "received",
+                     *           "error": "example",
+                     *           "sent_at": "2026-01-15T12:00:00Z",
+                     *           "created_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Message"][];
                         pagination: components["schemas"]["Pagination"];
@@ -5938,6 +8406,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ConversationReply"];
             };
         };
@@ -5949,6 +8422,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "msg_0a1b2c3d4e5f6a7b",
+                     *         "conversation_id": "cnv_0a1b2c3d4e5f6a7b",
+                     *         "direction": "inbound",
+                     *         "author": "contact",
+                     *         "agent": "example",
+                     *         "text": "example",
+                     *         "media_type": "image",
+                     *         "media_urls": [
+                     *           "https://shop.example/p/cafeteira"
+                     *         ],
+                     *         "template_id": "tpl_0a1b2c3d4e5f6a7b",
+                     *         "status": "received",
+                     *         "error": "example",
+                     *         "sent_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Message"];
                         request_id: components["schemas"]["RequestId"];
@@ -5996,6 +8491,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ctc_0a1b2c3d4e5f6a7b",
+                     *           "display_name": "example",
+                     *           "channels": [
+                     *             "whatsapp"
+                     *           ],
+                     *           "stage": "new",
+                     *           "interests": [
+                     *             "example"
+                     *           ],
+                     *           "tags": [
+                     *             "example"
+                     *           ],
+                     *           "conversation_count": 1,
+                     *           "first_seen_at": "2026-01-15T12:00:00Z",
+                     *           "last_seen_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"][];
                         pagination: components["schemas"]["Pagination"];
@@ -6036,6 +8561,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "days": 1,
+                     *         "time_zone": "example",
+                     *         "first_day": "2026-01-15",
+                     *         "last_day": "2026-01-15",
+                     *         "publications": 1,
+                     *         "publications_sent": 1,
+                     *         "publications_failed": 1,
+                     *         "deliveries": 1,
+                     *         "deliveries_sent": 1,
+                     *         "deliveries_failed": 1,
+                     *         "delivery_rate": 1,
+                     *         "clicks": 1,
+                     *         "bot_clicks": 1,
+                     *         "commissions": [
+                     *           {
+                     *             "currency": "example",
+                     *             "count": 1,
+                     *             "amount_minor": 1,
+                     *             "amount": "123.50"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AnalyticsSummary"];
                         request_id: components["schemas"]["RequestId"];
@@ -6075,6 +8628,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "days": 1,
+                     *         "time_zone": "example",
+                     *         "first_day": "2026-01-15",
+                     *         "last_day": "2026-01-15",
+                     *         "points": [
+                     *           {
+                     *             "date": "2026-01-15",
+                     *             "publications": 1,
+                     *             "posts": 1,
+                     *             "failures": 1,
+                     *             "deliveries_sent": 1,
+                     *             "deliveries_failed": 1,
+                     *             "clicks": 1,
+                     *             "commissions": [
+                     *               {
+                     *                 "currency": "example",
+                     *                 "count": 1,
+                     *                 "amount_minor": 1,
+                     *                 "amount": "123.50"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AnalyticsTimeseries"];
                         request_id: components["schemas"]["RequestId"];
@@ -6118,6 +8701,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "group_id": "grp_0a1b2c3d4e5f6a7b",
+                     *           "name": "example",
+                     *           "publications": 1,
+                     *           "sent": 1,
+                     *           "failed": 1,
+                     *           "delivery_rate": 1,
+                     *           "clicks": 1,
+                     *           "commissions": [
+                     *             {
+                     *               "currency": "example",
+                     *               "count": 1,
+                     *               "amount_minor": 1,
+                     *               "amount": "123.50"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AnalyticsGroup"][];
                         pagination: components["schemas"]["Pagination"];
@@ -6164,6 +8777,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "offer_id": "off_0a1b2c3d4e5f6a7b",
+                     *           "title": "example",
+                     *           "marketplace": "example",
+                     *           "publications": 1,
+                     *           "posts": 1,
+                     *           "clicks": 1,
+                     *           "commissions": 1,
+                     *           "revenue": [
+                     *             {
+                     *               "currency": "example",
+                     *               "count": 1,
+                     *               "amount_minor": 1,
+                     *               "amount": "123.50"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AnalyticsOffer"][];
                         pagination: components["schemas"]["Pagination"];
@@ -6208,6 +8851,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "marketplace": "amazon",
+                     *           "publications": 1,
+                     *           "clicks": 1,
+                     *           "commissions": 1,
+                     *           "revenue": [
+                     *             {
+                     *               "currency": "example",
+                     *               "count": 1,
+                     *               "amount_minor": 1,
+                     *               "amount": "123.50"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AnalyticsSource"][];
                         pagination: components["schemas"]["Pagination"];
@@ -6248,6 +8918,872 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "days": 1,
+                     *         "time_zone": "example",
+                     *         "first_day": "2026-01-15",
+                     *         "last_day": "2026-01-15",
+                     *         "clicks": 1,
+                     *         "hours": [
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           },
+                     *           {
+                     *             "weekday": 1,
+                     *             "hour": 1,
+                     *             "clicks": 1
+                     *           }
+                     *         ],
+                     *         "elements": [
+                     *           {
+                     *             "element": "example",
+                     *             "clicks": 1
+                     *           }
+                     *         ],
+                     *         "pages": [
+                     *           {
+                     *             "page_id": "example",
+                     *             "clicks": 1
+                     *           }
+                     *         ]
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AnalyticsHeatmap"];
                         request_id: components["schemas"]["RequestId"];
@@ -6278,6 +9814,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example/p/cafeteira"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LinkConvertRequest"];
             };
         };
@@ -6289,6 +9830,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "original_url": "https://shop.example/p/cafeteira",
+                     *         "resolved_url": "https://shop.example/p/cafeteira",
+                     *         "affiliate_url": "https://shop.example/p/cafeteira",
+                     *         "marketplace": "amazon",
+                     *         "integration": "int_0a1b2c3d4e5f6a7b",
+                     *         "sub_id": "example",
+                     *         "link_id": "lnk_0a1b2c3d4e5f6a7b",
+                     *         "short_url": "https://shop.example/p/cafeteira",
+                     *         "offer_id": "off_0a1b2c3d4e5f6a7b"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["LinkConversion"];
                         request_id: components["schemas"]["RequestId"];
@@ -6330,6 +9887,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "whk_0a1b2c3d4e5f6a7b",
+                     *           "url": "https://shop.example/p/cafeteira",
+                     *           "events": [
+                     *             "example"
+                     *           ],
+                     *           "description": "example",
+                     *           "state": "enabled",
+                     *           "disabled_reason": "manual",
+                     *           "last_delivery_at": "2026-01-15T12:00:00Z",
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"][];
                         pagination: components["schemas"]["Pagination"];
@@ -6361,6 +9944,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example/p/cafeteira",
+                 *       "events": [
+                 *         "offer.approved"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookCreate"];
             };
         };
@@ -6372,6 +9963,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "whk_0a1b2c3d4e5f6a7b",
+                     *         "url": "https://shop.example/p/cafeteira",
+                     *         "events": [
+                     *           "example"
+                     *         ],
+                     *         "description": "example",
+                     *         "state": "enabled",
+                     *         "disabled_reason": "manual",
+                     *         "last_delivery_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "secret": "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b",
+                     *       "created": true
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookWithSecret"];
                         request_id: components["schemas"]["RequestId"];
@@ -6411,6 +10022,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "whk_0a1b2c3d4e5f6a7b",
+                     *         "url": "https://shop.example/p/cafeteira",
+                     *         "events": [
+                     *           "example"
+                     *         ],
+                     *         "description": "example",
+                     *         "state": "enabled",
+                     *         "disabled_reason": "manual",
+                     *         "last_delivery_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                         request_id: components["schemas"]["RequestId"];
@@ -6448,6 +10077,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "example",
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeletion"];
                 };
             };
@@ -6475,6 +10111,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["WebhookUpdate"];
             };
         };
@@ -6486,6 +10123,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "whk_0a1b2c3d4e5f6a7b",
+                     *         "url": "https://shop.example/p/cafeteira",
+                     *         "events": [
+                     *           "example"
+                     *         ],
+                     *         "description": "example",
+                     *         "state": "enabled",
+                     *         "disabled_reason": "manual",
+                     *         "last_delivery_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                         request_id: components["schemas"]["RequestId"];
@@ -6532,6 +10187,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "example",
+                     *           "webhook_id": "whk_0a1b2c3d4e5f6a7b",
+                     *           "event_id": "evt_0a1b2c3d4e5f6a7b",
+                     *           "event_kind": "offer.approved",
+                     *           "state": "pending",
+                     *           "attempts": [
+                     *             {
+                     *               "attempt": 1,
+                     *               "at": "2026-01-15T12:00:00Z",
+                     *               "http_status": 100,
+                     *               "duration_ms": 1,
+                     *               "error": "example"
+                     *             }
+                     *           ],
+                     *           "next_attempt_at": "2026-01-15T12:00:00Z",
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "has_more": true
+                     *       },
+                     *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         pagination: components["schemas"]["Pagination"];

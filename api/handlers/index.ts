@@ -30,8 +30,7 @@ import { couponCreate, couponDeactivate, couponGet, couponsList, couponUpdate } 
 import { webhookCreate, webhookDelete, webhookDeliveriesList, webhookGet, webhooksList, webhookUpdate } from './webhooks';
 
 /** Operations declared in the contract whose issue has not landed: they answer 501. */
-export const UNBUILT_OPERATIONS = [
-] as const;
+export const UNBUILT_OPERATIONS = [] as const;
 
 type Unbuilt = (typeof UNBUILT_OPERATIONS)[number];
 

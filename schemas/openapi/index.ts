@@ -3,7 +3,7 @@
  * `schemas/openapi.json` is this object written out (`npm run openapi`); a
  * contract test fails when the two differ.
  */
-import { COMMON_SCHEMAS, DEFAULT_ID_SCHEMA, ERROR_RESPONSES, JsonSchema, OperationDef } from './common';
+import { COMMON_SCHEMAS, DEFAULT_ID_SCHEMA, ERROR_CODES, ERROR_RESPONSES, JsonSchema, OperationDef } from './common';
 import * as account from './account';
 import * as analytics from './analytics';
 import * as commissions from './commissions';
@@ -20,6 +20,8 @@ import * as segments from './segments';
 import * as store from './store';
 import * as templates from './templates';
 import * as webhooks from './webhooks';
+import { GUIDE, TAG_DESCRIPTIONS } from './guide';
+import { exampleOf } from './examples';
 
 export const SCOPE_EXTENSION = 'x-offerops-scope';
 
@@ -77,7 +79,13 @@ function operationObject(op: OperationDef): JsonSchema {
   return {
     operationId: op.operationId,
     summary: op.summary,
-    ...(op.description ? { description: op.description } : {}),
+    description: [
+      op.description,
+      `Needs the \`${op.scope}\` scope.`,
+      op.path.includes('{id}') ? "An `id` that does not exist in the key's account and environment answers 404 `not_found`." : null,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     tags: [op.tag],
     [SCOPE_EXTENSION]: op.scope,
     ...(parameters.length ? { parameters } : {}),
@@ -92,6 +100,22 @@ function operationObject(op: OperationDef): JsonSchema {
       : {}),
     responses,
   };
+}
+
+type MediaTypes = Record<string, { schema: JsonSchema; example?: unknown }>;
+
+/** An example on each request body (its required fields) and each success response (every field), made from its schema. */
+function addExamples(paths: Record<string, Record<string, JsonSchema>>, schemas: Record<string, JsonSchema>): void {
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item)) {
+      const body = (op.requestBody as { content: MediaTypes } | undefined)?.content['application/json'];
+      if (body) body.example = exampleOf(body.schema, schemas, false);
+      for (const [status, response] of Object.entries(op.responses as Record<string, { content?: MediaTypes }>)) {
+        const json = /^2\d\d$/.test(status) ? response.content?.['application/json'] : undefined;
+        if (json) json.example = exampleOf(json.schema, schemas, true);
+      }
+    }
+  }
 }
 
 function build(): JsonSchema {
@@ -110,6 +134,7 @@ function build(): JsonSchema {
       if (!tags.includes(op.tag)) tags.push(op.tag);
     }
   }
+  addExamples(paths, schemas);
   const responses: Record<string, JsonSchema> = {};
   for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
     responses[`Error${status}`] = {
@@ -124,7 +149,16 @@ function build(): JsonSchema {
             }
           : {}),
       },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          example: {
+            code: (ERROR_CODES as Record<string, readonly string[]>)[status]?.[0] ?? 'internal_error',
+            message: description,
+            request_id: 'req_0a1b2c3d4e5f6a7b',
+          },
+        },
+      },
     };
   }
   return {
@@ -132,15 +166,11 @@ function build(): JsonSchema {
     info: {
       title: 'offerops Operations API',
       version: '1.1.0',
-      description:
-        'Multi-tenant, account-scoped API for running an affiliate-offer operation. Every call acts on the account ' +
-        'and environment (live or test) bound to the API key (or application token). Each operation carries its required scope in ' +
-        '`x-offerops-scope`. Applications exchange client credentials for tokens at the site root: see the document ' +
-        '`/api/developer/openapi.json`.',
+      description: GUIDE,
     },
     servers: [{ url: 'http://127.0.0.1:8080/api/v1', description: 'local stack started by `npm start`' }],
     security: [{ ApiKey: [] }],
-    tags: tags.map((name) => ({ name })),
+    tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {
       securitySchemes: {

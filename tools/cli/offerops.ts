@@ -174,7 +174,7 @@ async function main(argv: string[], json: boolean): Promise<void> {
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json') || !process.stdout.isTTY;
-main(argv, json).then(
+(argv[0] === 'mcp' ? import('./mcp.js').then((m) => m.runMcp()) : main(argv, json)).then(
   () => undefined,
   (err: unknown) => {
     const usage = err instanceof UsageError || err instanceof DomainError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');

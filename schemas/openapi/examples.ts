@@ -1,0 +1,97 @@
+/**
+ * An example value for a schema, made from the schema itself (its `example`,
+ * `const`, `default` or first `enum` value, its format or the literal prefix
+ * of its pattern, its bounds): each request body and success response of the
+ * document gets one this way, so no operation is without an example and none
+ * is written by hand. Bodies carry their required fields only; responses every field.
+ */
+import { JsonSchema } from './common';
+
+const FORMATS: Record<string, string> = {
+  'date-time': '2026-01-15T12:00:00Z',
+  date: '2026-01-15',
+  uri: 'https://shop.example/p/cafeteira',
+  email: 'ana@shop.example',
+  uuid: '00000000-0000-4000-8000-000000000000',
+};
+
+/** Values of the document's compound forms (event kinds, field paths, colours, secrets), tried when the plain guess does not match. */
+const PATTERN_SAMPLES = [
+  '123.50',
+  'offer.approved',
+  'event.offer.title',
+  '#1a2b3c',
+  '09:30',
+  '2026-01-15T12:00:00Z',
+  `whsec_${'A'.repeat(43)}=`,
+];
+
+/** A string for `pattern`: its literal start (`^off_`) followed by characters the common id forms take, or a known sample that matches. */
+function fromPattern(pattern: string, min: number): string {
+  const literal = /^\^((?:[A-Za-z0-9_:./-]|\\.)*)/.exec(pattern)?.[1]?.replace(/\\(.)/g, '$1') ?? '';
+  const rest = /\[[^\]]*0-9[^\]]*\]/.test(pattern) ? '0a1b2c3d4e5f6a7b' : /\[[^\]]*a-z/.test(pattern) ? 'abcdefghijklmnop' : 'example';
+  const guess = `${literal}${rest}`.padEnd(min, 'a');
+  const re = new RegExp(pattern, 'u');
+  return [guess, ...PATTERN_SAMPLES].find((v) => re.test(v)) ?? guess;
+}
+
+export function exampleOf(schema: JsonSchema | undefined, components: Record<string, JsonSchema>, all: boolean, depth = 0): unknown {
+  if (!schema || depth > 12) return null;
+  if (typeof schema.$ref === 'string') return exampleOf(components[schema.$ref.split('/').pop()!], components, all, depth + 1);
+  if ('example' in schema) return schema.example;
+  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
+  if ('const' in schema) return schema.const;
+  if ('default' in schema) return schema.default;
+  if (Array.isArray(schema.enum)) return schema.enum.find((v) => v !== null) ?? schema.enum[0];
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const branches = schema[key] as JsonSchema[] | undefined;
+    if (branches) {
+      const chosen = branches.find((b) => b.type !== 'null') ?? branches[0];
+      const base = exampleOf({ ...schema, [key]: undefined }, components, all, depth + 1);
+      const branch = exampleOf(chosen, components, all, depth + 1);
+      return isObject(base) && isObject(branch) ? { ...base, ...branch } : branch;
+    }
+  }
+  if (Array.isArray(schema.allOf)) {
+    return Object.assign({}, ...(schema.allOf as JsonSchema[]).map((s) => exampleOf(s, components, all, depth + 1)).filter(isObject));
+  }
+  const type = Array.isArray(schema.type) ? (schema.type as string[]).find((t) => t !== 'null') : (schema.type as string | undefined);
+  switch (type) {
+    case 'object': {
+      const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+      const required = new Set((schema.required ?? []) as string[]);
+      const out: Record<string, unknown> = {};
+      for (const [name, prop] of Object.entries(properties)) {
+        if (all || required.has(name)) out[name] = exampleOf(prop, components, all, depth + 1);
+      }
+      return out;
+    }
+    case 'array': {
+      const count = Math.max(1, Number(schema.minItems ?? 1));
+      return Array.from({ length: count }, () => exampleOf(schema.items as JsonSchema, components, all, depth + 1));
+    }
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number'
+        ? Math.max(schema.minimum, 1)
+        : typeof schema.maximum === 'number'
+          ? Math.min(schema.maximum, 1)
+          : 1;
+    case 'boolean':
+      return true;
+    case 'string': {
+      const min = Number(schema.minLength ?? 1);
+      if (typeof schema.format === 'string' && FORMATS[schema.format]) return FORMATS[schema.format];
+      if (typeof schema.pattern === 'string') return fromPattern(schema.pattern, min);
+      return 'example'.padEnd(min, 'e');
+    }
+    case 'null':
+      return null;
+    default:
+      return isObject(schema.properties) ? exampleOf({ ...schema, type: 'object' }, components, all, depth + 1) : null;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,62 @@
+/**
+ * The API reference at /docs in a real browser (Debian's Chromium, headless,
+ * driven by playwright-core): Redoc, served by the API process, renders the
+ * served document; every operation's summary is on the page, and nothing is
+ * loaded from anywhere but the API itself.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Browser, chromium } from 'playwright-core';
+import { openapiDocument } from '../../schemas/openapi/index';
+import { startTestApp, TestApp } from '../helpers/stack';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const OUTPUT = resolve(process.env.OFFEROPS_TEST_OUTPUT ?? join(__dirname, '../../../test-output'), 'browser');
+
+let app: TestApp;
+let browser: Browser;
+
+before(async () => {
+  mkdirSync(OUTPUT, { recursive: true });
+  app = await startTestApp();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+});
+after(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+test('/docs renders the reference: every operation, the guide sections, no outside request', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const requested: string[] = [];
+  // Redoc's footer asks for its logo on a CDN; the page's Content-Security-Policy refuses it, so only requests that finished count.
+  page.on('requestfinished', (r) => requested.push(r.url()));
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const res = await page.goto(`${app.origin}/docs`);
+  assert.equal(res?.status(), 200);
+  await page.locator('h1', { hasText: 'offerops Operations API' }).waitFor({ timeout: 60_000 });
+  const text = await page.locator('body').innerText();
+  const summaries = Object.values(openapiDocument.paths as Record<string, Record<string, { summary: string }>>).flatMap((item) =>
+    Object.values(item).map((op) => op.summary),
+  );
+  assert.equal(summaries.length, 73);
+  const missing = summaries.filter((s) => !text.includes(s));
+  assert.deepEqual(missing, []);
+  for (const heading of ['Authentication', 'Errors', 'Rate limit', 'Pagination', 'Webhook verification', 'Sandbox']) {
+    assert.ok(text.includes(heading), `section ${heading}`);
+  }
+  await page.screenshot({ path: join(OUTPUT, 'docs.png') });
+  assert.deepEqual(
+    requested.filter((u) => !u.startsWith(app.origin) && !u.startsWith('blob:') && !u.startsWith('data:')),
+    [],
+  );
+  assert.deepEqual(errors, []);
+  await page.close();
+});
