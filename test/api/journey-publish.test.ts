@@ -4,11 +4,16 @@
  * text, to a group, a segment or the group the event names, as a publication
  * of the publish path (one per execution and block); the graph's reference
  * rules for its group, segment and template; a block that cannot publish
- * fails the execution naming why.
+ * fails the execution naming why; the thank-after-commission-approved recipe
+ * from a signed postback attributed through a click to the group it thanks.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { createHmac } from 'node:crypto';
+import { readRecipes } from '../../tools/cli/recipes';
 import { connectChannel } from '../../domain/channels/service';
+import { createPostbackSecret } from '../../domain/commissions/postbacks';
+import { newId } from '../../domain/ids';
 import { createGroup } from '../../domain/groups/store';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { dispatchWorkflowId, journeyExecutionWorkflowId } from '../../domain/temporal/names';
@@ -45,7 +50,7 @@ async function tenantWithGroup(address: string) {
     secretKeyFromEnv,
   );
   const group = await createGroup(app.db, tenant, { name: 'Alertas', channel: { id: made.channel._id, type: 'http', address } });
-  return { t, api: new ApiClient(app.baseUrl, t.apiKey), group };
+  return { t, tenant, api: new ApiClient(app.baseUrl, t.apiKey), group };
 }
 
 async function activeJourney(api: ApiClient, body: Record<string, unknown>): Promise<string> {
@@ -153,4 +158,41 @@ test('the graph rules: a group, segment or template of the block must exist; one
   }
   assert.equal((await api.get('/journeys')).body.data.length, 0);
   assert.equal((await api.post('/journeys', body({ group_id: group._id, text: 'Oi' }))).status, 201);
+});
+
+test('the thank-after-commission-approved recipe: an approved commission attributed through a click thanks that group', async () => {
+  const { tenant, api, group } = await tenantWithGroup('120363000000000005@g.us');
+  const recipe = readRecipes().find((r) => r.recipe === 'thank-after-commission-approved')!;
+  const id = await activeJourney(api, recipe.body);
+  const endpoint = await createPostbackSecret(app.db, tenant, 'amazon', secretKeyFromEnv());
+  const clickId = newId('clk');
+  await app.db.collection('clicks').insertOne({
+    _id: clickId as any,
+    account_id: tenant.accountId,
+    env: tenant.env,
+    link_id: 'lnk_test',
+    group_id: group._id,
+    marketplace: 'amazon',
+    ua_class: 'mobile',
+    bot: false,
+    at: new Date(),
+  });
+  const postback = async (fields: Record<string, unknown>) => {
+    const body = JSON.stringify({ currency: 'BRL', commission: '12.34', occurred_at: new Date().toISOString(), ...fields });
+    const signature = `sha256=${createHmac('sha256', endpoint.secret).update(body).digest('hex')}`;
+    const res = await fetch(`${app.origin}/postbacks/${endpoint.integration_id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-offerops-signature': signature },
+      body,
+    });
+    assert.ok(res.status < 300, await res.text());
+  };
+  // Pending starts nothing; approved (attributed to the group through the click) thanks it once.
+  await postback({ transaction_id: 'TX-thanks-1', status: 'pending', sub_id: clickId, updated_at: '2026-11-20T10:00:00Z' });
+  await postback({ transaction_id: 'TX-thanks-1', status: 'approved', sub_id: clickId, updated_at: '2026-11-21T10:00:00Z' });
+  const evt = await eventOf('commission.approved', 'data.group_id', group._id);
+  assert.equal((await executionResult(id, evt)).state, 'completed');
+  const sent = await waitFor('the thanks at the gateway', async () => gateway.messages('120363000000000005@g.us')[0]);
+  assert.match(sent.text, /Obrigado, pessoal!/);
+  assert.equal(gateway.messages('120363000000000005@g.us').length, 1);
 });

@@ -39,6 +39,7 @@ test('recipes list: each recipe with its name, trigger and size', async () => {
       ['hand-over-on-keyword', 'message.received'],
       ['notify-group-on-monitor-match', 'offer.created'],
       ['re-engage-after-silence', 'message.received'],
+      ['thank-after-commission-approved', 'commission.approved'],
       ['welcome-new-contact', 'conversation.created'],
     ],
   );
@@ -83,7 +84,7 @@ test('usage errors exit 2 and install nothing: an unknown recipe, no key, a key 
   const unknown = usage(await cli({ OFFEROPS_API_KEY: me.apiKey, OFFEROPS_BASE_URL: app.baseUrl }, 'recipes', 'install', 'teleport'));
   assert.match(
     unknown,
-    /no recipe teleport; known: hand-over-on-keyword, notify-group-on-monitor-match, re-engage-after-silence, welcome-new-contact/,
+    /no recipe teleport; known: hand-over-on-keyword, notify-group-on-monitor-match, re-engage-after-silence, thank-after-commission-approved, welcome-new-contact/,
   );
   const env = { OFFEROPS_API_KEY: me.apiKey, OFFEROPS_BASE_URL: app.baseUrl };
   assert.match(usage(await cli(env, 'recipes', 'install', 'notify-group-on-monitor-match')), /needs group_id=… \(--set\)/);

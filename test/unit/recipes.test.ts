@@ -14,10 +14,16 @@ import { fillRecipe, readRecipes } from '../../tools/cli/recipes';
 const recipes = readRecipes();
 const validate = validatorFor({ $ref: `${DOCUMENT_ID}#/components/schemas/JourneyCreate` });
 
-test('the library ships the welcome, re-engage, hand-over and monitor-match recipes', () => {
+test('the library ships the welcome, re-engage, hand-over, monitor-match and commission-thanks recipes', () => {
   assert.deepEqual(
     recipes.map((r) => r.recipe),
-    ['hand-over-on-keyword', 'notify-group-on-monitor-match', 're-engage-after-silence', 'welcome-new-contact'],
+    [
+      'hand-over-on-keyword',
+      'notify-group-on-monitor-match',
+      're-engage-after-silence',
+      'thank-after-commission-approved',
+      'welcome-new-contact',
+    ],
   );
 });
 
