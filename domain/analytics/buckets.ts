@@ -14,11 +14,12 @@
  * Days are the account's local days (its `timezone`, UTC by default). Every
  * write is an upsert by `_id` alone with `$inc`, which the embedded FerretDB
  * serves from SQL and MongoDB from its `_id` index; the writes of a batch are
- * merged per document first. Callers count a fact once: where a retry could
+ * merged per document first, and the writes to one document queue in the
+ * process (oneAtATime). Callers count a fact once: where a retry could
  * repeat the call, they bump only on the write that changed the state.
  */
 import { Db } from 'mongodb';
-import { platformCollection, Tenant, tenantCollection, TenantDoc } from '../db';
+import { isDuplicateKey, platformCollection, Tenant, tenantCollection, TenantDoc } from '../db';
 import { localTime } from '../schedules/recurrence';
 
 export type Dimension = 'totals' | 'hours' | 'groups' | 'offers' | 'segments' | 'sources' | 'elements' | 'pages';
@@ -104,14 +105,38 @@ export async function addToBuckets(db: Db, tenant: Tenant, facts: BucketFact[]):
   }
   const coll = db.collection<BucketDoc>('analytics_buckets');
   await Promise.all(
-    [...docs].map(([id, doc]) =>
-      coll.updateOne(
-        { _id: id },
-        { $inc: doc.inc, $setOnInsert: { account_id: tenant.accountId, env: tenant.env, day: doc.day, dimension: doc.dimension } },
-        { upsert: true },
-      ),
-    ),
+    [...docs].map(([id, doc]) => {
+      const upsert = () =>
+        coll.updateOne(
+          { _id: id },
+          { $inc: doc.inc, $setOnInsert: { account_id: tenant.accountId, env: tenant.env, day: doc.day, dimension: doc.dimension } },
+          { upsert: true },
+        );
+      // Two first writers of a document (in two processes) both insert: the loser's update finds the winner's document.
+      return oneAtATime(id, () => upsert().catch((err: unknown) => (isDuplicateKey(err) ? upsert() : Promise.reject(err))));
+    }),
   );
+}
+
+/** The write to each bucket document waiting or under way in this process (the last one queued). */
+const writing = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs the writes to one bucket document one after another in this process.
+ * The embedded FerretDB applies `$inc` as a read then a write in two steps, so
+ * concurrent increments of one document lose some of them (MongoDB's are
+ * atomic); a publication's deliveries end together in one worker, a click
+ * batch and a commission in one API process. Writers in different processes
+ * can still meet on one document on FerretDB (see README "Analytics").
+ */
+function oneAtATime<T>(id: string, write: () => Promise<T>): Promise<T> {
+  const result = (writing.get(id) ?? Promise.resolve()).then(write);
+  const settled = result.catch(() => undefined);
+  writing.set(id, settled);
+  void settled.then(() => {
+    if (writing.get(id) === settled) writing.delete(id);
+  });
+  return result;
 }
 
 /** The tenant's buckets of `dimension` for `days` (those that exist; days without a document had no activity). */

@@ -49,4 +49,14 @@ describe('analytics buckets', () => {
     assert.deepEqual((await readBuckets(app.db, b, 'groups', ['2026-11-23', '2026-11-24']))[0]?.c, { grp_9: { clicks: 1 } });
     assert.equal((await readBuckets(app.db, b, 'totals', ['2026-11-23'])).length, 0);
   });
+
+  it('counts every increment of concurrent writers of one bucket, whether it exists yet or not', async () => {
+    const t = await seedTenant(app.db);
+    const at = new Date('2026-11-10T12:00:00Z');
+    const one = () => addToBuckets(app.db, t, [{ at, incs: [{ dimension: 'groups', key: 'grp_1', counter: 'deliveries_sent', by: 1 }] }]);
+    await Promise.all(Array.from({ length: 40 }, one));
+    await Promise.all(Array.from({ length: 40 }, one));
+    const [groups] = await readBuckets(app.db, t, 'groups', ['2026-11-10']);
+    assert.deepEqual(groups?.c, { grp_1: { deliveries_sent: 80 } });
+  });
 });
