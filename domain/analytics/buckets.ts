@@ -113,7 +113,12 @@ export async function addToBuckets(db: Db, tenant: Tenant, facts: BucketFact[]):
           { upsert: true },
         );
       // Two first writers of a document (in two processes) both insert: the loser's update finds the winner's document.
-      return oneAtATime(id, () => upsert().catch((err: unknown) => (isDuplicateKey(err) ? upsert() : Promise.reject(err))));
+      return oneAtATime(id, () =>
+        upsert().catch((err: unknown) => {
+          if (!isDuplicateKey(err)) throw err;
+          return upsert();
+        }),
+      );
     }),
   );
 }
