@@ -8,20 +8,19 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
 import { createAccount } from '../../domain/accounts/store';
 import { createPanelLink } from '../../domain/panel/auth';
 import { sandboxSeedOf, seedSandbox } from '../../domain/sandbox/seed';
+import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { ApiClient } from '../helpers/client';
 import { cliEnv, ok, runCli } from '../helpers/cli';
 import { addKey, stackEnv, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const OUTPUT = resolve(process.env.OFFEROPS_TEST_OUTPUT ?? join(__dirname, '../../../test-output'), 'browser');
 const taskQueue = `test-panel-${randomBytes(4).toString('hex')}`;
 
 let app: TestApp;
@@ -29,7 +28,6 @@ let browser: Browser;
 let tmp: string;
 
 before(async () => {
-  mkdirSync(OUTPUT, { recursive: true });
   tmp = mkdtempSync(join(tmpdir(), 'offerops-panel-'));
   app = await startTestApp({ taskQueue });
 });
@@ -79,11 +77,7 @@ const countSessions = () => app.db.collection('panel_sessions').countDocuments()
 
 describe('the panel in a browser', () => {
   before(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchBrowser();
   });
 
   test('sign in with a link, create a key with two scopes and use it, reset the sandbox', async () => {
@@ -99,7 +93,7 @@ describe('the panel in a browser', () => {
       const [cookie] = await context.cookies();
       assert.equal(cookie?.httpOnly, true);
       assert.equal(cookie?.sameSite, 'Strict');
-      await page.screenshot({ path: join(OUTPUT, 'panel-keys.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('panel-keys'), fullPage: true });
 
       // A test key with two scopes, expiring in an hour; the keyboard reaches every control.
       await page.getByLabel('Name').fill('browser key');
@@ -110,7 +104,7 @@ describe('the panel in a browser', () => {
       await page.getByRole('button', { name: 'Create key' }).click();
       const secret = await page.locator('#new-secret').inputValue();
       assert.match(secret, /^oo_test_[A-Za-z0-9]{40}$/);
-      await page.screenshot({ path: join(OUTPUT, 'panel-key-created.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('panel-key-created'), fullPage: true });
 
       const api = new ApiClient(app.baseUrl, secret);
       const offers = await api.get('/offers');
@@ -132,18 +126,18 @@ describe('the panel in a browser', () => {
         assert.equal((await new ApiClient(app.baseUrl, apiKey).post('/segments', { name: 'Extra' })).status, 201);
       });
       await page.getByRole('link', { name: 'Sandbox' }).click();
-      await page.screenshot({ path: join(OUTPUT, 'panel-sandbox.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('panel-sandbox'), fullPage: true });
       await page.getByRole('button', { name: 'Reset the sandbox' }).click();
       await page.getByRole('status').filter({ hasText: 'Sandbox reset' }).waitFor();
       const afterSeed = await sandboxSeedOf(app.db, account);
       assert.notEqual(afterSeed?.offer_id, before?.offer_id);
       assert.equal(await app.db.collection('segments').countDocuments({ account_id: account, env: 'test' }), 1);
-      await page.screenshot({ path: join(OUTPUT, 'panel-sandbox-reset.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('panel-sandbox-reset'), fullPage: true });
 
       await page.getByRole('link', { name: 'Contract tests' }).click();
-      await page.screenshot({ path: join(OUTPUT, 'panel-contract-tests.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('panel-contract-tests'), fullPage: true });
       await page.getByRole('link', { name: 'Webhooks' }).click();
-      await page.screenshot({ path: join(OUTPUT, 'panel-webhooks.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('panel-webhooks'), fullPage: true });
       assert.equal(await page.getByRole('link', { name: 'API reference' }).getAttribute('href'), '/docs');
 
       await page.getByRole('button', { name: 'Sign out' }).click();
