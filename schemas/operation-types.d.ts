@@ -307,7 +307,7 @@ export interface paths {
         };
         /**
          * List commissions, newest order first
-         * @description `from` after `to` is a 400 `validation_failed`.
+         * @description `from` after `to` is an empty window: no commissions.
          *
          *     Needs the `commissions:read` scope.
          */
