@@ -39,7 +39,7 @@ function positiveInteger(name: string, fallback: number): number {
 
 /**
  * A pro account whose per-key rate limit is lifted (the operator command
- * `admin account rate-limit`: the fuzzer sends far more than 120 requests a
+ * `admin account update --rate-limit`: the fuzzer sends far more than 120 requests a
  * minute) and a sandbox key with every scope; returns the key.
  */
 async function fuzzAccount(stack: Stack): Promise<string> {
