@@ -27,8 +27,10 @@ export interface ActivityDeps {
   secretKey: Buffer;
   /** Hosts or addresses webhooks may reach although private or loopback (OFFEROPS_WEBHOOK_ALLOW). */
   webhookAllow?: readonly string[];
-  /** Where tracked links are served (OFFEROPS_PUBLIC_URL): scheduled publications get tracked links when set. */
+  /** Where tracked links are served (OFFEROPS_PUBLIC_URL; default DEFAULT_PUBLIC_URL, like the API's). */
   publicUrl?: string;
+  /** Hosts treated as short links besides the marketplaces' own (OFFEROPS_SHORTLINK_HOSTS): not converted on the publish path. */
+  shortLinkHosts?: readonly string[];
   /** Extra CA certificate (PEM) trusted for webhook destinations (tests' self-signed receiver). */
   webhookCa?: string;
   /** How long a webhook attempt may take in all (default ATTEMPT_TIMEOUT_MS, 15 s). */
