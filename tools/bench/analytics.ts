@@ -36,7 +36,7 @@ import { closeApp, createApp } from '../../api/app';
 import { createAccount, createApiKey, setAccountRateLimit, setAccountTimeZone } from '../../domain/accounts/store';
 import { addToBuckets, BucketDoc, bucketId, BucketFact, BucketIncrement, Dimension, windowDays } from '../../domain/analytics/buckets';
 import { completedFact, deliveryFact, queuedFact } from '../../domain/analytics/publications';
-import { SOURCES } from '../../domain/analytics/sources';
+import { MARKETPLACES } from '../../domain/links/marketplaces';
 import { connectMongo, connectTemporal } from '../../domain/config';
 import { ensureIndexes, Tenant } from '../../domain/db';
 import { createGroup } from '../../domain/groups/store';
@@ -146,7 +146,7 @@ async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: stri
       const publication = {
         offer_id: pick(live),
         segment_id: segment,
-        source: pick(SOURCES),
+        source: pick(MARKETPLACES),
         queued_at: new Date(dayStart + rnd() * 86_400_000),
         group_ids: ((first: number) => Array.from({ length: 8 }, (_, i) => groups[(first + i) % GROUPS]!))(Math.floor(rnd() * GROUPS)),
       };
@@ -166,7 +166,7 @@ async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: stri
       const at = new Date(dayStart + Math.min(0.9999, Math.sqrt(rnd())) * 86_400_000);
       const counter = rnd() < 0.05 ? 'bot_clicks' : 'clicks';
       const offer = pick(live);
-      const source = pick(SOURCES);
+      const source = pick(MARKETPLACES);
       const fromStore = rnd() < 0.3;
       const keyed: [Dimension, string][] = [
         ['offers', offer],
