@@ -11,6 +11,7 @@ import { sweepWindows } from '../domain/accounts/rate-limits';
 import { REQUEST_LOG_RETENTION_MS, sweepRequestLogs } from '../domain/developer/request-logs';
 import { sweepIdempotencyKeys } from '../domain/developer/idempotency';
 import { EXPIRED_TOKEN_KEPT_MS, sweepExpiredTokens } from '../domain/developer/tokens';
+import { sweepOldBuckets } from '../domain/analytics/buckets';
 import { createJourneyActivities } from './journeys';
 import { createMonitorActivities } from './monitors';
 import { createPublicationActivities } from './publications';
@@ -62,6 +63,7 @@ export function createActivities(deps: ActivityDeps) {
         request_logs: await sweepRequestLogs(deps.db, new Date(Date.now() - REQUEST_LOG_RETENTION_MS)),
         idempotency_keys: await sweepIdempotencyKeys(deps.db),
         oauth_tokens: await sweepExpiredTokens(deps.db, new Date(Date.now() - EXPIRED_TOKEN_KEPT_MS)),
+        analytics_buckets: await sweepOldBuckets(deps.db),
       };
     },
 
