@@ -255,4 +255,5 @@ async function main(): Promise<void> {
   });
 }
 
-runBench(main, { bare: ([url]) => bareParse(url!).then(() => process.exit(0)), worker: workerChild });
+// A child exits when done: its IPC channel to the parent would keep it alive (the parent waits for the worker's exit).
+runBench(main, { bare: ([url]) => bareParse(url!).then(() => process.exit(0)), worker: () => workerChild().then(() => process.exit(0)) });
