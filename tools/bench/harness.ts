@@ -105,7 +105,7 @@ export async function stopServer(child: ChildProcess): Promise<void> {
 /** In the child: the config forkServer gave it. */
 export const childConfig = <C>(): C => JSON.parse(process.env.BENCH_SERVE!) as C;
 
-/** A server for `handle` on a free loopback port. */
+/** A server for `handle` on a free loopback port (a Koa handler settles its own promise: errors go to its onerror). */
 export async function listen(handle: (req: IncomingMessage, res: ServerResponse) => unknown): Promise<Server> {
   const server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
   await once(server, 'listening');
