@@ -11,6 +11,7 @@ import { sweepWindows } from '../domain/accounts/rate-limits';
 import { REQUEST_LOG_RETENTION_MS, sweepRequestLogs } from '../domain/developer/request-logs';
 import { sweepIdempotencyKeys } from '../domain/developer/idempotency';
 import { EXPIRED_TOKEN_KEPT_MS, sweepExpiredTokens } from '../domain/developer/tokens';
+import { sweepOldBuckets } from '../domain/analytics/buckets';
 import { createJourneyActivities } from './journeys';
 import { createMonitorActivities } from './monitors';
 import { createPublicationActivities } from './publications';
@@ -27,8 +28,10 @@ export interface ActivityDeps {
   secretKey: Buffer;
   /** Hosts or addresses webhooks may reach although private or loopback (OFFEROPS_WEBHOOK_ALLOW). */
   webhookAllow?: readonly string[];
-  /** Where tracked links are served (OFFEROPS_PUBLIC_URL): scheduled publications get tracked links when set. */
+  /** Where tracked links are served (OFFEROPS_PUBLIC_URL; default DEFAULT_PUBLIC_URL, like the API's). */
   publicUrl?: string;
+  /** Hosts treated as short links besides the marketplaces' own (OFFEROPS_SHORTLINK_HOSTS): not converted on the publish path. */
+  shortLinkHosts?: readonly string[];
   /** Extra CA certificate (PEM) trusted for webhook destinations (tests' self-signed receiver). */
   webhookCa?: string;
   /** How long a webhook attempt may take in all (default ATTEMPT_TIMEOUT_MS, 15 s). */
@@ -60,6 +63,7 @@ export function createActivities(deps: ActivityDeps) {
         request_logs: await sweepRequestLogs(deps.db, new Date(Date.now() - REQUEST_LOG_RETENTION_MS)),
         idempotency_keys: await sweepIdempotencyKeys(deps.db),
         oauth_tokens: await sweepExpiredTokens(deps.db, new Date(Date.now() - EXPIRED_TOKEN_KEPT_MS)),
+        analytics_buckets: await sweepOldBuckets(deps.db),
       };
     },
 

@@ -21,6 +21,7 @@ import { DomainError } from '../domain/errors';
 import { JourneyExecutionInput } from '../domain/temporal/names';
 import { checkDestination, DestinationError, ResolvedAddress } from '../domain/webhooks/destinations';
 import type { ActivityDeps } from './index';
+import { publishingDeps } from './publishing';
 
 /** Who an execution acts for and on. */
 export interface ExecutionRef {
@@ -266,7 +267,7 @@ export function createJourneyActivities(deps: ActivityDeps) {
         c.event_group === true ? (idIn(data, 'group_id') ?? idIn(data.group, 'id')) : typeof c.group_id === 'string' ? c.group_id : null;
       if (c.event_group === true && groupId === null) throw refused(`the triggering ${input.event.kind} event names no group`);
       try {
-        const { publication } = await queuePublication(domain, tenantOf(input), {
+        const { publication } = await queuePublication(publishingDeps(deps), tenantOf(input), {
           offer_id: offerId,
           text,
           template_id: typeof c.template_id === 'string' ? c.template_id : null,

@@ -22,6 +22,7 @@ import {
 import { deleteMonitorSchedule, describeMonitorSchedule, nextRunOf } from '../domain/monitors/temporal';
 import { SourceError } from '../domain/monitors/feeds';
 import type { ActivityDeps } from './index';
+import { publishingDeps } from './publishing';
 
 export type { SourceResult };
 
@@ -50,7 +51,7 @@ const labelOf = (s: MonitorSource): string => s.name ?? new URL(s.url).host;
 
 export function createMonitorActivities(deps: ActivityDeps) {
   const temporal = { client: deps.temporal, taskQueue: deps.taskQueue };
-  const domain = { db: deps.db, temporal };
+  const domain = publishingDeps(deps);
 
   return {
     /** The rule to run; null when the monitor is gone (its Temporal Schedule, left behind, is removed). */

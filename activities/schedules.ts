@@ -24,6 +24,7 @@ import { Environment, Tenant } from '../domain/db';
 import { prepareEvent } from '../domain/events/store';
 import { getSchedule, observedFields, recordScheduleRun } from '../domain/schedules/store';
 import type { ActivityDeps } from './index';
+import { publishingDeps } from './publishing';
 
 export interface ScheduleRunInput {
   schedule_id: string;
@@ -51,7 +52,7 @@ const NOTHING: ScheduleRunResult = { publication_id: null, event_id: null };
 
 export function createScheduleActivities(deps: ActivityDeps) {
   const temporal = { client: deps.temporal, taskQueue: deps.taskQueue };
-  const withTemporal = { db: deps.db, temporal, secretKey: deps.secretKey, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) };
+  const withTemporal = publishingDeps(deps);
 
   return {
     /**

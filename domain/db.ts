@@ -333,6 +333,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('stores').createIndex({ env: 1, subdomain: 1 }, { unique: true, name: 'env_subdomain_unique' }),
     db.collection('coupons').createIndex({ ...tenantKey, active: 1, _id: -1 }, { name: 'tenant_active' }),
     db.collection('commissions').createIndex({ ...tenantKey, occurred_at: -1, _id: -1 }, { name: 'tenant_occurred' }),
+    db.collection('analytics_buckets').createIndex({ day: 1 }, { name: 'day' }),
     db.collection('send_slots').createIndex({ at: 1 }, { name: 'at' }),
     db.collection('rate_limits').createIndex({ window_end: 1 }, { name: 'window_end' }),
     db.collection('request_logs').createIndex({ account_id: 1, time: -1, _id: -1 }, { name: 'account_time' }),

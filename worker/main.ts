@@ -7,7 +7,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index';
 import { configFromEnv, connectMongo, WORKFLOW_BUNDLE } from '../domain/config';
 import { secretKeyFromEnv } from '../domain/sealing';
-import { allowListFromEnv } from '../domain/webhooks/destinations';
+import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { createLogger } from '../domain/logger';
 import { ensureIndexes } from '../domain/db';
 import { HOUSEKEEPING_SCHEDULES } from '../domain/temporal/names';
@@ -48,6 +48,7 @@ async function main(): Promise<void> {
       taskQueue: config.taskQueue,
       secretKey: secretKeyFromEnv(),
       webhookAllow: allowListFromEnv(),
+      shortLinkHosts: hostListFromEnv('OFFEROPS_SHORTLINK_HOSTS'),
       ...(process.env.OFFEROPS_PUBLIC_URL ? { publicUrl: process.env.OFFEROPS_PUBLIC_URL } : {}),
     }),
   });

@@ -19,7 +19,7 @@
  * repeat the call, they bump only on the write that changed the state.
  */
 import { Db } from 'mongodb';
-import { isDuplicateKey, platformCollection, Tenant, tenantCollection, TenantDoc } from '../db';
+import { crossTenantCollection, isDuplicateKey, platformCollection, Tenant, tenantCollection, TenantDoc } from '../db';
 import { localTime } from '../schedules/recurrence';
 
 export type Dimension = 'totals' | 'hours' | 'groups' | 'offers' | 'segments' | 'sources' | 'elements' | 'pages';
@@ -147,4 +147,24 @@ function oneAtATime<T>(id: string, write: () => Promise<T>): Promise<T> {
 /** The tenant's buckets of `dimension` for `days` (those that exist; days without a document had no activity). */
 export function readBuckets(db: Db, tenant: Tenant, dimension: Dimension, days: string[]): Promise<BucketDoc[]> {
   return tenantCollection<BucketDoc>(db, 'analytics_buckets', tenant).findByIds(days.map((day) => bucketId(tenant, day, dimension)));
+}
+
+/**
+ * How long buckets are kept, in days after their local day: every dimension
+ * alike (the heatmap's `hours` too, which `days=365` reads). The analytics
+ * operations read at most 365 local days ending today; an account's today is
+ * at most a day before UTC's, so 400 days keep every bucket a report can read
+ * with a month to spare.
+ */
+export const BUCKET_RETENTION_DAYS = 400;
+
+/**
+ * Removes every tenant's buckets of days more than BUCKET_RETENTION_DAYS
+ * before `now`'s UTC day (the retention sweep); how many. Local days compare
+ * as text (`YYYY-MM-DD`); a fact counted that long after its day (a late
+ * commission report) lands in a bucket the next sweep removes.
+ */
+export async function sweepOldBuckets(db: Db, now: Date = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - BUCKET_RETENTION_DAYS * 86_400_000).toISOString().slice(0, 10);
+  return (await crossTenantCollection<BucketDoc>(db, 'analytics_buckets').deleteMany({ day: { $lt: before } })).deletedCount;
 }

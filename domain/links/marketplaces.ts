@@ -6,7 +6,10 @@
  * a short link and storing tracked links are domain/links/service.ts.
  */
 
-export const MARKETPLACES = ['amazon', 'mercadolivre', 'shopee', 'aliexpress', 'magalu', 'other'] as const;
+import { LINK_MARKETPLACES } from '../../schemas/openapi/links';
+
+/** The marketplaces: the contract's list (integrations, conversion, analytics sources), not another copy. */
+export const MARKETPLACES = LINK_MARKETPLACES;
 export type Marketplace = (typeof MARKETPLACES)[number];
 
 /** What an account stores per marketplace (domain/integrations): the identifiers its affiliate programme gave it. */

@@ -19,8 +19,7 @@ import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
 import { insertFoundOffer, offersByUrl, OfferFields } from '../offers/store';
 import { toOffer } from '../offers/service';
-import { queuePublication } from '../publications/queue';
-import { DomainDeps } from '../resource';
+import { PublishingDeps, queuePublication } from '../publications/queue';
 import { compileCriteria } from './criteria';
 import { FetchOptions, FoundItem, readSource, SourceError, toFoundItem } from './feeds';
 import { MonitorAutomation, MonitorCriteria, MonitorSource, SourceResult } from './store';
@@ -68,7 +67,7 @@ const offerFields = (item: FoundItem): OfferFields => {
  * after every batch read and every offer created (heartbeats).
  */
 export async function runSource(
-  deps: DomainDeps,
+  deps: PublishingDeps,
   run: SourceRun,
   opts: FetchOptions,
   progress: (r: SourceResult) => void,

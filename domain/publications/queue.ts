@@ -34,8 +34,11 @@ import { sourceOf } from '../analytics/sources';
 export interface PublishingDeps {
   db: Db;
   temporal: TemporalDeps;
-  /** With it, an offer whose marketplace the tenant has an integration for is sent with a tracked link per group (domain/links). */
-  secretKey?: Buffer;
+  /**
+   * Unseals the tenant's integrations: an offer whose marketplace the tenant has one for is sent with a tracked link per
+   * group (domain/links). Null only where the tenant can have none (the sandbox seed, right after its reset).
+   */
+  secretKey: Buffer | null;
   /** Where tracked links are served (OFFEROPS_PUBLIC_URL). */
   publicUrl?: string;
   shortLinkHosts?: readonly string[];

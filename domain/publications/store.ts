@@ -8,7 +8,7 @@ import { Db, Filter } from 'mongodb';
 import { DELIVERY_STATUSES, PUBLICATION_STATUSES } from '../../schemas/openapi/publications';
 import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
 import type { TemplateFormat } from '../templates/store';
-import type { Source } from '../analytics/sources';
+import type { Marketplace } from '../links/marketplaces';
 
 export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -41,7 +41,7 @@ export interface PublicationDoc extends TenantDoc {
   image_url: string | null;
   with_image: boolean;
   /** The offer's marketplace as analytics keys it (domain/analytics/sources.ts); absent without an offer, and on publications queued before it was kept. */
-  source?: Source;
+  source?: Marketplace;
   status: PublicationStatus;
   group_ids: string[];
   event_id: string | null;

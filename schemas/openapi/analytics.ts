@@ -17,6 +17,7 @@ import {
   singleEnvelope,
   str,
 } from './common';
+import { LINK_MARKETPLACES } from './links';
 
 const count = (description: string): JsonSchema => int({ minimum: 0, description });
 const rate = (description: string): JsonSchema =>
@@ -118,7 +119,7 @@ export const schemas: Record<string, JsonSchema> = {
   AnalyticsSource: record(
     {
       marketplace: str({
-        enum: ['amazon', 'mercadolivre', 'shopee', 'aliexpress', 'magalu', 'other'],
+        enum: [...LINK_MARKETPLACES],
         description: "the marketplace (an offer's from its `marketplace` field, else its URL's host)",
       }),
       publications: count('publications of its offers queued'),

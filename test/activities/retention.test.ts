@@ -13,6 +13,7 @@ import { ensureIndexes } from '../../domain/db';
 import { hit } from '../../domain/accounts/rate-limits';
 import { insertRequestLogs } from '../../domain/developer/request-logs';
 import { claimIdempotencyKey, completeIdempotencyKey } from '../../domain/developer/idempotency';
+import { addToBuckets, bucketId, BUCKET_RETENTION_DAYS, localDayHour } from '../../domain/analytics/buckets';
 import { stackEnv } from '../helpers/stack';
 
 let client: MongoClient;
@@ -53,7 +54,14 @@ test('sweepExpiredRecords removes only windows that ended, and reports how many'
   ]);
   const activities = createActivities({ db, secretKey: secretKeyFromEnv(), temporal });
   const result = await activities.sweepExpiredRecords();
-  assert.deepEqual(result, { rate_limit_windows: 3, send_slots: 0, request_logs: 0, idempotency_keys: 0, oauth_tokens: 0 });
+  assert.deepEqual(result, {
+    rate_limit_windows: 3,
+    send_slots: 0,
+    request_logs: 0,
+    idempotency_keys: 0,
+    oauth_tokens: 0,
+    analytics_buckets: 0,
+  });
   const left = (await windows().find({}).toArray()).map((w) => w._id).sort();
   assert.deepEqual(left, ['key_open_1', 'key_open_2']);
   // The survivors are untouched.
@@ -65,6 +73,7 @@ test('sweepExpiredRecords removes only windows that ended, and reports how many'
     request_logs: 0,
     idempotency_keys: 0,
     oauth_tokens: 0,
+    analytics_buckets: 0,
   });
   assert.equal(await windows().countDocuments(), 2);
 });
@@ -78,6 +87,7 @@ test('a window that ended moments ago is kept for the grace period (default one 
     request_logs: 0,
     idempotency_keys: 0,
     oauth_tokens: 0,
+    analytics_buckets: 0,
   });
   assert.deepEqual(
     (await windows().find({}).toArray()).map((w) => w._id),
@@ -90,6 +100,7 @@ test('a window that ended moments ago is kept for the grace period (default one 
     request_logs: 0,
     idempotency_keys: 0,
     oauth_tokens: 0,
+    analytics_buckets: 0,
   });
   assert.equal(await windows().countDocuments(), 0);
 });
@@ -107,6 +118,7 @@ test('windows written by the rate limiter itself are swept once finished, and th
     request_logs: 0,
     idempotency_keys: 0,
     oauth_tokens: 0,
+    analytics_buckets: 0,
   });
   assert.deepEqual(
     (await windows().find({}).toArray()).map((w) => w._id),
@@ -124,6 +136,7 @@ test('an empty collection: zero removed', async () => {
     request_logs: 0,
     idempotency_keys: 0,
     oauth_tokens: 0,
+    analytics_buckets: 0,
   });
 });
 
@@ -161,4 +174,33 @@ test('idempotency keys are kept 24 hours, then removed', async () => {
     (await db.collection('idempotency_keys').find({}).toArray()).map((d) => d.credential_id),
     ['key_retention'],
   );
+});
+
+test('analytics buckets are kept 400 days after their day, every dimension and tenant alike, then removed', async () => {
+  const DAY = 24 * 60 * MIN;
+  assert.equal(BUCKET_RETENTION_DAYS, 400);
+  const a = { accountId: 'acc_retention_a', env: 'live' as const };
+  const b = { accountId: 'acc_retention_b', env: 'test' as const };
+  const fact = (ageDays: number) => ({
+    at: new Date(Date.now() - ageDays * DAY),
+    incs: [
+      { dimension: 'totals' as const, counter: 'clicks', by: 1 },
+      { dimension: 'hours' as const, counter: 'clicks', by: 1 },
+      { dimension: 'groups' as const, key: 'grp_retention', counter: 'clicks', by: 1 },
+    ],
+  });
+  await addToBuckets(db, a, [fact(401), fact(399), fact(0)]);
+  await addToBuckets(db, b, [fact(500)]);
+  const day = (ageDays: number) => localDayHour(new Date(Date.now() - ageDays * DAY), 'UTC').day;
+  const ids = (t: typeof a | typeof b, ageDays: number) => (['totals', 'hours', 'groups'] as const).map((d) => bucketId(t, day(ageDays), d));
+  const buckets = () => db.collection<{ _id: string; c: unknown }>('analytics_buckets');
+  assert.equal(await buckets().countDocuments(), 12);
+
+  const result = await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords();
+  assert.equal(result.analytics_buckets, 6);
+  const left = (await buckets().find({}).toArray()).map((d) => d._id).sort();
+  assert.deepEqual(left, [...ids(a, 399), ...ids(a, 0)].sort());
+  // What is kept is untouched, and a second sweep removes nothing.
+  assert.deepEqual((await buckets().findOne({ _id: bucketId(a, day(399), 'groups') }))?.c, { grp_retention: { clicks: 1 } });
+  assert.equal((await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords()).analytics_buckets, 0);
 });

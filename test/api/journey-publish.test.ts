@@ -15,6 +15,7 @@ import { connectChannel } from '../../domain/channels/service';
 import { createPostbackSecret } from '../../domain/commissions/postbacks';
 import { newId } from '../../domain/ids';
 import { createGroup } from '../../domain/groups/store';
+import { putIntegration } from '../../domain/integrations/store';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { dispatchWorkflowId, journeyExecutionWorkflowId } from '../../domain/temporal/names';
 import { ApiClient } from '../helpers/client';
@@ -96,6 +97,28 @@ test('the offer of the triggering event, published to a group: one publication, 
   assert.equal(publications[0].group_id, group._id);
   const journey = (await api.get(`/journeys/${id}`)).body.data;
   assert.deepEqual(journey.blocks.find((b: { id: string }) => b.id === 'tell').metrics, { entered: 1, completed: 1, failed: 0 });
+});
+
+test('with an integration, the publish block sends the tracked link of its group, as a publish through the API', async () => {
+  const { tenant, api, group } = await tenantWithGroup('120363000000000009@g.us');
+  await putIntegration(app.db, tenant, { marketplace: 'amazon', tag: 'journey-20' }, secretKeyFromEnv());
+  const id = await activeJourney(api, {
+    name: 'Alert with a link',
+    trigger: 'offer.created',
+    blocks: [
+      { id: 'start', type: 'trigger', config: {}, next: ['tell'] },
+      { id: 'tell', type: 'publish', config: { group_id: group._id, with_image: false } },
+    ],
+  });
+  const offer = (await api.post('/offers', { url: 'https://www.amazon.com.br/dp/B0JOURNEY1', title: 'Moedor', price: 99.9 })).body.data;
+  assert.equal((await executionResult(id, await eventOf('offer.created', 'data.offer.id', offer.id))).state, 'completed');
+  const sent = await waitFor('the offer at the gateway', async () => gateway.messages('120363000000000009@g.us')[0]);
+  const code = /\/l\/([a-z2-9]{12})/.exec(sent.text)?.[1];
+  assert.ok(code, sent.text);
+  const publication = (await api.get(`/publications?offer_id=${offer.id}`)).body.data[0];
+  const link = await app.db.collection('links').findOne({ _id: `lnk_${code}` } as object);
+  assert.deepEqual([link?.publication_id, link?.group_id, link?.offer_id], [publication.id, group._id, offer.id]);
+  assert.equal(link?.affiliate_url, 'https://www.amazon.com.br/dp/B0JOURNEY1?tag=journey-20');
 });
 
 test('a text to the group the event names; an event that names no offer fails a block without text', async () => {

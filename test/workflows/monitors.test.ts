@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createGroup } from '../../domain/groups/store';
+import { putIntegration } from '../../domain/integrations/store';
+import { secretKeyFromEnv } from '../../domain/sealing';
 import { SourceError } from '../../domain/monitors/feeds';
 import { runSource, SourceRun } from '../../domain/monitors/run';
 import { OfferopsKind, OfferopsResourceId } from '../../domain/temporal/names';
@@ -43,6 +45,9 @@ after(async () => {
   await feeds.close();
   await app.close();
 });
+
+/** What the worker's activities hand runSource (activities/publishing.ts), for the tests that call it directly. */
+const runDeps = () => ({ db: app.db, temporal: { client: app.temporal.client, taskQueue }, secretKey: secretKeyFromEnv() });
 
 let n = 0;
 /** `count` items with URLs of their own (`tag` keeps feeds apart). */
@@ -240,6 +245,41 @@ describe('automation publish', () => {
     assert.deepEqual([again.created, again.published], [0, 0]);
   });
 
+  test('with an integration, each group is sent its own tracked link, as a publish through the API; a click names the group', async () => {
+    const { t, api, segment } = await sandbox();
+    await putIntegration(app.db, { accountId: t.accountId, env: t.env }, { marketplace: 'amazon', tag: 'monitor-20' }, secretKeyFromEnv());
+    const feed = [{ ...items('tracked', 1)[0]!, url: 'https://www.amazon.com.br/dp/B0MONITOR1?tag=someone-20' }];
+    const m = await monitor(api, {
+      sources: [{ type: 'json', url: feeds.serve('/c/tracked.json', 'application/json', jsonArray(feed)) }],
+      automation: { mode: 'publish', segment_id: segment.id },
+    });
+    const r = (await runOnce(api, m.id)).last_result;
+    assert.deepEqual([r.created, r.published, r.errors], [1, 1, 0]);
+    const offer = ((await api.get('/offers?limit=100')).body.data as any[]).find((o) => o.url.includes('B0MONITOR1'));
+    const pub = (await api.get(`/publications?offer_id=${offer.id}`)).body.data[0];
+    await waitFor('the sends', async () => ((await api.get(`/publications/${pub.id}`)).body.data.status === 'sent' ? true : undefined));
+    const sent = await app.db
+      .collection('sandbox_messages')
+      .find({ _id: { $regex: `^${pub.id}:` } } as object)
+      .toArray();
+    assert.equal(sent.length, 2);
+    const codes = sent.map((s) => /\/l\/([a-z2-9]{12})/.exec(String(s.text))?.[1]);
+    assert.ok(codes[0] && codes[1] && codes[0] !== codes[1], JSON.stringify(sent.map((s) => s.text)));
+    assert.ok(sent.every((s) => !String(s.text).includes('someone-20')));
+
+    const reply = await fetch(`${app.origin}/l/${codes[0]}`, {
+      redirect: 'manual',
+      headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Mobile' },
+    });
+    assert.equal(reply.status, 302);
+    assert.match(reply.headers.get('location')!, /^https:\/\/www\.amazon\.com\.br\/dp\/B0MONITOR1\?tag=monitor-20&ascsubtag=clk_/);
+    const clickId = /ascsubtag=(clk_[0-9a-z]+)$/.exec(reply.headers.get('location')!)![1];
+    const click = await waitFor('the click', async () => (await app.db.collection('clicks').findOne({ _id: clickId } as object)) ?? undefined);
+    const receiver = sent.find((s) => String(s.text).includes(`/l/${codes[0]}`))!;
+    assert.equal(click.group_id, String(receiver._id).slice(pub.id.length + 1));
+    assert.deepEqual([click.publication_id, click.offer_id, click.segment_id], [pub.id, offer.id, segment.id]);
+  });
+
   test('a retried attempt of the same run counts its offers again but publishes each once', async () => {
     const { t, api, segment } = await sandbox();
     const url = feeds.serve('/d/feed.jsonl', 'application/x-ndjson', jsonLines(items('retry', 4)));
@@ -252,7 +292,7 @@ describe('automation publish', () => {
       criteria: {},
       automation: { mode: 'publish', segment_id: segment.id, group_id: null, with_image: true },
     };
-    const deps = { db: app.db, temporal: { client: app.temporal.client, taskQueue } };
+    const deps = runDeps();
     const first = await runSource(deps, run, { allow: ['127.0.0.1'] }, () => undefined);
     const retried = await runSource(deps, run, { allow: ['127.0.0.1'] }, () => undefined);
     assert.deepEqual([first.created, first.published], [4, 4]);
@@ -289,9 +329,7 @@ test('a source that stalls is given up after the idle timeout (an error that may
   };
   const seen: number[] = [];
   await assert.rejects(
-    runSource({ db: app.db, temporal: { client: app.temporal.client, taskQueue } }, run, { allow: ['127.0.0.1'], idleTimeoutMs: 300 }, (r) =>
-      seen.push(r.seen),
-    ),
+    runSource(runDeps(), run, { allow: ['127.0.0.1'], idleTimeoutMs: 300 }, (r) => seen.push(r.seen)),
     (err: unknown) => err instanceof SourceError && !err.permanent && err.message === 'the source sent nothing for 0.3 s',
   );
   assert.deepEqual(seen, [1]);
@@ -308,7 +346,7 @@ test('a feed above the size limit ends its source with that error, with what was
     criteria: {},
     automation: { mode: 'none', segment_id: null, group_id: null, with_image: true },
   };
-  const deps = { db: app.db, temporal: { client: app.temporal.client, taskQueue } };
+  const deps = runDeps();
   const limit = body.length - 10;
   const r = await runSource(deps, run, { allow: ['127.0.0.1'], maxBytes: limit }, () => undefined);
   assert.equal(r.error, `the feed is larger than the limit of ${limit} bytes`);
@@ -326,7 +364,7 @@ test('a source on a host outside the allow-list is refused at run time too', asy
     criteria: {},
     automation: { mode: 'none', segment_id: null, group_id: null, with_image: true },
   };
-  const r = await runSource({ db: app.db, temporal: { client: app.temporal.client, taskQueue } }, run, { allow: [] }, () => undefined);
+  const r = await runSource(runDeps(), run, { allow: [] }, () => undefined);
   assert.match(r.error ?? '', /^plain http is accepted only for hosts on the allow-list/);
   assert.equal(feeds.hits.get('/g/f.json'), undefined);
 });

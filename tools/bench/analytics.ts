@@ -22,21 +22,14 @@
  * and window, default 40), BENCH_CLICKS (default 1,000,000), BENCH_PUBLICATIONS
  * (default 10,000).
  */
-import { ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, createServer, request, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import Koa from 'koa';
 import pino from 'pino';
 import { closeApp, createApp } from '../../api/app';
 import { createAccount, createApiKey, setAccountRateLimit, setAccountTimeZone } from '../../domain/accounts/store';
 import { addToBuckets, BucketDoc, bucketId, BucketFact, BucketIncrement, Dimension, windowDays } from '../../domain/analytics/buckets';
 import { completedFact, deliveryFact, queuedFact } from '../../domain/analytics/publications';
-import { SOURCES } from '../../domain/analytics/sources';
+import { MARKETPLACES } from '../../domain/links/marketplaces';
 import { connectMongo, connectTemporal } from '../../domain/config';
 import { ensureIndexes, Tenant } from '../../domain/db';
 import { createGroup } from '../../domain/groups/store';
@@ -44,8 +37,21 @@ import { createLogger } from '../../domain/logger';
 import { createOffer } from '../../domain/offers/service';
 import { newSecretKey } from '../../domain/sealing';
 import { SCOPES } from '../../schemas/openapi/common';
-import { log, Supervisor } from '../stack/processes';
-import { startStack } from '../stack/stack';
+import { log } from '../stack/processes';
+import {
+  childConfig,
+  forkServer,
+  listen,
+  portOf,
+  quantile,
+  ratio,
+  runBench,
+  serveConfig,
+  ServeConfig,
+  serveUntilStopped,
+  stopServer,
+  withStack,
+} from './harness';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 1_000_000);
@@ -59,15 +65,6 @@ const LIVE_OFFERS = 24;
 const PAGES = 20;
 const ELEMENTS = 15;
 const TIME_ZONE = 'America/Sao_Paulo';
-
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
-
-interface ServeConfig {
-  mongodbUri: string;
-  mongodbDb: string;
-  temporalAddress: string;
-  temporalNamespace: string;
-}
 
 /** A small deterministic generator (the same data every run). */
 function random(seed: number): () => number {
@@ -88,17 +85,10 @@ async function serve(config: ServeConfig): Promise<void> {
     temporal: { client: temporal.client, namespace: config.temporalNamespace },
     logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
   });
-  const handle: ReturnType<Koa['callback']> = app.callback();
-  const server: Server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  process.send!({ port: (server.address() as AddressInfo).port });
-  process.on('message', () => {
-    server.closeAllConnections();
-    void new Promise((r) => server.close(r))
-      .then(() => closeApp(app))
-      .then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()]))
-      .then(() => process.exit(0));
-  });
+  const server = await listen(app.callback());
+  serveUntilStopped([server], { port: portOf(server) }, () =>
+    closeApp(app).then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()])),
+  );
 }
 
 /** The account, its groups and offers, and the buckets of a year of clicks, publications and commissions. */
@@ -146,7 +136,7 @@ async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: stri
       const publication = {
         offer_id: pick(live),
         segment_id: segment,
-        source: pick(SOURCES),
+        source: pick(MARKETPLACES),
         queued_at: new Date(dayStart + rnd() * 86_400_000),
         group_ids: ((first: number) => Array.from({ length: 8 }, (_, i) => groups[(first + i) % GROUPS]!))(Math.floor(rnd() * GROUPS)),
       };
@@ -166,7 +156,7 @@ async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: stri
       const at = new Date(dayStart + Math.min(0.9999, Math.sqrt(rnd())) * 86_400_000);
       const counter = rnd() < 0.05 ? 'bot_clicks' : 'clicks';
       const offer = pick(live);
-      const source = pick(SOURCES);
+      const source = pick(MARKETPLACES);
       const fromStore = rnd() < 0.3;
       const keyed: [Dimension, string][] = [
         ['offers', offer],
@@ -242,23 +232,14 @@ const OPERATIONS: [string, Dimension[]][] = [
 ];
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-bench-analytics-'));
-  const supervisor = await Supervisor.open(dataDir, log);
-  let child: ChildProcess | undefined;
-  try {
-    const stack = await startStack({ supervisor, withApp: false, log });
-    const config: ServeConfig = {
-      mongodbUri: stack.mongodbUri,
-      mongodbDb: `bench_${randomBytes(4).toString('hex')}`,
-      temporalAddress: stack.temporalAddress,
-      temporalNamespace: stack.temporalNamespace,
-    };
+  await withStack('offerops-bench-analytics-', async (bench) => {
+    const stack = await bench.startStack();
+    const config = serveConfig(stack, `bench_${randomBytes(4).toString('hex')}`);
     const seeded = await seed(config);
-    child = fork(__filename, ['serve'], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      env: { ...process.env, BENCH_SERVE: JSON.stringify(config) },
-    });
-    const [{ port }] = (await once(child, 'message')) as [{ port: number }];
+    const {
+      child,
+      ready: { port },
+    } = await forkServer<{ port: number }>(__filename, config);
     const mongo = await connectMongo(config);
     const coll = mongo.db.collection<BucketDoc>('analytics_buckets');
     log('bench: measuring');
@@ -296,7 +277,7 @@ async function main(): Promise<void> {
         met &&= ok;
         const f = (x: number) => x.toFixed(1).padStart(8);
         rows.push(
-          `${String(days).padStart(4)} ${name.padEnd(11)} ${String(found).padStart(5)} ${f(o)} ${f(b)} ${(o / b).toFixed(2).padStart(6)}×${ok ? ' ' : '!'} ${f(quantile(ours, 0.9))} ${f(inMs)} ${String(bytes).padStart(7)}`,
+          `${String(days).padStart(4)} ${name.padEnd(11)} ${String(found).padStart(5)} ${f(o)} ${f(b)} ${ratio(o / b, 6, ok)} ${f(quantile(ours, 0.9))} ${f(inMs)} ${String(bytes).padStart(7)}`,
         );
       }
     }
@@ -310,24 +291,8 @@ async function main(): Promise<void> {
     );
     for (const row of rows) console.log(row);
     console.log(met ? '\nEvery goal met.' : '\nSome goals missed (!).');
-    child.send('stop');
-    await once(child, 'exit');
-    child = undefined;
-  } finally {
-    child?.kill();
-    await supervisor.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    await stopServer(child);
+  });
 }
 
-if (process.argv[2] === 'serve') {
-  serve(JSON.parse(process.env.BENCH_SERVE!) as ServeConfig).catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runBench(main, { serve: () => serve(childConfig<ServeConfig>()) });

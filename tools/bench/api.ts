@@ -16,13 +16,8 @@
  * and path, default 1000), BENCH_SECONDS (throughput run per side and path,
  * default 4), BENCH_CONNECTIONS (default 64).
  */
-import { ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import pino from 'pino';
@@ -35,8 +30,21 @@ import { createAccount, createApiKey, setAccountRateLimit } from '../../domain/a
 import { ensureIndexes, Tenant } from '../../domain/db';
 import { createOffer, listOffers, mustGetOffer, toOffer } from '../../domain/offers/service';
 import { SCOPES } from '../../schemas/openapi/common';
-import { log, Supervisor } from '../stack/processes';
-import { startStack } from '../stack/stack';
+import { log } from '../stack/processes';
+import {
+  childConfig,
+  forkServer,
+  listen,
+  portOf,
+  quantile,
+  ratio,
+  runBench,
+  serveConfig,
+  ServeConfig,
+  serveUntilStopped,
+  stopServer,
+  withStack,
+} from './harness';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -47,14 +55,8 @@ const MAX_PER_RUN = 50_000;
 const BENCH_RATE_LIMIT = 10_000_000;
 const SEEDED_OFFERS = 100;
 
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
-
 /** What the child is told: where the database is and whose data the bare handlers serve. */
-interface ServeConfig {
-  mongodbUri: string;
-  mongodbDb: string;
-  temporalAddress: string;
-  temporalNamespace: string;
+interface ApiServeConfig extends ServeConfig {
   tenant: Tenant;
 }
 
@@ -83,7 +85,7 @@ function bareApp(tenant: Tenant, deps: Parameters<typeof createOffer>[0]): Koa {
 }
 
 /** Child process: both servers on loopback, their ports sent to the parent; exits when told. */
-async function serve(config: ServeConfig): Promise<void> {
+async function serve(config: ApiServeConfig): Promise<void> {
   // One client per server, each counting the commands it sends: database round trips per request.
   const connect = async () => {
     const client = await MongoClient.connect(config.mongodbUri, { monitorCommands: true });
@@ -103,25 +105,15 @@ async function serve(config: ServeConfig): Promise<void> {
     logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
   });
   const bare = bareApp(config.tenant, { db: bareMongo.db, temporal: temporalDeps });
-  const listen = async (app: { callback: Koa['callback'] }) => {
-    const handle = app.callback();
-    const server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    return server;
-  };
-  const servers = [await listen(full), await listen(bare)];
-  process.send!({ full: (servers[0]!.address() as AddressInfo).port, bare: (servers[1]!.address() as AddressInfo).port });
-  process.on('message', (message) => {
-    if (message === 'commands') {
-      process.send!({ full: mongo.commands, bare: bareMongo.commands });
-      return;
-    }
-    for (const s of servers) s.closeAllConnections();
-    void Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
-      .then(() => closeApp(full))
-      .then(() => Promise.allSettled([mongo.client.close(), bareMongo.client.close(), temporal.connection.close()]))
-      .then(() => process.exit(0));
-  });
+  const servers = [await listen(full.callback()), await listen(bare.callback())];
+  serveUntilStopped(
+    servers,
+    { full: portOf(servers[0]!), bare: portOf(servers[1]!) },
+    () => closeApp(full).then(() => Promise.allSettled([mongo.client.close(), bareMongo.client.close(), temporal.connection.close()])),
+    (message) => {
+      if (message === 'commands') process.send!({ full: mongo.commands, bare: bareMongo.commands });
+    },
+  );
 }
 
 interface Target {
@@ -210,11 +202,8 @@ async function throughput(shot: Shot, target: Target, connections: number, secon
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-bench-api-'));
-  const supervisor = await Supervisor.open(dataDir, log);
-  let child: ChildProcess | undefined;
-  try {
-    const stack = await startStack({ supervisor, withApp: false, log });
+  await withStack('offerops-bench-api-', async (bench) => {
+    const stack = await bench.startStack();
     const mongodbDb = `bench_${randomBytes(4).toString('hex')}`;
     const mongo = await connectMongo({ mongodbUri: stack.mongodbUri, mongodbDb });
     await ensureIndexes(mongo.db);
@@ -238,22 +227,13 @@ async function main(): Promise<void> {
       offerId = offer._id;
     }
 
-    const config: ServeConfig = {
-      mongodbUri: stack.mongodbUri,
-      mongodbDb,
-      temporalAddress: stack.temporalAddress,
-      temporalNamespace: stack.temporalNamespace,
-      tenant,
-    };
-    child = fork(__filename, ['serve'], {
+    const config: ApiServeConfig = { ...serveConfig(stack, mongodbDb), tenant };
+    log('bench: seeded; starting the servers');
+    const { child: server, ready: ports } = await forkServer<{ full: number; bare: number }>(__filename, config, {
       // BENCH_CPU_PROF=DIR: a V8 CPU profile of the servers (node --cpu-prof), written when they stop.
       execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
-      stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'],
-      env: { ...process.env, BENCH_SERVE: JSON.stringify(config) },
+      stdout: process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore',
     });
-    log('bench: seeded; starting the servers');
-    const [ports] = (await once(child, 'message')) as [{ full: number; bare: number }];
-    const server = child;
     const commands = async (): Promise<{ full: number; bare: number }> => {
       server.send('commands');
       return ((await once(server, 'message')) as [{ full: number; bare: number }])[0];
@@ -301,9 +281,9 @@ async function main(): Promise<void> {
       const r50 = quantile(lat.full, 0.5) / quantile(lat.bare, 0.5);
       const r90 = quantile(lat.full, 0.9) / quantile(lat.bare, 0.9);
       rows.push(
-        `${name.padEnd(24)} ${trips.full.toFixed(2).padStart(5)} ${trips.bare.toFixed(2).padStart(5)} ${p(lat.full, 0.5)} ${p(lat.bare, 0.5)} ${r50.toFixed(2).padStart(5)}×${r50 <= 1.3 ? ' ' : '!'}` +
-          ` ${p(lat.full, 0.9)} ${p(lat.bare, 0.9)} ${r90.toFixed(2).padStart(5)}×` +
-          ` ${rpsFull.toFixed(0).padStart(7)} ${rpsBare.toFixed(0).padStart(7)} ${(rpsFull / rpsBare).toFixed(2).padStart(5)}×${rpsFull / rpsBare >= 0.75 ? ' ' : '!'}` +
+        `${name.padEnd(24)} ${trips.full.toFixed(2).padStart(5)} ${trips.bare.toFixed(2).padStart(5)} ${p(lat.full, 0.5)} ${p(lat.bare, 0.5)} ${ratio(r50, 5, r50 <= 1.3)}` +
+          ` ${p(lat.full, 0.9)} ${p(lat.bare, 0.9)} ${ratio(r90, 5)}` +
+          ` ${rpsFull.toFixed(0).padStart(7)} ${rpsBare.toFixed(0).padStart(7)} ${ratio(rpsFull / rpsBare, 5, rpsFull / rpsBare >= 0.75)}` +
           (tFull.failed + tBare.failed ? `  (failed answers: ${tFull.failed} full, ${tBare.failed} bare)` : ''),
       );
     }
@@ -318,27 +298,11 @@ async function main(): Promise<void> {
     );
     for (const row of rows) console.log(row);
 
-    child.send('stop');
-    await once(child, 'exit');
-    child = undefined;
+    await stopServer(server);
     await mongo.db.dropDatabase();
     await mongo.client.close();
     await temporal.connection.close();
-  } finally {
-    child?.kill();
-    await supervisor.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
-if (process.argv[2] === 'serve') {
-  serve(JSON.parse(process.env.BENCH_SERVE!) as ServeConfig).catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runBench(main, { serve: () => serve(childConfig<ApiServeConfig>()) });

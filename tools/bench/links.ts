@@ -9,13 +9,7 @@
  * process; the load generator is this process. Starts its own stack.
  * Goal: p50 ≤ 1.5× the bare handler.
  */
-import { ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import pino from 'pino';
@@ -27,21 +21,25 @@ import { ensureIndexes, Tenant } from '../../domain/db';
 import { applyIntegration } from '../../domain/links/marketplaces';
 import { insertLinks, LinkFields, linkIdOf, newCode } from '../../domain/links/store';
 import { newSecretKey } from '../../domain/sealing';
-import { log, Supervisor } from '../stack/processes';
-import { startStack } from '../stack/stack';
+import { log } from '../stack/processes';
+import {
+  childConfig,
+  forkServer,
+  listen,
+  portOf,
+  quantile,
+  ratio,
+  runBench,
+  serveConfig,
+  ServeConfig,
+  serveUntilStopped,
+  stopServer,
+  withStack,
+} from './harness';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const LINKS = 200;
-
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
-
-interface ServeConfig {
-  mongodbUri: string;
-  mongodbDb: string;
-  temporalAddress: string;
-  temporalNamespace: string;
-}
 
 /** The floor: Koa answering a 302 to a fixed affiliate URL, nothing else. */
 function bareApp(): Koa {
@@ -62,21 +60,10 @@ async function serve(config: ServeConfig): Promise<void> {
     temporal: { client: temporal.client, namespace: config.temporalNamespace },
     logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
   });
-  const listen = async (app: { callback: Koa['callback'] }) => {
-    const handle = app.callback();
-    const server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    return server;
-  };
-  const servers = [await listen(full), await listen(bareApp())];
-  process.send!({ full: (servers[0]!.address() as AddressInfo).port, bare: (servers[1]!.address() as AddressInfo).port });
-  process.on('message', () => {
-    for (const s of servers) s.closeAllConnections();
-    void Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
-      .then(() => closeApp(full))
-      .then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()]))
-      .then(() => process.exit(0));
-  });
+  const servers = [await listen(full.callback()), await listen(bareApp().callback())];
+  serveUntilStopped(servers, { full: portOf(servers[0]!), bare: portOf(servers[1]!) }, () =>
+    closeApp(full).then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()])),
+  );
 }
 
 function send(agent: Agent, port: number, path: string): Promise<number> {
@@ -119,11 +106,8 @@ async function load(port: number, paths: () => string, seconds: number): Promise
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-bench-links-'));
-  const supervisor = await Supervisor.open(dataDir, log);
-  let child: ChildProcess | undefined;
-  try {
-    const stack = await startStack({ supervisor, withApp: false, log });
+  await withStack('offerops-bench-links-', async (bench) => {
+    const stack = await bench.startStack();
     const mongodbDb = `bench_${randomBytes(4).toString('hex')}`;
     const mongo = await connectMongo({ mongodbUri: stack.mongodbUri, mongodbDb });
     await ensureIndexes(mongo.db);
@@ -149,19 +133,7 @@ async function main(): Promise<void> {
       };
     });
     await insertLinks(mongo.db, tenant, links);
-    child = fork(__filename, ['serve'], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      env: {
-        ...process.env,
-        BENCH_SERVE: JSON.stringify({
-          mongodbUri: stack.mongodbUri,
-          mongodbDb,
-          temporalAddress: stack.temporalAddress,
-          temporalNamespace: stack.temporalNamespace,
-        } satisfies ServeConfig),
-      },
-    });
-    const [ports] = (await once(child, 'message')) as [{ full: number; bare: number }];
+    const { child, ready: ports } = await forkServer<{ full: number; bare: number }>(__filename, serveConfig(stack, mongodbDb));
     let i = 0;
     const path = () => `/l/${links[i++ % LINKS]!.code}`;
     log('bench: warm-up');
@@ -181,32 +153,14 @@ async function main(): Promise<void> {
     console.log(`${'side'.padEnd(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(8)}`);
     console.log(`${'redirect'.padEnd(8)} ${f(quantile(full.lat, 0.5))} ${f(quantile(full.lat, 0.99))} ${full.rps.toFixed(0).padStart(8)}`);
     console.log(`${'bare'.padEnd(8)} ${f(quantile(bare.lat, 0.5))} ${f(quantile(bare.lat, 0.99))} ${bare.rps.toFixed(0).padStart(8)}`);
-    console.log(
-      `${'ratio'.padEnd(8)} ${r50.toFixed(2).padStart(6)}×${r50 <= 1.5 ? ' ' : '!'}${r99.toFixed(2).padStart(6)}× ${(full.rps / bare.rps).toFixed(2).padStart(7)}×`,
-    );
+    console.log(`${'ratio'.padEnd(8)} ${ratio(r50, 6, r50 <= 1.5)}${ratio(r99, 6)} ${ratio(full.rps / bare.rps, 7)}`);
     if (full.failed + bare.failed) console.log(`failed answers: ${full.failed} redirect, ${bare.failed} bare`);
-    child.send('stop');
-    await once(child, 'exit');
-    child = undefined;
+    await stopServer(child);
     const written = await mongo.db.collection('clicks').countDocuments({});
     console.log(`clicks written: ${written} (${clicks} before the clean stop flushed the rest)`);
     await mongo.db.dropDatabase();
     await mongo.client.close();
-  } finally {
-    child?.kill();
-    await supervisor.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
-if (process.argv[2] === 'serve') {
-  serve(JSON.parse(process.env.BENCH_SERVE!) as ServeConfig).catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runBench(main, { serve: () => serve(childConfig<ServeConfig>()) });

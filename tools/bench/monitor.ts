@@ -17,10 +17,10 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { createServer, get } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import sax from 'sax';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -32,14 +32,13 @@ import { createLogger } from '../../domain/logger';
 import { createMonitor } from '../../domain/monitors/service';
 import { getMonitor } from '../../domain/monitors/store';
 import { newSecretKey } from '../../domain/sealing';
-import { log, Supervisor } from '../stack/processes';
-import { startStack } from '../stack/stack';
+import { quantile, ratio, runBench, withStack } from './harness';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const MB = 1024 * 1024;
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]): number => quantile(xs, 0.5);
 
 /** Samples RSS every 20 ms; `peak()` is the highest growth over the RSS when it started. */
 function rssSampler() {
@@ -155,10 +154,8 @@ const next = <T>(proc: ReturnType<typeof child>, pick: (m: Record<string, unknow
   });
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-bench-monitor-'));
-  const supervisor = await Supervisor.open(dataDir, log);
-  try {
-    const feedPath = join(dataDir, 'feed.xml');
+  await withStack('offerops-bench-monitor-', async (bench) => {
+    const feedPath = join(bench.dataDir, 'feed.xml');
     await writeFeed(feedPath, ITEMS);
     const feedBytes = statSync(feedPath).size;
     const server = createServer((_req, res) => {
@@ -168,7 +165,7 @@ async function main(): Promise<void> {
     await once(server, 'listening');
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed.xml`;
 
-    const stack = await startStack({ supervisor, withApp: false, log });
+    const stack = await bench.startStack();
     const dbName = `bench_${randomBytes(4).toString('hex')}`;
     const mongo = await connectMongo({ mongodbUri: stack.mongodbUri, mongodbDb: dbName });
     await ensureIndexes(mongo.db);
@@ -237,9 +234,7 @@ async function main(): Promise<void> {
       throw new Error(`the run read ${last.seen} items (error: ${last.error}), the bare parse ${bare.at(-1)!.items}; expected ${ITEMS}`);
     }
     const row = (name: string, a: number, b: number, unit: string) =>
-      console.log(
-        `${name.padEnd(36)} ${a.toFixed(1).padStart(10)} ${b.toFixed(1).padStart(10)}  ${unit.padEnd(4)} ${(a / b).toFixed(2).padStart(6)}×`,
-      );
+      console.log(`${name.padEnd(36)} ${a.toFixed(1).padStart(10)} ${b.toFixed(1).padStart(10)}  ${unit.padEnd(4)} ${ratio(a / b, 6)}`);
     console.log(
       `\nmonitor benchmark: ${ITEMS} items, ${(feedBytes / MB).toFixed(1)} MB of Google Merchant RSS over local HTTP, ` +
         `${last.matched} matching; median of ${RUNS} runs; load average at start ${load.join(' ')}\n`,
@@ -257,15 +252,8 @@ async function main(): Promise<void> {
     await temporal.connection.close();
     await mongo.db.dropDatabase();
     await mongo.client.close();
-  } finally {
-    await supervisor.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
-const [mode, arg] = process.argv.slice(2);
-const run = mode === 'bare' ? () => bareParse(arg!).then(() => process.exit(0)) : mode === 'worker' ? workerChild : main;
-run().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+// A child exits when done: its IPC channel to the parent would keep it alive (the parent waits for the worker's exit).
+runBench(main, { bare: ([url]) => bareParse(url!).then(() => process.exit(0)), worker: () => workerChild().then(() => process.exit(0)) });

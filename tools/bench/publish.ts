@@ -15,12 +15,6 @@
  * database round trips the worker made and how many activities the workflow
  * ran per group.
  */
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { MongoClient } from 'mongodb';
@@ -33,14 +27,12 @@ import { createAccount, createApiKey } from '../../domain/accounts/store';
 import { ensureIndexes } from '../../domain/db';
 import { createGroup } from '../../domain/groups/store';
 import { SCOPES } from '../../schemas/openapi/common';
-import { log, Supervisor } from '../stack/processes';
-import { startStack } from '../stack/stack';
+import { listen, portOf, quantile, runBench, withStack } from './harness';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 1000);
 
 const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 /** What the benchmark reads of the API's answers: a created resource's id, a publish's publication ids. */
 interface Created {
@@ -52,10 +44,8 @@ interface Published {
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-bench-'));
-  const supervisor = await Supervisor.open(dataDir, log);
-  try {
-    const stack = await startStack({ supervisor, withApp: false, log });
+  await withStack('offerops-bench-', async (bench) => {
+    const stack = await bench.startStack();
     const dbName = `bench_${randomBytes(4).toString('hex')}`;
     const mongo = await connectMongo({ mongodbUri: stack.mongodbUri, mongodbDb: dbName });
     // The worker's activities have a client of their own that counts the commands it sends: database round trips.
@@ -76,10 +66,8 @@ async function main(): Promise<void> {
       logger: createLogger('bench', 'silent'),
     });
     const handle = app.callback();
-    // Koa's handler settles its own promise (errors go to its onerror), so the listener need not await it.
-    const server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+    const server = await listen(handle);
+    const base = `http://127.0.0.1:${portOf(server)}/api/v1`;
 
     const worker = await Worker.create({
       connection: native,
@@ -177,13 +165,7 @@ async function main(): Promise<void> {
     await mongo.db.dropDatabase();
     await mongo.client.close();
     await workerMongo.close();
-  } finally {
-    await supervisor.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

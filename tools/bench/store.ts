@@ -10,14 +10,8 @@
  * between them so drift hits both alike. Load goes to loopback only. Options:
  * BENCH_REQUESTS (default 1000), BENCH_OFFERS (default 24).
  */
-import { ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, createServer, request, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { Agent, request } from 'node:http';
 import Koa from 'koa';
 import pino from 'pino';
 import { closeApp, createApp } from '../../api/app';
@@ -30,21 +24,25 @@ import { createOffer, updateOffer } from '../../domain/offers/service';
 import { newSecretKey } from '../../domain/sealing';
 import { setCollection } from '../../domain/store/admin';
 import { createPage, updateStore } from '../../domain/store/service';
-import { log, Supervisor } from '../stack/processes';
-import { startStack } from '../stack/stack';
+import { log } from '../stack/processes';
+import {
+  childConfig,
+  forkServer,
+  listen,
+  portOf,
+  quantile,
+  ratio,
+  runBench,
+  serveConfig,
+  ServeConfig,
+  serveUntilStopped,
+  stopServer,
+  withStack,
+} from './harness';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 24);
 const SUBDOMAIN = 'bench-store';
-
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
-
-interface ServeConfig {
-  mongodbUri: string;
-  mongodbDb: string;
-  temporalAddress: string;
-  temporalNamespace: string;
-}
 
 function get(agent: Agent, port: number, path: string): Promise<{ ms: number; status: number; body: string }> {
   const started = process.hrtime.bigint();
@@ -77,14 +75,9 @@ async function serve(config: ServeConfig): Promise<void> {
   };
   const cached = createApp(deps);
   const uncached = createApp({ ...deps, storefrontCacheMs: 0 });
-  const listen = async (handle: ReturnType<Koa['callback']>): Promise<Server> => {
-    const server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    return server;
-  };
   const servers = [await listen(cached.callback()), await listen(uncached.callback())];
   const agent = new Agent({ keepAlive: false });
-  const page = await get(agent, (servers[0]!.address() as AddressInfo).port, `/s/${SUBDOMAIN}/`);
+  const page = await get(agent, portOf(servers[0]!), `/s/${SUBDOMAIN}/`);
   if (page.status !== 200) throw new Error(`the storefront answered ${page.status}`);
   const bare = new Koa();
   bare.use((ctx) => {
@@ -92,15 +85,12 @@ async function serve(config: ServeConfig): Promise<void> {
     ctx.body = page.body;
   });
   servers.push(await listen(bare.callback()));
-  const port = (s: Server) => (s.address() as AddressInfo).port;
-  process.send!({ cached: port(servers[0]!), uncached: port(servers[1]!), bare: port(servers[2]!), bytes: Buffer.byteLength(page.body) });
-  process.on('message', () => {
-    for (const s of servers) s.closeAllConnections();
-    void Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
-      .then(() => Promise.all([closeApp(cached), closeApp(uncached)]))
-      .then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()]))
-      .then(() => process.exit(0));
-  });
+  serveUntilStopped(
+    servers,
+    { cached: portOf(servers[0]!), uncached: portOf(servers[1]!), bare: portOf(servers[2]!), bytes: Buffer.byteLength(page.body) },
+    () =>
+      Promise.all([closeApp(cached), closeApp(uncached)]).then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()])),
+  );
 }
 
 async function seed(config: ServeConfig): Promise<void> {
@@ -141,23 +131,11 @@ async function seed(config: ServeConfig): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-bench-store-'));
-  const supervisor = await Supervisor.open(dataDir, log);
-  let child: ChildProcess | undefined;
-  try {
-    const stack = await startStack({ supervisor, withApp: false, log });
-    const config: ServeConfig = {
-      mongodbUri: stack.mongodbUri,
-      mongodbDb: `bench_${randomBytes(4).toString('hex')}`,
-      temporalAddress: stack.temporalAddress,
-      temporalNamespace: stack.temporalNamespace,
-    };
+  await withStack('offerops-bench-store-', async (bench) => {
+    const stack = await bench.startStack();
+    const config = serveConfig(stack, `bench_${randomBytes(4).toString('hex')}`);
     await seed(config);
-    child = fork(__filename, ['serve'], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      env: { ...process.env, BENCH_SERVE: JSON.stringify(config) },
-    });
-    const [ports] = (await once(child, 'message')) as [{ cached: number; uncached: number; bare: number; bytes: number }];
+    const { child, ready: ports } = await forkServer<{ cached: number; uncached: number; bare: number; bytes: number }>(__filename, config);
     log('bench: seeded; measuring');
     const path = `/s/${SUBDOMAIN}/`;
     const rows: string[] = [];
@@ -182,7 +160,7 @@ async function main(): Promise<void> {
       const r90 = quantile(ours, 0.9) / quantile(bare, 0.9);
       const f = (x: number) => x.toFixed(2).padStart(7);
       rows.push(
-        `${name.padEnd(30)} ${f(quantile(ours, 0.5))} ${f(quantile(bare, 0.5))} ${r50.toFixed(2).padStart(6)}×${r50 <= 2 ? ' ' : '!'} ${f(quantile(ours, 0.9))} ${f(quantile(bare, 0.9))} ${r90.toFixed(2).padStart(6)}×`,
+        `${name.padEnd(30)} ${f(quantile(ours, 0.5))} ${f(quantile(bare, 0.5))} ${ratio(r50, 6, r50 <= 2)} ${f(quantile(ours, 0.9))} ${f(quantile(bare, 0.9))} ${ratio(r90, 6)}`,
       );
     }
     console.log(
@@ -193,24 +171,8 @@ async function main(): Promise<void> {
       `${'page'.padEnd(30)} ${'p50 ms'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(8)} ${'p90 ms'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(7)}`,
     );
     for (const row of rows) console.log(row);
-    child.send('stop');
-    await once(child, 'exit');
-    child = undefined;
-  } finally {
-    child?.kill();
-    await supervisor.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    await stopServer(child);
+  });
 }
 
-if (process.argv[2] === 'serve') {
-  serve(JSON.parse(process.env.BENCH_SERVE!) as ServeConfig).catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runBench(main, { serve: () => serve(childConfig<ServeConfig>()) });

@@ -1,0 +1,138 @@
+/**
+ * What every benchmark script here shares: its entry (the benchmark, or one
+ * of its child modes), its own stack in a temporary directory torn down on
+ * every exit, the child process serving the measured servers (its config in
+ * BENCH_SERVE, its ports as its first message, stopped by a 'stop' message),
+ * and the figures (quantiles, ratios marked against their goal).
+ */
+import { ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { log, Supervisor } from '../stack/processes';
+import { startStack } from '../stack/stack';
+
+/** Where the stack is: what a child needs to reach it, with the benchmark's database. */
+export interface ServeConfig {
+  mongodbUri: string;
+  mongodbDb: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+export const serveConfig = (stack: Stack, mongodbDb: string): ServeConfig => ({
+  mongodbUri: stack.mongodbUri,
+  mongodbDb,
+  temporalAddress: stack.temporalAddress,
+  temporalNamespace: stack.temporalNamespace,
+});
+
+/** The q-quantile of `xs` (the nearest rank below). */
+export const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+/** `1.23×` padded to `width` before the sign, then ` ` when `met`, `!` when not (nothing when there is no goal). */
+export const ratio = (x: number, width: number, met?: boolean): string =>
+  `${x.toFixed(2).padStart(width)}×${met === undefined ? '' : met ? ' ' : '!'}`;
+
+/**
+ * A script's entry: `node script MODE ARGS…` runs that child mode, anything
+ * else the benchmark; a failure prints and exits 1.
+ */
+export function runBench(main: () => Promise<void>, modes: Record<string, (args: string[]) => Promise<void>> = {}): void {
+  const [mode, ...args] = process.argv.slice(2);
+  const run = mode !== undefined && Object.hasOwn(modes, mode) ? () => modes[mode]!(args) : main;
+  run().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+const children = new Set<ChildProcess>();
+
+/**
+ * Runs `body` with a stack of its own (MONGODB_URI / TEMPORAL_ADDRESS when
+ * set) in a temporary directory named by `prefix`; afterwards, however it
+ * ended, kills the children still running, stops the stack and removes the directory.
+ */
+export async function withStack(
+  prefix: string,
+  body: (bench: { dataDir: string; startStack: () => Promise<Stack> }) => Promise<void>,
+): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const supervisor = await Supervisor.open(dataDir, log);
+  try {
+    await body({ dataDir, startStack: () => startStack({ supervisor, withApp: false, log }) });
+  } finally {
+    for (const child of children) child.kill();
+    await supervisor.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts `filename` again as a child in `serve` mode with `config` in
+ * BENCH_SERVE (its stdout ignored unless `stdout: 'inherit'`); resolves with
+ * the child and its first message (its ports).
+ */
+export async function forkServer<Ready>(
+  filename: string,
+  config: object,
+  opts: { execArgv?: string[]; stdout?: 'inherit' | 'ignore' } = {},
+): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(filename, ['serve'], {
+    ...(opts.execArgv ? { execArgv: opts.execArgv } : {}),
+    stdio: ['ignore', opts.stdout ?? 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, BENCH_SERVE: JSON.stringify(config) },
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  const [ready] = (await once(child, 'message')) as [Ready];
+  return { child, ready };
+}
+
+/** Tells a child of forkServer to stop, and waits for it to exit. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  const exited = once(child, 'exit');
+  child.send('stop');
+  await exited;
+}
+
+/** In the child: the config forkServer gave it. */
+export const childConfig = <C>(): C => JSON.parse(process.env.BENCH_SERVE!) as C;
+
+/** A server for `handle` on a free loopback port (a Koa handler settles its own promise: errors go to its onerror). */
+export async function listen(handle: (req: IncomingMessage, res: ServerResponse) => unknown): Promise<Server> {
+  const server = createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return server;
+}
+
+export const portOf = (server: Server): number => (server.address() as AddressInfo).port;
+
+/**
+ * In the child: sends `ready` to the parent; on 'stop', closes `servers`, then
+ * runs `close` (apps, connections) and exits. Other messages go to `onMessage`.
+ */
+export function serveUntilStopped(
+  servers: Server[],
+  ready: object,
+  close: () => Promise<unknown>,
+  onMessage?: (message: unknown) => void,
+): void {
+  process.send!(ready);
+  process.on('message', (message) => {
+    if (message !== 'stop') {
+      onMessage?.(message);
+      return;
+    }
+    for (const s of servers) s.closeAllConnections();
+    void Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
+      .then(close)
+      .then(() => process.exit(0));
+  });
+}
