@@ -70,7 +70,13 @@ async function serve(config: ServeConfig): Promise<void> {
   };
   const servers = [await listen(full), await listen(bareApp())];
   process.send!({ full: (servers[0]!.address() as AddressInfo).port, bare: (servers[1]!.address() as AddressInfo).port });
-  process.on('message', () => {
+  process.on('message', (message) => {
+    if (message === 'cpu') {
+      // The servers' CPU time so far (user + system, µs): the parent takes differences around each side's load.
+      const { user, system } = process.cpuUsage();
+      process.send!({ cpu: user + system });
+      return;
+    }
     for (const s of servers) s.closeAllConnections();
     void Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
       .then(() => closeApp(full))
@@ -150,6 +156,8 @@ async function main(): Promise<void> {
     });
     await insertLinks(mongo.db, tenant, links);
     child = fork(__filename, ['serve'], {
+      // BENCH_CPU_PROF=DIR: a V8 CPU profile of the servers (node --cpu-prof), written when they stop.
+      execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       env: {
         ...process.env,
@@ -167,9 +175,23 @@ async function main(): Promise<void> {
     log('bench: warm-up');
     await load(ports.full, path, 2);
     await load(ports.bare, path, 2);
+    const server = child;
+    const cpu = async (): Promise<number> => {
+      server.send('cpu');
+      const [reply] = (await once(server, 'message')) as [{ cpu: number }];
+      return reply.cpu;
+    };
+    /** A load on one side, and the server process's CPU time per answer (load-independent where wall times are not). */
+    const measure = async (port: number) => {
+      const before = await cpu();
+      const result = await load(port, path, SECONDS);
+      return { ...result, cpuPerAnswer: (await cpu()) - before };
+    };
     log('bench: measuring');
-    const full = await load(ports.full, path, SECONDS);
-    const bare = await load(ports.bare, path, SECONDS);
+    const full = await measure(ports.full);
+    const bare = await measure(ports.bare);
+    full.cpuPerAnswer /= full.lat.length;
+    bare.cpuPerAnswer /= bare.lat.length;
     const clicks = await mongo.db.collection('clicks').countDocuments({});
     const f = (x: number) => x.toFixed(2).padStart(7);
     const r50 = quantile(full.lat, 0.5) / quantile(bare.lat, 0.5);
@@ -178,11 +200,16 @@ async function main(): Promise<void> {
       `\nlinks benchmark: GET /l/{code} (${LINKS} links) vs a bare Koa 302, ${CONNECTIONS} keep-alive connections, ${SECONDS} s per side`,
     );
     console.log('Goal: p50 ≤ 1.5× the bare handler (! marks a miss)\n');
-    console.log(`${'side'.padEnd(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(8)}`);
-    console.log(`${'redirect'.padEnd(8)} ${f(quantile(full.lat, 0.5))} ${f(quantile(full.lat, 0.99))} ${full.rps.toFixed(0).padStart(8)}`);
-    console.log(`${'bare'.padEnd(8)} ${f(quantile(bare.lat, 0.5))} ${f(quantile(bare.lat, 0.99))} ${bare.rps.toFixed(0).padStart(8)}`);
+    const us = (x: { cpuPerAnswer: number }) => x.cpuPerAnswer.toFixed(0).padStart(10);
+    console.log(`${'side'.padEnd(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(8)} ${'server µs/answer'.padStart(10)}`);
     console.log(
-      `${'ratio'.padEnd(8)} ${r50.toFixed(2).padStart(6)}×${r50 <= 1.5 ? ' ' : '!'}${r99.toFixed(2).padStart(6)}× ${(full.rps / bare.rps).toFixed(2).padStart(7)}×`,
+      `${'redirect'.padEnd(8)} ${f(quantile(full.lat, 0.5))} ${f(quantile(full.lat, 0.99))} ${full.rps.toFixed(0).padStart(8)} ${us(full)}`,
+    );
+    console.log(
+      `${'bare'.padEnd(8)} ${f(quantile(bare.lat, 0.5))} ${f(quantile(bare.lat, 0.99))} ${bare.rps.toFixed(0).padStart(8)} ${us(bare)}`,
+    );
+    console.log(
+      `${'ratio'.padEnd(8)} ${r50.toFixed(2).padStart(6)}×${r50 <= 1.5 ? ' ' : '!'}${r99.toFixed(2).padStart(6)}× ${(full.rps / bare.rps).toFixed(2).padStart(7)}× ${(full.cpuPerAnswer / bare.cpuPerAnswer).toFixed(2).padStart(9)}×`,
     );
     if (full.failed + bare.failed) console.log(`failed answers: ${full.failed} redirect, ${bare.failed} bare`);
     child.send('stop');
