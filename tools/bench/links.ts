@@ -11,7 +11,7 @@
  */
 import { ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -102,6 +102,24 @@ function send(agent: Agent, port: number, path: string): Promise<number> {
   });
 }
 
+/** CPU time (µs) used so far by the processes whose command line names `dir` (the stack's database server), from /proc; null where there is none. */
+function cpuOfProcessesIn(dir: string): number | null {
+  let total = 0;
+  let found = false;
+  for (const pid of existsSync('/proc') ? readdirSync('/proc').filter((p) => /^\d+$/.test(p)) : []) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${dir}/ferretdb`)) continue;
+      // Fields 14 and 15 of /proc/PID/stat (after the command in parentheses): user and system time in clock ticks (100 a second).
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * 10_000;
+      found = true;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found ? total : null;
+}
+
 /** `connections` keep-alive connections for `seconds`: every answer's latency, and answers per second. */
 async function load(port: number, paths: () => string, seconds: number): Promise<{ lat: number[]; rps: number; failed: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
@@ -184,8 +202,10 @@ async function main(): Promise<void> {
     /** A load on one side, and the server process's CPU time per answer (load-independent where wall times are not). */
     const measure = async (port: number) => {
       const before = await cpu();
+      const dbBefore = cpuOfProcessesIn(dataDir);
       const result = await load(port, path, SECONDS);
-      return { ...result, cpuPerAnswer: (await cpu()) - before };
+      const dbAfter = cpuOfProcessesIn(dataDir);
+      return { ...result, cpuPerAnswer: (await cpu()) - before, dbCpu: dbBefore === null || dbAfter === null ? null : dbAfter - dbBefore };
     };
     log('bench: measuring');
     const full = await measure(ports.full);
@@ -211,6 +231,10 @@ async function main(): Promise<void> {
     console.log(
       `${'ratio'.padEnd(8)} ${r50.toFixed(2).padStart(6)}×${r50 <= 1.5 ? ' ' : '!'}${r99.toFixed(2).padStart(6)}× ${(full.rps / bare.rps).toFixed(2).padStart(7)}× ${(full.cpuPerAnswer / bare.cpuPerAnswer).toFixed(2).padStart(9)}×`,
     );
+    if (full.dbCpu !== null && bare.dbCpu !== null)
+      console.log(
+        `database server (FerretDB) CPU per answer: ${(full.dbCpu / full.lat.length).toFixed(0)} µs redirect, ${(bare.dbCpu / bare.lat.length).toFixed(0)} µs bare`,
+      );
     if (full.failed + bare.failed) console.log(`failed answers: ${full.failed} redirect, ${bare.failed} bare`);
     child.send('stop');
     await once(child, 'exit');
