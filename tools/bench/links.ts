@@ -5,7 +5,10 @@
  * beside a bare Koa handler answering the same 302 with no work, on the same
  * machine, in one run, as ratios: latency p50 and p99 and throughput, each
  * over 64 keep-alive connections (BENCH_CONNECTIONS) for BENCH_SECONDS
- * (default 5) per side, after a warm-up. Both servers run in one child
+ * (default 5) per side, after a warm-up; then one visitor at a time
+ * (BENCH_REQUESTS sequential requests per side, alternating). Beside them,
+ * the server's CPU time per answer and the database server's (from /proc),
+ * which hold still when the machine is busy. Both servers run in one child
  * process; the load generator is this process. Starts its own stack.
  * Goal: p50 ≤ 1.5× the bare handler.
  */
@@ -33,6 +36,8 @@ import { startStack } from '../stack/stack';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const LINKS = 200;
+/** Sequential requests per side for the one-visitor-at-a-time latency. */
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 
 const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
@@ -193,6 +198,14 @@ async function main(): Promise<void> {
     log('bench: warm-up');
     await load(ports.full, path, 2);
     await load(ports.bare, path, 2);
+    // One visitor at a time: sequential keep-alive requests, the two sides alternating request by request.
+    const seqAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const seq = { full: [] as number[], bare: [] as number[] };
+    for (let n = 0; n < REQUESTS; n++) {
+      seq.full.push(await send(seqAgent, ports.full, path()));
+      seq.bare.push(await send(seqAgent, ports.bare, path()));
+    }
+    seqAgent.destroy();
     const server = child;
     const cpu = async (): Promise<number> => {
       server.send('cpu');
@@ -230,6 +243,10 @@ async function main(): Promise<void> {
     );
     console.log(
       `${'ratio'.padEnd(8)} ${r50.toFixed(2).padStart(6)}×${r50 <= 1.5 ? ' ' : '!'}${r99.toFixed(2).padStart(6)}× ${(full.rps / bare.rps).toFixed(2).padStart(7)}× ${(full.cpuPerAnswer / bare.cpuPerAnswer).toFixed(2).padStart(9)}×`,
+    );
+    const s50 = quantile(seq.full, 0.5) / quantile(seq.bare, 0.5);
+    console.log(
+      `\none visitor at a time (${REQUESTS} sequential keep-alive requests per side): p50 ${quantile(seq.full, 0.5).toFixed(2)} / ${quantile(seq.bare, 0.5).toFixed(2)} ms = ${s50.toFixed(2)}×${s50 <= 1.5 ? '' : '!'}, p99 ${quantile(seq.full, 0.99).toFixed(2)} / ${quantile(seq.bare, 0.99).toFixed(2)} ms`,
     );
     if (full.dbCpu !== null && bare.dbCpu !== null)
       console.log(
