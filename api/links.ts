@@ -5,7 +5,7 @@
  * the answer never waits for a write. Storefront elements add `?p=<page id>&e=<element>`.
  * An unknown code is a 404 page. `Cache-Control: no-store`: every click reaches us.
  */
-import { ClickBuffer, ClickDoc, hashIp, ipHashKey } from '../domain/links/clicks';
+import { ClickBuffer, ClickDoc, ipHasher } from '../domain/links/clicks';
 import { classifyAgent, countryOf, isMachine, referrerHost } from '../domain/links/agents';
 import { targetFor } from '../domain/links/marketplaces';
 import { CODE_PATTERN, linkByCode } from '../domain/links/store';
@@ -20,7 +20,7 @@ const LINK_PATH = /^\/l\/([^/]+)$/;
 const LABEL = /^[A-Za-z0-9_:.-]{1,64}$/;
 
 export function links(deps: AppDeps, clicks: ClickBuffer): AppMiddleware {
-  const ipKey = ipHashKey(deps.secretKey);
+  const hashIp = ipHasher(deps.secretKey);
   return async (ctx, next) => {
     const match = LINK_PATH.exec(ctx.path);
     if (!match) {
@@ -64,7 +64,7 @@ export function links(deps: AppDeps, clicks: ClickBuffer): AppMiddleware {
       ua_class: ua,
       bot: isMachine(ua),
       ...(country ? { country } : {}),
-      ...(ctx.ip ? { ip_hash: hashIp(ctx.ip, ipKey) } : {}),
+      ...(ctx.ip ? { ip_hash: hashIp(ctx.ip) } : {}),
       at,
     };
     clicks.add(click);

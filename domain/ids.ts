@@ -8,6 +8,20 @@ function base32(bytes: Uint8Array, length: number): string {
   return out;
 }
 
+/** Random bytes for ids, drawn from a buffer filled POOL_SIZE at a time: one system call per 128 ids, not one per id. */
+const POOL_SIZE = 14 * 128;
+let pool = Buffer.alloc(0);
+let used = 0;
+
+function randomChunk(n: number): Uint8Array {
+  if (used + n > pool.length) {
+    pool = randomBytes(POOL_SIZE);
+    used = 0;
+  }
+  used += n;
+  return pool.subarray(used - n, used);
+}
+
 /**
  * A prefixed, time-ordered id such as `off_01hx9…`: 10 characters of
  * millisecond time then 14 random ones (70 bits), so ids sort by creation.
@@ -19,7 +33,7 @@ export function newId(prefix: string, now = Date.now()): string {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  return `${prefix}_${time}${base32(randomBytes(14), 14)}`;
+  return `${prefix}_${time}${base32(randomChunk(14), 14)}`;
 }
 
 /**

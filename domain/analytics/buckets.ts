@@ -68,10 +68,19 @@ export const forgetTimeZone = (accountId: string): boolean => timeZones.delete(a
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
-/** `2026-11-24` and the hour, as the wall clock in `timeZone` reads `at`. */
+/** Every time zone's offset is a multiple of 15 minutes: within one such quarter the local day and hour are the same. */
+const QUARTER_MS = 15 * 60_000;
+const quarters = new Map<string, { quarter: number; day: string; hour: number }>();
+
+/** `2026-11-24` and the hour, as the wall clock in `timeZone` reads `at` (the last quarter hour's answer kept per time zone: a batch of clicks asks the same one). */
 export function localDayHour(at: Date, timeZone: string): { day: string; hour: number } {
+  const quarter = Math.floor(at.getTime() / QUARTER_MS);
+  const hit = quarters.get(timeZone);
+  if (hit?.quarter === quarter) return { day: hit.day, hour: hit.hour };
   const t = localTime(at, timeZone);
-  return { day: `${t.year}-${pad(t.month)}-${pad(t.day)}`, hour: t.hour };
+  const answer = { quarter, day: `${t.year}-${pad(t.month)}-${pad(t.day)}`, hour: t.hour };
+  quarters.set(timeZone, answer);
+  return { day: answer.day, hour: answer.hour };
 }
 
 /** The `days` local days ending with today's (oldest first). */

@@ -4,6 +4,7 @@
  * preview, a browser prefetching. Machines' clicks are kept but counted as
  * `bot_clicks`, apart from people's `clicks`.
  */
+import { boundedMemo } from '../memo';
 
 export type AgentClass = 'mobile' | 'desktop' | 'bot' | 'preview' | 'prefetch';
 
@@ -21,12 +22,16 @@ export function isPrefetch(header: (name: string) => string): boolean {
   return /prefetch|prerender|preview/.test(purpose);
 }
 
-export function classifyAgent(userAgent: string, header: (name: string) => string): AgentClass {
-  if (isPrefetch(header)) return 'prefetch';
+/** The class a user agent string alone gives, for the last 2,000 strings met (browsers send few distinct ones; the patterns are long). */
+const classOfUserAgent = boundedMemo<AgentClass>(2_000, (userAgent) => {
   if (!userAgent.trim()) return 'bot';
   if (PREVIEW.test(userAgent)) return 'preview';
   if (BOT.test(userAgent)) return 'bot';
   return MOBILE.test(userAgent) ? 'mobile' : 'desktop';
+});
+
+export function classifyAgent(userAgent: string, header: (name: string) => string): AgentClass {
+  return isPrefetch(header) ? 'prefetch' : classOfUserAgent(userAgent);
 }
 
 export const isMachine = (c: AgentClass): boolean => c === 'bot' || c === 'preview' || c === 'prefetch';

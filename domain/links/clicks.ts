@@ -15,6 +15,7 @@ import { Db, MongoBulkWriteError } from 'mongodb';
 import { Logger } from 'pino';
 import { addToBuckets, BucketFact, BucketIncrement } from '../analytics/buckets';
 import { crossTenantCollection, TenantDoc } from '../db';
+import { boundedMemo } from '../memo';
 import { AgentClass } from './agents';
 import { Marketplace } from './marketplaces';
 
@@ -41,9 +42,15 @@ export const CLICK_BATCH = 500;
 const MAX_BACKLOG = 50_000;
 
 /** The key IP hashes are made with: derived from the sealing key, never stored. */
-export const ipHashKey = (secretKey: Buffer): Buffer => createHmac('sha256', secretKey).update('offerops click ip v1').digest();
+const ipHashKey = (secretKey: Buffer): Buffer => createHmac('sha256', secretKey).update('offerops click ip v1').digest();
 
 export const hashIp = (ip: string, key: Buffer): string => createHmac('sha256', key).update(ip).digest('base64url').slice(0, 22);
+
+/** hashIp under the key of `secretKey`, the last 10,000 addresses' hashes kept (a visitor clicks again; HMACs cost). */
+export const ipHasher = (secretKey: Buffer): ((ip: string) => string) => {
+  const key = ipHashKey(secretKey);
+  return boundedMemo(10_000, (ip) => hashIp(ip, key));
+};
 
 /** The counters one click moves: `clicks` for a person, `bot_clicks` for a machine, in each dimension it knows. */
 export function clickIncrements(c: ClickDoc): BucketIncrement[] {

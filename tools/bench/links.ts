@@ -5,12 +5,17 @@
  * beside a bare Koa handler answering the same 302 with no work, on the same
  * machine, in one run, as ratios: latency p50 and p99 and throughput, each
  * over 64 keep-alive connections (BENCH_CONNECTIONS) for BENCH_SECONDS
- * (default 5) per side, after a warm-up. Both servers run in one child
+ * (default 5) per side, after a warm-up; then one visitor at a time
+ * (BENCH_REQUESTS sequential requests per side, alternating). Beside them,
+ * the server's CPU time per answer and the database server's (from /proc),
+ * which hold still when the machine is busy. Both servers run in one child
  * process; the load generator is this process. Starts its own stack.
  * Goal: p50 ≤ 1.5× the bare handler.
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import Koa from 'koa';
 import pino from 'pino';
 import { closeApp, createApp } from '../../api/app';
@@ -40,6 +45,8 @@ import {
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const LINKS = 200;
+/** Sequential requests per side for the one-visitor-at-a-time latency. */
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 
 /** The floor: Koa answering a 302 to a fixed affiliate URL, nothing else. */
 function bareApp(): Koa {
@@ -61,8 +68,16 @@ async function serve(config: ServeConfig): Promise<void> {
     logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
   });
   const servers = [await listen(full.callback()), await listen(bareApp().callback())];
-  serveUntilStopped(servers, { full: portOf(servers[0]!), bare: portOf(servers[1]!) }, () =>
-    closeApp(full).then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()])),
+  serveUntilStopped(
+    servers,
+    { full: portOf(servers[0]!), bare: portOf(servers[1]!) },
+    () => closeApp(full).then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()])),
+    (message) => {
+      // 'cpu': the servers' CPU time so far (user + system, µs); the parent takes differences around each side's load.
+      if (message !== 'cpu') return;
+      const { user, system } = process.cpuUsage();
+      process.send!({ cpu: user + system });
+    },
   );
 }
 
@@ -81,6 +96,24 @@ function send(agent: Agent, port: number, path: string): Promise<number> {
     req.on('error', reject);
     req.end();
   });
+}
+
+/** CPU time (µs) used so far by the database server of the stack in `dir` (the process whose command line names its folder), from /proc; null where there is none. */
+function databaseCpu(dir: string): number | null {
+  let total = 0;
+  let found = false;
+  for (const pid of existsSync('/proc') ? readdirSync('/proc').filter((p) => /^\d+$/.test(p)) : []) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`${dir}/ferretdb`)) continue;
+      // Fields 14 and 15 of /proc/PID/stat (after the command in parentheses): user and system time in clock ticks (100 a second).
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * 10_000;
+      found = true;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found ? total : null;
 }
 
 /** `connections` keep-alive connections for `seconds`: every answer's latency, and answers per second. */
@@ -133,15 +166,39 @@ async function main(): Promise<void> {
       };
     });
     await insertLinks(mongo.db, tenant, links);
-    const { child, ready: ports } = await forkServer<{ full: number; bare: number }>(__filename, serveConfig(stack, mongodbDb));
+    const { child, ready: ports } = await forkServer<{ full: number; bare: number }>(__filename, serveConfig(stack, mongodbDb), {
+      // BENCH_CPU_PROF=DIR: a V8 CPU profile of the servers (node --cpu-prof), written when they stop.
+      ...(process.env.BENCH_CPU_PROF ? { execArgv: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] } : {}),
+    });
     let i = 0;
     const path = () => `/l/${links[i++ % LINKS]!.code}`;
     log('bench: warm-up');
     await load(ports.full, path, 2);
     await load(ports.bare, path, 2);
+    // One visitor at a time: sequential keep-alive requests, the two sides alternating request by request.
+    const seqAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const seq = { full: [] as number[], bare: [] as number[] };
+    for (let n = 0; n < REQUESTS; n++) {
+      seq.full.push(await send(seqAgent, ports.full, path()));
+      seq.bare.push(await send(seqAgent, ports.bare, path()));
+    }
+    seqAgent.destroy();
+    const cpu = async (): Promise<number> => {
+      child.send('cpu');
+      const [reply] = (await once(child, 'message')) as [{ cpu: number }];
+      return reply.cpu;
+    };
+    /** A load on one side, with the server's and the database server's CPU time per answer (load-independent where wall times are not). */
+    const measure = async (port: number) => {
+      const [before, dbBefore] = [await cpu(), databaseCpu(bench.dataDir)];
+      const result = await load(port, path, SECONDS);
+      const [after, dbAfter] = [await cpu(), databaseCpu(bench.dataDir)];
+      const n = result.lat.length;
+      return { ...result, cpu: (after - before) / n, dbCpu: dbBefore === null || dbAfter === null ? null : (dbAfter - dbBefore) / n };
+    };
     log('bench: measuring');
-    const full = await load(ports.full, path, SECONDS);
-    const bare = await load(ports.bare, path, SECONDS);
+    const full = await measure(ports.full);
+    const bare = await measure(ports.bare);
     const clicks = await mongo.db.collection('clicks').countDocuments({});
     const f = (x: number) => x.toFixed(2).padStart(7);
     const r50 = quantile(full.lat, 0.5) / quantile(bare.lat, 0.5);
@@ -150,10 +207,23 @@ async function main(): Promise<void> {
       `\nlinks benchmark: GET /l/{code} (${LINKS} links) vs a bare Koa 302, ${CONNECTIONS} keep-alive connections, ${SECONDS} s per side`,
     );
     console.log('Goal: p50 ≤ 1.5× the bare handler (! marks a miss)\n');
-    console.log(`${'side'.padEnd(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(8)}`);
-    console.log(`${'redirect'.padEnd(8)} ${f(quantile(full.lat, 0.5))} ${f(quantile(full.lat, 0.99))} ${full.rps.toFixed(0).padStart(8)}`);
-    console.log(`${'bare'.padEnd(8)} ${f(quantile(bare.lat, 0.5))} ${f(quantile(bare.lat, 0.99))} ${bare.rps.toFixed(0).padStart(8)}`);
-    console.log(`${'ratio'.padEnd(8)} ${ratio(r50, 6, r50 <= 1.5)}${ratio(r99, 6)} ${ratio(full.rps / bare.rps, 7)}`);
+    const us = (x: number) => x.toFixed(0).padStart(16);
+    console.log(`${'side'.padEnd(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s'.padStart(8)} ${'server µs/answer'}`);
+    console.log(
+      `${'redirect'.padEnd(8)} ${f(quantile(full.lat, 0.5))} ${f(quantile(full.lat, 0.99))} ${full.rps.toFixed(0).padStart(8)} ${us(full.cpu)}`,
+    );
+    console.log(
+      `${'bare'.padEnd(8)} ${f(quantile(bare.lat, 0.5))} ${f(quantile(bare.lat, 0.99))} ${bare.rps.toFixed(0).padStart(8)} ${us(bare.cpu)}`,
+    );
+    console.log(
+      `${'ratio'.padEnd(8)} ${ratio(r50, 6, r50 <= 1.5)}${ratio(r99, 6)} ${ratio(full.rps / bare.rps, 7)} ${ratio(full.cpu / bare.cpu, 15)}`,
+    );
+    const s50 = quantile(seq.full, 0.5) / quantile(seq.bare, 0.5);
+    console.log(
+      `\none visitor at a time (${REQUESTS} sequential keep-alive requests per side): p50 ${quantile(seq.full, 0.5).toFixed(2)} / ${quantile(seq.bare, 0.5).toFixed(2)} ms = ${ratio(s50, 0, s50 <= 1.5)} p99 ${quantile(seq.full, 0.99).toFixed(2)} / ${quantile(seq.bare, 0.99).toFixed(2)} ms`,
+    );
+    if (full.dbCpu !== null && bare.dbCpu !== null)
+      console.log(`database server (FerretDB) CPU per answer: ${full.dbCpu.toFixed(0)} µs redirect, ${bare.dbCpu.toFixed(0)} µs bare`);
     if (full.failed + bare.failed) console.log(`failed answers: ${full.failed} redirect, ${bare.failed} bare`);
     await stopServer(child);
     const written = await mongo.db.collection('clicks').countDocuments({});
