@@ -1398,6 +1398,7 @@ export interface components {
             /** @description render with this template instead of the default one */
             template_id?: string;
         };
+        /** @description The destination: exactly one of `group_id`, `segment_id`. */
         OfferPublishRequest: {
             /** @description publish to every active group of this segment */
             segment_id?: string;
@@ -1405,7 +1406,11 @@ export interface components {
             group_id?: string;
             /** @description send the offer image when the channel supports it */
             with_image?: boolean;
-        };
+        } & ({
+            group_id: unknown;
+        } | {
+            segment_id: unknown;
+        });
         OfferPreview: {
             offer_id: string;
             segment_id: string | null;
@@ -2030,7 +2035,15 @@ export interface components {
              * @default true
              */
             with_image: boolean;
-        };
+        } & (({
+            offer_id: unknown;
+        } | {
+            text: unknown;
+        }) & ({
+            group_id: unknown;
+        } | {
+            segment_id: unknown;
+        }));
         /** @description Only the fields sent change; `null` clears an optional value. Sending `offer_id` or `text` replaces the content (never both: 400 `validation_failed`); sending `group_id` or `segment_id` replaces the destination (never both). `recurrence` is replaced as a whole. */
         ScheduleUpdate: {
             name?: string | null;
@@ -2054,7 +2067,7 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "paused";
-        };
+        } & (unknown & unknown);
         /** @description A future or recurring publication. Backed by a Temporal Schedule `schedule-<id>`; each run is a workflow `scheduleRun` (`schedule-run-<id>-<time>`) that queues one normal publication with `schedule_id` set. */
         Schedule: {
             id: string;
@@ -2198,16 +2211,16 @@ export interface components {
             rrule: string | null;
             timezone: string;
         };
-        /** @description What a run does with what it finds. Replaced as a whole on update. */
+        /** @description What a run does with what it finds: mode `publish` takes exactly one of `segment_id`, `group_id`; the other modes neither. Replaced as a whole on update. */
         MonitorAutomation: {
             /**
              * @description `none`: only count matches; `create`: create the matches not in the catalogue as `pending` offers; `publish`: create them and publish each new one through the normal publish path to `segment_id` or `group_id` (exactly one).
              * @enum {string}
              */
             mode: "none" | "create" | "publish";
-            /** @description `publish`: to this segment */
+            /** @description `publish` only: to this segment */
             segment_id?: string;
-            /** @description `publish`: to this group */
+            /** @description `publish` only: to this group */
             group_id?: string;
             /** @description `publish`: send the image with the text (default true) */
             with_image?: boolean;
@@ -4405,9 +4418,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "group_id": "grp_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OfferPublishRequest"];
             };
         };
@@ -6144,6 +6161,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "offer_id": "off_0a1b2c3d4e5f6a7b",
+                 *       "group_id": "grp_0a1b2c3d4e5f6a7b",
                  *       "run_at": "2026-01-15T12:00:00Z"
                  *     }
                  */

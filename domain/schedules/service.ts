@@ -78,17 +78,6 @@ async function observe(deps: DomainDeps, tenant: Tenant, doc: ScheduleDoc): Prom
 
 // --- checks -------------------------------------------------------------------
 
-/** Exactly one of two fields (or, when not `required`, at most one). */
-function exactlyOne(body: Record<string, unknown>, fields: readonly [string, string], what: string, required: boolean): void {
-  const sent = fields.filter((f) => body[f] !== undefined);
-  if (sent.length === 1 || (!required && sent.length === 0)) return;
-  throw invalid(
-    'validation_failed',
-    `Give exactly one ${what}: ${fields.join(' or ')}${sent.length ? ', not both' : ''}.`,
-    fields.map((field) => ({ location: 'body', field, rule: 'oneOf', message: `exactly one of ${fields.join(' and ')} is required` })),
-  );
-}
-
 const DATE_TIME = { type: 'string', format: 'date-time' };
 
 /** An RFC 3339 date-time WITH an offset, to the second. */
@@ -169,8 +158,6 @@ export async function createSchedule(
   tenant: Tenant,
   body: Schema<'ScheduleCreate'>,
 ): Promise<{ doc: ScheduleDoc; seen: ScheduleObserved }> {
-  exactlyOne(body, ['offer_id', 'text'], 'content', true);
-  exactlyOne(body, ['group_id', 'segment_id'], 'destination', true);
   const runAt = instant('run_at', body.run_at);
   mustBeFuture('run_at', runAt);
   const fields: ScheduleFields = {
@@ -234,8 +221,6 @@ export async function updateScheduleFields(
 ): Promise<{ doc: ScheduleDoc; seen: ScheduleObserved }> {
   const current = await mustGetSchedule(deps, tenant, id);
   const { desc, seen } = await observe(deps, tenant, current);
-  exactlyOne(body, ['offer_id', 'text'], 'content', false);
-  exactlyOne(body, ['group_id', 'segment_id'], 'destination', false);
 
   const sent: Partial<ScheduleFields> = {};
   if (body.offer_id !== undefined) Object.assign(sent, { offer_id: body.offer_id, text: null });

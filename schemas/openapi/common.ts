@@ -104,6 +104,17 @@ export const object = (properties: Record<string, JsonSchema>, required: string[
   ...extra,
 });
 
+/**
+ * Holds when every one of `fields` is present: the building block of the
+ * alternatives a body takes, e.g. `oneOf: [present('group_id'), present('segment_id')]`
+ * (exactly one) or `not: present('offer_id', 'text')` (never both). The
+ * validator words these as "needs one of …" / "takes only one of …".
+ */
+export const present = (...fields: string[]): JsonSchema => ({ properties: Object.fromEntries(fields.map((f) => [f, {}])), required: fields });
+
+/** Exactly one of `fields`. */
+export const exactlyOne = (...fields: string[]): JsonSchema => ({ oneOf: fields.map((f) => present(f)) });
+
 /** A response record: every listed property is always present. */
 export const record = (properties: Record<string, JsonSchema>, extra: JsonSchema = {}): JsonSchema =>
   object(properties, Object.keys(properties), extra);

@@ -2,6 +2,7 @@ import {
   bool,
   dateTime,
   eventEnvelope,
+  exactlyOne,
   filter,
   httpsUrl,
   idOf,
@@ -94,11 +95,15 @@ export const schemas: Record<string, JsonSchema> = {
     segment_id: idOf('seg', 'render for this segment: its default template, or the built-in layout with its store name and tagline'),
     template_id: idOf('tpl', 'render with this template instead of the default one'),
   }),
-  OfferPublishRequest: object({
-    segment_id: idOf('seg', 'publish to every active group of this segment'),
-    group_id: idOf('grp', 'publish to this one group'),
-    with_image: bool({ description: 'send the offer image when the channel supports it' }),
-  }),
+  OfferPublishRequest: object(
+    {
+      segment_id: idOf('seg', 'publish to every active group of this segment'),
+      group_id: idOf('grp', 'publish to this one group'),
+      with_image: bool({ description: 'send the offer image when the channel supports it' }),
+    },
+    [],
+    { description: 'The destination: exactly one of `group_id`, `segment_id`.', ...exactlyOne('group_id', 'segment_id') },
+  ),
   OfferPreview: record({
     offer_id: idOf('off'),
     segment_id: nullable(idOf('seg')),
@@ -162,7 +167,7 @@ export const operations: OperationDef[] = [
     scope: 'publications:write',
     tag: 'Offers',
     summary: 'Queue a publication to an authorized group or segment',
-    body: { schema: ref('OfferPublishRequest'), required: false },
+    body: { schema: ref('OfferPublishRequest'), required: true },
     success: { status: 200, description: 'The queued publications.', schema: eventEnvelope(ref('OfferPublishResult')) },
   },
 ];

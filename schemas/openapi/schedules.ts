@@ -4,6 +4,7 @@ import {
   dateTime,
   deletionEnvelope,
   eventEnvelope,
+  exactlyOne,
   filter,
   idOf,
   int,
@@ -11,6 +12,7 @@ import {
   nullable,
   object,
   OperationDef,
+  present,
   record,
   ref,
   str,
@@ -116,6 +118,7 @@ export const schemas: Record<string, JsonSchema> = {
       'What to publish — exactly one of `offer_id`, `text` — where — exactly one of `group_id`, `segment_id` — and when: ' +
       '`run_at`, optionally repeated by `recurrence`. Breaking an exactly-one rule is a 400 `validation_failed` naming the ' +
       'fields; referenced ids this account does not have are a 400 `unknown_reference`.',
+    allOf: [exactlyOne('offer_id', 'text'), exactlyOne('group_id', 'segment_id')],
   }),
   ScheduleUpdate: object(
     {
@@ -128,6 +131,7 @@ export const schemas: Record<string, JsonSchema> = {
         'Only the fields sent change; `null` clears an optional value. Sending `offer_id` or `text` replaces the content ' +
         '(never both: 400 `validation_failed`); sending `group_id` or `segment_id` replaces the destination (never both). ' +
         '`recurrence` is replaced as a whole.',
+      allOf: [{ not: present('offer_id', 'text') }, { not: present('group_id', 'segment_id') }],
     },
   ),
   Schedule: record(
