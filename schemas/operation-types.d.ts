@@ -1274,7 +1274,7 @@ export interface components {
          * @enum {string}
          */
         OfferStatus: "pending" | "approved" | "rejected" | "archived";
-        /** @description Fields of a new offer. `status`, when sent, must be `pending`. */
+        /** @description Fields of a new offer. `status`, when sent, can only be `pending`. */
         OfferCreate: {
             /**
              * Format: uri
@@ -1306,7 +1306,11 @@ export interface components {
             coupon_id?: string;
             /** @description editorial text */
             copy?: string;
-            status?: components["schemas"]["OfferStatus"];
+            /**
+             * @description offers are created `pending` (curate them afterwards with PATCH); any other value is a 400
+             * @enum {string}
+             */
+            status?: "pending";
         };
         /** @description Only the fields sent change. */
         OfferUpdate: {
@@ -1337,7 +1341,11 @@ export interface components {
             coupon_id?: string | null;
             /** @description editorial text */
             copy?: string;
-            status?: components["schemas"]["OfferStatus"];
+            /**
+             * @description a curation move: pending → approved | rejected; approved → pending | rejected; rejected → pending | approved; archived → pending (restore). `archived` is reached only through DELETE. A move the current state does not allow is a 400 `invalid_transition`.
+             * @enum {string}
+             */
+            status?: "pending" | "approved" | "rejected";
         };
         Offer: {
             id: string;

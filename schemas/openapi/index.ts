@@ -22,6 +22,7 @@ import * as templates from './templates';
 import * as webhooks from './webhooks';
 import { GUIDE, TAG_DESCRIPTIONS } from './guide';
 import { exampleOf } from './examples';
+import { linksBySource } from './chains';
 
 export const SCOPE_EXTENSION = 'x-offerops-scope';
 
@@ -44,7 +45,7 @@ const modules: { schemas: Record<string, JsonSchema>; operations: OperationDef[]
   webhooks,
 ];
 
-function operationObject(op: OperationDef): JsonSchema {
+function operationObject(op: OperationDef, links: Record<string, JsonSchema> | undefined): JsonSchema {
   const parameters: JsonSchema[] = [];
   if (op.path.includes('{id}')) {
     parameters.push({
@@ -64,6 +65,7 @@ function operationObject(op: OperationDef): JsonSchema {
       description: op.success.description,
       headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } },
       content: { 'application/json': { schema: op.success.schema } },
+      ...(links ? { links } : {}),
     },
   };
   if (op.alsoSucceeds) {
@@ -71,6 +73,7 @@ function operationObject(op: OperationDef): JsonSchema {
       description: op.alsoSucceeds.description,
       headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } },
       content: { 'application/json': { schema: op.success.schema } },
+      ...(links ? { links } : {}),
     };
   }
   for (const status of Object.keys(ERROR_RESPONSES)) {
@@ -122,6 +125,7 @@ function build(): JsonSchema {
   const schemas: Record<string, JsonSchema> = { ...COMMON_SCHEMAS };
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const tags: string[] = [];
+  const chains = linksBySource(modules.flatMap((m) => m.operations));
   for (const m of modules) {
     for (const [name, schema] of Object.entries(m.schemas)) {
       if (schemas[name]) throw new Error(`schema ${name} declared twice`);
@@ -130,7 +134,7 @@ function build(): JsonSchema {
     for (const op of m.operations) {
       const item = (paths[op.path] ??= {});
       if (item[op.method]) throw new Error(`${op.method} ${op.path} declared twice`);
-      item[op.method] = operationObject(op);
+      item[op.method] = operationObject(op, chains.get(op.operationId));
       if (!tags.includes(op.tag)) tags.push(op.tag);
     }
   }

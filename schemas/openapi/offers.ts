@@ -41,7 +41,15 @@ const offerFields = (withDefaults: boolean): Record<string, JsonSchema> => ({
     ? idOf('cpn', 'a registered coupon: `{coupon}` renders its code and discount, and publishing refuses it once expired or inactive')
     : nullable(idOf('cpn', 'a registered coupon; null detaches it')),
   copy: str({ maxLength: 6000, description: 'editorial text' }),
-  status: ref('OfferStatus'),
+  status: withDefaults
+    ? str({ enum: ['pending'], description: 'offers are created `pending` (curate them afterwards with PATCH); any other value is a 400' })
+    : str({
+        enum: ['pending', 'approved', 'rejected'],
+        description:
+          'a curation move: pending → approved | rejected; approved → pending | rejected; rejected → pending | approved; ' +
+          'archived → pending (restore). `archived` is reached only through DELETE. A move the current state does not allow ' +
+          'is a 400 `invalid_transition`.',
+      }),
 });
 
 export const schemas: Record<string, JsonSchema> = {
@@ -53,7 +61,7 @@ export const schemas: Record<string, JsonSchema> = {
       'Any other move is a 400 `invalid_transition`; changing fields of an archived offer is a 409 `offer_archived`.',
   }),
   OfferCreate: object(offerFields(true), ['url', 'title'], {
-    description: 'Fields of a new offer. `status`, when sent, must be `pending`.',
+    description: 'Fields of a new offer. `status`, when sent, can only be `pending`.',
   }),
   OfferUpdate: object(offerFields(false), [], { description: 'Only the fields sent change.' }),
   Offer: record({

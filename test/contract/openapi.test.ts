@@ -185,3 +185,34 @@ test('every event kind has a versioned JSON schema file in schemas/events/', () 
     assert.doesNotThrow(() => validatorFor(schema), e.kind);
   }
 });
+
+test('links: every {id} operation is reachable from a create or list response, by operationId, with an id the response has', () => {
+  const resolve = (s: any): any => (s?.$ref ? resolve(components[s.$ref.split('/').pop()]) : s);
+  const reached = new Map<string, string[]>();
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const op of Object.values<any>(item)) {
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        for (const [name, link] of Object.entries<any>(response.links ?? {})) {
+          assert.ok(/^2\d\d$/.test(status) && !path.includes('{'), `${op.operationId} ${status}: links only from a create or list`);
+          assert.equal(name, link.operationId);
+          assert.ok(
+            operations.some((o) => o.operationId === link.operationId && o.path.startsWith(`${path}/{id}`)),
+            `${name} is a by-id operation of ${path}`,
+          );
+          const data = resolve(resolve(response.content['application/json'].schema).properties.data);
+          const expected = data.type === 'array' ? '$response.body#/data/0/id' : '$response.body#/data/id';
+          assert.deepEqual(link.parameters, { id: expected }, `${op.operationId} → ${name}`);
+          assert.ok(resolve(data.type === 'array' ? data.items : data).properties.id, `${op.operationId}'s data has an id`);
+          reached.set(name, [...(reached.get(name) ?? []), op.operationId]);
+        }
+      }
+    }
+  }
+  const byId = operations.filter((o) => o.path.includes('{id}')).map((o) => o.operationId);
+  assert.deepEqual(
+    byId.filter((id) => !reached.has(id)),
+    [],
+    'by-id operations no create or list links to',
+  );
+  assert.ok(reached.get('offer_publish')!.includes('offer_create') && reached.get('offer_publish')!.includes('offers_list'));
+});
