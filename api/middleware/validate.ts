@@ -88,8 +88,9 @@ function conditionOf(ifSchema: unknown): string {
  * - `not` over a presence test of several fields (never together): the same
  *   "takes only one of …" on each; of one field under an `if`: "is taken only
  *   when mode is …" (rule `not`).
- * - Any other `oneOf` (object branches): each branch is told apart by the
- *   properties only it requires; when the value has those of exactly one
+ * - Any other `oneOf` (object branches): each branch is told apart by its
+ *   constants (a block's `type`), else by the properties only it requires;
+ *   when the value has those of exactly one
  *   branch, only that branch's errors are kept; with none or several, one
  *   error says which fields to choose from.
  * The `if` errors themselves say nothing a client can act on and are dropped.
@@ -98,7 +99,10 @@ function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObj
   let kept = errors.filter((e) => e.keyword !== 'if');
   const details: ErrorDetail[] = [];
   const dataOf = (e: ErrorObject) => (typeof e.data === 'object' && e.data !== null ? e.data : {}) as Record<string, unknown>;
-  for (const alt of errors.filter((e) => e.keyword === 'oneOf')) {
+  // Outer alternatives first: the errors of the branches they drop (an inner `oneOf` among them) are not reported.
+  const outerFirst = errors.filter((e) => e.keyword === 'oneOf').sort((a, b) => a.instancePath.length - b.instancePath.length);
+  for (const alt of outerFirst) {
+    if (!kept.includes(alt)) continue;
     const branches = (Array.isArray(alt.schema) ? alt.schema : []) as JsonSchema[];
     const base = fieldOf(alt.instancePath);
     const data = dataOf(alt);
@@ -116,15 +120,33 @@ function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObj
     const required = branches.map((b) => (Array.isArray(b.required) ? (b.required as string[]) : []));
     const shared = required.reduce((acc, r) => acc.filter((p) => r.includes(p)));
     const own = required.map((r) => r.filter((p) => !shared.includes(p)));
-    const fits = own.flatMap((props, i) => (props.length && props.every((p) => data[p] !== undefined) ? [i] : []));
-    kept = kept.filter((e) => e !== alt && (!inBranch(e) || (fits.length === 1 && inBranch(e, fits[0]))));
-    if (fits.length !== 1) {
+    // Branches told apart by a constant (a block's `type`): the one whose constants the value has.
+    const consts = branches.map((b) =>
+      Object.entries((b.properties ?? {}) as Record<string, JsonSchema>).flatMap(([k, p]) => ('const' in p ? [[k, p.const] as const] : [])),
+    );
+    const tagged = consts.flatMap((c, i) => (c.length && c.every(([k, v]) => data[k] === v) ? [i] : []));
+    const fits =
+      tagged.length === 1 ? tagged : own.flatMap((props, i) => (props.length && props.every((p) => data[p] !== undefined) ? [i] : []));
+    // A branch's errors inside a `$ref` carry that schema's own paths: tell them by validating the value against each branch.
+    const keyOf = (e: ErrorObject, prefix = '') => `${prefix}${e.instancePath}|${e.keyword}|${e.message}`;
+    const byBranch = branches.map((b) => {
+      const v = validatorFor(b);
+      return new Set(v(alt.data) ? [] : (v.errors ?? []).map((e) => keyOf(e, alt.instancePath)));
+    });
+    const chosen = fits.length === 1 ? byBranch[fits[0]!]! : new Set<string>();
+    const fromBranch = (e: ErrorObject) => inBranch(e) || byBranch.some((set) => set.has(keyOf(e)));
+    kept = kept.filter((e) => e !== alt && (!fromBranch(e) || (fits.length === 1 && (inBranch(e, fits[0]) || chosen.has(keyOf(e))))));
+    const tag = consts[0]?.length === 1 && consts.every((c) => c.length === 1 && c[0]![0] === consts[0]![0]![0]) ? consts[0][0]![0] : null;
+    if (fits.length !== 1 && tag) {
+      const values = consts.map((c) => JSON.stringify(c[0]![1])).join(', ');
+      details.push({ location, field: join(base, tag), rule: 'enum', message: `must be one of: ${values}` });
+    } else if (fits.length !== 1) {
       const choices = (fits.length ? fits.map((i) => own[i]!) : own).flat();
       const message = fits.length ? `takes only one of ${choices.join(', ')}` : `needs one of ${choices.join(', ')}`;
       details.push({ location, field: base, rule: 'oneOf', message });
     }
   }
-  for (const never of errors.filter((e) => e.keyword === 'not')) {
+  for (const never of errors.filter((e) => e.keyword === 'not' && kept.includes(e))) {
     const fields = presenceOnly(never.schema);
     if (!fields) continue;
     kept = kept.filter((e) => e !== never);

@@ -107,3 +107,17 @@ test('a field taken only on a condition (if/else): says the condition', async ()
   });
   assert.equal(oneProblem(res, 'automation.group_id', 'not'), 'is taken only when mode is "publish"');
 });
+
+test("alternatives told apart by a constant (a journey block's type): only the chosen branch's errors", async () => {
+  const journey = (publish: Record<string, unknown>) =>
+    api.post('/journeys', {
+      name: 'J',
+      trigger: 'offer.created',
+      blocks: [
+        { id: 'start', type: 'trigger', config: {}, next: ['notify'] },
+        { id: 'notify', next: [], ...publish },
+      ],
+    });
+  oneProblem(await journey({ type: 'publish', config: { group_id: '' } }), 'blocks.1.config.group_id', 'pattern');
+  assert.match(oneProblem(await journey({ type: 'bogus', config: {} }), 'blocks.1.type', 'enum'), /^must be one of: "trigger", "message"/);
+});
