@@ -23,6 +23,7 @@ import * as webhooks from './webhooks';
 import { GUIDE, TAG_DESCRIPTIONS } from './guide';
 import { exampleOf } from './examples';
 import { linksBySource } from './chains';
+import { STATE_RULES } from './state-rules';
 
 export const SCOPE_EXTENSION = 'x-offerops-scope';
 
@@ -44,6 +45,20 @@ const modules: { schemas: Record<string, JsonSchema>; operations: OperationDef[]
   links,
   webhooks,
 ];
+
+/**
+ * The "State rules" line: what a request the schemas accept can still be
+ * refused for, because only the stored state decides it (`state-rules.ts`).
+ */
+function stateRulesLine(op: OperationDef): string {
+  const rules = [
+    ...(op.path.includes('{id}') ? ["an `id` that does not exist in the key's account and environment → 404 `not_found`"] : []),
+    ...(STATE_RULES[op.operationId] ?? []),
+  ];
+  return rules.length
+    ? `**State rules** (the schemas say everything about the request's shape; only these depend on the stored state): ${rules.join('; ')}.`
+    : '**State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).';
+}
 
 function operationObject(op: OperationDef, links: Record<string, JsonSchema> | undefined): JsonSchema {
   const parameters: JsonSchema[] = [];
@@ -82,13 +97,7 @@ function operationObject(op: OperationDef, links: Record<string, JsonSchema> | u
   return {
     operationId: op.operationId,
     summary: op.summary,
-    description: [
-      op.description,
-      `Needs the \`${op.scope}\` scope.`,
-      op.path.includes('{id}') ? "An `id` that does not exist in the key's account and environment answers 404 `not_found`." : null,
-    ]
-      .filter(Boolean)
-      .join('\n\n'),
+    description: [op.description, `Needs the \`${op.scope}\` scope.`, stateRulesLine(op)].filter(Boolean).join('\n\n'),
     tags: [op.tag],
     [SCOPE_EXTENSION]: op.scope,
     ...(parameters.length ? { parameters } : {}),

@@ -6,6 +6,7 @@ import { handlers, UNBUILT_OPERATIONS } from '../../api/handlers/index';
 import { EVENT_CATALOGUE } from '../../schemas/events/index';
 import { ERROR_RESPONSES, JsonSchema, SCOPES } from '../../schemas/openapi/common';
 import { openapiDocument, SCOPE_EXTENSION } from '../../schemas/openapi/index';
+import { STATE_RULES } from '../../schemas/openapi/state-rules';
 import { operations } from '../../schemas/operations';
 import { ajv, DOCUMENT_ID, validatorFor } from '../../schemas/validator';
 import { SPEC_OPERATION_IDS, SPEC_OPERATIONS } from './spec-operations';
@@ -215,4 +216,18 @@ test('links: every {id} operation is reachable from a create or list response, b
     'by-id operations no create or list links to',
   );
   assert.ok(reached.get('offer_publish')!.includes('offer_create') && reached.get('offer_publish')!.includes('offers_list'));
+});
+
+test('state rules: every operation states them; the table names only real operations', () => {
+  const ids = new Set(operations.map((o) => o.operationId));
+  assert.deepEqual(
+    Object.keys(STATE_RULES).filter((id) => !ids.has(id)),
+    [],
+  );
+  for (const item of Object.values<any>(doc.paths)) {
+    for (const op of Object.values<any>(item)) {
+      assert.match(op.description, /\*\*State rules\*\*/, op.operationId);
+      for (const rule of STATE_RULES[op.operationId] ?? []) assert.ok(op.description.includes(rule), `${op.operationId}: ${rule}`);
+    }
+  }
 });
