@@ -2067,14 +2067,20 @@ export interface components {
             rrule: string;
             /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed` */
             timezone?: string;
-            /** @description no run after this instant, which must be after `run_at`; omitted for no end. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
+            /**
+             * Format: date-time
+             * @description no run after this instant, which must be after `run_at`; omitted for no end. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset names no instant and is a 400 `validation_failed`. Kept to the second.
+             */
             ends_at?: string;
         } | {
             /** @description five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 9 * * 1-5`. Each field: `*`, a value, a range `a-b`, a step `*\/n`, `a/n` or `a-b/n`, or a comma list of those; months `1-12` or `JAN`-`DEC`, weekdays `0-7` (0 and 7 are Sunday) or `SUN`-`SAT`. Restrict day-of-month or day-of-week, not both (classic cron would run when either matches, the scheduler when both do: the ambiguity is refused). No `@daily`-style shorthands, `L`, `W`, `#` or `?`. */
             cron: string;
             /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed` */
             timezone?: string;
-            /** @description no run after this instant, which must be after `run_at`; omitted for no end. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
+            /**
+             * Format: date-time
+             * @description no run after this instant, which must be after `run_at`; omitted for no end. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset names no instant and is a 400 `validation_failed`. Kept to the second.
+             */
             ends_at?: string;
         };
         /** @description The recurrence of a schedule: one of `rrule`, `cron` is set. */
@@ -2101,7 +2107,10 @@ export interface components {
             group_id?: string;
             /** @description destination: every active group of this segment, by its distribution */
             segment_id?: string;
-            /** @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
+            /**
+             * Format: date-time
+             * @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset names no instant and is a 400 `validation_failed`. Kept to the second.
+             */
             run_at: string;
             recurrence?: components["schemas"]["ScheduleRecurrenceInput"];
             /** @description render an offer with this template; the default template when omitted */
@@ -2131,7 +2140,10 @@ export interface components {
             group_id?: string;
             /** @description destination: every active group of this segment, by its distribution */
             segment_id?: string;
-            /** @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future; a completed schedule becomes active again with a new one. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
+            /**
+             * Format: date-time
+             * @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future; a completed schedule becomes active again with a new one. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset names no instant and is a 400 `validation_failed`. Kept to the second.
+             */
             run_at?: string;
             recurrence?: components["schemas"]["ScheduleRecurrenceInput"] | null;
             /** @description render an offer with this template; null for the default template */

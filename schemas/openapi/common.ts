@@ -6,6 +6,9 @@
 
 export type JsonSchema = { [key: string]: unknown };
 
+/** The form a `pattern` asks for, in words, for error messages (a regular expression is never shown to a user). */
+export const FORM_KEYWORD = 'x-offerops-form';
+
 export const SCOPES = [
   'account:read',
   'offers:read',
