@@ -142,7 +142,11 @@ function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObj
       details.push({ location, field: join(base, tag), rule: 'enum', message: `must be one of: ${values}` });
     } else if (fits.length !== 1) {
       const choices = (fits.length ? fits.map((i) => own[i]!) : own).flat();
-      const message = fits.length ? `takes only one of ${choices.join(', ')}` : `needs one of ${choices.join(', ')}`;
+      const message = fits.length
+        ? `takes only one of ${choices.join(', ')}`
+        : choices.length
+          ? `needs one of ${choices.join(', ')}`
+          : 'matches none of its alternatives (see its description in the contract)';
       details.push({ location, field: base, rule: 'oneOf', message });
     }
   }

@@ -121,3 +121,8 @@ test("alternatives told apart by a constant (a journey block's type): only the c
   oneProblem(await journey({ type: 'publish', config: { group_id: '' } }), 'blocks.1.config.group_id', 'pattern');
   assert.match(oneProblem(await journey({ type: 'bogus', config: {} }), 'blocks.1.type', 'enum'), /^must be one of: "trigger", "message"/);
 });
+
+test("a coupon's discount by type: the errors of that type's branch only", async () => {
+  const res = await api.post('/coupons', { code: 'DEZ', store: 'Amazon', discount: { type: 'percent', value: 200 } });
+  oneProblem(res, 'discount.value', 'maximum');
+});
