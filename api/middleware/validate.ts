@@ -90,9 +90,9 @@ function conditionOf(ifSchema: unknown): string {
  *   when mode is …" (rule `not`).
  * - Any other `oneOf` (object branches): each branch is told apart by its
  *   constants (a block's `type`), else by the properties only it requires;
- *   when the value has those of exactly one
- *   branch, only that branch's errors are kept; with none or several, one
- *   error says which fields to choose from.
+ *   when the value has those of exactly one branch, only that branch's
+ *   errors are kept; with none or several, one error says which values or
+ *   fields to choose from.
  * The `if` errors themselves say nothing a client can act on and are dropped.
  */
 function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObject[]): { errors: ErrorObject[]; details: ErrorDetail[] } {
