@@ -4,11 +4,8 @@
  * records by reference to the OpenAPI document. Adding a kind is adding a file.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { validatorFor } from '../validator';
-import { EVENT_FILE, EVENTS_DIR } from './kinds';
-
-export { EVENTS_DIR };
 
 export type EventKind = string;
 
@@ -17,6 +14,9 @@ export interface EventDefinition {
   version: number;
   schema: Record<string, unknown>;
 }
+
+/** The folder of the JSON files: beside this source, or reached from its compiled copy under dist/. */
+export const EVENTS_DIR = __dirname.includes(`${join('dist', 'schemas')}`) ? resolve(__dirname, '../../../schemas/events') : __dirname;
 
 /** What the catalogue reads of an event's schema file: the constants of its `kind` and `version`. */
 type EventSchemaFile = Record<string, unknown> & { properties?: { kind?: { const?: unknown }; version?: { const?: unknown } } };
@@ -31,7 +31,7 @@ function definitionOf(file: string): EventDefinition {
 
 function load(): EventDefinition[] {
   return readdirSync(EVENTS_DIR)
-    .filter((f) => EVENT_FILE.test(f))
+    .filter((f) => /^[a-z_]+\.[a-z_]+\.v\d+\.json$/.test(f))
     .sort()
     .map(definitionOf);
 }

@@ -14,7 +14,6 @@ import {
   ref,
   str,
 } from './common';
-import { CATALOGUE_KINDS } from '../events/kinds';
 import { resource } from './crud';
 
 export const WEBHOOK_STATES = ['enabled', 'disabled'] as const;
@@ -30,7 +29,12 @@ const webhookFields = (create: boolean): Record<string, JsonSchema> => ({
       '(400 `validation_failed`); redirects are not followed.',
   }),
   events: arr(
-    str({ enum: ['*', ...CATALOGUE_KINDS], description: 'an event kind of the catalogue (e.g. `offer.created`), or `*` for every kind' }),
+    str({
+      minLength: 1,
+      maxLength: 80,
+      pattern: '^(?:\\*|[a-z_]+\\.[a-z_]+)$',
+      description: 'an event kind of the catalogue (e.g. `offer.created`), or `*` for every kind',
+    }),
     {
       minItems: 1,
       maxItems: 100,

@@ -109,7 +109,7 @@ describe('POST /journeys', () => {
     const { api } = await tenant();
     const unknownKind = await api.post('/journeys', { ...BODY, trigger: 'offer.exploded' });
     assert.equal(unknownKind.status, 400);
-    assert.deepEqual(detailsOf(unknownKind), ['trigger enum']);
+    assert.deepEqual(detailsOf(unknownKind), ['trigger catalogue']);
     const badWait = BLOCKS.map((b) => (b.id === 'pause' ? { ...b, config: { until: '25:00', timezone: 'UTC' } } : b));
     assert.equal((await api.post('/journeys', { ...BODY, blocks: badWait })).status, 400);
     const badType = [...BLOCKS, { id: 'x', type: 'teleport', config: {} }];

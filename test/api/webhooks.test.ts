@@ -130,15 +130,14 @@ describe('CRUD', () => {
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.code, 'validation_failed');
     assert.deepEqual(
-      unknown.body.details.map((d: any) => [d.field, d.rule]),
-      [['events.1', 'enum']],
+      unknown.body.details.map((d: any) => [d.field, d.message]),
+      [['events', 'offer.exploded is not an event kind']],
     );
-    assert.match(unknown.body.details[0].message, /^must be one of: "\*", .*"offer\.created"/);
     const hook = (await api.post('/webhooks', { url: HOOK, events: ['*'] })).body.data;
     assert.deepEqual(hook.events, ['*']);
     const patch = await api.patch(`/webhooks/${hook.id}`, { events: ['webhook.exploded'] });
     assert.equal(patch.status, 400);
-    assert.equal(patch.body.details[0].field, 'events.0');
+    assert.equal(patch.body.details[0].field, 'events');
     assert.deepEqual((await api.get(`/webhooks/${hook.id}`)).body.data.events, ['*']);
   });
 });
