@@ -6,7 +6,7 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  globalIgnores(['dist/', 'schemas/openapi.json', 'test/replay/histories/']),
+  globalIgnores(['dist/', '.venv-fuzz/', '.schemathesis/', 'schemas/openapi.json', 'test/replay/histories/']),
   eslint.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

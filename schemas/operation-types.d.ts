@@ -323,7 +323,7 @@ export interface paths {
         };
         /**
          * List commissions, newest order first
-         * @description `from` after `to` is a 400 `validation_failed`.
+         * @description `from` after `to` is an empty window: no commissions.
          *
          *     Needs the `commissions:read` scope.
          *
@@ -3083,8 +3083,11 @@ export interface components {
         JourneyCreate: {
             name: string;
             description?: string;
-            /** @description an event kind of the catalogue, e.g. `conversation.updated`; unknown kinds are a 400 `validation_failed` */
-            trigger: string;
+            /**
+             * @description an event kind of the catalogue, e.g. `conversation.updated`
+             * @enum {string}
+             */
+            trigger: "application.created" | "application.revoked" | "commission.approved" | "commission.created" | "commission.status_changed" | "contact.created" | "contract_test.completed" | "conversation.closed" | "conversation.created" | "conversation.updated" | "coupon.created" | "coupon.deactivated" | "coupon.updated" | "group.updated" | "journey.created" | "journey.deleted" | "journey.updated" | "link.created" | "message.failed" | "message.received" | "message.sent" | "monitor.created" | "monitor.deleted" | "monitor.ran" | "monitor.updated" | "offer.archived" | "offer.created" | "offer.previewed" | "offer.updated" | "publication.completed" | "publication.queued" | "sandbox.reset" | "schedule.created" | "schedule.deleted" | "schedule.ran" | "schedule.updated" | "segment.created" | "segment.deleted" | "segment.updated" | "store.page_created" | "store.updated" | "template.created" | "template.deleted" | "template.updated" | "webhook.created" | "webhook.deleted" | "webhook.updated";
             /** @description tests on fields of the triggering event (`event.data.…`), all of which must hold for an execution to start */
             filter?: components["schemas"]["JourneyFilterCondition"][];
             /** @description channels the journey runs on; every channel when omitted */
@@ -3096,8 +3099,11 @@ export interface components {
         JourneyUpdate: {
             name?: string;
             description?: string | null;
-            /** @description an event kind of the catalogue, e.g. `conversation.updated`; unknown kinds are a 400 `validation_failed` */
-            trigger?: string;
+            /**
+             * @description an event kind of the catalogue, e.g. `conversation.updated`
+             * @enum {string}
+             */
+            trigger?: "application.created" | "application.revoked" | "commission.approved" | "commission.created" | "commission.status_changed" | "contact.created" | "contract_test.completed" | "conversation.closed" | "conversation.created" | "conversation.updated" | "coupon.created" | "coupon.deactivated" | "coupon.updated" | "group.updated" | "journey.created" | "journey.deleted" | "journey.updated" | "link.created" | "message.failed" | "message.received" | "message.sent" | "monitor.created" | "monitor.deleted" | "monitor.ran" | "monitor.updated" | "offer.archived" | "offer.created" | "offer.previewed" | "offer.updated" | "publication.completed" | "publication.queued" | "sandbox.reset" | "schedule.created" | "schedule.deleted" | "schedule.ran" | "schedule.updated" | "segment.created" | "segment.deleted" | "segment.updated" | "store.page_created" | "store.updated" | "template.created" | "template.deleted" | "template.updated" | "webhook.created" | "webhook.deleted" | "webhook.updated";
             /** @description tests on fields of the triggering event (`event.data.…`), all of which must hold for an execution to start */
             filter?: components["schemas"]["JourneyFilterCondition"][];
             /** @description channels the journey runs on */
@@ -3637,8 +3643,8 @@ export interface components {
              * @description HTTPS destination. Addresses that resolve to loopback, private, link-local or unique-local networks are refused (400 `validation_failed`); redirects are not followed.
              */
             url: string;
-            /** @description the event kinds to deliver; a kind not in the catalogue is a 400 `validation_failed` */
-            events: string[];
+            /** @description the event kinds to deliver */
+            events: ("*" | "application.created" | "application.revoked" | "commission.approved" | "commission.created" | "commission.status_changed" | "contact.created" | "contract_test.completed" | "conversation.closed" | "conversation.created" | "conversation.updated" | "coupon.created" | "coupon.deactivated" | "coupon.updated" | "group.updated" | "journey.created" | "journey.deleted" | "journey.updated" | "link.created" | "message.failed" | "message.received" | "message.sent" | "monitor.created" | "monitor.deleted" | "monitor.ran" | "monitor.updated" | "offer.archived" | "offer.created" | "offer.previewed" | "offer.updated" | "publication.completed" | "publication.queued" | "sandbox.reset" | "schedule.created" | "schedule.deleted" | "schedule.ran" | "schedule.updated" | "segment.created" | "segment.deleted" | "segment.updated" | "store.page_created" | "store.updated" | "template.created" | "template.deleted" | "template.updated" | "webhook.created" | "webhook.deleted" | "webhook.updated")[];
             description?: string;
             /**
              * @description `disabled` destinations receive nothing
@@ -3654,8 +3660,8 @@ export interface components {
              * @description HTTPS destination. Addresses that resolve to loopback, private, link-local or unique-local networks are refused (400 `validation_failed`); redirects are not followed.
              */
             url?: string;
-            /** @description the event kinds to deliver; a kind not in the catalogue is a 400 `validation_failed` */
-            events?: string[];
+            /** @description the event kinds to deliver */
+            events?: ("*" | "application.created" | "application.revoked" | "commission.approved" | "commission.created" | "commission.status_changed" | "contact.created" | "contract_test.completed" | "conversation.closed" | "conversation.created" | "conversation.updated" | "coupon.created" | "coupon.deactivated" | "coupon.updated" | "group.updated" | "journey.created" | "journey.deleted" | "journey.updated" | "link.created" | "message.failed" | "message.received" | "message.sent" | "monitor.created" | "monitor.deleted" | "monitor.ran" | "monitor.updated" | "offer.archived" | "offer.created" | "offer.previewed" | "offer.updated" | "publication.completed" | "publication.queued" | "sandbox.reset" | "schedule.created" | "schedule.deleted" | "schedule.ran" | "schedule.updated" | "segment.created" | "segment.deleted" | "segment.updated" | "store.page_created" | "store.updated" | "template.created" | "template.deleted" | "template.updated" | "webhook.created" | "webhook.deleted" | "webhook.updated")[];
             description?: string | null;
             /**
              * @description `disabled` destinations receive nothing
@@ -7502,7 +7508,7 @@ export interface operations {
                 /** @description Only active (true) or inactive (false) journeys. */
                 active?: boolean;
                 /** @description Only journeys started by this event kind. */
-                trigger?: string;
+                trigger?: "application.created" | "application.revoked" | "commission.approved" | "commission.created" | "commission.status_changed" | "contact.created" | "contract_test.completed" | "conversation.closed" | "conversation.created" | "conversation.updated" | "coupon.created" | "coupon.deactivated" | "coupon.updated" | "group.updated" | "journey.created" | "journey.deleted" | "journey.updated" | "link.created" | "message.failed" | "message.received" | "message.sent" | "monitor.created" | "monitor.deleted" | "monitor.ran" | "monitor.updated" | "offer.archived" | "offer.created" | "offer.previewed" | "offer.updated" | "publication.completed" | "publication.queued" | "sandbox.reset" | "schedule.created" | "schedule.deleted" | "schedule.ran" | "schedule.updated" | "segment.created" | "segment.deleted" | "segment.updated" | "store.page_created" | "store.updated" | "template.created" | "template.deleted" | "template.updated" | "webhook.created" | "webhook.deleted" | "webhook.updated";
             };
             header?: never;
             path?: never;
@@ -7613,7 +7619,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "example",
-                 *       "trigger": "offer.approved",
+                 *       "trigger": "application.created",
                  *       "blocks": [
                  *         {
                  *           "id": "0a1b2c3d4e5f6a7b",
@@ -10055,7 +10061,7 @@ export interface operations {
                  * @example {
                  *       "url": "https://shop.example/p/cafeteira",
                  *       "events": [
-                 *         "offer.approved"
+                 *         "*"
                  *       ]
                  *     }
                  */

@@ -7,9 +7,12 @@ import {
   requestFingerprint,
   StoredAnswer,
 } from '../../domain/developer/idempotency';
+import { IDEMPOTENCY_KEY_SCHEMA } from '../../schemas/openapi/common';
 import { documentedError, HttpError } from '../errors';
 import { AppMiddleware, authOf } from './state';
 import { validationFailed } from './validate';
+
+const KEY_PATTERN = new RegExp(IDEMPOTENCY_KEY_SCHEMA.pattern);
 
 /** The answer a POST gave, as kept for replay: its status and body without the request id. */
 function answerOf(status: number, body: unknown): StoredAnswer {
@@ -28,14 +31,24 @@ function answerOf(status: number, body: unknown): StoredAnswer {
  */
 export function idempotency(db: Db): AppMiddleware {
   return async (ctx, next) => {
-    const key = ctx.get('Idempotency-Key');
-    if (!key) {
+    if (ctx.headers['idempotency-key'] === undefined) {
       await next();
       return;
     }
+    const key = ctx.get('Idempotency-Key');
     if (key.length > IDEMPOTENCY_KEY_MAX) {
       throw validationFailed([
         { location: 'header', field: 'Idempotency-Key', rule: 'maxLength', message: `must be at most ${IDEMPOTENCY_KEY_MAX} characters` },
+      ]);
+    }
+    if (!KEY_PATTERN.test(key)) {
+      throw validationFailed([
+        {
+          location: 'header',
+          field: 'Idempotency-Key',
+          rule: 'pattern',
+          message: 'must be 1 or more visible ASCII characters (spaces inside only)',
+        },
       ]);
     }
     const { credential } = authOf(ctx.state);

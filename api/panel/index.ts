@@ -7,14 +7,16 @@
  *   (cookie HttpOnly, SameSite=Strict, Path=/panel, Secure over HTTPS).
  * - Every form carries the session's CSRF token; a POST without it, or with
  *   another, is refused with 403 before anything changes.
- * - Pages: pages.ts. Answers are never cached and may not be framed.
+ * - Pages: pages.ts; a page's downloads (the request-log CSV) stream from
+ *   `GET /panel/<slug>/<name>`. Answers are never cached and may not be framed.
  */
+import { Readable } from 'node:stream';
 import { Context } from 'koa';
 import { csrfMatches, PanelSession, sessionOf, SESSION_MS, signIn, signOut } from '../../domain/panel/auth';
 import { AppDeps } from '../handlers/types';
 import { AppMiddleware } from '../middleware/state';
 import { form, html, Html, layout, Notice, SCRIPT, STYLESHEET } from './html';
-import { ActionResult, PageContext, PanelPage } from './page';
+import { ActionResult, Download, PageContext, PanelPage } from './page';
 import { DomainError } from '../../domain/errors';
 import { ERROR_STATUS } from '../../schemas/openapi/common';
 import { PANEL_PAGES } from './pages';
@@ -70,9 +72,25 @@ export function panel(deps: AppDeps): AppMiddleware {
   const pages = new Map<string, PanelPage>(PANEL_PAGES.map((p) => [p.slug, p]));
   const nav = PANEL_PAGES.map((p) => ({ slug: p.slug, title: p.title }));
 
-  const render = async (ctx: Context, session: PanelSession, page: PanelPage, notice: Notice | null, status = 200) => {
-    const c: PageContext = { deps, session, accountId: session.account_id, origin: ctx.origin, csrf: session.csrf };
-    const main = await page.render(c);
+  const contextOf = (ctx: Context, session: PanelSession, query = new URLSearchParams()): PageContext => ({
+    deps,
+    session,
+    accountId: session.account_id,
+    origin: ctx.origin,
+    csrf: session.csrf,
+    query,
+  });
+  const render = async (ctx: Context, session: PanelSession, page: PanelPage, notice: Notice | null, status = 200, query?: URLSearchParams) => {
+    let main: Html;
+    try {
+      main = await page.render(contextOf(ctx, session, query));
+    } catch (err) {
+      // A page's bad query (a filter): the page without it, and why.
+      if (!(err instanceof DomainError) || !query?.toString()) throw err;
+      notice = { kind: 'error', body: html`${err.message}` };
+      status = ERROR_STATUS[err.code];
+      main = await page.render(contextOf(ctx, session));
+    }
     send(
       ctx,
       status,
@@ -149,7 +167,22 @@ export function panel(deps: AppDeps): AppMiddleware {
       return;
     }
     const page = parts.length ? pages.get(parts[0]!) : undefined;
-    if (method === 'GET' && page && parts.length === 1) return render(ctx, session, page, null);
+    if (method === 'GET' && page && parts.length === 1) return render(ctx, session, page, null, 200, new URLSearchParams(ctx.querystring));
+    const download = method === 'GET' && page && parts.length === 2 ? page.downloads?.[parts[1]!] : undefined;
+    if (download) {
+      let file: Download;
+      try {
+        file = await download(contextOf(ctx, session, new URLSearchParams(ctx.querystring)));
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        return send(ctx, ERROR_STATUS[err.code], plain('Refused', html`<p>${err.message}</p>`));
+      }
+      ctx.status = 200;
+      ctx.type = file.type;
+      ctx.attachment(file.filename);
+      ctx.body = Readable.from(file.chunks);
+      return;
+    }
 
     if (method === 'POST') {
       const f = await formOf(ctx);
@@ -176,7 +209,7 @@ export function panel(deps: AppDeps): AppMiddleware {
       }
       const action = page && parts.length === 2 ? page.actions[parts[1]!] : undefined;
       if (page && action) {
-        const c: PageContext = { deps, session, accountId: session.account_id, origin: ctx.origin, csrf: session.csrf };
+        const c = contextOf(ctx, session);
         let result: ActionResult;
         try {
           result = await action(c, f);

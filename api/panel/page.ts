@@ -10,6 +10,15 @@ export interface PageContext {
   /** The API's own origin as the browser reached it, e.g. `http://127.0.0.1:8080`. */
   origin: string;
   csrf: string;
+  /** The query string of a GET (a page's filters); empty for a form's answer. */
+  query: URLSearchParams;
+}
+
+/** A file a page offers for download (`GET /panel/<slug>/<name>`), written as its chunks come: never whole in memory. */
+export interface Download {
+  filename: string;
+  type: string;
+  chunks: AsyncIterable<string>;
 }
 
 /** What an action answers: a notice shown above the page (a secret shown once goes here), and the status. */
@@ -24,4 +33,6 @@ export interface PanelPage {
   title: string;
   render(c: PageContext): Promise<Html>;
   actions: Record<string, (c: PageContext, form: URLSearchParams) => Promise<ActionResult>>;
+  /** Downloads by name; one throws a DomainError (before any chunk) for bad parameters. */
+  downloads?: Record<string, (c: PageContext) => Promise<Download>>;
 }

@@ -4,7 +4,6 @@
  * `http` blocks), activation, and deletion only while it never executed.
  * Every change records its event.
  */
-import { EVENT_KINDS } from '../../schemas/events/index';
 import { CHANNEL_TYPES } from '../../schemas/openapi/inbox';
 import { Schema } from '../../schemas/types';
 import { Tenant } from '../db';
@@ -65,12 +64,6 @@ export function toJourney(j: JourneyDoc): Record<string, unknown> {
 export const mustGetJourney = async (deps: DomainDeps, tenant: Tenant, id: string): Promise<JourneyDoc> =>
   found(await getJourney(deps.db, tenant, id), 'journey', id);
 
-function checkTrigger(kind: string): ErrorDetail[] {
-  return EVENT_KINDS.includes(kind)
-    ? []
-    : [{ location: 'body', field: 'trigger', rule: 'catalogue', message: `${kind} is not an event kind; known: ${EVENT_KINDS.join(', ')}` }];
-}
-
 /** Every rule the definition breaks: the graph's, the templates, groups and segments it names, the destinations of its `http` blocks. */
 async function definitionErrors(deps: JourneyDeps, tenant: Tenant, blocks: readonly GraphBlock[]): Promise<ErrorDetail[]> {
   const errors = graphErrors(blocks);
@@ -104,7 +97,7 @@ function refuse(errors: ErrorDetail[]): void {
 
 /** Creates the journey as a draft (`active` 0). */
 export async function createJourney(deps: JourneyDeps, tenant: Tenant, input: Schema<'JourneyCreate'>): Promise<JourneyDoc> {
-  refuse([...checkTrigger(input.trigger), ...(await definitionErrors(deps, tenant, input.blocks))]);
+  refuse(await definitionErrors(deps, tenant, input.blocks));
   const fields: JourneyFields = {
     name: input.name,
     description: input.description ?? null,
@@ -131,7 +124,7 @@ export async function updateJourney(
   const set = changedFields<JourneyFields, (typeof FIELDS)[number]>(journey, input ?? {}, FIELDS);
   const changed = Object.keys(set);
   if (!changed.length) return journey;
-  refuse([...(set.trigger ? checkTrigger(set.trigger) : []), ...(set.blocks ? await definitionErrors(deps, tenant, set.blocks) : [])]);
+  if (set.blocks) refuse(await definitionErrors(deps, tenant, set.blocks));
   const definition = set.trigger !== undefined || set.filter !== undefined || set.blocks !== undefined;
   const update: Partial<JourneyDoc> = definition ? { ...set, version: (journey.version ?? 1) + 1 } : set;
   const updated = written(

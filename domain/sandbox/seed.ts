@@ -9,6 +9,7 @@
  * with the rest of the test environment and seeds again.
  */
 import { Db } from 'mongodb';
+import { AccountDoc, createAccount, Plan } from '../accounts/store';
 import { isDuplicateKey, platformCollection, Tenant } from '../db';
 import { connectChannel } from '../channels/service';
 import { createOperatorGroup } from '../groups/admin';
@@ -119,4 +120,18 @@ export async function seedSandbox(deps: DomainDeps, accountId: string): Promise<
   const seed = await makeSeed(deps, sandboxTenant(accountId));
   await seeds(deps.db).updateOne({ _id: accountId }, { $set: { state: 'seeded', seed, seeded_at: new Date() } });
   return { seed, created: true };
+}
+
+/**
+ * A new account with its test environment seeded: how every account starts
+ * (`admin account create`, the demo account of `npm start`), so a first test
+ * key finds the documented sample data.
+ */
+export async function createSeededAccount(
+  deps: DomainDeps,
+  input: { name: string; plan?: Plan },
+): Promise<{ account: AccountDoc; seed: SandboxSeed | null }> {
+  const account = await createAccount(deps.db, input);
+  const { seed } = await seedSandbox(deps, account._id);
+  return { account, seed };
 }

@@ -6,7 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { WorkflowExecutionInfo, WorkflowNotFoundError } from '@temporalio/client';
-import { EVENT_KINDS } from '../../schemas/events/index';
 import { Schema } from '../../schemas/types';
 import { Page, PageResult, Tenant } from '../db';
 import { conflict, invalid, notFound } from '../errors';
@@ -31,18 +30,6 @@ export interface WebhookDeps extends DomainDeps {
 }
 
 const FIELDS = ['url', 'events', 'description', 'state'] as const satisfies readonly (keyof WebhookFields)[];
-
-/** 400 unless every subscribed kind is in the catalogue (or `*`). */
-function checkKinds(events: string[]): void {
-  const unknown = events.filter((k) => k !== '*' && !EVENT_KINDS.includes(k));
-  if (unknown.length) {
-    throw invalid(
-      'validation_failed',
-      `Unknown event kind ${unknown.join(', ')}; known: ${EVENT_KINDS.join(', ')}.`,
-      unknown.map((k) => ({ location: 'body' as const, field: 'events', rule: 'catalogue', message: `${k} is not an event kind` })),
-    );
-  }
-}
 
 async function checkUrl(deps: WebhookDeps, url: string): Promise<void> {
   try {
@@ -74,7 +61,6 @@ export async function createWebhook(
     state: input.state ?? 'enabled',
     disabled_reason: input.state === 'disabled' ? 'manual' : null,
   };
-  checkKinds(fields.events);
   await checkUrl(deps, fields.url);
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const webhook = await insertWebhook(deps.db, tenant, fields, seal(secret, deps.secretKey), (w) =>
@@ -94,7 +80,6 @@ export async function updateWebhook(
   const webhook = await mustGetWebhook(deps, tenant, id);
   const set: Partial<WebhookFields> = changedFields<WebhookFields, (typeof FIELDS)[number]>(webhook, input ?? {}, FIELDS);
   if (set.state !== undefined) set.disabled_reason = set.state === 'disabled' ? 'manual' : null;
-  if (set.events) checkKinds(set.events);
   // Re-enabling checks the destination again: it may have been disabled as refused (destination_refused).
   if (set.url !== undefined || set.state === 'enabled') await checkUrl(deps, set.url ?? webhook.url);
   const changed = Object.keys(set);

@@ -98,7 +98,7 @@ const commissions = resource({ tag: 'Commissions', area: 'commissions', path: '/
 export const operations: OperationDef[] = [
   commissions.list({
     summary: 'List commissions, newest order first',
-    description: '`from` after `to` is a 400 `validation_failed`.',
+    description: '`from` after `to` is an empty window: no commissions.',
     filters: [
       filter('status', 'Only commissions in this payment status.', ref('CommissionStatus')),
       MARKETPLACE_FILTER,

@@ -181,6 +181,17 @@ export const filter = (name: string, description: string, schema: JsonSchema = s
 
 export const DEFAULT_ID_SCHEMA: JsonSchema = { type: 'string', minLength: 1, maxLength: 100 };
 
+/**
+ * An `Idempotency-Key`: visible ASCII, spaces inside only (HTTP drops a
+ * header value's surrounding spaces, so a key cannot keep them), 1 to 255 characters.
+ */
+export const IDEMPOTENCY_KEY_SCHEMA = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[!-~]([ -~]*[!-~])?$',
+} as const satisfies JsonSchema;
+
 // --- errors (spec 7) --------------------------------------------------------
 
 /** Every documented error `code`, by HTTP status. Stable: clients may switch on them. */

@@ -3,7 +3,7 @@
  * `schemas/openapi.json` is this object written out (`npm run openapi`); a
  * contract test fails when the two differ.
  */
-import { COMMON_SCHEMAS, DEFAULT_ID_SCHEMA, ERROR_CODES, ERROR_RESPONSES, JsonSchema, OperationDef } from './common';
+import { COMMON_SCHEMAS, DEFAULT_ID_SCHEMA, ERROR_CODES, IDEMPOTENCY_KEY_SCHEMA, ERROR_RESPONSES, JsonSchema, OperationDef } from './common';
 import * as account from './account';
 import * as analytics from './analytics';
 import * as commissions from './commissions';
@@ -208,7 +208,7 @@ function build(): JsonSchema {
             'per credential and returned again for a repeat of the same request, with the header `Idempotent-Replayed: true`. ' +
             'The same key with another method, path or body is a 409 `idempotency_key_reused`; a repeat while the first request ' +
             'is still running is a 409 `idempotency_in_progress`. Server failures (5xx) are not kept: a repeat runs again.',
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          schema: IDEMPOTENCY_KEY_SCHEMA,
         },
       },
       responses,

@@ -17,6 +17,7 @@ import {
   singleEnvelope,
   str,
 } from './common';
+import { EVENT_KIND_NAMES } from '../events/kinds';
 import { resource } from './crud';
 import { CONTACT_STAGES, TAG } from './inbox';
 
@@ -27,12 +28,7 @@ export const CONDITION_OPERATORS = ['eq', 'neq', 'contains', 'exists', 'gt', 'lt
 /** Blocks that wait on a durable timer: a loop of the graph must pass through one. */
 export const WAITING_BLOCKS: readonly BlockType[] = ['wait', 'wait_reply'];
 
-const EVENT_KIND = str({
-  minLength: 3,
-  maxLength: 80,
-  pattern: '^[a-z_]+\\.[a-z_]+$',
-  description: 'an event kind of the catalogue, e.g. `conversation.updated`; unknown kinds are a 400 `validation_failed`',
-});
+const EVENT_KIND = str({ enum: [...EVENT_KIND_NAMES], description: 'an event kind of the catalogue, e.g. `conversation.updated`' });
 const BLOCK_ID = str({ minLength: 1, maxLength: 40, pattern: '^[a-z0-9_-]+$', description: 'id of the block, unique in the journey' });
 const tags = (description: string): JsonSchema => arr(TAG, { minItems: 1, maxItems: 20, uniqueItems: true, description });
 const FIELD_PATH = '(\\.[A-Za-z0-9_]{1,60}){1,8}';

@@ -297,7 +297,12 @@ describe('reads and counters', () => {
       range.body.data.totals.map((t: any) => t.currency),
       ['USD'],
     );
-    for (const q of ['from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z', 'status=lost', 'from=yesterday', 'limit=101', 'currency=EU']) {
+    // from after to: an empty window, not a refusal (the document cannot relate two parameters, so it declares this valid).
+    assert.deepEqual(await list('from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z'), []);
+    const empty = await client.get('/commissions/summary?from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z');
+    assert.equal(empty.status, 200, empty.text);
+    assert.deepEqual(empty.body.data.totals, []);
+    for (const q of ['status=lost', 'from=yesterday', 'limit=101', 'currency=EU']) {
       assert.equal((await client.get(`/commissions?${q}`)).status, 400, q);
     }
   });

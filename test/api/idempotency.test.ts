@@ -123,6 +123,20 @@ describe('refusals', () => {
     );
     assert.equal((await api.get('/segments')).body.pagination.total, 1);
   });
+
+  test('an empty key, or one with a character outside visible ASCII, is a 400 naming the header (the documented pattern)', async () => {
+    const { api } = await client();
+    for (const key of ['', 'clé', 'a\tb']) {
+      const refused = await api.post('/segments', { name: 'Odd key' }, withKey(key));
+      assert.equal(refused.status, 400, JSON.stringify(key));
+      assert.deepEqual(
+        refused.body.details.map((d: any) => [d.location, d.field, d.rule]),
+        [['header', 'Idempotency-Key', 'pattern']],
+      );
+    }
+    assert.equal((await api.post('/segments', { name: 'Spaced key' }, withKey('a key with spaces inside'))).status, 201);
+    assert.equal((await api.get('/segments')).body.pagination.total, 1);
+  });
 });
 
 describe('scope of a key', () => {

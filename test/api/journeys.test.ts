@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { EVENT_KINDS } from '../../schemas/events/index';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
 
@@ -105,11 +106,20 @@ describe('POST /journeys', () => {
     assert.equal((await api.post('/journeys', { ...BODY, blocks: withUrl('https://127.0.0.1:9/hook') })).status, 201);
   });
 
+  test('the document lists the catalogue as the trigger enum, so a trigger it declares valid is accepted', async () => {
+    const { api } = await tenant();
+    const doc = (await fetch(`${app.baseUrl}/openapi.json`).then((r) => r.json())) as any;
+    const kinds = doc.components.schemas.JourneyCreate.properties.trigger.enum;
+    assert.deepEqual(kinds, EVENT_KINDS);
+    const last = await api.post('/journeys', { ...BODY, trigger: kinds.at(-1) });
+    assert.equal(last.status, 201, last.text);
+  });
+
   test('a trigger outside the catalogue, a block config of the wrong shape, an unknown block type: 400', async () => {
     const { api } = await tenant();
     const unknownKind = await api.post('/journeys', { ...BODY, trigger: 'offer.exploded' });
     assert.equal(unknownKind.status, 400);
-    assert.deepEqual(detailsOf(unknownKind), ['trigger catalogue']);
+    assert.deepEqual(detailsOf(unknownKind), ['trigger enum']);
     const badWait = BLOCKS.map((b) => (b.id === 'pause' ? { ...b, config: { until: '25:00', timezone: 'UTC' } } : b));
     assert.equal((await api.post('/journeys', { ...BODY, blocks: badWait })).status, 400);
     const badType = [...BLOCKS, { id: 'x', type: 'teleport', config: {} }];

@@ -13,10 +13,11 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import { ApiClient } from '../helpers/client';
 import { cliEnv, ok, runCli, usage } from '../helpers/cli';
 import { addKey, stackEnv, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { startTestWorker } from '../helpers/worker';
 import { createGroup } from '../../domain/groups/store';
 import { TENANT_COLLECTIONS } from '../../domain/db';
 import { SANDBOX_SEED } from '../../domain/sandbox/seed';
+import { publicationWorkflowId } from '../../domain/temporal/names';
 import { eventErrors } from '../../schemas/events/index';
 
 const taskQueue = `test-sandbox-${randomBytes(4).toString('hex')}`;
@@ -47,12 +48,20 @@ async function counts(accountId: string, env: 'live' | 'test'): Promise<Record<s
   return out;
 }
 
-/** The seeded publication once its workflow finished sending it through the sandbox connector. */
-const sent = (api: ApiClient, id: string) =>
-  waitFor(`publication ${id} sent`, async () => {
-    const res = await api.get(`/publications/${id}`);
-    return res.status === 200 && res.body.data.status === 'sent' ? res.body.data : undefined;
-  });
+/**
+ * The seeded publication once its workflow has ended, as the API shows it.
+ * Not as soon as the API says `sent`: the workflow's last step sets that
+ * status, then counts the completion in the analytics buckets and relays its
+ * `publication.completed` event — documents of the test environment that a
+ * count taken at `sent` would race.
+ */
+async function sent(api: ApiClient, id: string) {
+  const { status } = (await app.temporal.client.workflow.getHandle(publicationWorkflowId(id)).result()) as { status: string };
+  assert.equal(status, 'sent');
+  const res = await api.get(`/publications/${id}`);
+  assert.equal(res.body.data.status, 'sent');
+  return res.body.data;
+}
 
 const describeSchedule = (id: string) => app.temporal.client.schedule.getHandle(`schedule-${id}`).describe();
 

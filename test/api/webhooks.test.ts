@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { secretKeyFromEnv, unseal } from '../../domain/sealing';
+import { EVENT_KINDS } from '../../schemas/events/index';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 
@@ -130,14 +131,16 @@ describe('CRUD', () => {
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.code, 'validation_failed');
     assert.deepEqual(
-      unknown.body.details.map((d: any) => [d.field, d.message]),
-      [['events', 'offer.exploded is not an event kind']],
+      unknown.body.details.map((d: any) => [d.field, d.rule]),
+      [['events.1', 'enum']],
     );
+    const doc = (await fetch(`${app.baseUrl}/openapi.json`).then((r) => r.json())) as any;
+    assert.deepEqual(doc.components.schemas.WebhookCreate.properties.events.items.enum, ['*', ...EVENT_KINDS]);
     const hook = (await api.post('/webhooks', { url: HOOK, events: ['*'] })).body.data;
     assert.deepEqual(hook.events, ['*']);
     const patch = await api.patch(`/webhooks/${hook.id}`, { events: ['webhook.exploded'] });
     assert.equal(patch.status, 400);
-    assert.equal(patch.body.details[0].field, 'events');
+    assert.equal(patch.body.details[0].field, 'events.0');
     assert.deepEqual((await api.get(`/webhooks/${hook.id}`)).body.data.events, ['*']);
   });
 });

@@ -5,27 +5,18 @@
  * loaded from anywhere but the API itself.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
 import { openapiDocument } from '../../schemas/openapi/index';
+import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { startTestApp, TestApp } from '../helpers/stack';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const OUTPUT = resolve(process.env.OFFEROPS_TEST_OUTPUT ?? join(__dirname, '../../../test-output'), 'browser');
 
 let app: TestApp;
 let browser: Browser;
 
 before(async () => {
-  mkdirSync(OUTPUT, { recursive: true });
   app = await startTestApp();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
@@ -52,7 +43,7 @@ test('/docs renders the reference: every operation, the guide sections, no outsi
   for (const heading of ['Authentication', 'Errors', 'Rate limit', 'Pagination', 'Webhook verification', 'Sandbox']) {
     assert.ok(text.includes(heading), `section ${heading}`);
   }
-  await page.screenshot({ path: join(OUTPUT, 'docs.png') });
+  await page.screenshot({ path: screenshotPath('docs') });
   assert.deepEqual(
     requested.filter((u) => !u.startsWith(app.origin) && !u.startsWith('blob:') && !u.startsWith('data:')),
     [],

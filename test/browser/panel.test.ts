@@ -8,20 +8,20 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Browser, chromium } from 'playwright-core';
-import { createAccount } from '../../domain/accounts/store';
+import { Browser } from 'playwright-core';
+import { createApplication } from '../../domain/developer/applications';
 import { createPanelLink } from '../../domain/panel/auth';
-import { sandboxSeedOf, seedSandbox } from '../../domain/sandbox/seed';
+import { createSeededAccount, sandboxSeedOf } from '../../domain/sandbox/seed';
+import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { ApiClient } from '../helpers/client';
 import { cliEnv, ok, runCli } from '../helpers/cli';
 import { addKey, stackEnv, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
+import { waitFor } from '../helpers/worker';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const OUTPUT = resolve(process.env.OFFEROPS_TEST_OUTPUT ?? join(__dirname, '../../../test-output'), 'browser');
 const taskQueue = `test-panel-${randomBytes(4).toString('hex')}`;
 
 let app: TestApp;
@@ -29,7 +29,6 @@ let browser: Browser;
 let tmp: string;
 
 before(async () => {
-  mkdirSync(OUTPUT, { recursive: true });
   tmp = mkdtempSync(join(tmpdir(), 'offerops-panel-'));
   app = await startTestApp({ taskQueue });
 });
@@ -44,8 +43,7 @@ const cli = (...args: string[]) =>
   runCli(args, cliEnv({ MONGODB_URI: stackEnv().mongodbUri, MONGODB_DB: app.dbName, OFFEROPS_PUBLIC_URL: app.origin }), tmp);
 
 async function newAccount(name: string): Promise<string> {
-  const account = await createAccount(app.db, { name, plan: 'pro' });
-  await seedSandbox({ db: app.db, temporal: { client: app.temporal.client, taskQueue } }, account._id);
+  const { account } = await createSeededAccount({ db: app.db, temporal: { client: app.temporal.client, taskQueue } }, { name, plan: 'pro' });
   return account._id;
 }
 
@@ -79,14 +77,10 @@ const countSessions = () => app.db.collection('panel_sessions').countDocuments()
 
 describe('the panel in a browser', () => {
   before(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchBrowser();
   });
 
-  test('sign in with a link, create a key with two scopes and use it, reset the sandbox', async () => {
+  test('sign in with a link, create a key with two scopes and use it, find its request in the logs and the CSV, create and revoke an application, reset the sandbox', async () => {
     const account = await newAccount('Panel account');
     const link = await panelLink(account);
     assert.match(link, new RegExp(`^${app.origin}/panel/login\\?token=opl_`));
@@ -99,7 +93,7 @@ describe('the panel in a browser', () => {
       const [cookie] = await context.cookies();
       assert.equal(cookie?.httpOnly, true);
       assert.equal(cookie?.sameSite, 'Strict');
-      await page.screenshot({ path: join(OUTPUT, 'panel-keys.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('panel-keys'), fullPage: true });
 
       // A test key with two scopes, expiring in an hour; the keyboard reaches every control.
       await page.getByLabel('Name').fill('browser key');
@@ -110,7 +104,7 @@ describe('the panel in a browser', () => {
       await page.getByRole('button', { name: 'Create key' }).click();
       const secret = await page.locator('#new-secret').inputValue();
       assert.match(secret, /^oo_test_[A-Za-z0-9]{40}$/);
-      await page.screenshot({ path: join(OUTPUT, 'panel-key-created.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('panel-key-created'), fullPage: true });
 
       const api = new ApiClient(app.baseUrl, secret);
       const offers = await api.get('/offers');
@@ -126,24 +120,91 @@ describe('the panel in a browser', () => {
       assert.equal(await page.locator('#new-secret').count(), 0);
       assert.ok(!(await page.content()).includes(secret));
 
+      // Its request in the logs: filtered by the key, the row of the GET /offers (logs are written in batches: reload until it is stored).
+      await page.getByRole('link', { name: 'Request logs' }).click();
+      await page.getByLabel('Credential').selectOption({ label: 'key browser key (test)' });
+      await page.getByLabel('Status').selectOption('2');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.waitForURL(/\/panel\/logs\?credential=key_/);
+      const filtered = page.url();
+      await waitFor(`request ${offers.body.request_id} in the panel`, async () => {
+        await page.goto(filtered);
+        return (await page.getByText(offers.body.request_id).count()) ? true : undefined;
+      });
+      const row = page.getByRole('row').filter({ hasText: offers.body.request_id });
+      assert.match(await row.innerText(), /GET\s+\/offers\s+200\s+[\d.]+ ms\s+key browser key \(test\)\s+test/);
+      // The 403 of the POST is not a 2xx.
+      assert.equal(await page.getByRole('cell', { name: '403', exact: true }).count(), 0);
+      await page.screenshot({ path: screenshotPath('panel-logs'), fullPage: true });
+
+      // The CSV with the same filters: its header and the request's row.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+      assert.equal(download.suggestedFilename(), 'request-logs.csv');
+      const lines = readFileSync(await download.path(), 'utf8')
+        .trimEnd()
+        .split('\n');
+      assert.equal(lines[0], 'time,request_id,method,route,status,duration_ms,credential_id,env');
+      const csvRow = lines.find((l) => l.includes(offers.body.request_id))?.split(',');
+      assert.deepEqual(csvRow?.slice(1, 5), [offers.body.request_id, 'GET', '/offers', '200']);
+      assert.deepEqual(csvRow?.slice(6), [me._id, 'test']);
+      assert.ok(
+        lines.slice(1).every((l) => l.split(',')[4]!.startsWith('2')),
+        'only 2xx',
+      );
+
+      // An application with two scopes: its client secret shown once, exchanged for a token that works until it is revoked.
+      await page.getByRole('link', { name: 'Applications' }).click();
+      await page.getByLabel('Name').fill('browser app');
+      await page.getByLabel('test (sandbox)').check();
+      await page.getByLabel('offers:read').check();
+      await page.getByLabel('segments:read').check();
+      await page.getByRole('button', { name: 'Create application' }).click();
+      const clientSecret = await page.locator('#new-secret').inputValue();
+      assert.match(clientSecret, /^oo_cs_[A-Za-z0-9]{40}$/);
+      const clientId = await page.locator('#new-client-id').innerText();
+      await page.screenshot({ path: screenshotPath('panel-application-created'), fullPage: true });
+      const token = await fetch(`${app.origin}/api/developer/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: clientId, client_secret: clientSecret }),
+      });
+      assert.equal(token.status, 200);
+      const { access_token: accessToken, scope } = (await token.json()) as { access_token: string; scope: string };
+      assert.equal(scope, 'offers:read segments:read');
+      const appApi = new ApiClient(app.baseUrl, accessToken);
+      assert.equal((await appApi.get('/offers')).status, 200);
+      await page.goto(`${app.origin}/panel/applications`);
+      assert.ok(!(await page.content()).includes(clientSecret));
+      const appRow = page.getByRole('row').filter({ hasText: clientId });
+      assert.match(await appRow.innerText(), /browser app\s+app_\w+\s+offers:read, segments:read\s+test\s+[\d-]+ [\d:]+\s+no/);
+      await page.screenshot({ path: screenshotPath('panel-applications'), fullPage: true });
+      // Revoking asks first; the token works until the answer.
+      await page.getByRole('button', { name: 'Revoke application browser app' }).click();
+      assert.equal((await appApi.get('/offers')).status, 200);
+      await page.screenshot({ path: screenshotPath('panel-application-revoke'), fullPage: true });
+      await page.getByRole('button', { name: 'Yes, revoke browser app' }).click();
+      await page.getByRole('status').filter({ hasText: 'revoked' }).waitFor();
+      assert.equal((await appApi.get('/offers')).status, 401);
+      assert.equal(await page.getByRole('button', { name: 'Revoke application browser app' }).count(), 0);
+
       // Reset the sandbox: the extra data goes, the seed comes back with new ids.
       const before = await sandboxSeedOf(app.db, account);
       await addKey(app.db, { accountId: account }, { env: 'test' }).then(async ({ apiKey }) => {
         assert.equal((await new ApiClient(app.baseUrl, apiKey).post('/segments', { name: 'Extra' })).status, 201);
       });
       await page.getByRole('link', { name: 'Sandbox' }).click();
-      await page.screenshot({ path: join(OUTPUT, 'panel-sandbox.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('panel-sandbox'), fullPage: true });
       await page.getByRole('button', { name: 'Reset the sandbox' }).click();
       await page.getByRole('status').filter({ hasText: 'Sandbox reset' }).waitFor();
       const afterSeed = await sandboxSeedOf(app.db, account);
       assert.notEqual(afterSeed?.offer_id, before?.offer_id);
       assert.equal(await app.db.collection('segments').countDocuments({ account_id: account, env: 'test' }), 1);
-      await page.screenshot({ path: join(OUTPUT, 'panel-sandbox-reset.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('panel-sandbox-reset'), fullPage: true });
 
       await page.getByRole('link', { name: 'Contract tests' }).click();
-      await page.screenshot({ path: join(OUTPUT, 'panel-contract-tests.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('panel-contract-tests'), fullPage: true });
       await page.getByRole('link', { name: 'Webhooks' }).click();
-      await page.screenshot({ path: join(OUTPUT, 'panel-webhooks.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('panel-webhooks'), fullPage: true });
       assert.equal(await page.getByRole('link', { name: 'API reference' }).getAttribute('href'), '/docs');
 
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -216,5 +277,83 @@ describe('panel refusals', () => {
     assert.equal((await post('/panel/logout', { csrf: sa.csrf }, sa.cookie)).status, 200);
     assert.equal((await fetch(`${app.origin}/panel/keys`, { headers: { cookie: sa.cookie } })).status, 401);
     assert.equal((await post('/panel/keys/revoke', { key_id: keyOfA.keyId, csrf: sa.csrf }, sa.cookie)).status, 401);
+  });
+
+  test('an application form without its CSRF token is refused and changes nothing; revoking asks first', async () => {
+    const account = await newAccount('Apps csrf');
+    const { cookie, csrf } = await signInHttp(await panelLink(account));
+    const countApps = () => app.db.collection('applications').countDocuments({ account_id: account });
+    const fields = { name: 'forged', env: 'test', scopes: ['offers:read'] };
+    assert.equal((await post('/panel/applications/create', fields, cookie)).status, 403);
+    assert.equal((await post('/panel/applications/create', { ...fields, csrf: `${csrf}x` }, cookie)).status, 403);
+    assert.equal(await countApps(), 0);
+    const created = await post('/panel/applications/create', { ...fields, csrf }, cookie);
+    assert.equal(created.status, 201);
+    const id = /id="new-client-id">(app_\w+)</.exec(await created.text())![1]!;
+    const state = async () => (await app.db.collection('applications').findOne({ _id: id } as never))?.revoked_at;
+    assert.equal((await post('/panel/applications/revoke', { application_id: id, confirm: 'yes' }, cookie)).status, 403);
+    assert.equal(await state(), null);
+    // With the token but not confirmed: the question, nothing revoked.
+    const asked = await post('/panel/applications/revoke', { application_id: id, csrf }, cookie);
+    assert.equal(asked.status, 200);
+    assert.match(await asked.text(), /Yes, revoke forged/);
+    assert.equal(await state(), null);
+    assert.equal((await post('/panel/applications/revoke', { application_id: id, csrf, confirm: 'yes' }, cookie)).status, 200);
+    assert.ok((await state()) instanceof Date);
+    // Bad input: no scope, an unknown scope, no name — 400, nothing made.
+    assert.equal((await post('/panel/applications/create', { name: 'x', env: 'test', csrf }, cookie)).status, 400);
+    assert.equal((await post('/panel/applications/create', { name: 'x', env: 'test', scopes: 'root', csrf }, cookie)).status, 400);
+    assert.equal((await post('/panel/applications/create', { name: ' ', env: 'test', scopes: 'offers:read', csrf }, cookie)).status, 400);
+    assert.equal(await countApps(), 1);
+  });
+
+  test("another account's session sees none of this account's request logs or applications", async () => {
+    const a = await newAccount('Logs A');
+    const b = await newAccount('Logs B');
+    const keyOfA = await addKey(app.db, { accountId: a }, { env: 'test', scopes: ['offers:read'] });
+    const request = (await new ApiClient(app.baseUrl, keyOfA.apiKey).get('/offers')).body.request_id as string;
+    await waitFor(`request log ${request}`, async () => (await app.db.collection('request_logs').findOne({ request_id: request })) ?? undefined);
+    const appOfA = (await createApplication(app.db, { accountId: a, env: 'test' }, { name: 'A app', scopes: ['offers:read'] })).application;
+    const sa = await signInHttp(await panelLink(a));
+    const sb = await signInHttp(await panelLink(b));
+    const get = async (path: string, cookie?: string) => {
+      const res = await fetch(`${app.origin}${path}`, { headers: cookie ? { cookie } : {} });
+      return { status: res.status, text: await res.text() };
+    };
+    const byKey = `credential=${keyOfA.keyId}`;
+
+    // A sees its request, on the page and in the CSV, and its application; a time span after it hides it.
+    assert.ok((await get(`/panel/logs?${byKey}`, sa.cookie)).text.includes(request));
+    const csv = await get(`/panel/logs/export.csv?${byKey}&status=2`, sa.cookie);
+    assert.equal(csv.status, 200);
+    assert.ok(csv.text.includes(request));
+    const later = new Date(Date.now() + 60_000).toISOString().slice(0, 16);
+    assert.ok(!(await get(`/panel/logs?${byKey}&since=${later}`, sa.cookie)).text.includes(request));
+    assert.equal((await get('/panel/logs?since=yesterday', sa.cookie)).status, 400);
+    assert.equal((await get(`/panel/logs?since=${later}&until=${later}`, sa.cookie)).status, 400);
+    assert.equal((await get('/panel/logs?status=3', sa.cookie)).status, 400);
+    assert.equal((await get('/panel/logs?cursor=nonsense', sa.cookie)).status, 400);
+    assert.ok((await get('/panel/applications', sa.cookie)).text.includes(appOfA.id));
+
+    // B: not on its pages, not in its CSV; naming A's key is refused.
+    const page = await get('/panel/logs', sb.cookie);
+    assert.equal(page.status, 200);
+    assert.ok(!page.text.includes(request) && !page.text.includes(keyOfA.keyId));
+    const refused = await get(`/panel/logs?${byKey}`, sb.cookie);
+    assert.equal(refused.status, 400);
+    assert.ok(!refused.text.includes(request));
+    assert.equal((await get(`/panel/logs/export.csv?${byKey}`, sb.cookie)).status, 400);
+    const own = await get('/panel/logs/export.csv', sb.cookie);
+    assert.equal(own.status, 200);
+    assert.equal(own.text, 'time,request_id,method,route,status,duration_ms,credential_id,env\n');
+    assert.ok(!(await get('/panel/applications', sb.cookie)).text.includes(appOfA.id));
+    assert.equal(
+      (await post('/panel/applications/revoke', { application_id: appOfA.id, csrf: sb.csrf, confirm: 'yes' }, sb.cookie)).status,
+      404,
+    );
+    assert.equal((await app.db.collection('applications').findOne({ _id: appOfA.id } as never))?.revoked_at, null);
+    // Without a session: nothing.
+    assert.equal((await get('/panel/logs')).status, 401);
+    assert.equal((await get(`/panel/logs/export.csv?${byKey}`)).status, 401);
   });
 });

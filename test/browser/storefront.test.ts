@@ -5,28 +5,19 @@
  * changes the folder) for a person to look at.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
 import { setCollection } from '../../domain/store/admin';
+import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const OUTPUT = resolve(process.env.OFFEROPS_TEST_OUTPUT ?? join(__dirname, '../../../test-output'), 'browser');
 
 let app: TestApp;
 let browser: Browser;
 
 before(async () => {
-  mkdirSync(OUTPUT, { recursive: true });
   app = await startTestApp();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
@@ -103,7 +94,7 @@ describe('storefront in Chromium', () => {
       );
       // The dark theme's background.
       assert.equal(await page.evaluate('getComputedStyle(document.body).backgroundColor'), 'rgb(18, 18, 18)');
-      await page.screenshot({ path: join(OUTPUT, 'storefront-home.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('storefront-home'), fullPage: true });
 
       await page.locator('nav.pages a', { hasText: 'Guia de compras' }).click();
       await page.waitForURL(`${app.origin}/s/${sub}/guia-de-compras`);
@@ -118,7 +109,7 @@ describe('storefront in Chromium', () => {
       assert.equal(await page.locator('script').count(), 0);
       assert.equal(await page.locator('[onerror]').count(), 0);
       assert.equal(await page.evaluate('window.__pwned'), undefined);
-      await page.screenshot({ path: join(OUTPUT, 'storefront-page.png'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('storefront-page'), fullPage: true });
     } finally {
       await page.close();
     }

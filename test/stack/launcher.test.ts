@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { SANDBOX_SEED } from '../../domain/sandbox/seed';
 import { freePorts } from '../../tools/stack/processes';
 
 const REPO = resolve(__dirname, '../../..');
@@ -118,6 +119,17 @@ describe('npm start, stopped every way', () => {
     const started = await npmStart(port);
     accountId = /Demo account (acc_\w+) \(keys shown once, keep them\):/.exec(started.stdout)![1]!;
     assert.match(started.stdout, /live key: oo_live_\w+\n {2}test key: oo_test_\w+\n/);
+    // The demo account is made like `admin account create`: its test key finds the seeded sandbox (README "Sandbox").
+    const testKey = /test key: (oo_test_\w+)/.exec(started.stdout)![1]!;
+    const offers = (await (
+      await fetch(`http://127.0.0.1:${port}/api/v1/offers`, { headers: { authorization: `Bearer ${testKey}` } })
+    ).json()) as {
+      data: { url: string }[];
+    };
+    assert.deepEqual(
+      offers.data.map((o) => o.url),
+      [SANDBOX_SEED.offer.url],
+    );
     assert.ok(started.stdout.includes(keyCommand()), started.stdout);
     assert.ok(started.stdout.includes(`API:         http://127.0.0.1:${port}/api/v1`));
     ui = uiUrl(started.stdout);

@@ -9,7 +9,6 @@ import { Db } from 'mongodb';
 import { SCOPES } from '../../schemas/openapi/common';
 import { PLANS } from '../../schemas/openapi/account';
 import {
-  createAccount,
   createApiKey,
   getAccount,
   KeyInputError,
@@ -38,7 +37,7 @@ import { IMPORT_MAX_BYTES, ImportRefused, importReport } from '../../domain/comm
 import { UsageError } from './errors';
 import { StackInfo } from './stack-config';
 import { TemporalDeps } from '../../domain/temporal/start';
-import { seedSandbox } from '../../domain/sandbox/seed';
+import { createSeededAccount, seedSandbox } from '../../domain/sandbox/seed';
 import { resetSandbox } from '../../domain/sandbox/reset';
 import { runContractTests } from '../../domain/contract-tests/runner';
 import { startReceiver } from '../../domain/contract-tests/receiver';
@@ -103,9 +102,8 @@ export async function accountCreate(db: Db, { values, temporal }: AdminInput) {
   const name = nonEmpty('--name', str(values, 'name'));
   if (!name) throw new UsageError('--name is required');
   const plan = oneOf<Plan>('--plan', str(values, 'plan'), PLANS, 'pro');
-  const account = await createAccount(db, { name, plan });
+  const { account, seed } = await createSeededAccount({ db, temporal: await temporal() }, { name, plan });
   const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES, name: 'owner key' });
-  const { seed } = await seedSandbox({ db, temporal: await temporal() }, account._id);
   return { account_id: account._id, api_key: apiKey, sandbox: seed };
 }
 

@@ -8,8 +8,10 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { connectMongo } from '../../domain/config';
-import { createAccount, createApiKey, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
+import { connectMongo, connectTemporal } from '../../domain/config';
+import { createApiKey, getAccount, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
+import { createSeededAccount, seedSandbox } from '../../domain/sandbox/seed';
+import { TASK_QUEUE } from '../../domain/temporal/names';
 import { SCOPES } from '../../schemas/openapi/common';
 import { log, onStopSignal, Supervisor } from './processes';
 import { Stack, startStack } from './stack';
@@ -20,19 +22,34 @@ interface DemoAccount {
   keys?: { live: string; test: string };
 }
 
-/** Creates the demo account unless `<data>/demo.json` says it exists; the file keeps ids, never secrets. */
+/**
+ * Creates the demo account unless `<data>/demo.json` says it exists (the
+ * file keeps ids, never secrets). It is made like `admin account create`
+ * makes an account, its sandbox seeded; a demo account of an older data
+ * folder is seeded now (seeding is idempotent).
+ */
 async function demoAccount(stack: Stack, dataDir: string): Promise<DemoAccount | null> {
   const file = join(dataDir, 'demo.json');
+  let existing: string | null | undefined;
   if (existsSync(file)) {
     try {
-      return { accountId: (JSON.parse(readFileSync(file, 'utf8')) as { account_id: string }).account_id };
+      existing = (JSON.parse(readFileSync(file, 'utf8')) as { account_id: string }).account_id;
     } catch {
       return null;
     }
   }
   const mongo = await connectMongo({ mongodbUri: stack.mongodbUri, mongodbDb: stack.mongodbDb });
+  const temporal = await connectTemporal(stack).catch(async (err: unknown) => {
+    await mongo.client.close();
+    throw err;
+  });
+  const deps = { db: mongo.db, temporal: { client: temporal.client, taskQueue: process.env.OFFEROPS_TASK_QUEUE || TASK_QUEUE } };
   try {
-    const account = await createAccount(mongo.db, { name: 'Demo account', plan: 'pro' });
+    if (existing) {
+      if (await getAccount(mongo.db, existing)) await seedSandbox(deps, existing);
+      return { accountId: existing };
+    }
+    const { account } = await createSeededAccount(deps, { name: 'Demo account', plan: 'pro' });
     const live = await createApiKey(mongo.db, { accountId: account._id, env: 'live', scopes: SCOPES, name: 'demo live key' });
     const test = await createApiKey(mongo.db, {
       accountId: account._id,
@@ -45,7 +62,7 @@ async function demoAccount(stack: Stack, dataDir: string): Promise<DemoAccount |
     writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
     return { accountId: account._id, keys: { live: live.apiKey, test: test.apiKey } };
   } finally {
-    await mongo.client.close();
+    await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
   }
 }
 

@@ -1,0 +1,138 @@
+/**
+ * Applications: list, create (name, scopes, environment; the client secret
+ * shown once with a copy button), revoke after a confirmation — through the
+ * domain functions `admin app create|list|revoke` use.
+ */
+import { SCOPES } from '../../schemas/openapi/common';
+import { APPLICATION_NAME_MAX, createApplication, listApplications, revokeApplication } from '../../domain/developer/applications';
+import { form, html } from './html';
+import { PanelPage } from './page';
+
+const error = (message: string, status = 400) => ({ notice: { kind: 'error' as const, body: html`${message}` }, status });
+const minute = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : '');
+
+export const applicationsPage: PanelPage = {
+  slug: 'applications',
+  title: 'Applications',
+  async render(c) {
+    const apps = await listApplications(c.deps.db, c.accountId);
+    const rows = apps.map(
+      (a) =>
+        html`<tr>
+          <td>${a.name}</td>
+          <td><code>${a.client_id}</code></td>
+          <td>${a.scopes.join(', ')}</td>
+          <td>${a.env}</td>
+          <td>${minute(a.created_at)}</td>
+          <td>${a.revoked_at ? minute(a.revoked_at) : 'no'}</td>
+          <td>
+            ${a.state === 'active' ? form('/panel/applications/revoke', c.csrf, html`<input type="hidden" name="application_id" value="${a.id}" /><button type="submit" class="danger" aria-label="Revoke application ${a.name}">Revoke</button>`) : ''}
+          </td>
+        </tr>`,
+    );
+    return html`<p>
+        An application exchanges its <code>client_id</code> and <code>client_secret</code> for a bearer token valid one hour:
+        <code>POST /api/developer/oauth/token</code> (OAuth 2.0 client credentials). The token works on <code>/api/v1</code> within the
+        application's scopes and environment; revoking the application makes every token issued to it fail at once.
+      </p>
+      <table>
+        <caption>
+          Applications of this account
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">client_id</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Environment</th>
+            <th scope="col">Created (UTC)</th>
+            <th scope="col">Revoked (UTC)</th>
+            <th scope="col">Action</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>
+      <h2>Create an application</h2>
+      ${form(
+        '/panel/applications/create',
+        c.csrf,
+        html`<p>
+            <label for="app-name">Name</label>
+            <input type="text" id="app-name" name="name" maxlength="${APPLICATION_NAME_MAX}" required />
+          </p>
+          <fieldset>
+            <legend>Environment</legend>
+            <label><input type="radio" name="env" value="test" checked /> test (sandbox)</label>
+            <label><input type="radio" name="env" value="live" /> live</label>
+          </fieldset>
+          <fieldset>
+            <legend>Scopes</legend>
+            ${SCOPES.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" /> ${s}</label>`)}
+          </fieldset>
+          <button type="submit">Create application</button>`,
+      )}`;
+  },
+  actions: {
+    async create(c, f) {
+      const env = f.get('env');
+      if (env !== 'live' && env !== 'test') return error('Choose the environment: live or test.');
+      const scopes = f.getAll('scopes');
+      if (!scopes.length) return error('Choose at least one scope.');
+      // createApplication checks the name and the scopes (400 validation_failed, shown as the notice).
+      const { application, clientSecret } = await createApplication(
+        c.deps.db,
+        { accountId: c.accountId, env },
+        { name: f.get('name') ?? '', scopes },
+      );
+      return {
+        notice: {
+          kind: 'ok',
+          body: html`<p>
+              Application ${application.name} created: <code>client_id</code> <code id="new-client-id">${application.client_id}</code>. Copy its
+              client secret now: it is shown only this once.
+            </p>
+            <div class="secret">
+              <label for="new-secret">Client secret</label><input id="new-secret" type="text" readonly value="${clientSecret}" /><button
+                type="button"
+                data-copy="new-secret"
+              >
+                Copy
+              </button>
+            </div>`,
+        },
+        status: 201,
+      };
+    },
+    async revoke(c, f) {
+      const id = f.get('application_id') ?? '';
+      // Only this account's applications: another account's is as unknown as one that does not exist.
+      const app = (await listApplications(c.deps.db, c.accountId)).find((a) => a.id === id);
+      if (!app) return error('No such application.', 404);
+      if (app.state === 'revoked') return { notice: { kind: 'ok', body: html`Application ${app.name} was revoked already.` } };
+      if (f.get('confirm') !== 'yes') {
+        // First the question, with the same form confirmed: nothing changes until it is answered.
+        return {
+          notice: {
+            kind: 'error',
+            body: html`<p>Revoke application ${app.name} (<code>${app.client_id}</code>)? Every token issued to it stops working at once.</p>
+              ${form(
+                '/panel/applications/revoke',
+                c.csrf,
+                html`<input type="hidden" name="application_id" value="${app.id}" /><input type="hidden" name="confirm" value="yes" /><button
+                    type="submit"
+                    class="danger"
+                  >
+                    Yes, revoke ${app.name}
+                  </button>
+                  <a href="/panel/applications">No, keep it</a>`,
+              )}`,
+          },
+        };
+      }
+      await revokeApplication(c.deps.db, { accountId: c.accountId, env: app.env }, app.id);
+      return { notice: { kind: 'ok', body: html`Application ${app.name} revoked: its tokens no longer work.` } };
+    },
+  },
+};
