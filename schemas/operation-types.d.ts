@@ -10,6 +10,8 @@ export interface paths {
         /**
          * The account and the actor (key or application) bound to the credential
          * @description Needs the `account:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["account_get"];
         put?: never;
@@ -30,6 +32,8 @@ export interface paths {
         /**
          * List offers, newest first; archived offers only with status=archived
          * @description Needs the `offers:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["offers_list"];
         put?: never;
@@ -38,6 +42,8 @@ export interface paths {
          * @description When an offer with the same url exists in this account and environment it is returned unchanged with `created: false` (status 200); nothing is overwritten and nothing is published. `status`, when sent, must be `pending`.
          *
          *     Needs the `offers:write` scope.
+         *
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): a `coupon_id` this account does not have → 400 `unknown_reference`.
          */
         post: operations["offer_create"];
         delete?: never;
@@ -57,7 +63,7 @@ export interface paths {
          * Offer detail
          * @description Needs the `offers:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["offer_get"];
         put?: never;
@@ -66,7 +72,7 @@ export interface paths {
          * Archive the offer (history kept)
          * @description Needs the `offers:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         delete: operations["offer_archive"];
         options?: never;
@@ -75,7 +81,7 @@ export interface paths {
          * Update only the fields sent
          * @description Needs the `offers:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a `status` move the current status does not allow (see `OfferStatus`) → 400 `invalid_transition`; any change to an archived offer other than restoring it to `pending` → 409 `offer_archived`; a `coupon_id` this account does not have → 400 `unknown_reference`.
          */
         patch: operations["offer_update"];
         trace?: never;
@@ -93,7 +99,7 @@ export interface paths {
          * Assemble the final message without sending it
          * @description Needs the `offers:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a `segment_id` or `template_id` this account does not have → 400 `unknown_reference`.
          */
         post: operations["offer_preview"];
         delete?: never;
@@ -115,7 +121,7 @@ export interface paths {
          * Queue a publication to an authorized group or segment
          * @description Needs the `publications:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; an offer not `pending` or `approved`, or whose registered coupon expired or is inactive → 409 `offer_not_publishable`; an inactive or unconnected group, or a segment without an active connected group → 409 `destination_unavailable`; a `group_id` or `segment_id` this account does not have → 400 `unknown_reference`.
          */
         post: operations["offer_publish"];
         delete?: never;
@@ -134,6 +140,8 @@ export interface paths {
         /**
          * List groups (no JIDs, sessions or credentials)
          * @description Needs the `groups:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["groups_list"];
         put?: never;
@@ -155,7 +163,7 @@ export interface paths {
          * Safe operational configuration of a group
          * @description Needs the `groups:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["group_get"];
         put?: never;
@@ -167,7 +175,7 @@ export interface paths {
          * Update name, role, segment, capacity, automation, active
          * @description Needs the `groups:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a `segment_id` this account does not have → 400 `unknown_reference`.
          */
         patch: operations["group_update"];
         trace?: never;
@@ -182,12 +190,16 @@ export interface paths {
         /**
          * List segments
          * @description Needs the `segments:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["segments_list"];
         put?: never;
         /**
          * Create a segment
          * @description Needs the `segments:write` scope.
+         *
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): a `slug` another segment uses → 409 `slug_taken`.
          */
         post: operations["segment_create"];
         delete?: never;
@@ -207,7 +219,7 @@ export interface paths {
          * Segment detail
          * @description Needs the `segments:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["segment_get"];
         put?: never;
@@ -218,7 +230,7 @@ export interface paths {
          *
          *     Needs the `segments:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a segment that groups or schedules which may still run link → 409 `resource_in_use`.
          */
         delete: operations["segment_delete"];
         options?: never;
@@ -227,7 +239,7 @@ export interface paths {
          * Update identity, distribution, presentation
          * @description Needs the `segments:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a `slug` another segment uses → 409 `slug_taken`.
          */
         patch: operations["segment_update"];
         trace?: never;
@@ -244,6 +256,8 @@ export interface paths {
          * @description Newest first. Without filters only `active`, verified coupons are listed; `status=any` and `verification=any` widen the list.
          *
          *     Needs the `coupons:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["coupons_list"];
         put?: never;
@@ -252,6 +266,8 @@ export interface paths {
          * @description A code already registered for the same store and neither `inactive` nor `expired` is a 409 `conflict`.
          *
          *     Needs the `coupons:write` scope.
+         *
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): a `code` already registered, still valid, for the same store → 409 `conflict`.
          */
         post: operations["coupon_create"];
         delete?: never;
@@ -271,7 +287,7 @@ export interface paths {
          * Coupon rules and validity
          * @description Needs the `coupons:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["coupon_get"];
         put?: never;
@@ -282,7 +298,7 @@ export interface paths {
          *
          *     Needs the `coupons:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         delete: operations["coupon_deactivate"];
         options?: never;
@@ -293,7 +309,7 @@ export interface paths {
          *
          *     Needs the `coupons:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a `code` already registered, still valid, for the same store → 409 `conflict`.
          */
         patch: operations["coupon_update"];
         trace?: never;
@@ -310,6 +326,8 @@ export interface paths {
          * @description `from` after `to` is an empty window: no commissions.
          *
          *     Needs the `commissions:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["commissions_list"];
         put?: never;
@@ -332,6 +350,8 @@ export interface paths {
          * @description Over the orders placed in [`from`, `to`) when given (all time otherwise); `from` after `to` is a 400 `validation_failed`.
          *
          *     Needs the `commissions:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["commissions_summary"];
         put?: never;
@@ -353,7 +373,7 @@ export interface paths {
          * Commission with its amounts, attribution and history
          * @description Needs the `commissions:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["commission_get"];
         put?: never;
@@ -376,6 +396,8 @@ export interface paths {
          * @description The history of publications of the account and environment, newest `queued_at` first.
          *
          *     Needs the `publications:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["publications_list"];
         put?: never;
@@ -399,7 +421,7 @@ export interface paths {
          *
          *     Needs the `publications:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["publication_get"];
         put?: never;
@@ -420,6 +442,8 @@ export interface paths {
         /**
          * List templates
          * @description Needs the `templates:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["templates_list"];
         put?: never;
@@ -428,6 +452,8 @@ export interface paths {
          * @description An unknown placeholder in `body` is a 400 `validation_failed`; a `segment_id` this account does not have is a 400 `unknown_reference`. With `is_default: true` the previous default of the same scope stops being the default.
          *
          *     Needs the `templates:write` scope.
+         *
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): a `segment_id` this account does not have → 400 `unknown_reference`; another template made the default of the same scope meanwhile → 409 `conflict`.
          */
         post: operations["template_create"];
         delete?: never;
@@ -447,7 +473,7 @@ export interface paths {
          * Template body and configuration
          * @description Needs the `templates:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["template_get"];
         put?: never;
@@ -458,7 +484,7 @@ export interface paths {
          *
          *     Needs the `templates:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a template that schedules which may still run use → 409 `resource_in_use`.
          */
         delete: operations["template_delete"];
         options?: never;
@@ -469,7 +495,7 @@ export interface paths {
          *
          *     Needs the `templates:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a `segment_id` this account does not have → 400 `unknown_reference`; another template made the default of the same scope meanwhile → 409 `conflict`.
          */
         patch: operations["template_update"];
         trace?: never;
@@ -486,12 +512,16 @@ export interface paths {
          * @description Ordered by `next_run_at` (schedules without one last) and filtered by `status` as recorded at the last change, run or read of each schedule; each item shows the scheduler's current view (and a read that finds it changed records it).
          *
          *     Needs the `schedules:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["schedules_list"];
         put?: never;
         /**
          * Schedule an offer or a text for an ISO date-time
          * @description Needs the `schedules:write` scope.
+         *
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `offer_id`, `group_id`, `segment_id` or `template_id` this account does not have → 400 `unknown_reference`; an offer not `pending` or `approved` → 409 `offer_not_publishable`; a `run_at` not in the future → 400 `validation_failed` (rule `future`).
          */
         post: operations["schedule_create"];
         delete?: never;
@@ -511,7 +541,7 @@ export interface paths {
          * Destination, content, recurrence
          * @description Needs the `schedules:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["schedule_get"];
         put?: never;
@@ -522,7 +552,7 @@ export interface paths {
          *
          *     Needs the `schedules:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a `completed` schedule → 409 `conflict`.
          */
         delete: operations["schedule_delete"];
         options?: never;
@@ -531,7 +561,7 @@ export interface paths {
          * Change time, destination, recurrence, status
          * @description Needs the `schedules:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; an `offer_id`, `group_id`, `segment_id` or `template_id` this account does not have → 400 `unknown_reference`; an offer not `pending` or `approved` → 409 `offer_not_publishable`; a `run_at` not in the future → 400 `validation_failed` (rule `future`); a `completed` schedule without a new future `run_at` (or a recurrence with runs ahead) → 409 `conflict`; a concurrent change of the same record → 409 `conflict` (read it again and retry).
          */
         patch: operations["schedule_update"];
         trace?: never;
@@ -551,7 +581,7 @@ export interface paths {
          *
          *     Needs the `publications:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a `completed` schedule → 409 `conflict`; what publish refuses (`offer_not_publishable`, `destination_unavailable`) → 409, recorded as a failed run.
          */
         post: operations["schedule_run"];
         delete?: never;
@@ -570,6 +600,8 @@ export interface paths {
         /**
          * List discovery rules
          * @description Needs the `monitors:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["monitors_list"];
         put?: never;
@@ -578,6 +610,8 @@ export interface paths {
          * @description Creates the rule and its Temporal Schedule; an `active` monitor runs at its first time by `frequency`.
          *
          *     Needs the `monitors:write` scope.
+         *
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `automation.segment_id` or `automation.group_id` this account does not have → 400 `unknown_reference`.
          */
         post: operations["monitor_create"];
         delete?: never;
@@ -597,7 +631,7 @@ export interface paths {
          * Criteria and last result
          * @description Needs the `monitors:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["monitor_get"];
         put?: never;
@@ -608,7 +642,7 @@ export interface paths {
          *
          *     Needs the `monitors:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a monitor removed while the request ran → 409 `conflict`.
          */
         delete: operations["monitor_delete"];
         options?: never;
@@ -619,7 +653,7 @@ export interface paths {
          *
          *     Needs the `monitors:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; an `automation.segment_id` or `automation.group_id` this account does not have → 400 `unknown_reference`; a concurrent change of the same record → 409 `conflict` (read it again and retry).
          */
         patch: operations["monitor_update"];
         trace?: never;
@@ -636,6 +670,8 @@ export interface paths {
          * @description Only what the public store shows and its address; no integration or payment settings.
          *
          *     Needs the `store:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["store_get"];
         put?: never;
@@ -646,6 +682,8 @@ export interface paths {
         /**
          * Update identity, theme, networks, address and availability
          * @description Needs the `store:write` scope.
+         *
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): a `subdomain` another store uses → 409 `slug_taken`; a concurrent change of the same record → 409 `conflict` (read it again and retry).
          */
         patch: operations["store_update"];
         trace?: never;
@@ -662,6 +700,8 @@ export interface paths {
          * @description Ordered by `position`, ascending.
          *
          *     Needs the `store:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["store_collections_list"];
         put?: never;
@@ -684,6 +724,8 @@ export interface paths {
         /**
          * Create a Markdown page with its own SEO
          * @description Needs the `store:write` scope.
+         *
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): a `slug` another page of the store uses → 409 `slug_taken`.
          */
         post: operations["store_page_create"];
         delete?: never;
@@ -702,12 +744,16 @@ export interface paths {
         /**
          * List flows with aggregate performance
          * @description Needs the `journeys:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["journeys_list"];
         put?: never;
         /**
          * Create a safe visual automation (as a draft)
          * @description Needs the `journeys:write` scope.
+         *
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): a template, group or segment a block names that this account does not have → 400 `validation_failed` naming the block.
          */
         post: operations["journey_create"];
         delete?: never;
@@ -727,7 +773,7 @@ export interface paths {
          * Blocks, channels, metrics
          * @description Needs the `journeys:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["journey_get"];
         put?: never;
@@ -738,7 +784,7 @@ export interface paths {
          *
          *     Needs the `journeys:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a journey that has executions → 409 `resource_in_use` (pause it instead).
          */
         delete: operations["journey_delete"];
         options?: never;
@@ -747,7 +793,7 @@ export interface paths {
          * Update graph and rules
          * @description Needs the `journeys:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a template, group or segment a block names that this account does not have → 400 `validation_failed` naming the block.
          */
         patch: operations["journey_update"];
         trace?: never;
@@ -767,7 +813,7 @@ export interface paths {
          *
          *     Needs the `journeys:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         post: operations["journey_activate"];
         delete?: never;
@@ -789,7 +835,7 @@ export interface paths {
          *
          *     Needs the `journeys:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["journey_executions_list"];
         put?: never;
@@ -810,6 +856,8 @@ export interface paths {
         /**
          * List conversation metadata, latest activity first
          * @description Needs the `inbox:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["conversations_list"];
         put?: never;
@@ -831,7 +879,7 @@ export interface paths {
          * Conversation context without direct contact data
          * @description Needs the `inbox:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["conversation_get"];
         put?: never;
@@ -843,7 +891,7 @@ export interface paths {
          * Assign, prioritise, change DU mode
          * @description Needs the `inbox:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         patch: operations["conversation_update"];
         trace?: never;
@@ -863,7 +911,7 @@ export interface paths {
          *
          *     Needs the `inbox:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a conversation already closed → 409 `conflict`.
          */
         post: operations["conversation_close"];
         delete?: never;
@@ -885,7 +933,7 @@ export interface paths {
          *
          *     Needs the `inbox:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["conversation_messages_list"];
         put?: never;
@@ -911,7 +959,7 @@ export interface paths {
          *
          *     Needs the `inbox:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a closed conversation → 409 `conversation_closed`; a channel that cannot send now → 409 `channel_unavailable`; a `template_id` or `offer_id` this account does not have → 400 `unknown_reference`.
          */
         post: operations["conversation_reply"];
         delete?: never;
@@ -932,6 +980,8 @@ export interface paths {
          * @description Latest seen first.
          *
          *     Needs the `inbox:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["contacts_list"];
         put?: never;
@@ -952,6 +1002,8 @@ export interface paths {
         /**
          * Publications, deliveries, failures, clicks, commissions
          * @description Needs the `analytics:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["analytics_summary"];
         put?: never;
@@ -972,6 +1024,8 @@ export interface paths {
         /**
          * Posts, failures, clicks per day
          * @description Needs the `analytics:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["analytics_timeseries"];
         put?: never;
@@ -994,6 +1048,8 @@ export interface paths {
          * @description Groups with publications, clicks or commissions in the window, most publications first (then most clicks, then id).
          *
          *     Needs the `analytics:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["analytics_groups"];
         put?: never;
@@ -1016,6 +1072,8 @@ export interface paths {
          * @description Offers with activity in the window, ordered by `sort`, descending (then id).
          *
          *     Needs the `analytics:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["analytics_offers"];
         put?: never;
@@ -1038,6 +1096,8 @@ export interface paths {
          * @description Marketplaces with activity in the window, most clicks first (then most publications, then name).
          *
          *     Needs the `analytics:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["analytics_sources"];
         put?: never;
@@ -1058,6 +1118,8 @@ export interface paths {
         /**
          * Clicks by weekday, hour, page element
          * @description Needs the `analytics:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["analytics_heatmap"];
         put?: never;
@@ -1082,6 +1144,8 @@ export interface paths {
          * @description Short links of the marketplaces (amzn.to, a.co, mercadolivre.com/sec, s.shopee.com.br, shope.ee, s.click.aliexpress.com, divulgador.magalu.com) are resolved first, by the webhook rules (public addresses only). Others’ affiliate and tracking parameters are removed, then this account’s integration is applied, and a tracked link is stored. A host of no supported marketplace is a 400 `unknown_marketplace`; a marketplace this account has no integration for is a 404 `integration_missing` naming it; a short link that cannot be followed is a 400 `link_unresolvable`; an `offer_id` of no offer of this account is a 400 `unknown_reference`. Records `link.created`.
          *
          *     Needs the `links:write` scope.
+         *
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `offer_id` this account does not have → 400 `unknown_reference`.
          */
         post: operations["link_convert"];
         delete?: never;
@@ -1100,6 +1164,8 @@ export interface paths {
         /**
          * List destinations and events (never the secret)
          * @description Needs the `webhooks:read` scope.
+         *
+         *     **State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).
          */
         get: operations["webhooks_list"];
         put?: never;
@@ -1108,6 +1174,8 @@ export interface paths {
          * @description Deliveries are signed with the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; HMAC-SHA256 with the secret). The secret is in this response only.
          *
          *     Needs the `webhooks:write` scope.
+         *
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): a `url` whose host resolves to a loopback or private address the operator did not allow → 400 `validation_failed` (rule `destination`).
          */
         post: operations["webhook_create"];
         delete?: never;
@@ -1127,7 +1195,7 @@ export interface paths {
          * Safe configuration of a webhook
          * @description Needs the `webhooks:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["webhook_get"];
         put?: never;
@@ -1138,7 +1206,7 @@ export interface paths {
          *
          *     Needs the `webhooks:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         delete: operations["webhook_delete"];
         options?: never;
@@ -1147,7 +1215,7 @@ export interface paths {
          * Update URL, events, state (the secret is unchanged)
          * @description Needs the `webhooks:write` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; a `url` whose host resolves to a loopback or private address the operator did not allow → 400 `validation_failed` (rule `destination`).
          */
         patch: operations["webhook_update"];
         trace?: never;
@@ -1165,7 +1233,7 @@ export interface paths {
          *
          *     Needs the `webhooks:read` scope.
          *
-         *     An `id` that does not exist in the key's account and environment answers 404 `not_found`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`.
          */
         get: operations["webhook_deliveries_list"];
         put?: never;
@@ -1274,7 +1342,7 @@ export interface components {
          * @enum {string}
          */
         OfferStatus: "pending" | "approved" | "rejected" | "archived";
-        /** @description Fields of a new offer. `status`, when sent, must be `pending`. */
+        /** @description Fields of a new offer. `status`, when sent, can only be `pending`. */
         OfferCreate: {
             /**
              * Format: uri
@@ -1306,7 +1374,11 @@ export interface components {
             coupon_id?: string;
             /** @description editorial text */
             copy?: string;
-            status?: components["schemas"]["OfferStatus"];
+            /**
+             * @description offers are created `pending` (curate them afterwards with PATCH); any other value is a 400
+             * @enum {string}
+             */
+            status?: "pending";
         };
         /** @description Only the fields sent change. */
         OfferUpdate: {
@@ -1337,7 +1409,11 @@ export interface components {
             coupon_id?: string | null;
             /** @description editorial text */
             copy?: string;
-            status?: components["schemas"]["OfferStatus"];
+            /**
+             * @description a curation move: pending → approved | rejected; approved → pending | rejected; rejected → pending | approved; archived → pending (restore). `archived` is reached only through DELETE. A move the current state does not allow is a 400 `invalid_transition`.
+             * @enum {string}
+             */
+            status?: "pending" | "approved" | "rejected";
         };
         Offer: {
             id: string;
@@ -1398,6 +1474,7 @@ export interface components {
             /** @description render with this template instead of the default one */
             template_id?: string;
         };
+        /** @description The destination: exactly one of `group_id`, `segment_id`. */
         OfferPublishRequest: {
             /** @description publish to every active group of this segment */
             segment_id?: string;
@@ -1405,7 +1482,11 @@ export interface components {
             group_id?: string;
             /** @description send the offer image when the channel supports it */
             with_image?: boolean;
-        };
+        } & ({
+            group_id: unknown;
+        } | {
+            segment_id: unknown;
+        });
         OfferPreview: {
             offer_id: string;
             segment_id: string | null;
@@ -1986,14 +2067,20 @@ export interface components {
             rrule: string;
             /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed` */
             timezone?: string;
-            /** @description no run after this instant, which must be after `run_at`; omitted for no end. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
+            /**
+             * Format: date-time
+             * @description no run after this instant, which must be after `run_at`; omitted for no end. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset names no instant and is a 400 `validation_failed`. Kept to the second.
+             */
             ends_at?: string;
         } | {
             /** @description five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 9 * * 1-5`. Each field: `*`, a value, a range `a-b`, a step `*\/n`, `a/n` or `a-b/n`, or a comma list of those; months `1-12` or `JAN`-`DEC`, weekdays `0-7` (0 and 7 are Sunday) or `SUN`-`SAT`. Restrict day-of-month or day-of-week, not both (classic cron would run when either matches, the scheduler when both do: the ambiguity is refused). No `@daily`-style shorthands, `L`, `W`, `#` or `?`. */
             cron: string;
             /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed` */
             timezone?: string;
-            /** @description no run after this instant, which must be after `run_at`; omitted for no end. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
+            /**
+             * Format: date-time
+             * @description no run after this instant, which must be after `run_at`; omitted for no end. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset names no instant and is a 400 `validation_failed`. Kept to the second.
+             */
             ends_at?: string;
         };
         /** @description The recurrence of a schedule: one of `rrule`, `cron` is set. */
@@ -2020,7 +2107,10 @@ export interface components {
             group_id?: string;
             /** @description destination: every active group of this segment, by its distribution */
             segment_id?: string;
-            /** @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
+            /**
+             * Format: date-time
+             * @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset names no instant and is a 400 `validation_failed`. Kept to the second.
+             */
             run_at: string;
             recurrence?: components["schemas"]["ScheduleRecurrenceInput"];
             /** @description render an offer with this template; the default template when omitted */
@@ -2030,7 +2120,15 @@ export interface components {
              * @default true
              */
             with_image: boolean;
-        };
+        } & (({
+            offer_id: unknown;
+        } | {
+            text: unknown;
+        }) & ({
+            group_id: unknown;
+        } | {
+            segment_id: unknown;
+        }));
         /** @description Only the fields sent change; `null` clears an optional value. Sending `offer_id` or `text` replaces the content (never both: 400 `validation_failed`); sending `group_id` or `segment_id` replaces the destination (never both). `recurrence` is replaced as a whole. */
         ScheduleUpdate: {
             name?: string | null;
@@ -2042,7 +2140,10 @@ export interface components {
             group_id?: string;
             /** @description destination: every active group of this segment, by its distribution */
             segment_id?: string;
-            /** @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future; a completed schedule becomes active again with a new one. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset is a 400 `validation_failed` (rule `offset`). Kept to the second. */
+            /**
+             * Format: date-time
+             * @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future; a completed schedule becomes active again with a new one. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset names no instant and is a 400 `validation_failed`. Kept to the second.
+             */
             run_at?: string;
             recurrence?: components["schemas"]["ScheduleRecurrenceInput"] | null;
             /** @description render an offer with this template; null for the default template */
@@ -2054,7 +2155,7 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "paused";
-        };
+        } & (unknown & unknown);
         /** @description A future or recurring publication. Backed by a Temporal Schedule `schedule-<id>`; each run is a workflow `scheduleRun` (`schedule-run-<id>-<time>`) that queues one normal publication with `schedule_id` set. */
         Schedule: {
             id: string;
@@ -2198,16 +2299,16 @@ export interface components {
             rrule: string | null;
             timezone: string;
         };
-        /** @description What a run does with what it finds. Replaced as a whole on update. */
+        /** @description What a run does with what it finds: mode `publish` takes exactly one of `segment_id`, `group_id`; the other modes neither. Replaced as a whole on update. */
         MonitorAutomation: {
             /**
              * @description `none`: only count matches; `create`: create the matches not in the catalogue as `pending` offers; `publish`: create them and publish each new one through the normal publish path to `segment_id` or `group_id` (exactly one).
              * @enum {string}
              */
             mode: "none" | "create" | "publish";
-            /** @description `publish`: to this segment */
+            /** @description `publish` only: to this segment */
             segment_id?: string;
-            /** @description `publish`: to this group */
+            /** @description `publish` only: to this group */
             group_id?: string;
             /** @description `publish`: send the image with the text (default true) */
             with_image?: boolean;
@@ -4411,9 +4512,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "group_id": "grp_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OfferPublishRequest"];
             };
         };
@@ -6150,6 +6255,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "offer_id": "off_0a1b2c3d4e5f6a7b",
+                 *       "group_id": "grp_0a1b2c3d4e5f6a7b",
                  *       "run_at": "2026-01-15T12:00:00Z"
                  *     }
                  */

@@ -5,7 +5,7 @@
  */
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { JsonSchema } from './openapi/common';
+import { FORM_KEYWORD, JsonSchema } from './openapi/common';
 import { openapiDocument } from './openapi/index';
 
 export const DOCUMENT_ID = 'https://offerops.dev/openapi.json';
@@ -13,8 +13,6 @@ export const DOCUMENT_ID = 'https://offerops.dev/openapi.json';
 // `verbose`: errors carry the schema they broke, so a message can say what the field takes (api/middleware/validate.ts).
 export const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true, verbose: true });
 addFormats(ajv);
-/** The form a `pattern` asks for, in words, for error messages (a regular expression is never shown to a user). */
-export const FORM_KEYWORD = 'x-offerops-form';
 ajv.addKeyword({ keyword: FORM_KEYWORD, schemaType: 'string' });
 // The root of the OpenAPI document is not a schema; these are its keywords.
 for (const keyword of ['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components']) {
@@ -42,3 +40,4 @@ export function validatorFor(schema: JsonSchema): ValidateFunction {
 }
 
 export type { ErrorObject };
+export { FORM_KEYWORD };

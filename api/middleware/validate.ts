@@ -59,30 +59,114 @@ function detail(location: ErrorDetail['location'], e: ErrorObject): ErrorDetail 
   return { location, field, rule: e.keyword, message: explain(e) };
 }
 
+/** A schema that only tests which fields are present (`present()` in the contract): the fields it requires. */
+function presenceOnly(schema: unknown): string[] | null {
+  if (typeof schema !== 'object' || schema === null) return null;
+  const s = schema as JsonSchema;
+  const props = (s.properties ?? {}) as Record<string, JsonSchema>;
+  const required = Array.isArray(s.required) ? (s.required as string[]) : [];
+  const onlyPresence =
+    Object.keys(s).every((k) => k === 'properties' || k === 'required') && Object.values(props).every((p) => !Object.keys(p).length);
+  return onlyPresence && required.length ? required : null;
+}
+
+const join = (base: string, field: string): string => (base ? `${base}.${field}` : field);
+
+/** The condition an `if` tests, in words: `mode is "publish"`. */
+function conditionOf(ifSchema: unknown): string {
+  const props = ((ifSchema as JsonSchema | undefined)?.properties ?? {}) as Record<string, JsonSchema>;
+  const parts = Object.entries(props).flatMap(([name, p]) => ('const' in p ? [`${name} is ${JSON.stringify(p.const)}`] : []));
+  return parts.length ? parts.join(' and ') : 'the other fields allow it';
+}
+
 /**
- * Alternatives (`oneOf`) fail once per branch, which reads as noise ("cron is
+ * Alternatives fail once per branch, which reads as noise ("cron is
  * required", "rrule is not a known field", "must match exactly one schema").
- * Each branch is told apart by the properties only it requires: when the
- * value has those of exactly one branch, only that branch's errors are kept;
- * with none or several, one error says which fields to choose from.
+ * - `oneOf` over presence tests (`present()`): one detail per field
+ *   concerned, rule `oneOf`: "needs one of group_id, segment_id" on each when
+ *   none is sent, "takes only one of …" on each sent when several are.
+ * - `not` over a presence test of several fields (never together): the same
+ *   "takes only one of …" on each; of one field under an `if`: "is taken only
+ *   when mode is …" (rule `not`).
+ * - Any other `oneOf` (object branches): each branch is told apart by its
+ *   constants (a block's `type`), else by the properties only it requires;
+ *   when the value has those of exactly one branch, only that branch's
+ *   errors are kept; with none or several, one error says which values or
+ *   fields to choose from.
+ * The `if` errors themselves say nothing a client can act on and are dropped.
  */
 function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObject[]): { errors: ErrorObject[]; details: ErrorDetail[] } {
-  let kept = errors;
+  let kept = errors.filter((e) => e.keyword !== 'if');
   const details: ErrorDetail[] = [];
-  for (const alt of errors.filter((e) => e.keyword === 'oneOf')) {
+  const dataOf = (e: ErrorObject) => (typeof e.data === 'object' && e.data !== null ? e.data : {}) as Record<string, unknown>;
+  // Outer alternatives first: the errors of the branches they drop (an inner `oneOf` among them) are not reported.
+  const outerFirst = errors.filter((e) => e.keyword === 'oneOf').sort((a, b) => a.instancePath.length - b.instancePath.length);
+  for (const alt of outerFirst) {
+    if (!kept.includes(alt)) continue;
     const branches = (Array.isArray(alt.schema) ? alt.schema : []) as JsonSchema[];
+    const base = fieldOf(alt.instancePath);
+    const data = dataOf(alt);
+    const inBranch = (e: ErrorObject, i?: number) =>
+      e.instancePath.startsWith(alt.instancePath) && e.schemaPath.startsWith(`${alt.schemaPath}/${i ?? ''}`);
+    const presence = branches.map(presenceOnly);
+    if (presence.every((p) => p !== null)) {
+      const choices = presence.flatMap((p) => p ?? []);
+      const sent = choices.filter((f) => data[f] !== undefined);
+      const message = sent.length ? `takes only one of ${choices.join(', ')}` : `needs one of ${choices.join(', ')}`;
+      for (const f of sent.length ? sent : choices) details.push({ location, field: join(base, f), rule: 'oneOf', message });
+      kept = kept.filter((e) => e !== alt && !inBranch(e));
+      continue;
+    }
     const required = branches.map((b) => (Array.isArray(b.required) ? (b.required as string[]) : []));
     const shared = required.reduce((acc, r) => acc.filter((p) => r.includes(p)));
     const own = required.map((r) => r.filter((p) => !shared.includes(p)));
-    const data = (typeof alt.data === 'object' && alt.data !== null ? alt.data : {}) as Record<string, unknown>;
-    const fits = own.flatMap((props, i) => (props.length && props.every((p) => data[p] !== undefined) ? [i] : []));
-    const inBranch = (e: ErrorObject, i?: number) => e.schemaPath.startsWith(`${alt.schemaPath}/${i ?? ''}`);
-    kept = kept.filter((e) => e !== alt && (!inBranch(e) || (fits.length === 1 && inBranch(e, fits[0]))));
-    if (fits.length !== 1) {
+    // Branches told apart by a constant (a block's `type`): the one whose constants the value has.
+    const consts = branches.map((b) =>
+      Object.entries((b.properties ?? {}) as Record<string, JsonSchema>).flatMap(([k, p]) => ('const' in p ? [[k, p.const] as const] : [])),
+    );
+    const tagged = consts.flatMap((c, i) => (c.length && c.every(([k, v]) => data[k] === v) ? [i] : []));
+    const fits =
+      tagged.length === 1 ? tagged : own.flatMap((props, i) => (props.length && props.every((p) => data[p] !== undefined) ? [i] : []));
+    // A branch's errors inside a `$ref` carry that schema's own paths: tell them by validating the value against each branch.
+    const keyOf = (e: ErrorObject, prefix = '') => `${prefix}${e.instancePath}|${e.keyword}|${e.message}`;
+    const byBranch = branches.map((b) => {
+      const v = validatorFor(b);
+      return new Set(v(alt.data) ? [] : (v.errors ?? []).map((e) => keyOf(e, alt.instancePath)));
+    });
+    const chosen = fits.length === 1 ? byBranch[fits[0]!]! : new Set<string>();
+    const fromBranch = (e: ErrorObject) => inBranch(e) || byBranch.some((set) => set.has(keyOf(e)));
+    kept = kept.filter((e) => e !== alt && (!fromBranch(e) || (fits.length === 1 && (inBranch(e, fits[0]) || chosen.has(keyOf(e))))));
+    const tag = consts[0]?.length === 1 && consts.every((c) => c.length === 1 && c[0]![0] === consts[0]![0]![0]) ? consts[0][0]![0] : null;
+    if (fits.length !== 1 && tag) {
+      const values = consts.map((c) => JSON.stringify(c[0]![1])).join(', ');
+      details.push({ location, field: join(base, tag), rule: 'enum', message: `must be one of: ${values}` });
+    } else if (fits.length !== 1) {
       const choices = (fits.length ? fits.map((i) => own[i]!) : own).flat();
-      const message = fits.length ? `takes only one of ${choices.join(', ')}` : `needs one of ${choices.join(', ')}`;
-      details.push({ location, field: fieldOf(alt.instancePath), rule: 'oneOf', message });
+      const message = fits.length
+        ? `takes only one of ${choices.join(', ')}`
+        : choices.length
+          ? `needs one of ${choices.join(', ')}`
+          : 'matches none of its alternatives (see its description in the contract)';
+      details.push({ location, field: base, rule: 'oneOf', message });
     }
+  }
+  for (const never of errors.filter((e) => e.keyword === 'not' && kept.includes(e))) {
+    const fields = presenceOnly(never.schema);
+    if (!fields) continue;
+    kept = kept.filter((e) => e !== never);
+    const base = fieldOf(never.instancePath);
+    if (fields.length > 1) {
+      for (const f of fields) details.push({ location, field: join(base, f), rule: 'oneOf', message: `takes only one of ${fields.join(', ')}` });
+      continue;
+    }
+    // One field refused by a branch of an `if`: say on what condition it is taken.
+    const branch = /^(.*)\/(then|else)\//.exec(never.schemaPath);
+    const cause = branch
+      ? errors.find((e) => e.keyword === 'if' && e.instancePath === never.instancePath && e.schemaPath === `${branch[1]}/if`)
+      : undefined;
+    const when = cause ? conditionOf(cause.parentSchema?.if) : null;
+    const message = !when ? 'is not taken here' : branch![2] === 'else' ? `is taken only when ${when}` : `is not taken when ${when}`;
+    details.push({ location, field: join(base, fields[0]!), rule: 'not', message });
   }
   return { errors: kept, details };
 }

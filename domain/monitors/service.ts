@@ -105,15 +105,6 @@ async function automationOf(deps: MonitorDeps, tenant: Tenant, a: Schema<'Monito
     group_id: a?.group_id ?? null,
     with_image: a?.with_image ?? true,
   };
-  const targets = [automation.segment_id, automation.group_id].filter((t) => t !== null).length;
-  if (automation.mode === 'publish' && targets !== 1) {
-    throw invalid('validation_failed', 'Automation publish needs exactly one of segment_id or group_id.', [
-      { location: 'body', field: 'automation.segment_id', rule: 'oneOf', message: 'exactly one of segment_id and group_id is required' },
-    ]);
-  }
-  if (automation.mode !== 'publish' && targets) {
-    throw refuse('automation.mode', 'publish_only', 'segment_id and group_id are for mode publish');
-  }
   if (automation.segment_id && !(await getSegment(deps.db, tenant, automation.segment_id))) {
     throw unknownReference('automation.segment_id', 'segment', automation.segment_id);
   }

@@ -77,11 +77,6 @@ export async function createOffer(
   tenant: Tenant,
   input: Schema<'OfferCreate'>,
 ): Promise<{ offer: OfferDoc; created: boolean }> {
-  if (input.status !== undefined && input.status !== 'pending') {
-    throw invalid('invalid_transition', 'Offers are created as pending; curate them afterwards with PATCH.', [
-      { location: 'body', field: 'status', rule: 'transition', message: 'must be pending on creation' },
-    ]);
-  }
   if (input.coupon_id) await referencedCoupon(deps, tenant, input.coupon_id);
   const fields = Object.fromEntries(FIELDS.filter((f) => f in input).map((f) => [f, input[f]])) as unknown as OfferFields;
   const result = await insertOffer(deps.db, tenant, fields, (o) => prepareEvent(tenant, 'offer.created', { offer: toOffer(o) }));
@@ -97,8 +92,7 @@ export async function updateOffer(deps: DomainDeps, tenant: Tenant, id: string, 
   const target = input.status;
   const move = target !== undefined && target !== offer.status ? target : null;
   if (move && !MOVES[offer.status].includes(move)) {
-    const hint = move === 'archived' ? ' Archive with DELETE /offers/{id}.' : '';
-    throw invalid('invalid_transition', `An offer cannot move from ${offer.status} to ${move}.${hint}`, [
+    throw invalid('invalid_transition', `An offer cannot move from ${offer.status} to ${move}.`, [
       { location: 'body', field: 'status', rule: 'transition', message: `allowed from ${offer.status}: ${MOVES[offer.status].join(', ')}` },
     ]);
   }

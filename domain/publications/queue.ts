@@ -124,11 +124,8 @@ async function segmentTargets(db: Db, tenant: Tenant, segment: SegmentDoc): Prom
 }
 
 async function destination(db: Db, tenant: Tenant, input: PublishInput): Promise<{ groups: GroupDoc[]; segment: SegmentDoc | null }> {
-  if ((input.group_id === null) === (input.segment_id === null)) {
-    throw invalid('validation_failed', 'Give exactly one destination: group_id or segment_id.', [
-      { location: 'body', field: 'group_id', rule: 'oneOf', message: 'exactly one of group_id and segment_id is required' },
-    ]);
-  }
+  // The request schemas require exactly one (publish, schedules, monitors, journeys): another input is a bug of the caller.
+  if ((input.group_id === null) === (input.segment_id === null)) throw new Error('a publication needs exactly one of group_id, segment_id');
   if (input.group_id) {
     const group = await getGroup(db, tenant, input.group_id);
     if (!group) throw unknownReference('group_id', 'group', input.group_id);

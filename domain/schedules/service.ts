@@ -8,7 +8,6 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Logger } from 'pino';
 import { ErrorCode } from '../../schemas/openapi/common';
 import { Schema } from '../../schemas/types';
-import { validatorFor } from '../../schemas/validator';
 import { Page, PageResult, Tenant } from '../db';
 import { conflict, DomainError, invalid, unknownReference } from '../errors';
 import { commitEvents } from '../events/commit';
@@ -78,36 +77,8 @@ async function observe(deps: DomainDeps, tenant: Tenant, doc: ScheduleDoc): Prom
 
 // --- checks -------------------------------------------------------------------
 
-/** Exactly one of two fields (or, when not `required`, at most one). */
-function exactlyOne(body: Record<string, unknown>, fields: readonly [string, string], what: string, required: boolean): void {
-  const sent = fields.filter((f) => body[f] !== undefined);
-  if (sent.length === 1 || (!required && sent.length === 0)) return;
-  throw invalid(
-    'validation_failed',
-    `Give exactly one ${what}: ${fields.join(' or ')}${sent.length ? ', not both' : ''}.`,
-    fields.map((field) => ({ location: 'body', field, rule: 'oneOf', message: `exactly one of ${fields.join(' and ')} is required` })),
-  );
-}
-
-const DATE_TIME = { type: 'string', format: 'date-time' };
-
-/** An RFC 3339 date-time WITH an offset, to the second. */
-/** Whether `value` is an RFC 3339 date-time (a plain boolean: the validator's type guard would narrow `value` away). */
-const isDateTime = (value: string): boolean => validatorFor(DATE_TIME)(value);
-
-function instant(field: string, value: string): Date {
-  if (!/(?:[Zz]|[+-]\d{2}:\d{2})$/.test(value)) {
-    throw invalid(
-      'validation_failed',
-      `Invalid body field ${field}: "${value}" has no UTC offset, so it names no instant; write it as 2030-01-01T09:00:00-03:00 or 2030-01-01T12:00:00Z.`,
-      [{ location: 'body', field, rule: 'offset', message: 'needs a UTC offset (Z or ±hh:mm)' }],
-    );
-  }
-  if (!isDateTime(value)) {
-    throw invalid('validation_failed', `Invalid body field ${field}: "${value}" is not a valid date-time.`, [
-      { location: 'body', field, rule: 'format', message: 'is not a valid RFC 3339 date-time' },
-    ]);
-  }
+/** An RFC 3339 date-time with an offset (the schema's `offsetDateTime` says so), to the second. */
+function instant(value: string): Date {
   return new Date(Math.floor(Date.parse(value) / 1000) * 1000);
 }
 
@@ -131,7 +102,7 @@ function recurrence(input: { rrule?: string; cron?: string; timezone?: string; e
 }
 
 const recurrenceFromBody = (input: RecurrenceInput, runAt: Date): Recurrence =>
-  recurrence({ ...input, ends_at: input.ends_at === undefined ? null : instant('recurrence.ends_at', input.ends_at) }, runAt);
+  recurrence({ ...input, ends_at: input.ends_at === undefined ? null : instant(input.ends_at) }, runAt);
 
 /** Every id the fields name must be this tenant's; an offer must be publishable (as publish requires). */
 async function checkReferences(deps: DomainDeps, tenant: Tenant, f: Partial<ScheduleFields>): Promise<void> {
@@ -169,9 +140,7 @@ export async function createSchedule(
   tenant: Tenant,
   body: Schema<'ScheduleCreate'>,
 ): Promise<{ doc: ScheduleDoc; seen: ScheduleObserved }> {
-  exactlyOne(body, ['offer_id', 'text'], 'content', true);
-  exactlyOne(body, ['group_id', 'segment_id'], 'destination', true);
-  const runAt = instant('run_at', body.run_at);
+  const runAt = instant(body.run_at);
   mustBeFuture('run_at', runAt);
   const fields: ScheduleFields = {
     name: body.name ?? null,
@@ -234,8 +203,6 @@ export async function updateScheduleFields(
 ): Promise<{ doc: ScheduleDoc; seen: ScheduleObserved }> {
   const current = await mustGetSchedule(deps, tenant, id);
   const { desc, seen } = await observe(deps, tenant, current);
-  exactlyOne(body, ['offer_id', 'text'], 'content', false);
-  exactlyOne(body, ['group_id', 'segment_id'], 'destination', false);
 
   const sent: Partial<ScheduleFields> = {};
   if (body.offer_id !== undefined) Object.assign(sent, { offer_id: body.offer_id, text: null });
@@ -246,7 +213,7 @@ export async function updateScheduleFields(
   if (body.name !== undefined) sent.name = body.name;
   if (body.with_image !== undefined) sent.with_image = body.with_image;
   if (body.run_at !== undefined) {
-    sent.run_at = instant('run_at', body.run_at);
+    sent.run_at = instant(body.run_at);
     mustBeFuture('run_at', sent.run_at);
   }
   const runAt = sent.run_at ?? current.run_at;

@@ -6,6 +6,9 @@
 
 export type JsonSchema = { [key: string]: unknown };
 
+/** The form a `pattern` asks for, in words, for error messages (a regular expression is never shown to a user). */
+export const FORM_KEYWORD = 'x-offerops-form';
+
 export const SCOPES = [
   'account:read',
   'offers:read',
@@ -103,6 +106,17 @@ export const object = (properties: Record<string, JsonSchema>, required: string[
   additionalProperties: false,
   ...extra,
 });
+
+/**
+ * Holds when every one of `fields` is present: the building block of the
+ * alternatives a body takes, e.g. `oneOf: [present('group_id'), present('segment_id')]`
+ * (exactly one) or `not: present('offer_id', 'text')` (never both). The
+ * validator words these as "needs one of …" / "takes only one of …".
+ */
+export const present = (...fields: string[]): JsonSchema => ({ properties: Object.fromEntries(fields.map((f) => [f, {}])), required: fields });
+
+/** Exactly one of `fields`. */
+export const exactlyOne = (...fields: string[]): JsonSchema => ({ oneOf: fields.map((f) => present(f)) });
 
 /** A response record: every listed property is always present. */
 export const record = (properties: Record<string, JsonSchema>, extra: JsonSchema = {}): JsonSchema =>

@@ -43,6 +43,16 @@ export function exampleOf(schema: JsonSchema | undefined, components: Record<str
   if ('const' in schema) return schema.const;
   if ('default' in schema) return schema.default;
   if (Array.isArray(schema.enum)) return schema.enum.find((v) => v !== null) ?? schema.enum[0];
+  for (const key of ['oneOf', 'allOf'] as const) {
+    const fields = schema[key] ? chosenFields({ [key]: schema[key] }) : null;
+    if (fields)
+      return exampleOf(
+        { ...schema, [key]: undefined, required: [...((schema.required ?? []) as string[]), ...fields] },
+        components,
+        all,
+        depth + 1,
+      );
+  }
   for (const key of ['oneOf', 'anyOf'] as const) {
     const branches = schema[key] as JsonSchema[] | undefined;
     if (branches) {
@@ -90,6 +100,19 @@ export function exampleOf(schema: JsonSchema | undefined, components: Record<str
     default:
       return isObject(schema.properties) ? exampleOf({ ...schema, type: 'object' }, components, all, depth + 1) : null;
   }
+}
+
+/** A schema that only tests which fields are present (`present()`). */
+const presenceTest = (s: JsonSchema): boolean =>
+  isObject(s.properties) && Object.values(s.properties).every((p) => isObject(p) && !Object.keys(p).length);
+
+/** The fields the alternatives over present fields ask of an example (the first of each `oneOf`); null for other alternatives. */
+function chosenFields(schema: JsonSchema): string[] | null {
+  const oneOf = schema.oneOf as JsonSchema[] | undefined;
+  if (oneOf) return oneOf.every(presenceTest) ? ((oneOf[0]!.required ?? []) as string[]) : null;
+  if (isObject(schema.not)) return presenceTest(schema.not) ? [] : null;
+  const parts = ((schema.allOf ?? []) as JsonSchema[]).map(chosenFields);
+  return parts.length && parts.every((p) => p !== null) ? parts.flat() : null;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

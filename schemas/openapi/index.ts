@@ -22,6 +22,8 @@ import * as templates from './templates';
 import * as webhooks from './webhooks';
 import { GUIDE, TAG_DESCRIPTIONS } from './guide';
 import { exampleOf } from './examples';
+import { linksBySource } from './chains';
+import { STATE_RULES } from './state-rules';
 
 export const SCOPE_EXTENSION = 'x-offerops-scope';
 
@@ -44,7 +46,21 @@ const modules: { schemas: Record<string, JsonSchema>; operations: OperationDef[]
   webhooks,
 ];
 
-function operationObject(op: OperationDef): JsonSchema {
+/**
+ * The "State rules" line: what a request the schemas accept can still be
+ * refused for, because only the stored state decides it (`state-rules.ts`).
+ */
+function stateRulesLine(op: OperationDef): string {
+  const rules = [
+    ...(op.path.includes('{id}') ? ["an `id` that does not exist in the key's account and environment → 404 `not_found`"] : []),
+    ...(STATE_RULES[op.operationId] ?? []),
+  ];
+  return rules.length
+    ? `**State rules** (the schemas say everything about the request's shape; only these depend on the stored state): ${rules.join('; ')}.`
+    : '**State rules**: none beyond the schemas (and authentication, scope, rate limit, idempotency keys).';
+}
+
+function operationObject(op: OperationDef, links: Record<string, JsonSchema> | undefined): JsonSchema {
   const parameters: JsonSchema[] = [];
   if (op.path.includes('{id}')) {
     parameters.push({
@@ -64,6 +80,7 @@ function operationObject(op: OperationDef): JsonSchema {
       description: op.success.description,
       headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } },
       content: { 'application/json': { schema: op.success.schema } },
+      ...(links ? { links } : {}),
     },
   };
   if (op.alsoSucceeds) {
@@ -71,6 +88,7 @@ function operationObject(op: OperationDef): JsonSchema {
       description: op.alsoSucceeds.description,
       headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } },
       content: { 'application/json': { schema: op.success.schema } },
+      ...(links ? { links } : {}),
     };
   }
   for (const status of Object.keys(ERROR_RESPONSES)) {
@@ -79,13 +97,7 @@ function operationObject(op: OperationDef): JsonSchema {
   return {
     operationId: op.operationId,
     summary: op.summary,
-    description: [
-      op.description,
-      `Needs the \`${op.scope}\` scope.`,
-      op.path.includes('{id}') ? "An `id` that does not exist in the key's account and environment answers 404 `not_found`." : null,
-    ]
-      .filter(Boolean)
-      .join('\n\n'),
+    description: [op.description, `Needs the \`${op.scope}\` scope.`, stateRulesLine(op)].filter(Boolean).join('\n\n'),
     tags: [op.tag],
     [SCOPE_EXTENSION]: op.scope,
     ...(parameters.length ? { parameters } : {}),
@@ -122,6 +134,7 @@ function build(): JsonSchema {
   const schemas: Record<string, JsonSchema> = { ...COMMON_SCHEMAS };
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const tags: string[] = [];
+  const chains = linksBySource(modules.flatMap((m) => m.operations));
   for (const m of modules) {
     for (const [name, schema] of Object.entries(m.schemas)) {
       if (schemas[name]) throw new Error(`schema ${name} declared twice`);
@@ -130,7 +143,7 @@ function build(): JsonSchema {
     for (const op of m.operations) {
       const item = (paths[op.path] ??= {});
       if (item[op.method]) throw new Error(`${op.method} ${op.path} declared twice`);
-      item[op.method] = operationObject(op);
+      item[op.method] = operationObject(op, chains.get(op.operationId));
       if (!tags.includes(op.tag)) tags.push(op.tag);
     }
   }

@@ -11,6 +11,7 @@ import {
   num,
   object,
   OperationDef,
+  present,
   record,
   ref,
   singleEnvelope,
@@ -48,9 +49,6 @@ const condition = (fieldPattern: string, fieldDescription: string): JsonSchema =
     },
     ['field', 'operator'],
   );
-
-/** Holds when every one of `fields` is present (for oneOf / not over an object's properties). */
-const present = (...fields: string[]): JsonSchema => ({ properties: Object.fromEntries(fields.map((f) => [f, {}])), required: fields });
 
 /** The `config` of each block type (closed objects). */
 const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {

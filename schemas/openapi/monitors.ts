@@ -3,6 +3,7 @@ import {
   bool,
   dateTime,
   deletionEnvelope,
+  exactlyOne,
   filter,
   idOf,
   int,
@@ -11,6 +12,7 @@ import {
   num,
   object,
   OperationDef,
+  present,
   record,
   ref,
   str,
@@ -150,12 +152,19 @@ export const schemas: Record<string, JsonSchema> = {
           '`none`: only count matches; `create`: create the matches not in the catalogue as `pending` offers; `publish`: create ' +
           'them and publish each new one through the normal publish path to `segment_id` or `group_id` (exactly one).',
       }),
-      segment_id: idOf('seg', '`publish`: to this segment'),
-      group_id: idOf('grp', '`publish`: to this group'),
+      segment_id: idOf('seg', '`publish` only: to this segment'),
+      group_id: idOf('grp', '`publish` only: to this group'),
       with_image: bool({ description: '`publish`: send the image with the text (default true)' }),
     },
     ['mode'],
-    { description: 'What a run does with what it finds. Replaced as a whole on update.' },
+    {
+      description:
+        'What a run does with what it finds: mode `publish` takes exactly one of `segment_id`, `group_id`; the other modes ' +
+        'neither. Replaced as a whole on update.',
+      if: { properties: { mode: { const: 'publish' } } },
+      then: exactlyOne('segment_id', 'group_id'),
+      else: { allOf: [{ not: present('segment_id') }, { not: present('group_id') }] },
+    },
   ),
   MonitorAutomationRecord: record(
     {

@@ -2,6 +2,7 @@ import {
   bool,
   dateTime,
   eventEnvelope,
+  exactlyOne,
   filter,
   httpsUrl,
   idOf,
@@ -40,7 +41,15 @@ const offerFields = (withDefaults: boolean): Record<string, JsonSchema> => ({
     ? idOf('cpn', 'a registered coupon: `{coupon}` renders its code and discount, and publishing refuses it once expired or inactive')
     : nullable(idOf('cpn', 'a registered coupon; null detaches it')),
   copy: str({ maxLength: 6000, description: 'editorial text' }),
-  status: ref('OfferStatus'),
+  status: withDefaults
+    ? str({ enum: ['pending'], description: 'offers are created `pending` (curate them afterwards with PATCH); any other value is a 400' })
+    : str({
+        enum: ['pending', 'approved', 'rejected'],
+        description:
+          'a curation move: pending → approved | rejected; approved → pending | rejected; rejected → pending | approved; ' +
+          'archived → pending (restore). `archived` is reached only through DELETE. A move the current state does not allow ' +
+          'is a 400 `invalid_transition`.',
+      }),
 });
 
 export const schemas: Record<string, JsonSchema> = {
@@ -52,7 +61,7 @@ export const schemas: Record<string, JsonSchema> = {
       'Any other move is a 400 `invalid_transition`; changing fields of an archived offer is a 409 `offer_archived`.',
   }),
   OfferCreate: object(offerFields(true), ['url', 'title'], {
-    description: 'Fields of a new offer. `status`, when sent, must be `pending`.',
+    description: 'Fields of a new offer. `status`, when sent, can only be `pending`.',
   }),
   OfferUpdate: object(offerFields(false), [], { description: 'Only the fields sent change.' }),
   Offer: record({
@@ -94,11 +103,15 @@ export const schemas: Record<string, JsonSchema> = {
     segment_id: idOf('seg', 'render for this segment: its default template, or the built-in layout with its store name and tagline'),
     template_id: idOf('tpl', 'render with this template instead of the default one'),
   }),
-  OfferPublishRequest: object({
-    segment_id: idOf('seg', 'publish to every active group of this segment'),
-    group_id: idOf('grp', 'publish to this one group'),
-    with_image: bool({ description: 'send the offer image when the channel supports it' }),
-  }),
+  OfferPublishRequest: object(
+    {
+      segment_id: idOf('seg', 'publish to every active group of this segment'),
+      group_id: idOf('grp', 'publish to this one group'),
+      with_image: bool({ description: 'send the offer image when the channel supports it' }),
+    },
+    [],
+    { description: 'The destination: exactly one of `group_id`, `segment_id`.', ...exactlyOne('group_id', 'segment_id') },
+  ),
   OfferPreview: record({
     offer_id: idOf('off'),
     segment_id: nullable(idOf('seg')),
@@ -162,7 +175,7 @@ export const operations: OperationDef[] = [
     scope: 'publications:write',
     tag: 'Offers',
     summary: 'Queue a publication to an authorized group or segment',
-    body: { schema: ref('OfferPublishRequest'), required: false },
+    body: { schema: ref('OfferPublishRequest'), required: true },
     success: { status: 200, description: 'The queued publications.', schema: eventEnvelope(ref('OfferPublishResult')) },
   },
 ];

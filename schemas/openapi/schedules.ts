@@ -4,13 +4,16 @@ import {
   dateTime,
   deletionEnvelope,
   eventEnvelope,
+  exactlyOne,
   filter,
+  FORM_KEYWORD,
   idOf,
   int,
   JsonSchema,
   nullable,
   object,
   OperationDef,
+  present,
   record,
   ref,
   str,
@@ -26,17 +29,15 @@ const IANA_TIMEZONE = str({
   description: 'IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed`',
 });
 
-/**
- * An RFC 3339 date-time. The offset is required, but the pattern lets a time
- * without one through so the handler can refuse it with a message that says
- * so (rule `offset`) instead of a bare format error.
- */
+/** An RFC 3339 date-time with an offset: without one it names no instant. */
 const offsetDateTime = (description: string): JsonSchema =>
   str({
-    pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:[Zz]|[+-]\\d{2}:\\d{2})?$',
+    format: 'date-time',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:[Zz]|[+-]\\d{2}:\\d{2})$',
+    [FORM_KEYWORD]: 'an RFC 3339 date-time with a UTC offset, e.g. 2030-01-01T09:00:00-03:00 or 2030-01-01T12:00:00Z',
     description:
       `${description}. An RFC 3339 date-time WITH an offset (\`2030-01-01T09:00:00-03:00\` or \`…Z\`); a time without ` +
-      'an offset is a 400 `validation_failed` (rule `offset`). Kept to the second.',
+      'an offset names no instant and is a 400 `validation_failed`. Kept to the second.',
   });
 
 const RRULE = str({
@@ -116,6 +117,7 @@ export const schemas: Record<string, JsonSchema> = {
       'What to publish — exactly one of `offer_id`, `text` — where — exactly one of `group_id`, `segment_id` — and when: ' +
       '`run_at`, optionally repeated by `recurrence`. Breaking an exactly-one rule is a 400 `validation_failed` naming the ' +
       'fields; referenced ids this account does not have are a 400 `unknown_reference`.',
+    allOf: [exactlyOne('offer_id', 'text'), exactlyOne('group_id', 'segment_id')],
   }),
   ScheduleUpdate: object(
     {
@@ -128,6 +130,7 @@ export const schemas: Record<string, JsonSchema> = {
         'Only the fields sent change; `null` clears an optional value. Sending `offer_id` or `text` replaces the content ' +
         '(never both: 400 `validation_failed`); sending `group_id` or `segment_id` replaces the destination (never both). ' +
         '`recurrence` is replaced as a whole.',
+      allOf: [{ not: present('offer_id', 'text') }, { not: present('group_id', 'segment_id') }],
     },
   ),
   Schedule: record(

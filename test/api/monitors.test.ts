@@ -225,7 +225,7 @@ describe('bad input is a 4xx with the contract error shape', () => {
       { automation: { mode: 'create', segment_id: 'seg_0123456789abcdef' } },
       400,
       'validation_failed',
-      'automation.mode',
+      'automation.segment_id',
     ],
     ['an unknown segment', { automation: { mode: 'publish', segment_id: 'seg_0123456789abcdefghij' } }, 400, 'unknown_reference'],
     ['an unknown state', { state: 'stopped' }, 400, 'validation_failed'],

@@ -48,7 +48,11 @@ describe('POST /offers', () => {
   test('status may only be pending on creation', async () => {
     const res = await api.post('/offers', offer({ status: 'approved' }));
     assert.equal(res.status, 400);
-    assert.equal(res.body.code, 'invalid_transition');
+    assert.equal(res.body.code, 'validation_failed');
+    assert.deepEqual(
+      res.body.details.map((d: any) => [d.field, d.rule, d.message]),
+      [['status', 'enum', 'must be one of: "pending"']],
+    );
     assert.equal((await api.post('/offers', offer({ status: 'pending' }))).status, 201);
   });
 
@@ -196,7 +200,7 @@ describe('PATCH /offers/{id}', () => {
     assert.equal((await move('pending')).status, 200);
     const archive = await move('archived');
     assert.equal(archive.status, 400);
-    assert.equal(archive.body.code, 'invalid_transition');
+    assert.equal(archive.body.code, 'validation_failed', 'archived is reached through DELETE only: not a PATCH state');
     assert.equal((await api.get(`/offers/${id}`)).body.data.status, 'pending');
   });
 

@@ -118,12 +118,25 @@ function numberFor(schema: JsonSchema, integer: boolean): number {
   return integer ? Math.ceil(value) : value;
 }
 
+/** A schema that only tests which fields are present (`present()` in the contract). */
+const isPresenceTest = (s: JsonSchema): boolean =>
+  typeof s.properties === 'object' && Object.values(s.properties as object).every((p) => !Object.keys(p as object).length);
+
 /** A minimal value that satisfies `schema` (best effort; the caller checks it). */
 function generate(input: JsonSchema, depth = 0): unknown {
   assert.ok(depth < 12, 'schema too deep to generate a body');
   const schema = resolve(input);
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum.find((v) => v !== null) ?? schema.enum[0];
+  // Alternatives over present fields (`present()`, inside an object or its allOf): the first branch's fields are required.
+  const chosen = (s: JsonSchema): string[] =>
+    Array.isArray(s.oneOf) && (s.oneOf as JsonSchema[]).every(isPresenceTest) ? ((s.oneOf as JsonSchema[])[0]!.required as string[]) : [];
+  const parts = [schema, ...((schema.allOf as JsonSchema[] | undefined) ?? [])];
+  if (schema.properties && parts.some((s) => chosen(s).length)) {
+    const rest = (s: JsonSchema) => (chosen(s).length ? { ...s, oneOf: undefined } : s);
+    const required = [...((schema.required as string[]) ?? []), ...parts.flatMap(chosen)];
+    return generate({ ...rest(schema), allOf: undefined, required: [...new Set(required)] }, depth + 1);
+  }
   for (const key of ['oneOf', 'anyOf'] as const) {
     const branches = schema[key] as JsonSchema[] | undefined;
     if (branches && !schema.type && !schema.properties) {

@@ -61,3 +61,68 @@ test('a pattern error never shows the expression', async () => {
   oneProblem(res, 'store_color', 'pattern');
   assert.doesNotMatch(res.body.details[0].message, REGEX_LIKE);
 });
+
+test('exactly one of two fields (oneOf over present fields): a detail on each field concerned', async () => {
+  const offer = (await api.post('/offers', { url: 'https://shop.example/p/validation-1', title: 'Fryer' })).body.data;
+  const none = await api.post(`/offers/${offer.id}/publish`, { with_image: true });
+  assert.equal(none.status, 400, none.text);
+  assert.deepEqual(
+    none.body.details.map((d: { field: string; rule: string; message: string }) => [d.field, d.rule, d.message]),
+    [
+      ['group_id', 'oneOf', 'needs one of group_id, segment_id'],
+      ['segment_id', 'oneOf', 'needs one of group_id, segment_id'],
+    ],
+  );
+  const both = await api.post(`/offers/${offer.id}/publish`, { group_id: groupId, segment_id: 'seg_0123456789abcdef' });
+  assert.deepEqual(
+    both.body.details.map((d: { field: string; message: string }) => [d.field, d.message]),
+    [
+      ['group_id', 'takes only one of group_id, segment_id'],
+      ['segment_id', 'takes only one of group_id, segment_id'],
+    ],
+  );
+  assert.doesNotMatch(both.body.message, REGEX_LIKE);
+});
+
+test('never both (not over present fields): a detail on each, naming the pair', async () => {
+  const run_at = new Date(Date.now() + 86_400_000).toISOString();
+  const s = (await api.post('/schedules', { text: 'x', group_id: groupId, run_at })).body.data;
+  const res = await api.patch(`/schedules/${s.id}`, { offer_id: 'off_0123456789abcdef', text: 'y' });
+  assert.equal(res.status, 400, res.text);
+  assert.deepEqual(
+    res.body.details.map((d: { field: string; rule: string; message: string }) => [d.field, d.rule, d.message]),
+    [
+      ['offer_id', 'oneOf', 'takes only one of offer_id, text'],
+      ['text', 'oneOf', 'takes only one of offer_id, text'],
+    ],
+  );
+});
+
+test('a field taken only on a condition (if/else): says the condition', async () => {
+  const res = await api.post('/monitors', {
+    name: 'M',
+    sources: [{ type: 'json', url: 'http://127.0.0.1:9/f.json' }],
+    frequency: { every_minutes: 60 },
+    automation: { mode: 'create', group_id: groupId },
+  });
+  assert.equal(oneProblem(res, 'automation.group_id', 'not'), 'is taken only when mode is "publish"');
+});
+
+test("alternatives told apart by a constant (a journey block's type): only the chosen branch's errors", async () => {
+  const journey = (publish: Record<string, unknown>) =>
+    api.post('/journeys', {
+      name: 'J',
+      trigger: 'offer.created',
+      blocks: [
+        { id: 'start', type: 'trigger', config: {}, next: ['notify'] },
+        { id: 'notify', next: [], ...publish },
+      ],
+    });
+  oneProblem(await journey({ type: 'publish', config: { group_id: '' } }), 'blocks.1.config.group_id', 'pattern');
+  assert.match(oneProblem(await journey({ type: 'bogus', config: {} }), 'blocks.1.type', 'enum'), /^must be one of: "trigger", "message"/);
+});
+
+test("a coupon's discount by type: the errors of that type's branch only", async () => {
+  const res = await api.post('/coupons', { code: 'DEZ', store: 'Amazon', discount: { type: 'percent', value: 200 } });
+  oneProblem(res, 'discount.value', 'maximum');
+});

@@ -93,6 +93,10 @@ test('usage errors exit 2 and install nothing: an unknown recipe, no key, a key 
     /no parameter colour/,
   );
   assert.match(usage(await cli(env, 'recipes', 'install', 'notify-group-on-monitor-match', '--set', 'group_id')), /name=value pairs/);
+  assert.match(
+    usage(await cli(env, 'recipes', 'install', 'notify-group-on-monitor-match', '--set', 'group_id=')),
+    /needs a value for group_id: --set group_id=…/,
+  );
   // A group of no account: the API refuses the graph (its reference rule), nothing is installed.
   assert.match(
     usage(await cli(env, 'recipes', 'install', 'notify-group-on-monitor-match', '--set', 'group_id=grp_0000000000000000000000')),

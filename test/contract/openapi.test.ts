@@ -6,6 +6,7 @@ import { handlers, UNBUILT_OPERATIONS } from '../../api/handlers/index';
 import { EVENT_CATALOGUE } from '../../schemas/events/index';
 import { ERROR_RESPONSES, JsonSchema, SCOPES } from '../../schemas/openapi/common';
 import { openapiDocument, SCOPE_EXTENSION } from '../../schemas/openapi/index';
+import { STATE_RULES } from '../../schemas/openapi/state-rules';
 import { operations } from '../../schemas/operations';
 import { ajv, DOCUMENT_ID, validatorFor } from '../../schemas/validator';
 import { SPEC_OPERATION_IDS, SPEC_OPERATIONS } from './spec-operations';
@@ -95,7 +96,9 @@ function assertClosed(schema: any, where: string, seen = new Set<any>()): void {
   if ((schema.type === 'object' || schema.properties) && !presenceTest) {
     if (schema.properties && Object.keys(schema.properties).length) assert.equal(schema.additionalProperties, false, `${where} is closed`);
   }
-  for (const v of Object.values(schema)) {
+  // An `if` only tests a value (MonitorAutomation: `mode`): it is no object of its own either.
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === 'if') continue;
     if (Array.isArray(v)) v.forEach((x) => assertClosed(x, where, seen));
     else if (typeof v === 'object') assertClosed(v, where, seen);
   }
@@ -181,5 +184,50 @@ test('every event kind has a versioned JSON schema file in schemas/events/', () 
     assert.match(e.kind, /^[a-z_]+\.[a-z_]+$/);
     assert.deepEqual(schema.required, ['id', 'kind', 'version', 'account', 'environment', 'occurred_at', 'data']);
     assert.doesNotThrow(() => validatorFor(schema), e.kind);
+  }
+});
+
+test('links: every {id} operation is reachable from a create or list response, by operationId, with an id the response has', () => {
+  const resolve = (s: any): any => (s?.$ref ? resolve(components[s.$ref.split('/').pop()]) : s);
+  const reached = new Map<string, string[]>();
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const op of Object.values<any>(item)) {
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        for (const [name, link] of Object.entries<any>(response.links ?? {})) {
+          assert.ok(/^2\d\d$/.test(status) && !path.includes('{'), `${op.operationId} ${status}: links only from a create or list`);
+          assert.equal(name, link.operationId);
+          assert.ok(
+            operations.some((o) => o.operationId === link.operationId && o.path.startsWith(`${path}/{id}`)),
+            `${name} is a by-id operation of ${path}`,
+          );
+          const data = resolve(resolve(response.content['application/json'].schema).properties.data);
+          const expected = data.type === 'array' ? '$response.body#/data/0/id' : '$response.body#/data/id';
+          assert.deepEqual(link.parameters, { id: expected }, `${op.operationId} → ${name}`);
+          assert.ok(resolve(data.type === 'array' ? data.items : data).properties.id, `${op.operationId}'s data has an id`);
+          reached.set(name, [...(reached.get(name) ?? []), op.operationId]);
+        }
+      }
+    }
+  }
+  const byId = operations.filter((o) => o.path.includes('{id}')).map((o) => o.operationId);
+  assert.deepEqual(
+    byId.filter((id) => !reached.has(id)),
+    [],
+    'by-id operations no create or list links to',
+  );
+  assert.ok(reached.get('offer_publish')!.includes('offer_create') && reached.get('offer_publish')!.includes('offers_list'));
+});
+
+test('state rules: every operation states them; the table names only real operations', () => {
+  const ids = new Set(operations.map((o) => o.operationId));
+  assert.deepEqual(
+    Object.keys(STATE_RULES).filter((id) => !ids.has(id)),
+    [],
+  );
+  for (const item of Object.values<any>(doc.paths)) {
+    for (const op of Object.values<any>(item)) {
+      assert.match(op.description, /\*\*State rules\*\*/, op.operationId);
+      for (const rule of STATE_RULES[op.operationId] ?? []) assert.ok(op.description.includes(rule), `${op.operationId}: ${rule}`);
+    }
   }
 });

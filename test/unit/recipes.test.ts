@@ -49,6 +49,7 @@ test('parameters: found in the body, filled in everywhere, each required, no oth
   assert.equal(filled.includes('{{'), false);
   assert.equal(filled.includes('"group_id":"grp_abc"'), true);
   assert.throws(() => fillRecipe(notify, {}), /needs group_id=…/);
+  assert.throws(() => fillRecipe(notify, { group_id: '' }), /needs a value for group_id: --set group_id=…/);
   assert.throws(() => fillRecipe(notify, { group_id: 'grp_abc', colour: 'red' }), /no parameter colour/);
 });
 

@@ -28,10 +28,14 @@ export interface Recipe {
 
 const PLACEHOLDER = /\{\{([a-z_]+)\}\}/g;
 
-/** The body with every placeholder replaced by its value (each must have one). */
+/** The body with every placeholder replaced by its value (each must have one, not empty). */
 export function fillRecipe(recipe: Recipe, values: Record<string, string>): Recipe['body'] {
   const missing = recipe.parameters.filter((p) => values[p] === undefined);
   if (missing.length) throw new UsageError(`the recipe ${recipe.recipe} needs ${missing.map((p) => `${p}=…`).join(', ')} (--set)`);
+  // An empty value would leave `"group_id": ""` in the body, which the API refuses with a message about the journey, not the parameter.
+  const empty = recipe.parameters.filter((p) => values[p] === '');
+  if (empty.length)
+    throw new UsageError(`the recipe ${recipe.recipe} needs a value for ${empty.join(', ')}: --set ${empty.map((p) => `${p}=…`).join(',')}`);
   const unknown = Object.keys(values).filter((k) => !recipe.parameters.includes(k));
   if (unknown.length) throw new UsageError(`the recipe ${recipe.recipe} has no parameter ${unknown.join(', ')}`);
   return JSON.parse(JSON.stringify(recipe.body), (_key, value: unknown) =>
