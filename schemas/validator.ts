@@ -5,7 +5,7 @@
  */
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { JsonSchema } from './openapi/common';
+import { JsonSchema, STATE_DECIDED_EXTENSION } from './openapi/common';
 import { openapiDocument } from './openapi/index';
 
 export const DOCUMENT_ID = 'https://offerops.dev/openapi.json';
@@ -16,6 +16,8 @@ addFormats(ajv);
 /** The form a `pattern` asks for, in words, for error messages (a regular expression is never shown to a user). */
 export const FORM_KEYWORD = 'x-offerops-form';
 ajv.addKeyword({ keyword: FORM_KEYWORD, schemaType: 'string' });
+// Refusals the state decides, for the fuzzer (schemas/openapi/common.ts): an annotation, nothing to validate.
+ajv.addKeyword({ keyword: STATE_DECIDED_EXTENSION, schemaType: 'object' });
 // The root of the OpenAPI document is not a schema; these are its keywords.
 for (const keyword of ['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components']) {
   ajv.addKeyword({ keyword });
