@@ -5,7 +5,7 @@
  */
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { FORM_KEYWORD, JsonSchema } from './openapi/common';
+import { FORM_KEYWORD, JsonSchema, STATE_DECIDED_EXTENSION } from './openapi/common';
 import { openapiDocument } from './openapi/index';
 
 export const DOCUMENT_ID = 'https://offerops.dev/openapi.json';
@@ -14,6 +14,8 @@ export const DOCUMENT_ID = 'https://offerops.dev/openapi.json';
 export const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true, verbose: true });
 addFormats(ajv);
 ajv.addKeyword({ keyword: FORM_KEYWORD, schemaType: 'string' });
+// Refusals the state decides, for the fuzzer (schemas/openapi/common.ts): an annotation, nothing to validate.
+ajv.addKeyword({ keyword: STATE_DECIDED_EXTENSION, schemaType: 'object' });
 // The root of the OpenAPI document is not a schema; these are its keywords.
 for (const keyword of ['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components']) {
   ajv.addKeyword({ keyword });

@@ -238,6 +238,51 @@ export const ERROR_STATUS = Object.fromEntries(
   Object.entries(ERROR_CODES).flatMap(([status, codes]) => codes.map((code) => [code, Number(status)])),
 ) as Record<ErrorCode, ErrorStatus>;
 
+/**
+ * Refusals that the state or the environment decides, not the request's shape: a schema-valid
+ * request can meet them. The document carries them on the Error schema (`x-offerops-state-decided`),
+ * and the fuzzer (`npm run fuzz`, tools/fuzz/hooks.py) reads them from there: it accepts a refusal of
+ * a schema-valid request only when its `code` is one of `codes` (with that status), or when it is a
+ * 400 `validation_failed` whose every detail's `rule` is one of `validation_failed_rules`.
+ */
+export const STATE_DECIDED_EXTENSION = 'x-offerops-state-decided';
+
+const STATE_DECIDED_CODES = [
+  'unknown_reference',
+  'invalid_transition',
+  // following a short link over the network: the world decides
+  'link_unresolvable',
+  'not_found',
+  'integration_missing',
+  ...ERROR_CODES[409],
+] as const satisfies readonly ErrorCode[];
+
+/** The rules of `validation_failed` details that no JSON Schema of a request can state, each with why (the names the domain uses). */
+export const STATE_DECIDED_RULES = {
+  exists: 'the state: a journey block names a template, group or segment this account does not have',
+  destination: 'the environment: a webhook, monitor source or journey http URL must resolve to a public address',
+  timezone: 'the environment: an IANA time zone of the time zone database',
+  future: 'the clock: a schedule runs in the future',
+  after_starts_at: 'across fields: a coupon expires after it starts',
+  after_run_at: 'across fields: a recurrence ends after its first run',
+  after_opens: 'across fields: store hours close after they open',
+  max_per_day: 'across fields: at most two store-hour periods a day',
+  range: 'across fields: a monitor max_price is not below min_price',
+  unique_id: 'journey graph: block ids are unique',
+  single_entry: 'journey graph: exactly one trigger block',
+  branches: 'journey graph: condition and wait_reply blocks have two branches',
+  dangling_edge: 'journey graph: every next names a block',
+  entry_inbound: 'journey graph: nothing leads back to the trigger',
+  unknown_block: 'journey graph: a field names an http block of the journey',
+  unreachable: 'journey graph: every block is reachable from the trigger',
+  cycle_without_wait: 'journey graph: every loop passes through a wait',
+} as const;
+
+const STATE_DECIDED = {
+  codes: Object.fromEntries(STATE_DECIDED_CODES.map((code) => [code, ERROR_STATUS[code]])),
+  validation_failed_rules: STATE_DECIDED_RULES,
+};
+
 export const ERROR_RESPONSES: Record<string, string> = {
   '400': 'Invalid parameter, body or transition (`details` lists each invalid field).',
   '401': 'Key missing, invalid, expired or revoked.',
@@ -281,5 +326,6 @@ export const COMMON_SCHEMAS: Record<string, JsonSchema> = {
       details: arr(ref('ErrorDetail'), { description: 'Present on validation errors: each invalid field.' }),
     },
     ['code', 'message', 'request_id'],
+    { [STATE_DECIDED_EXTENSION]: STATE_DECIDED },
   ),
 };

@@ -6,7 +6,8 @@
  * through the operator commands' domain functions, then runs `schemathesis run`
  * against `/api/v1/openapi.json` with every check, every phase (examples,
  * coverage, fuzzing, and stateful sequences following the document's OpenAPI
- * links), for FUZZ_SECONDS (default 300); prints its summary and exits with its
+ * links) — with `positive_data_acceptance` replaced by tools/fuzz/hooks.py's
+ * `state_aware_positive_data_acceptance` — for FUZZ_SECONDS (default 300); prints its summary and exits with its
  * exit code (non-zero when any check failed). Everything is stopped and the
  * data directory removed at the end (FUZZ_KEEP_DATA=1 keeps it, logs included).
  *
@@ -28,6 +29,8 @@ import { schemathesis } from './venv';
 
 const ROOT = resolve(__dirname, '../../..');
 const CONFIG = join(ROOT, 'tools', 'fuzz', 'schemathesis.toml');
+/** Our checks: the built-in `positive_data_acceptance` is replaced by one that knows the refusals the state decides. */
+const HOOKS = join(ROOT, 'tools', 'fuzz', 'hooks.py');
 
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -93,6 +96,8 @@ async function main(): Promise<number | null> {
       stack.apiUrl!,
       '--checks',
       'all',
+      '--exclude-checks',
+      'positive_data_acceptance',
       '--max-time',
       String(seconds),
       '--workers',
@@ -100,7 +105,10 @@ async function main(): Promise<number | null> {
       ...(process.env.FUZZ_SEED ? ['--seed', process.env.FUZZ_SEED] : []),
       ...process.argv.slice(2),
     ];
-    const run = supervisor.spawn('schemathesis', bin, args, { stdout: 'inherit', env: { ...process.env, OFFEROPS_FUZZ_KEY: key } });
+    const run = supervisor.spawn('schemathesis', bin, args, {
+      stdout: 'inherit',
+      env: { ...process.env, OFFEROPS_FUZZ_KEY: key, SCHEMATHESIS_HOOKS: HOOKS },
+    });
     await run.exited;
     if (interrupted) return null;
     const code = run.child.exitCode ?? 1;
