@@ -269,6 +269,20 @@ export class TenantCollection<T extends TenantDoc> {
   }
 
   /**
+   * Applies each update to its document by `_id` alone, all in one round trip
+   * (one bulk write; the embedded FerretDB serves each statement from SQL).
+   * Nothing here checks the tenant: only for documents whose ids the caller
+   * derived from a document of this tenant it read (a publication's deliveries).
+   */
+  async updateEachById(updates: { id: string; update: UpdateFilter<T> }[]): Promise<void> {
+    if (!updates.length) return;
+    await this.coll.bulkWrite(
+      updates.map(({ id, update }) => ({ updateOne: { filter: { _id: id } as Filter<T>, update } })),
+      { ordered: false },
+    );
+  }
+
+  /**
    * Optimistic update: applies `set` to `current` if nobody changed the
    * document since it was read (same `updated_at`), with the event `describe`
    * makes of the result in the same write. The document after, or null when

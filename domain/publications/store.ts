@@ -49,6 +49,8 @@ export interface PublicationDoc extends TenantDoc {
   request_hash: string | null;
   queued_at: Date;
   completed_at: Date | null;
+  /** How many batches of sends the workflow has recorded (recordSentDeliveries): what counts each batch once. */
+  recorded_batches?: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -188,6 +190,63 @@ export async function markDeliverySent(
 ): Promise<boolean> {
   const before = await deliveries(db, tenant).updateRead(delivery, { $set: { ...set, status: 'sent', error: null } }, 'before');
   return before !== null && before.status !== 'sent';
+}
+
+/**
+ * One send as the send activity reports it when the workflow records it
+ * later, with others (`sent_at` in ISO form: it travels through the workflow's history).
+ */
+export interface SentRecord {
+  group_id: string;
+  with_image: boolean;
+  sent_at: string;
+  attempts: number;
+}
+
+const sentFields = (r: SentRecord): Pick<DeliveryDoc, 'status' | 'error' | 'with_image' | 'sent_at' | 'attempts'> => ({
+  status: 'sent',
+  error: null,
+  with_image: r.with_image,
+  sent_at: new Date(r.sent_at),
+  attempts: r.attempts,
+});
+
+/** Records many sends of `publication` (a document of the tenant) at once: one round trip, each delivery by its id. */
+export async function markDeliveriesSent(db: Db, tenant: Tenant, publication: PublicationDoc, records: SentRecord[]): Promise<void> {
+  await deliveries(db, tenant).updateEachById(
+    records.map((r) => ({ id: deliveryId(publication._id, r.group_id), update: { $set: sentFields(r) } })),
+  );
+}
+
+/**
+ * Notes on the publication that its batch of sends number `batch` (the
+ * workflow numbers them 0, 1, … and records them one after another) is
+ * recorded. True when this write is the first for that batch: what counts
+ * its deliveries once, however often the recording is repeated.
+ */
+export async function claimSentBatch(db: Db, tenant: Tenant, publication: PublicationDoc, batch: number): Promise<boolean> {
+  const before = await publications(db, tenant).updateRead(publication, { $set: { recorded_batches: batch + 1 } }, 'before');
+  return before !== null && (before.recorded_batches ?? 0) <= batch;
+}
+
+/**
+ * The deliveries of `publication` in its groups' order, where `sent` (the
+ * sends the workflow reported, all recorded) says what they are: only the
+ * others are read, each by its id.
+ */
+export async function deliveriesWithSent(db: Db, tenant: Tenant, publication: PublicationDoc, sent: SentRecord[]): Promise<DeliveryDoc[]> {
+  const known = new Map(sent.map((r) => [r.group_id, r]));
+  const read = new Map(
+    (await deliveries(db, tenant).findByIds(publication.group_ids.filter((g) => !known.has(g)).map((g) => deliveryId(publication._id, g)))).map(
+      (d) => [d.group_id, d],
+    ),
+  );
+  return queuedDeliveries(publication).flatMap((d) => {
+    const record = known.get(d.group_id);
+    if (record) return [{ ...d, ...sentFields(record) }];
+    const current = read.get(d.group_id);
+    return current ? [current] : [];
+  });
 }
 
 /**
