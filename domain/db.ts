@@ -231,11 +231,11 @@ export class TenantCollection<T extends TenantDoc> {
     return full;
   }
 
-  /** Inserts many documents of this tenant at once (no events): the parts of a fan-out. */
-  async insertMany(docs: Omit<T, 'account_id' | 'env'>[]): Promise<void> {
+  /** Inserts many documents of this tenant at once (no events): the parts of a fan-out. `ordered: false` writes past a refused one. */
+  async insertMany(docs: Omit<T, 'account_id' | 'env'>[], options: { ordered?: boolean } = {}): Promise<void> {
     if (!docs.length) return;
     const full = docs.map((doc) => ({ ...doc, account_id: this.tenant.accountId, env: this.tenant.env }));
-    await this.coll.insertMany(full as unknown as Parameters<Collection<T>['insertMany']>[0]);
+    await this.coll.insertMany(full as unknown as Parameters<Collection<T>['insertMany']>[0], options);
   }
 
   /**

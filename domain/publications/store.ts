@@ -4,9 +4,9 @@
  * Deliveries are documents of their own (`<pub>:<grp>`), so the concurrent
  * per-group activities of a fan-out never write the same document.
  */
-import { Db, Filter } from 'mongodb';
+import { Db, Filter, MongoBulkWriteError, WriteError } from 'mongodb';
 import { DELIVERY_STATUSES, PUBLICATION_STATUSES } from '../../schemas/openapi/publications';
-import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
+import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
 import type { TemplateFormat } from '../templates/store';
 import type { Source } from '../analytics/sources';
 
@@ -58,8 +58,15 @@ export interface PublicationDoc extends TenantDoc {
 const publications = (db: Db, tenant: Tenant) => tenantCollection<PublicationDoc>(db, 'publications', tenant);
 const deliveries = (db: Db, tenant: Tenant) => tenantCollection<DeliveryDoc>(db, 'deliveries', tenant);
 
-/** Deliveries written (and looked up) per round trip when a publication is recorded. */
+/** Deliveries written per round trip when a publication is recorded. */
 const INSERT_BATCH = 500;
+
+/** Whether every document a bulk insert refused was refused as a duplicate `_id` (recorded already). */
+function onlyDuplicates(err: unknown): boolean {
+  if (!(err instanceof MongoBulkWriteError)) return false;
+  const refused = ([] as WriteError[]).concat(err.writeErrors);
+  return refused.length > 0 && refused.every((e) => isDuplicateKey({ code: e.code, message: e.errmsg }));
+}
 
 export const deliveryId = (publicationId: string, groupId: string): string => `${publicationId}:${groupId}`;
 
@@ -112,11 +119,15 @@ export const queuedDeliveries = (p: PublicationDoc): DeliveryDoc[] =>
 export async function insertPublication(db: Db, tenant: Tenant, doc: PublicationDoc, event: OutboxEvent): Promise<PublicationDoc> {
   const coll = deliveries(db, tenant);
   const all = queuedDeliveries(doc);
-  // A retried insert after a crash finds some recorded already; a fan-out can be thousands, so in batches.
+  // A fan-out can be thousands, so in batches. A retried insert after a crash finds some recorded already: the
+  // unordered insert writes the others and refuses those alone (no look-up first, which on the embedded FerretDB
+  // would decode the whole collection).
   for (let i = 0; i < all.length; i += INSERT_BATCH) {
-    const batch = all.slice(i, i + INSERT_BATCH);
-    const recorded = new Set((await coll.all({ _id: { $in: batch.map((d) => d._id) } })).map((d) => d._id));
-    await coll.insertMany(batch.filter((d) => !recorded.has(d._id)));
+    try {
+      await coll.insertMany(all.slice(i, i + INSERT_BATCH), { ordered: false });
+    } catch (err) {
+      if (!onlyDuplicates(err)) throw err;
+    }
   }
   return publications(db, tenant).insert(doc, event);
 }
