@@ -12,14 +12,18 @@ import { prepareEvent } from '../domain/events/store';
 import { getChannel } from '../domain/channels/store';
 import { getGroups } from '../domain/groups/store';
 import { getOffer } from '../domain/offers/store';
-import { countCompleted, countDelivery } from '../domain/analytics/publications';
+import { countCompleted, countDeliveriesSent, countDelivery } from '../domain/analytics/publications';
 import {
+  claimSentBatch,
   deliveriesOfPublication,
+  deliveriesWithSent,
   getPublication,
+  markDeliveriesSent,
   markDeliveryFailed,
   markDeliverySent,
   PublicationDoc,
   queuedBefore,
+  SentRecord,
   setPublicationStatus,
   startDeliveryAttempt,
   updateDelivery,
@@ -43,7 +47,32 @@ interface GroupRef extends Ref {
    * unpaced: should pacing have been set since, the send reserves its slot itself.
    */
   unreserved?: boolean;
+  /**
+   * The workflow records the send itself, with others (recordSentDeliveries,
+   * completePublication): the send writes nothing on success and reports
+   * what to record. Absent in workflows started before sends were recorded in batches.
+   */
+  deferred?: boolean;
 }
+
+/** A batch of sends to record, numbered from 0 by the workflow, recorded in order. */
+interface SentBatch extends Ref {
+  batch: number;
+  deliveries: SentRecord[];
+}
+
+/**
+ * How a publication ends: with `sent`, every send the workflow recorded in
+ * batches (recordSentDeliveries), of which the first `recorded` are written;
+ * complete writes the rest. Both absent in workflows started before sends
+ * were recorded in batches (the deliveries are then read).
+ */
+interface Completion extends Ref {
+  sent?: SentRecord[];
+  recorded?: number;
+}
+
+export type { SentRecord };
 
 /** A group still to deliver, with its name for the workflow's summaries (null when the group was deleted). */
 export interface PendingGroup {
@@ -61,6 +90,8 @@ export interface PendingGroup {
 export interface GroupSendResult {
   outcome: 'sent' | 'sent_before';
   message_id: string | null;
+  /** What the workflow records of a deferred send. */
+  record?: SentRecord;
 }
 
 const tenantOf = (r: Ref): Tenant => ({ accountId: r.account, env: r.environment });
@@ -113,23 +144,24 @@ export function createPublicationActivities(deps: ActivityDeps) {
     async beginPublication(r: Ref): Promise<PendingGroup[]> {
       const tenant = tenantOf(r);
       const publication = await mustGetPublication(deps, r);
-      if (publication.status === 'queued') await setPublicationStatus(deps.db, tenant, publication, 'sending');
-      const deliveries = await deliveriesOfPublication(deps.db, tenant, publication);
-      const pending = deliveries.filter((d) => d.status !== 'sent' && d.status !== 'failed');
-      const groups = await getGroups(
-        deps.db,
-        tenant,
-        pending.map((d) => d.group_id),
-      );
+      const fresh = publication.status === 'queued';
+      if (fresh) await setPublicationStatus(deps.db, tenant, publication, 'sending');
+      // Nothing is sent before the publication begins: only a repeated begin reads the deliveries to skip the finished ones.
+      const pending = fresh
+        ? publication.group_ids
+        : (await deliveriesOfPublication(deps.db, tenant, publication))
+            .filter((d) => d.status !== 'sent' && d.status !== 'failed')
+            .map((d) => d.group_id);
+      const groups = await getGroups(deps.db, tenant, pending);
       // Pacing needs each channel's interval (a handful of channels however many groups).
       const channelIds = tenant.env === 'live' ? new Set([...groups.values()].flatMap((g) => (g.channel_id ? [g.channel_id] : []))) : [];
       const channels = new Map(await Promise.all([...channelIds].map(async (id) => [id, await getChannel(deps.db, tenant, id)] as const)));
-      return pending.map((d) => {
-        const group = groups.get(d.group_id);
+      return pending.map((group_id) => {
+        const group = groups.get(group_id);
         const channel = group?.channel_id ? channels.get(group.channel_id) : undefined;
         // A deleted group or channel counts as paced: its reservation fails it as before.
         const paced = !group || channel === null || isPacedSend(tenant, group, channel ?? null);
-        return { group_id: d.group_id, name: group?.name ?? null, paced };
+        return { group_id, name: group?.name ?? null, paced };
       });
     },
 
@@ -152,10 +184,12 @@ export function createPublicationActivities(deps: ActivityDeps) {
      */
     async deliverToGroup(r: GroupRef): Promise<GroupSendResult> {
       const tenant = tenantOf(r);
+      const attempt = Context.current().info.attempt;
       try {
-        const attempt = Context.current().info.attempt;
-        // The delivery moves to `sending` unless it was sent by an attempt whose completion was lost.
-        const delivery = await startDeliveryAttempt(deps.db, tenant, r.publication_id, r.group_id, attempt);
+        // The delivery moves to `sending` unless it was sent by an attempt whose completion was lost. A deferred
+        // send skips both: the workflow records it once it is sent (a send cut short is sent again under the same
+        // idempotency key, which the connector honours).
+        const delivery = r.deferred ? null : await startDeliveryAttempt(deps.db, tenant, r.publication_id, r.group_id, attempt);
         if (delivery?.status === 'sent') return { outcome: 'sent_before', message_id: null };
         const publication = await contentOf(r);
         const sent = await channels.sendToGroup({
@@ -169,6 +203,12 @@ export function createPublicationActivities(deps: ActivityDeps) {
           ...(r.slot || r.unreserved ? { pacing: { slot: r.slot ?? null, attempt } } : {}),
         });
         const record = { with_image: sent.withImage, sent_at: new Date() };
+        if (r.deferred)
+          return {
+            outcome: 'sent',
+            message_id: sent.providerMessageId,
+            record: { group_id: r.group_id, ...record, sent_at: record.sent_at.toISOString(), attempts: attempt },
+          };
         if (delivery && (await markDeliverySent(deps.db, tenant, delivery, record)))
           await counted(countDelivery(deps.db, tenant, delivery, 'sent'));
         return { outcome: 'sent', message_id: sent.providerMessageId };
@@ -178,7 +218,10 @@ export function createPublicationActivities(deps: ActivityDeps) {
         if (isPacingWait(err)) throw err;
         const failure = safeFailure('a delivery attempt', err);
         try {
-          await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { error: failure.message });
+          await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, {
+            error: failure.message,
+            ...(r.deferred ? { attempts: attempt } : {}),
+          });
         } catch (writeErr) {
           reportInternalError('recording a delivery error', writeErr);
         }
@@ -193,19 +236,55 @@ export function createPublicationActivities(deps: ActivityDeps) {
       if (before && before.status !== 'failed' && before.status !== 'sent') await counted(countDelivery(deps.db, tenant, before, 'failed'));
     },
 
-    /** sent, partial or failed from the deliveries; records `publication.completed`. */
-    async completePublication(r: Ref): Promise<string> {
+    /**
+     * Records a batch of deferred sends at once (the workflow's, in order),
+     * and counts them for analytics on the first recording of the batch.
+     */
+    async recordSentDeliveries(r: SentBatch): Promise<void> {
+      const tenant = tenantOf(r);
+      const publication = await mustGetPublication(deps, r);
+      await markDeliveriesSent(deps.db, tenant, publication, r.deliveries);
+      if (await claimSentBatch(deps.db, tenant, publication, r.batch))
+        await counted(
+          countDeliveriesSent(
+            deps.db,
+            tenant,
+            publication,
+            r.deliveries.map((d) => d.group_id),
+          ),
+        );
+    },
+
+    /**
+     * sent, partial or failed from the deliveries (the sends the workflow
+     * reports, the others read); records the sends not recorded yet and
+     * `publication.completed`.
+     */
+    async completePublication(r: Completion): Promise<string> {
       const tenant = tenantOf(r);
       const publication = await mustGetPublication(deps, r);
       if (publication.completed_at) return publication.status;
-      const deliveries = await deliveriesOfPublication(deps.db, tenant, publication);
+      const unrecorded = r.sent?.slice(r.recorded ?? 0) ?? [];
+      await markDeliveriesSent(deps.db, tenant, publication, unrecorded);
+      const deliveries = r.sent
+        ? await deliveriesWithSent(deps.db, tenant, publication, r.sent)
+        : await deliveriesOfPublication(deps.db, tenant, publication);
       const sent = deliveries.filter((d) => d.status === 'sent').length;
       const status = sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
       const done = await setPublicationStatus(deps.db, tenant, publication, status, (after) =>
         prepareEvent(tenant, 'publication.completed', { publication: toPublication(after, deliveries) }),
       );
       if (!done) throw new Error('the publication changed while completing; retrying');
-      await counted(countCompleted(deps.db, tenant, publication, status));
+      // The sends recorded just now are counted with the write that completed the publication (once).
+      await counted(
+        countCompleted(
+          deps.db,
+          tenant,
+          publication,
+          status,
+          unrecorded.map((d) => d.group_id),
+        ),
+      );
       await commitEvents(eventDeps, 'publications', publication._id);
       return status;
     },

@@ -231,11 +231,11 @@ export class TenantCollection<T extends TenantDoc> {
     return full;
   }
 
-  /** Inserts many documents of this tenant at once (no events): the parts of a fan-out. */
-  async insertMany(docs: Omit<T, 'account_id' | 'env'>[]): Promise<void> {
+  /** Inserts many documents of this tenant at once (no events): the parts of a fan-out. `ordered: false` writes past a refused one. */
+  async insertMany(docs: Omit<T, 'account_id' | 'env'>[], options: { ordered?: boolean } = {}): Promise<void> {
     if (!docs.length) return;
     const full = docs.map((doc) => ({ ...doc, account_id: this.tenant.accountId, env: this.tenant.env }));
-    await this.coll.insertMany(full as unknown as Parameters<Collection<T>['insertMany']>[0]);
+    await this.coll.insertMany(full as unknown as Parameters<Collection<T>['insertMany']>[0], options);
   }
 
   /**
@@ -266,6 +266,20 @@ export class TenantCollection<T extends TenantDoc> {
     if (doc.account_id !== this.tenant.accountId || doc.env !== this.tenant.env) throw new Error(`${doc._id} is not a document of this tenant`);
     const found = (await this.coll.findOneAndUpdate({ _id: doc._id } as Filter<T>, update, { returnDocument })) as T | null;
     return found && found._deleted !== true ? found : null;
+  }
+
+  /**
+   * Applies each update to its document by `_id` alone, all in one round trip
+   * (one bulk write; the embedded FerretDB serves each statement from SQL).
+   * Nothing here checks the tenant: only for documents whose ids the caller
+   * derived from a document of this tenant it read (a publication's deliveries).
+   */
+  async updateEachById(updates: { id: string; update: UpdateFilter<T> }[]): Promise<void> {
+    if (!updates.length) return;
+    await this.coll.bulkWrite(
+      updates.map(({ id, update }) => ({ updateOne: { filter: { _id: id } as Filter<T>, update } })),
+      { ordered: false },
+    );
   }
 
   /**

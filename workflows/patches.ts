@@ -33,6 +33,14 @@ export const UNPACED_SEND_PATCH = 'publication-unpaced-send';
 export const LOCAL_STEPS_PATCH = 'publication-local-steps';
 
 /**
+ * Publications started from here on record the sends to unpaced groups in
+ * batches: each send reports what it did instead of writing its delivery
+ * (`deferred`), and the workflow writes many at once (recordSentDeliveries,
+ * then completePublication with the rest), which also reads none of them back.
+ */
+export const SENT_BATCHES_PATCH = 'publication-sent-batches';
+
+/**
  * Dispatches from here on also start the executions of the active journeys
  * the event triggers and signal the running executions of the conversation of
  * an inbound message (`journeyTargets`).

@@ -1,8 +1,8 @@
-import { patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { condition, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import type { PendingGroup } from '../activities/publications';
+import type { PendingGroup, SentRecord } from '../activities/publications';
 import { CHANNEL_SEND_OPTIONS, MAX_WAKE_EARLY_MS, missedSlot, reason, WAKE_EARLY_MS, WAKE_MARGIN_MS } from './paced';
-import { LOCAL_STEPS_PATCH, SEND_WINDOW_PATCH, UNPACED_SEND_PATCH } from './patches';
+import { LOCAL_STEPS_PATCH, SEND_WINDOW_PATCH, SENT_BATCHES_PATCH, UNPACED_SEND_PATCH } from './patches';
 
 export interface PublicationInput {
   publication_id: string;
@@ -35,8 +35,8 @@ const named = (g: PendingGroup): string => (g.name === null ? g.group_id : `${g.
  * what Temporal UI shows on the publication's page instead of the bare
  * activity type and timer number.
  */
-async function deliver(input: PublicationInput, group: PendingGroup): Promise<void> {
-  const ref = { ...input, group_id: group.group_id };
+async function deliver(input: PublicationInput, group: PendingGroup, deferred = false): Promise<SentRecord | undefined> {
+  const ref = { ...input, group_id: group.group_id, ...(deferred ? { deferred } : {}) };
   // Pacing: the slot is reserved durably, and the wait is a durable timer.
   // The send checks its slot again right before it goes; one that missed
   // it has reserved the next free slot, waited for here in the same way.
@@ -48,6 +48,7 @@ async function deliver(input: PublicationInput, group: PendingGroup): Promise<vo
     ? undefined
     : await reserveDeliverySlot.executeWithOptions({ summary: `pacing: reserve ${group.group_id}'s slot` }, [ref]);
   let first = true;
+  let record: SentRecord | undefined;
   while (first || slot) {
     if (slot) {
       const wait = Date.parse(slot) - Date.now() - wakeEarly;
@@ -59,7 +60,7 @@ async function deliver(input: PublicationInput, group: PendingGroup): Promise<vo
     const pacing = slot ? (windowed ? { slot } : {}) : { unreserved: true };
     first = false;
     try {
-      await deliverToGroup.executeWithOptions({ summary: `send to ${named(group)}` }, [{ ...ref, ...pacing }]);
+      record = (await deliverToGroup.executeWithOptions({ summary: `send to ${named(group)}` }, [{ ...ref, ...pacing }]))?.record;
       slot = undefined;
     } catch (err) {
       const missed = missedSlot(err);
@@ -69,6 +70,44 @@ async function deliver(input: PublicationInput, group: PendingGroup): Promise<vo
       slot = missed?.slot;
     }
   }
+  return record;
+}
+
+/** The most sends one recordSentDeliveries writes. */
+const SENT_BATCH = 100;
+
+/**
+ * Sends to every group, the unpaced ones deferred (their sends are recorded
+ * by the workflow, in batches); the sends not recorded yet when all are done
+ * go to completePublication with the rest.
+ */
+async function deliverInBatches(input: PublicationInput, groups: PendingGroup[]): Promise<{ sent: SentRecord[]; recorded: number }> {
+  const sent: SentRecord[] = [];
+  let recorded = 0;
+  let sending = groups.filter((g) => g.paced === false).length;
+  let done = false;
+  // A batch is recorded when it is full, or when as many sends wait to be recorded as are still under way:
+  // a fan-out's deliveries show as sent while it runs, and a single send waits for completePublication only.
+  const recording = (async () => {
+    for (let batch = 0; ; batch++) {
+      await condition(() => done || (sending > 0 && sent.length - recorded >= Math.min(SENT_BATCH, sending)));
+      if (done) return;
+      const deliveries = sent.slice(recorded, recorded + SENT_BATCH);
+      await local.recordSentDeliveries.executeWithOptions({ summary: `record ${deliveries.length} sends` }, [{ ...input, batch, deliveries }]);
+      recorded += deliveries.length;
+    }
+  })();
+  await Promise.all(
+    groups.map(async (group) => {
+      if (group.paced !== false) return void (await deliver(input, group));
+      const record = await deliver(input, group, true);
+      if (record) sent.push(record);
+      sending--;
+    }),
+  );
+  done = true;
+  await recording;
+  return { sent, recorded };
 }
 
 /**
@@ -84,6 +123,11 @@ export async function publication(input: PublicationInput): Promise<{ status: st
     input,
   ]);
   const groups: PendingGroup[] = pending.map((g) => (typeof g === 'string' ? { group_id: g, name: null } : g));
+  const summary = { summary: 'complete: the final state from the deliveries' };
+  if (patched(SENT_BATCHES_PATCH)) {
+    const sends = await deliverInBatches(input, groups);
+    return { status: await local.completePublication.executeWithOptions(summary, [{ ...input, ...sends }]) };
+  }
   await Promise.all(groups.map((group) => deliver(input, group)));
-  return { status: await steps.completePublication.executeWithOptions({ summary: 'complete: the final state from the deliveries' }, [input]) };
+  return { status: await steps.completePublication.executeWithOptions(summary, [input]) };
 }

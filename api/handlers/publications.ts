@@ -1,4 +1,4 @@
-import { publicationRecord, queuePublication, toPublication } from '../../domain/publications/queue';
+import { publicationRecord, queuedRecord, queuePublication, toPublication } from '../../domain/publications/queue';
 import { deliveriesOf, getPublication, listPublications } from '../../domain/publications/store';
 import { found } from '../../domain/resource';
 import { Handler, listReply, pageOf } from './types';
@@ -6,7 +6,7 @@ import { Handler, listReply, pageOf } from './types';
 /** POST /offers/{id}/publish: answers once the publication is recorded and its workflow start is durable. */
 export const offerPublish: Handler<'offer_publish'> = async (req, deps) => {
   const body = req.body ?? {};
-  const { publication } = await queuePublication(deps, req.tenant, {
+  const { publication, created } = await queuePublication(deps, req.tenant, {
     offer_id: req.params.id,
     text: null,
     template_id: null,
@@ -18,7 +18,11 @@ export const offerPublish: Handler<'offer_publish'> = async (req, deps) => {
   });
   return {
     body: {
-      data: { offer_id: req.params.id, publications: [await publicationRecord(deps.db, req.tenant, publication)] },
+      // A publication this request queued is answered as recorded; one a repeated request found, as it is now.
+      data: {
+        offer_id: req.params.id,
+        publications: [created ? queuedRecord(publication) : await publicationRecord(deps.db, req.tenant, publication)],
+      },
       event_id: publication.event_id,
     },
   };

@@ -66,9 +66,25 @@ export function deliveryFact(d: Pick<DeliveryDoc, 'group_id' | 'queued_at'>, out
 export const countQueued = (db: Db, tenant: Tenant, p: Counted & Pick<PublicationDoc, 'group_ids'>): Promise<void> =>
   addToBuckets(db, tenant, [queuedFact(p)]);
 
-/** A publication reached its final status (counted by the write that completed it). */
-export const countCompleted = (db: Db, tenant: Tenant, p: Counted, status: 'sent' | 'partial' | 'failed'): Promise<void> =>
-  addToBuckets(db, tenant, [completedFact(p, status)]);
+/** The facts of the deliveries of `p` to `groupIds` sent. */
+const sentFacts = (p: Pick<PublicationDoc, 'queued_at'>, groupIds: string[]): BucketFact[] =>
+  groupIds.map((group_id) => deliveryFact({ group_id, queued_at: p.queued_at }, 'sent'));
+
+/**
+ * A publication reached its final status (counted by the write that
+ * completed it), and the deliveries to `sentGroups` recorded with it.
+ */
+export const countCompleted = (
+  db: Db,
+  tenant: Tenant,
+  p: Counted,
+  status: 'sent' | 'partial' | 'failed',
+  sentGroups: string[] = [],
+): Promise<void> => addToBuckets(db, tenant, [completedFact(p, status), ...sentFacts(p, sentGroups)]);
+
+/** The deliveries of `p` to `groupIds` were sent (counted by the first recording of their batch): one write per bucket document. */
+export const countDeliveriesSent = (db: Db, tenant: Tenant, p: Pick<PublicationDoc, 'queued_at'>, groupIds: string[]): Promise<void> =>
+  addToBuckets(db, tenant, sentFacts(p, groupIds));
 
 /** One group's delivery was sent or failed (counted by the write that moved it there). */
 export const countDelivery = (

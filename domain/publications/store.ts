@@ -4,9 +4,9 @@
  * Deliveries are documents of their own (`<pub>:<grp>`), so the concurrent
  * per-group activities of a fan-out never write the same document.
  */
-import { Db, Filter } from 'mongodb';
+import { Db, Filter, MongoBulkWriteError, WriteError } from 'mongodb';
 import { DELIVERY_STATUSES, PUBLICATION_STATUSES } from '../../schemas/openapi/publications';
-import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
+import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
 import type { TemplateFormat } from '../templates/store';
 import type { Marketplace } from '../links/marketplaces';
 
@@ -49,6 +49,8 @@ export interface PublicationDoc extends TenantDoc {
   request_hash: string | null;
   queued_at: Date;
   completed_at: Date | null;
+  /** How many batches of sends the workflow has recorded (recordSentDeliveries): what counts each batch once. */
+  recorded_batches?: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -56,8 +58,15 @@ export interface PublicationDoc extends TenantDoc {
 const publications = (db: Db, tenant: Tenant) => tenantCollection<PublicationDoc>(db, 'publications', tenant);
 const deliveries = (db: Db, tenant: Tenant) => tenantCollection<DeliveryDoc>(db, 'deliveries', tenant);
 
-/** Deliveries written (and looked up) per round trip when a publication is recorded. */
+/** Deliveries written per round trip when a publication is recorded. */
 const INSERT_BATCH = 500;
+
+/** Whether every document a bulk insert refused was refused as a duplicate `_id` (recorded already). */
+function onlyDuplicates(err: unknown): boolean {
+  if (!(err instanceof MongoBulkWriteError)) return false;
+  const refused = ([] as WriteError[]).concat(err.writeErrors);
+  return refused.length > 0 && refused.every((e) => isDuplicateKey({ code: e.code, message: e.errmsg }));
+}
 
 export const deliveryId = (publicationId: string, groupId: string): string => `${publicationId}:${groupId}`;
 
@@ -110,11 +119,15 @@ export const queuedDeliveries = (p: PublicationDoc): DeliveryDoc[] =>
 export async function insertPublication(db: Db, tenant: Tenant, doc: PublicationDoc, event: OutboxEvent): Promise<PublicationDoc> {
   const coll = deliveries(db, tenant);
   const all = queuedDeliveries(doc);
-  // A retried insert after a crash finds some recorded already; a fan-out can be thousands, so in batches.
+  // A fan-out can be thousands, so in batches. A retried insert after a crash finds some recorded already: the
+  // unordered insert writes the others and refuses those alone (no look-up first, which on the embedded FerretDB
+  // would decode the whole collection).
   for (let i = 0; i < all.length; i += INSERT_BATCH) {
-    const batch = all.slice(i, i + INSERT_BATCH);
-    const recorded = new Set((await coll.all({ _id: { $in: batch.map((d) => d._id) } })).map((d) => d._id));
-    await coll.insertMany(batch.filter((d) => !recorded.has(d._id)));
+    try {
+      await coll.insertMany(all.slice(i, i + INSERT_BATCH), { ordered: false });
+    } catch (err) {
+      if (!onlyDuplicates(err)) throw err;
+    }
   }
   return publications(db, tenant).insert(doc, event);
 }
@@ -188,6 +201,63 @@ export async function markDeliverySent(
 ): Promise<boolean> {
   const before = await deliveries(db, tenant).updateRead(delivery, { $set: { ...set, status: 'sent', error: null } }, 'before');
   return before !== null && before.status !== 'sent';
+}
+
+/**
+ * One send as the send activity reports it when the workflow records it
+ * later, with others (`sent_at` in ISO form: it travels through the workflow's history).
+ */
+export interface SentRecord {
+  group_id: string;
+  with_image: boolean;
+  sent_at: string;
+  attempts: number;
+}
+
+const sentFields = (r: SentRecord): Pick<DeliveryDoc, 'status' | 'error' | 'with_image' | 'sent_at' | 'attempts'> => ({
+  status: 'sent',
+  error: null,
+  with_image: r.with_image,
+  sent_at: new Date(r.sent_at),
+  attempts: r.attempts,
+});
+
+/** Records many sends of `publication` (a document of the tenant) at once: one round trip, each delivery by its id. */
+export async function markDeliveriesSent(db: Db, tenant: Tenant, publication: PublicationDoc, records: SentRecord[]): Promise<void> {
+  await deliveries(db, tenant).updateEachById(
+    records.map((r) => ({ id: deliveryId(publication._id, r.group_id), update: { $set: sentFields(r) } })),
+  );
+}
+
+/**
+ * Notes on the publication that its batch of sends number `batch` (the
+ * workflow numbers them 0, 1, … and records them one after another) is
+ * recorded. True when this write is the first for that batch: what counts
+ * its deliveries once, however often the recording is repeated.
+ */
+export async function claimSentBatch(db: Db, tenant: Tenant, publication: PublicationDoc, batch: number): Promise<boolean> {
+  const before = await publications(db, tenant).updateRead(publication, { $set: { recorded_batches: batch + 1 } }, 'before');
+  return before !== null && (before.recorded_batches ?? 0) <= batch;
+}
+
+/**
+ * The deliveries of `publication` in its groups' order, where `sent` (the
+ * sends the workflow reported, all recorded) says what they are: only the
+ * others are read, each by its id.
+ */
+export async function deliveriesWithSent(db: Db, tenant: Tenant, publication: PublicationDoc, sent: SentRecord[]): Promise<DeliveryDoc[]> {
+  const known = new Map(sent.map((r) => [r.group_id, r]));
+  const read = new Map(
+    (await deliveries(db, tenant).findByIds(publication.group_ids.filter((g) => !known.has(g)).map((g) => deliveryId(publication._id, g)))).map(
+      (d) => [d.group_id, d],
+    ),
+  );
+  return queuedDeliveries(publication).flatMap((d) => {
+    const record = known.get(d.group_id);
+    if (record) return [{ ...d, ...sentFields(record) }];
+    const current = read.get(d.group_id);
+    return current ? [current] : [];
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Durability: a publication to many groups, the worker process killed with
  * SIGKILL in the middle of the fan-out and started again. Every group ends
- * with exactly one message and the publication ends `sent`.
+ * with exactly one message and the publication ends `sent`: paced sends
+ * (each written by its activity), and unpaced ones (recorded by the workflow in batches).
  */
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -10,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { secretKeyFromEnv } from '../../domain/sealing';
+import { localDayHour, readBuckets } from '../../domain/analytics/buckets';
 import { createChannel } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
 import { ApiClient } from '../helpers/client';
@@ -94,4 +96,49 @@ test('SIGKILL of the worker mid-fan-out: every group gets exactly one message, t
   // A send cut by the kill may have reached the gateway twice: always under the same idempotency key.
   const keys = new Set(gateway.requests.map((r) => r.idempotency_key));
   assert.equal(keys.size, GROUPS);
+});
+
+test('SIGKILL of the worker with unpaced sends under way (recorded in batches): each group one message, each send counted once', async () => {
+  const tenant = await seedTenant(app.db);
+  const api = new ApiClient(app.baseUrl, tenant.apiKey);
+  const channel = await createChannel(app.db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 0 }, secretKeyFromEnv());
+  const segment = (await api.post('/segments', { name: 'Unpaced crash segment' })).body.data;
+  const addresses: string[] = [];
+  for (let i = 0; i < GROUPS; i++) {
+    const address = `55129${String(i).padStart(4, '0')}@g.us`;
+    addresses.push(address);
+    await createGroup(app.db, tenant, {
+      name: `Unpaced crash ${i}`,
+      segment_id: segment.id,
+      channel: { id: channel._id, type: 'http', address },
+      minIntervalMs: 0,
+    });
+  }
+  const offer = (await api.post('/offers', { url: 'https://shop.example/crash-unpaced', title: 'Unpaced crash-proof offer' })).body.data;
+  // A slow gateway: every send is under way (reached the gateway, not answered) when the worker dies.
+  gateway.delayMs = 1500;
+  const sentTo = (address: string) => gateway.requests.filter((r) => r.to === address).length;
+  const before = addresses.map(sentTo);
+
+  let worker = startWorker();
+  const queued = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
+  await until('every send to reach the gateway', () => addresses.every((a, i) => sentTo(a) > before[i]!));
+  worker.kill('SIGKILL');
+  await once(worker, 'exit');
+
+  worker = startWorker();
+  try {
+    await until('the publication to finish', async () => (await api.get(`/publications/${queued.id}`)).body.data.completed_at !== null);
+  } finally {
+    worker.kill('SIGTERM');
+    await once(worker, 'exit');
+  }
+  const done = (await api.get(`/publications/${queued.id}`)).body.data;
+  assert.equal(done.status, 'sent');
+  assert.ok(done.deliveries.every((d: { status: string }) => d.status === 'sent'));
+  for (const address of addresses) assert.equal(gateway.messages(address).length, 1, `${address} received exactly one message`);
+  // The sends recorded by the workflow are counted once each, whatever the kill repeated.
+  const day = localDayHour(new Date(queued.queued_at), 'UTC').day;
+  const [totals] = await readBuckets(app.db, tenant, 'totals', [day]);
+  assert.equal(totals?.c.deliveries_sent, GROUPS);
 });

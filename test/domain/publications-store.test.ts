@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { tenantCollection, Tenant } from '../../domain/db';
+import { prepareEvent } from '../../domain/events/store';
+import { newId } from '../../domain/ids';
+import { queuedRecord } from '../../domain/publications/queue';
+import {
+  claimSentBatch,
+  DeliveryDoc,
+  deliveriesOfPublication,
+  deliveriesWithSent,
+  getPublication,
+  insertPublication,
+  markDeliveriesSent,
+  PublicationDoc,
+  queuedDeliveries,
+} from '../../domain/publications/store';
+import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
+
+describe('publications store', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  const publicationTo = (tenant: Tenant, groupIds: string[]): PublicationDoc => {
+    const now = new Date();
+    return {
+      _id: newId('pub'),
+      account_id: tenant.accountId,
+      env: tenant.env,
+      offer_id: null,
+      group_id: null,
+      segment_id: null,
+      schedule_id: null,
+      template_id: null,
+      text: 'Hello',
+      image_url: null,
+      with_image: false,
+      status: 'queued',
+      group_ids: groupIds,
+      event_id: null,
+      request_hash: null,
+      queued_at: now,
+      completed_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+  };
+  const queuedEvent = (tenant: Tenant, doc: PublicationDoc) => prepareEvent(tenant, 'publication.queued', { publication: queuedRecord(doc) });
+
+  it('a repeated insert after a crash writes the deliveries the first one left out, each once', async () => {
+    const tenant = await seedTenant(app.db);
+    const doc = publicationTo(tenant, ['grp_0000000a', 'grp_0000000b', 'grp_0000000c', 'grp_0000000d']);
+    // The first request died after writing two of the deliveries.
+    await tenantCollection<DeliveryDoc>(app.db, 'deliveries', tenant).insertMany(queuedDeliveries(doc).slice(1, 3));
+    await insertPublication(app.db, tenant, doc, queuedEvent(tenant, doc));
+    const stored = await deliveriesOfPublication(app.db, tenant, doc);
+    assert.deepEqual(
+      stored.map((d) => d.group_id),
+      ['grp_0000000a', 'grp_0000000b', 'grp_0000000c', 'grp_0000000d'],
+    );
+    assert.equal(await app.db.collection('deliveries').countDocuments({ publication_id: doc._id }), 4);
+    assert.ok(await getPublication(app.db, tenant, doc._id));
+  });
+
+  it('sends recorded in batches: written by id, each batch claimed once, the others read back', async () => {
+    const tenant = await seedTenant(app.db);
+    const doc = publicationTo(tenant, ['grp_0000000a', 'grp_0000000b', 'grp_0000000c']);
+    await insertPublication(app.db, tenant, doc, queuedEvent(tenant, doc));
+    const sent = [
+      { group_id: 'grp_0000000a', with_image: false, sent_at: '2026-11-24T09:00:00.000Z', attempts: 1 },
+      { group_id: 'grp_0000000c', with_image: true, sent_at: '2026-11-24T09:00:01.000Z', attempts: 2 },
+    ];
+    await markDeliveriesSent(app.db, tenant, doc, sent);
+    assert.equal(await claimSentBatch(app.db, tenant, doc, 0), true);
+    assert.equal(await claimSentBatch(app.db, tenant, doc, 0), false, 'a repeated recording of batch 0 counts nothing');
+    assert.equal(await claimSentBatch(app.db, tenant, doc, 1), true);
+
+    const stored = await deliveriesOfPublication(app.db, tenant, doc);
+    assert.deepEqual(
+      stored.map((d) => [d.group_id, d.status, d.attempts, d.with_image, d.sent_at?.toISOString() ?? null]),
+      [
+        ['grp_0000000a', 'sent', 1, false, '2026-11-24T09:00:00.000Z'],
+        ['grp_0000000b', 'queued', 0, false, null],
+        ['grp_0000000c', 'sent', 2, true, '2026-11-24T09:00:01.000Z'],
+      ],
+    );
+    // What complete builds from the sends it was told of equals what a read gives.
+    assert.deepEqual(await deliveriesWithSent(app.db, tenant, doc, sent), stored);
+  });
+});
