@@ -90,4 +90,26 @@ describe('publications store', () => {
     // What complete builds from the sends it was told of equals what a read gives.
     assert.deepEqual(await deliveriesWithSent(app.db, tenant, doc, sent), stored);
   });
+
+  it("a fan-out's sends recorded at once: 250 deliveries written in one call, every one sent", { timeout: 120_000 }, async () => {
+    // The embedded FerretDB never answered an update command of 100 statements or more (a hung publication); the
+    // writes go in smaller bulk writes. On that database this test hangs (and times out) if they did not.
+    const tenant = await seedTenant(app.db);
+    const groups = Array.from({ length: 250 }, (_, i) => `grp_${String(i).padStart(8, '0')}`);
+    const doc = publicationTo(tenant, groups);
+    await insertPublication(app.db, tenant, doc, queuedEvent(tenant, doc));
+    const sent = groups.map((group_id, i) => ({
+      group_id,
+      with_image: false,
+      sent_at: new Date(Date.UTC(2026, 10, 24, 9, 0, i % 60)).toISOString(),
+      attempts: 1,
+    }));
+    await markDeliveriesSent(app.db, tenant, doc, sent);
+    const stored = await deliveriesOfPublication(app.db, tenant, doc);
+    assert.equal(stored.length, 250);
+    assert.deepEqual(
+      stored.filter((d) => d.status !== 'sent').map((d) => d.group_id),
+      [],
+    );
+  });
 });
