@@ -3590,6 +3590,7 @@ export interface components {
             /**
              * Format: uri
              * @description a product or listing page, or a short link of a marketplace (resolved first: at most 5 redirects)
+             * @example https://www.amazon.com.br/dp/B0CHX1W1XY
              */
             url: string;
             /**
@@ -9929,7 +9930,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "https://shop.example/p/cafeteira"
+                 *       "url": "https://www.amazon.com.br/dp/B0CHX1W1XY"
                  *     }
                  */
                 "application/json": components["schemas"]["LinkConvertRequest"];

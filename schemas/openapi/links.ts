@@ -11,6 +11,7 @@ export const schemas: Record<string, JsonSchema> = {
         pattern: '^https?://',
         maxLength: 2000,
         description: 'a product or listing page, or a short link of a marketplace (resolved first: at most 5 redirects)',
+        examples: ['https://www.amazon.com.br/dp/B0CHX1W1XY'],
       }),
       marketplace: str({
         enum: [...LINK_MARKETPLACES],
