@@ -2237,7 +2237,7 @@ export interface components {
             /** @description the currency code (default `currency`; else the one written after the price, else BRL) */
             currency?: string;
         };
-        /** @description One place offers are found. A `search` source says where its items are (`mapping.items`); no other type has it. */
+        /** @description One place offers are found. */
         MonitorSource: {
             /**
              * @description `merchant_xml`: a Google Merchant feed, RSS 2.0 or Atom (`g:` fields); `csv`: a CSV file with a header row; `json`: JSON lines or one JSON array of items; `search`: an HTTP JSON API answering one document whose items are at `mapping.items`.

@@ -80,12 +80,7 @@ export const schemas: Record<string, JsonSchema> = {
       mapping: ref('MonitorSourceMapping'),
     },
     ['type', 'url'],
-    {
-      description: 'One place offers are found. A `search` source says where its items are (`mapping.items`); no other type has it.',
-      if: { properties: { type: { const: 'search' } } },
-      then: { required: ['mapping'], properties: { mapping: { type: 'object', ...present('items') } } },
-      else: { properties: { mapping: { type: 'object', not: present('items') } } },
-    },
+    { description: 'One place offers are found.' },
   ),
   MonitorCriteria: object(
     {
