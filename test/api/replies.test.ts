@@ -91,7 +91,8 @@ describe('POST /inbox/conversations/{id}/reply', () => {
       gateway.messages(phone).map((m) => [m.text, m.idempotency_key]),
       [['Tem sim! R$ 149,90', queued.id]],
     );
-    const [event] = await eventsOf(tenant, 'message.sent');
+    // The event is written with the status (the message's outbox) and relayed to events just after: wait for the relay.
+    const event = await waitFor('message.sent', async () => (await eventsOf(tenant, 'message.sent'))[0]);
     assert.equal(event?.data.message.id, queued.id);
     assert.equal(event?.data.message.status, 'sent');
 
