@@ -8,6 +8,7 @@ import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinatio
 import { configFromEnv, connectMongo, connectTemporal } from '../domain/config';
 import { createLogger } from '../domain/logger';
 import { ensureIndexes } from '../domain/db';
+import { startMonthBuckets } from '../domain/analytics/buckets';
 
 async function main(): Promise<void> {
   // Asynchronous writes: a batch of access-log lines (RequestLog) leaves in few writes, off the response path.
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   const config = configFromEnv();
   const mongo = await connectMongo(config);
   await ensureIndexes(mongo.db);
+  await startMonthBuckets(mongo.db);
   const temporal = await connectTemporal(config);
   const app = createApp({
     db: mongo.db,

@@ -10,6 +10,7 @@ import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { createLogger } from '../domain/logger';
 import { ensureIndexes } from '../domain/db';
+import { startMonthBuckets } from '../domain/analytics/buckets';
 import { HOUSEKEEPING_SCHEDULES } from '../domain/temporal/names';
 
 /** Creates the housekeeping Schedules that do not exist yet. */
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   const config = configFromEnv();
   const mongo = await connectMongo(config);
   await ensureIndexes(mongo.db);
+  await startMonthBuckets(mongo.db);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });

@@ -1,22 +1,38 @@
 /**
- * Pre-aggregated analytics: counters kept at write time, so that a query over
- * `days` days reads at most `days` documents per dimension, never raw events.
+ * Pre-aggregated analytics: counters kept at write time, so that a query never
+ * reads raw events, and a year's report reads about a dozen month documents
+ * per dimension plus the days at the window's edges.
  *
- * One document per tenant, local day and dimension, `_id`
- * `<account>:<env>:<day>:<dimension>`, holding nested counters:
+ * Three kinds of document per tenant, each `_id` derived, all moved by the
+ * same call:
+ * - a **day** document per local day, `<account>:<env>:<YYYY-MM-DD>:<dimension>`;
+ * - a **month** document per local month and dimension but `totals`,
+ *   `<account>:<env>:M<YYYY-MM>:<dimension>`: the sum of the month's day documents;
+ * - a month's **daily** document, `<account>:<env>:M<YYYY-MM>:daily`: the
+ *   month's `totals` day by day (`{<DD>: {<counter>: n}}`), which the summary
+ *   and the timeseries read (a year: 13 small documents).
+ * Their counters (`c`) nest:
  * - `totals`: `{<counter>: n}` (e.g. `clicks`, `publications`);
- * - `hours`: `{<hour 0–23>: {<counter>: n}}` (heat maps; the weekday is the day's);
+ * - `hours`: `{<hour 0–23>: {<counter>: n}}` in a day document (the weekday is
+ *   the day's); `{<weekday 0–6>_<hour>: {<counter>: n}}` in a month document;
  * - keyed dimensions (`groups`, `offers`, `sources`, `elements`, …):
  *   `{<key>: {<counter>: n}}`.
  * A counter may be a path (`commissions.BRL.amount_minor`): money is counted
- * in integer minor units per currency, never mixed.
+ * in integer minor units per currency, never mixed. A month document's `day`
+ * is the month's last day (what retention compares) and its `month` the month.
  *
- * Days are the account's local days (its `timezone`, UTC by default). Every
- * write is an upsert by `_id` alone with `$inc`, which the embedded FerretDB
- * serves from SQL and MongoDB from its `_id` index; the writes of a batch are
- * merged per document first, and the writes to one document queue in the
- * process (oneAtATime). Callers count a fact once: where a retry could
- * repeat the call, they bump only on the write that changed the state.
+ * Days are the account's local days (its `timezone`, UTC by default); a fact
+ * falls in the month of its local day, so a month document is always the sum
+ * of its days' documents, whatever zone each fact was counted in. Every write
+ * is an upsert by `_id` alone with `$inc`, which the embedded FerretDB serves
+ * from SQL and MongoDB from its `_id` index; the writes of a batch are merged
+ * per document first, and the writes to one document queue in the process
+ * (oneAtATime). Callers count a fact once: where a retry could repeat the
+ * call, they bump only on the write that changed the state.
+ *
+ * Month documents count a month whole only from the month the deployment
+ * started writing them (`monthBucketsFrom`): before that, reports read the
+ * month's day documents (see startMonthBuckets).
  */
 import { Db } from 'mongodb';
 import { crossTenantCollection, isDuplicateKey, platformCollection, Tenant, tenantCollection, TenantDoc } from '../db';
@@ -24,9 +40,15 @@ import { localTime } from '../schedules/recurrence';
 
 export type Dimension = 'totals' | 'hours' | 'groups' | 'offers' | 'segments' | 'sources' | 'elements' | 'pages';
 
+/** What a document counts: a dimension, or a month's `totals` per day (`daily`, month documents only). */
+export type StoredDimension = Dimension | 'daily';
+
 export interface BucketDoc extends TenantDoc {
+  /** The local day; for a month document, the month's last day. */
   day: string;
-  dimension: Dimension;
+  /** A month document's month (`YYYY-MM`); absent on day documents. */
+  month?: string;
+  dimension: StoredDimension;
   /** The counters (see the module's comment for their shape per dimension). */
   c: Record<string, unknown>;
 }
@@ -92,24 +114,56 @@ export function windowDays(now: Date, days: number, timeZone: string): string[] 
 
 export const bucketId = (tenant: Tenant, day: string, dimension: Dimension): string => `${tenant.accountId}:${tenant.env}:${day}:${dimension}`;
 
+export const monthBucketId = (tenant: Tenant, month: string, dimension: StoredDimension): string =>
+  `${tenant.accountId}:${tenant.env}:M${month}:${dimension}`;
+
+/** The weekday (0 = Sunday) of a calendar date, whatever the zone. */
+export const weekdayOf = (day: string): number => new Date(`${day}T00:00:00Z`).getUTCDay();
+
+/** The last day of a month (`2026-02` → `2026-02-28`). */
+export function lastDayOf(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+}
+
 /** A key or counter part made safe as a field name (no `.`, no leading `$`). */
 const safe = (part: string): string => part.replace(/[.$]/g, '_');
 
-/** Adds `facts` to the tenant's buckets: one upsert per (day, dimension) touched. */
+interface PendingWrite {
+  set: { day: string; month?: string; dimension: StoredDimension };
+  inc: Record<string, number>;
+}
+
+/**
+ * Adds `facts` to the tenant's buckets: one upsert per document touched (per
+ * day and dimension, per month and dimension, and the month's `daily`).
+ */
 export async function addToBuckets(db: Db, tenant: Tenant, facts: BucketFact[]): Promise<void> {
   if (!facts.length) return;
   const tz = await accountTimeZone(db, tenant.accountId);
-  const docs = new Map<string, { day: string; dimension: Dimension; inc: Record<string, number> }>();
+  const docs = new Map<string, PendingWrite>();
+  const bump = (id: string, set: PendingWrite['set'], path: string[], by: number) => {
+    let doc = docs.get(id);
+    if (!doc) docs.set(id, (doc = { set, inc: {} }));
+    const field = ['c', ...path].join('.');
+    doc.inc[field] = (doc.inc[field] ?? 0) + by;
+  };
   for (const fact of facts) {
     const { day, hour } = localDayHour(fact.at, tz);
+    const month = day.slice(0, 7);
+    const last = lastDayOf(month);
     for (const inc of fact.incs) {
-      const id = bucketId(tenant, day, inc.dimension);
-      let doc = docs.get(id);
-      if (!doc) docs.set(id, (doc = { day, dimension: inc.dimension, inc: {} }));
-      const key = inc.dimension === 'totals' ? null : inc.dimension === 'hours' ? String(hour) : safe(inc.key ?? '');
-      if (key === '') throw new Error(`a ${inc.dimension} counter needs a key`);
-      const path = ['c', ...(key === null ? [] : [key]), ...inc.counter.split('.').map(safe)].join('.');
-      doc.inc[path] = (doc.inc[path] ?? 0) + inc.by;
+      const dimension = inc.dimension;
+      const counter = inc.counter.split('.').map(safe);
+      const key = dimension === 'totals' ? [] : dimension === 'hours' ? [String(hour)] : [safe(inc.key ?? '')];
+      if (key[0] === '') throw new Error(`a ${dimension} counter needs a key`);
+      bump(bucketId(tenant, day, dimension), { day, dimension }, [...key, ...counter], inc.by);
+      if (dimension === 'totals')
+        bump(monthBucketId(tenant, month, 'daily'), { day: last, month, dimension: 'daily' }, [day.slice(8), ...counter], inc.by);
+      else {
+        const monthKey = dimension === 'hours' ? [`${weekdayOf(day)}_${hour}`] : key;
+        bump(monthBucketId(tenant, month, dimension), { day: last, month, dimension }, [...monthKey, ...counter], inc.by);
+      }
     }
   }
   const coll = db.collection<BucketDoc>('analytics_buckets');
@@ -118,7 +172,7 @@ export async function addToBuckets(db: Db, tenant: Tenant, facts: BucketFact[]):
       const upsert = () =>
         coll.updateOne(
           { _id: id },
-          { $inc: doc.inc, $setOnInsert: { account_id: tenant.accountId, env: tenant.env, day: doc.day, dimension: doc.dimension } },
+          { $inc: doc.inc, $setOnInsert: { account_id: tenant.accountId, env: tenant.env, ...doc.set } },
           { upsert: true },
         );
       // Two first writers of a document (in two processes) both insert: the loser's update finds the winner's document.
@@ -153,25 +207,152 @@ function oneAtATime<T>(id: string, write: () => Promise<T>): Promise<T> {
   return result;
 }
 
-/** The tenant's buckets of `dimension` for `days` (those that exist; days without a document had no activity). */
+/** The tenant's day documents of `dimension` for `days` (those that exist; days without a document had no activity). */
 export function readBuckets(db: Db, tenant: Tenant, dimension: Dimension, days: string[]): Promise<BucketDoc[]> {
-  return tenantCollection<BucketDoc>(db, 'analytics_buckets', tenant).findByIds(days.map((day) => bucketId(tenant, day, dimension)));
+  return readBucketDocs(
+    db,
+    tenant,
+    days.map((day) => bucketId(tenant, day, dimension)),
+  );
+}
+
+/** The tenant's bucket documents among `ids` (those that exist), each read by `_id`. */
+export function readBucketDocs(db: Db, tenant: Tenant, ids: string[]): Promise<BucketDoc[]> {
+  return tenantCollection<BucketDoc>(db, 'analytics_buckets', tenant).findByIds(ids);
 }
 
 /**
- * How long buckets are kept, in days after their local day: every dimension
- * alike (the heatmap's `hours` too, which `days=365` reads). The analytics
- * operations read at most 365 local days ending today; an account's today is
- * at most a day before UTC's, so 400 days keep every bucket a report can read
- * with a month to spare.
+ * Which documents cover a window: the sum of the month documents of `months`
+ * and the day documents of `days`, less the day documents of `minus` (days of
+ * those months outside the window).
+ */
+export interface WindowRead {
+  months: string[];
+  days: string[];
+  minus: string[];
+}
+
+const monthsOf = (list: string[]): string[] => [...new Set(list.map((day) => day.slice(0, 7)))];
+
+/** Every day of a month. */
+function daysOf(month: string): string[] {
+  const length = Number(lastDayOf(month).slice(8));
+  return Array.from({ length }, (_, i) => `${month}-${pad(i + 1)}`);
+}
+
+/**
+ * A window's documents for a dimension but `totals`, the fewest of: each month
+ * the window touches (from `monthsFrom` on, see monthBucketsFrom) by its month
+ * document — less its days outside the window — or by its days in the window.
+ * A year: 11 or 12 whole months, and for the partial months at its two ends
+ * the fewer of their days in the window and 1 + their days out of it (at most
+ * 16 each; today being the 24th of 30: 1 + 6).
+ */
+export function windowRead(list: string[], monthsFrom: string): WindowRead {
+  const read: WindowRead = { months: [], days: [], minus: [] };
+  const inWindow = new Set(list);
+  for (const month of monthsOf(list)) {
+    const all = daysOf(month);
+    const inside = all.filter((day) => inWindow.has(day));
+    const outside = all.filter((day) => !inWindow.has(day));
+    if (month >= monthsFrom && 1 + outside.length < inside.length) {
+      read.months.push(month);
+      read.minus.push(...outside);
+    } else read.days.push(...inside);
+  }
+  return read;
+}
+
+/**
+ * A window's `totals` documents (the summary and the timeseries): the `daily`
+ * document of every month the window touches (from `monthsFrom` on), the
+ * `totals` day documents of the window's other days. A year: 13 documents.
+ */
+export function seriesRead(list: string[], monthsFrom: string): WindowRead {
+  const months = monthsOf(list).filter((m) => m >= monthsFrom);
+  const counted = new Set(months);
+  return { months, days: list.filter((day) => !counted.has(day.slice(0, 7))), minus: [] };
+}
+
+/** The `_id`s of `read`: its months' documents of `monthDimension`, its days' (and those it subtracts) of `dimension`. */
+export const readIds = (tenant: Tenant, read: WindowRead, dimension: Dimension, monthDimension: StoredDimension = dimension): string[] => [
+  ...read.months.map((month) => monthBucketId(tenant, month, monthDimension)),
+  ...[...read.days, ...read.minus].map((day) => bucketId(tenant, day, dimension)),
+];
+
+interface MonthBucketsMarker {
+  _id: string;
+  /** The first month month documents count whole (`YYYY-MM`). */
+  from: string;
+  started_at: Date;
+}
+
+const MARKER_ID = 'month_buckets';
+/** Counts every month: the deployment had no bucket before month documents. */
+const EVERY_MONTH = '0000-01';
+/** Counts no month (no marker yet): reports read day documents only. */
+const NO_MONTH = '9999-12';
+
+/** The month after `month`. */
+function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 7);
+}
+
+/**
+ * Records, once per deployment, the first month that month documents count
+ * whole (every process calls it at start; the first call decides). A
+ * deployment without any bucket yet: every month. One that has day documents
+ * from before month documents existed: the month after the one in which any
+ * local day of `now` falls (a fact counted before now has a local day at most
+ * a day after now's UTC day); earlier months are read from their day
+ * documents, which hold everything (README "Analytics").
+ */
+export async function startMonthBuckets(db: Db, now: Date = new Date()): Promise<string> {
+  const markers = platformCollection<MonthBucketsMarker>(db, 'analytics_state');
+  const found = await markers.findOne({ _id: MARKER_ID });
+  if (found) return found.from;
+  const counted = await db.collection('analytics_buckets').findOne({}, { projection: { _id: 1 } });
+  const from = counted ? nextMonth(new Date(now.getTime() + 86_400_000).toISOString().slice(0, 7)) : EVERY_MONTH;
+  try {
+    await markers.insertOne({ _id: MARKER_ID, from, started_at: now });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
+  return (await markers.findOne({ _id: MARKER_ID }))?.from ?? from;
+}
+
+/** The marker never changes once written: kept per database. */
+const monthsFrom = new Map<string, string>();
+
+/** The first month that month documents count whole in this deployment (none before startMonthBuckets ran). */
+export async function monthBucketsFrom(db: Db): Promise<string> {
+  const hit = monthsFrom.get(db.databaseName);
+  if (hit) return hit;
+  const marker = await platformCollection<MonthBucketsMarker>(db, 'analytics_state').findOne({ _id: MARKER_ID });
+  if (!marker) return NO_MONTH;
+  monthsFrom.set(db.databaseName, marker.from);
+  return marker.from;
+}
+
+/**
+ * How long buckets are kept, in days after their local day (a month
+ * document's: the month's last day): every dimension alike (the heatmap's
+ * `hours` too, which `days=365` reads). The analytics operations read at most
+ * 365 local days ending today; an account's today is at most a day before
+ * UTC's, so 400 days keep every bucket a report can read, and a month
+ * document while any of its days can be read. A report may read a month's
+ * document less the days before its window: those are at most 365 + 31 days
+ * old, so the retention must not go below 397 days.
  */
 export const BUCKET_RETENTION_DAYS = 400;
 
 /**
- * Removes every tenant's buckets of days more than BUCKET_RETENTION_DAYS
- * before `now`'s UTC day (the retention sweep); how many. Local days compare
- * as text (`YYYY-MM-DD`); a fact counted that long after its day (a late
- * commission report) lands in a bucket the next sweep removes.
+ * Removes every tenant's buckets of days (month documents: of months whose
+ * last day is) more than BUCKET_RETENTION_DAYS before `now`'s UTC day (the
+ * retention sweep); how many. Local days compare as text (`YYYY-MM-DD`); a
+ * fact counted that long after its day (a late commission report) lands in a
+ * bucket the next sweep removes.
  */
 export async function sweepOldBuckets(db: Db, now: Date = new Date()): Promise<number> {
   const before = new Date(now.getTime() - BUCKET_RETENTION_DAYS * 86_400_000).toISOString().slice(0, 10);

@@ -1,8 +1,12 @@
 /**
- * The six analytics reports, read from the buckets (buckets.ts) alone: a
- * report over `days` days reads at most `days` documents per dimension it
- * shows — never the raw publications, deliveries, clicks or commissions —
- * plus, for a page of groups or offers, their names by `_id`.
+ * The six analytics reports, read from the buckets (buckets.ts) alone — never
+ * the raw publications, deliveries, clicks or commissions: per dimension it
+ * shows, a report reads the month documents of the months wholly or mostly
+ * inside its window (less the day documents of their days outside it) and the
+ * day documents of its other days (the summary and the timeseries: the
+ * `daily` document of each month it touches), plus, for a page of groups or
+ * offers, their names by `_id`. reportBucketIds says which; the benchmark's
+ * bare read reads the same.
  *
  * Counters, as the writers keep them: publications (publications.ts), clicks
  * (`clicks` for people, `bot_clicks` for bots and link prefetchers) and
@@ -13,7 +17,7 @@ import { Db } from 'mongodb';
 import { Page, Tenant } from '../db';
 import { getGroups } from '../groups/store';
 import { getOffers } from '../offers/store';
-import { accountTimeZone, BucketDoc, Dimension, readBuckets, windowDays } from './buckets';
+import { accountTimeZone, BucketDoc, monthBucketsFrom, readBucketDocs, readIds, seriesRead, weekdayOf, windowDays, windowRead } from './buckets';
 
 /** What every report is asked: its window, and whether bots' clicks count. */
 export interface ReportQuery {
@@ -34,20 +38,53 @@ interface Scope {
   window: Window;
   list: string[];
   includeBots: boolean;
+  /** The bucket documents the report read. */
+  docs: BucketDoc[];
+  /** The days whose day documents it subtracts (from their month's document). */
+  minus: Set<string>;
 }
 
-async function scopeOf(db: Db, tenant: Tenant, q: ReportQuery, now: Date): Promise<Scope> {
-  const timeZone = await accountTimeZone(db, tenant.accountId);
+export type ReportName = 'summary' | 'timeseries' | 'groups' | 'offers' | 'sources' | 'heatmap';
+
+/** The `_id`s of the bucket documents `report` reads over the window `list` (local days, oldest first). */
+export function reportBucketIds(tenant: Tenant, report: ReportName, list: string[], monthsFrom: string): string[] {
+  switch (report) {
+    case 'summary':
+    case 'timeseries':
+      return readIds(tenant, seriesRead(list, monthsFrom), 'totals', 'daily');
+    case 'groups':
+    case 'offers':
+    case 'sources':
+      return readIds(tenant, windowRead(list, monthsFrom), report);
+    case 'heatmap': {
+      const read = windowRead(list, monthsFrom);
+      return (['hours', 'elements', 'pages'] as const).flatMap((dimension) => readIds(tenant, read, dimension));
+    }
+  }
+}
+
+/** The report's window, and the bucket documents it reads. */
+async function scopeOf(db: Db, tenant: Tenant, report: ReportName, q: ReportQuery, now: Date): Promise<Scope> {
+  const [timeZone, monthsFrom] = await Promise.all([accountTimeZone(db, tenant.accountId), monthBucketsFrom(db)]);
   const list = windowDays(now, q.days, timeZone);
-  return { window: { days: q.days, time_zone: timeZone, first_day: list[0]!, last_day: list.at(-1)! }, list, includeBots: q.include_bots };
+  return {
+    window: { days: q.days, time_zone: timeZone, first_day: list[0]!, last_day: list.at(-1)! },
+    list,
+    includeBots: q.include_bots,
+    docs: await readBucketDocs(db, tenant, reportBucketIds(tenant, report, list, monthsFrom)),
+    minus: new Set(report === 'summary' || report === 'timeseries' ? [] : windowRead(list, monthsFrom).minus),
+  };
 }
 
-/** Adds every number of `from` into `into`, nested objects key by key. */
-function addInto(into: Counters, from: unknown): Counters {
+/** -1 for a day document the report subtracts, else 1. */
+const signOf = (s: Scope, doc: BucketDoc): number => (doc.month === undefined && s.minus.has(doc.day) ? -1 : 1);
+
+/** Adds every number of `from` (times `sign`) into `into`, nested objects key by key. */
+function addInto(into: Counters, from: unknown, sign = 1): Counters {
   if (typeof from !== 'object' || from === null) return into;
   for (const [k, v] of Object.entries(from)) {
-    if (typeof v === 'number') into[k] = ((into[k] as number | undefined) ?? 0) + v;
-    else if (typeof v === 'object' && v !== null) into[k] = addInto((into[k] as Counters | undefined) ?? {}, v);
+    if (typeof v === 'number') into[k] = ((into[k] as number | undefined) ?? 0) + sign * v;
+    else if (typeof v === 'object' && v !== null) into[k] = addInto((into[k] as Counters | undefined) ?? {}, v, sign);
   }
   return into;
 }
@@ -104,29 +141,35 @@ function moneyOf(c: Counters): MoneyTotal[] {
 
 const commissionCount = (c: Counters): number => moneyOf(c).reduce((n, m) => n + m.count, 0);
 
-/** The sum of the `totals` of every day. */
-async function totalsOf(db: Db, tenant: Tenant, s: Scope): Promise<Counters> {
-  const sum: Counters = {};
-  for (const doc of await readBuckets(db, tenant, 'totals', s.list)) addInto(sum, doc.c);
-  return sum;
+/** The `totals` of each day, from its day document or its entry in its month's `daily` document. */
+function dailyOf(docs: BucketDoc[]): Map<string, Counters> {
+  const byDay = new Map<string, Counters>();
+  for (const doc of docs) {
+    if (doc.month === undefined) byDay.set(doc.day, doc.c);
+    else for (const [dd, c] of Object.entries(doc.c)) byDay.set(`${doc.month}-${dd}`, c as Counters);
+  }
+  return byDay;
 }
 
-/** The counters of every key of a keyed dimension, summed over the days. */
-async function keyedOf(db: Db, tenant: Tenant, dimension: Dimension, s: Scope): Promise<Map<string, Counters>> {
+/** The counters of every key of a keyed dimension, summed over `docs` (less those the report subtracts). */
+function keyedOf(s: Scope, docs: BucketDoc[] = s.docs): Map<string, Counters> {
   const sums = new Map<string, Counters>();
-  for (const doc of await readBuckets(db, tenant, dimension, s.list)) {
+  for (const doc of docs) {
+    const sign = signOf(s, doc);
     for (const [key, counters] of Object.entries(doc.c)) {
       let sum = sums.get(key);
       if (!sum) sums.set(key, (sum = {}));
-      addInto(sum, counters);
+      addInto(sum, counters, sign);
     }
   }
   return sums;
 }
 
 export async function summaryReport(db: Db, tenant: Tenant, q: ReportQuery, now = new Date()) {
-  const s = await scopeOf(db, tenant, q, now);
-  const t = await totalsOf(db, tenant, s);
+  const s = await scopeOf(db, tenant, 'summary', q, now);
+  const byDay = dailyOf(s.docs);
+  const t: Counters = {};
+  for (const day of s.list) addInto(t, byDay.get(day));
   return {
     ...s.window,
     publications: num(t, 'publications'),
@@ -143,12 +186,12 @@ export async function summaryReport(db: Db, tenant: Tenant, q: ReportQuery, now 
 }
 
 export async function timeseriesReport(db: Db, tenant: Tenant, q: ReportQuery, now = new Date()) {
-  const s = await scopeOf(db, tenant, q, now);
-  const byDay = new Map<string, BucketDoc>((await readBuckets(db, tenant, 'totals', s.list)).map((d) => [d.day, d]));
+  const s = await scopeOf(db, tenant, 'timeseries', q, now);
+  const byDay = dailyOf(s.docs);
   return {
     ...s.window,
     points: s.list.map((date) => {
-      const c = byDay.get(date)?.c ?? {};
+      const c = byDay.get(date) ?? {};
       return {
         date,
         publications: num(c, 'publications'),
@@ -172,8 +215,8 @@ function paged<R>(rows: R[], shown: (r: R) => boolean, rank: (a: R, b: R) => num
 const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function groupsReport(db: Db, tenant: Tenant, q: ReportQuery, page: Page, now = new Date()) {
-  const s = await scopeOf(db, tenant, q, now);
-  const rows = [...(await keyedOf(db, tenant, 'groups', s))].map(([group_id, c]) => ({
+  const s = await scopeOf(db, tenant, 'groups', q, now);
+  const rows = [...keyedOf(s)].map(([group_id, c]) => ({
     group_id,
     publications: num(c, 'deliveries'),
     sent: num(c, 'deliveries_sent'),
@@ -205,8 +248,8 @@ export async function offersReport(
   page: Page,
   now = new Date(),
 ) {
-  const s = await scopeOf(db, tenant, q, now);
-  const rows = [...(await keyedOf(db, tenant, 'offers', s))].map(([offer_id, c]) => ({
+  const s = await scopeOf(db, tenant, 'offers', q, now);
+  const rows = [...keyedOf(s)].map(([offer_id, c]) => ({
     offer_id,
     publications: num(c, 'publications'),
     posts: num(c, 'publications_sent'),
@@ -235,8 +278,8 @@ export async function offersReport(
 }
 
 export async function sourcesReport(db: Db, tenant: Tenant, q: ReportQuery, page: Page, now = new Date()) {
-  const s = await scopeOf(db, tenant, q, now);
-  const rows = [...(await keyedOf(db, tenant, 'sources', s))].map(([marketplace, c]) => ({
+  const s = await scopeOf(db, tenant, 'sources', q, now);
+  const rows = [...keyedOf(s)].map(([marketplace, c]) => ({
     marketplace,
     publications: num(c, 'publications'),
     clicks: clicksOf(c, s.includeBots),
@@ -264,20 +307,19 @@ function ranked<K extends string>(sums: Map<string, Counters>, name: K, includeB
 const HEATMAP_KEYS = 500;
 
 export async function heatmapReport(db: Db, tenant: Tenant, q: ReportQuery, now = new Date()) {
-  const s = await scopeOf(db, tenant, q, now);
-  const [hours, elements, pages] = await Promise.all([
-    readBuckets(db, tenant, 'hours', s.list),
-    keyedOf(db, tenant, 'elements', s),
-    keyedOf(db, tenant, 'pages', s),
-  ]);
+  const s = await scopeOf(db, tenant, 'heatmap', q, now);
+  const of = (dimension: BucketDoc['dimension']) => s.docs.filter((doc) => doc.dimension === dimension);
+  const [elements, pages] = [keyedOf(s, of('elements')), keyedOf(s, of('pages'))];
   const cells = Array.from({ length: 7 * 24 }, (_, i) => ({ weekday: Math.floor(i / 24), hour: i % 24, clicks: 0 }));
   let clicks = 0;
-  for (const doc of hours) {
-    // The weekday of the local day (a calendar date, whatever the zone).
-    const weekday = new Date(`${doc.day}T00:00:00Z`).getUTCDay();
-    for (const [hour, c] of Object.entries(doc.c)) {
-      const n = clicksOf(c as Counters, s.includeBots);
-      cells[weekday * 24 + Number(hour)]!.clicks += n;
+  for (const doc of of('hours')) {
+    // A day document's hours fall on its day's weekday (a calendar date, whatever the zone); a month's are `<weekday>_<hour>`.
+    const dayWeekday = doc.month === undefined ? weekdayOf(doc.day) : 0;
+    const sign = signOf(s, doc);
+    for (const [key, c] of Object.entries(doc.c)) {
+      const [weekday, hour] = doc.month === undefined ? [dayWeekday, Number(key)] : key.split('_').map(Number);
+      const n = sign * clicksOf(c as Counters, s.includeBots);
+      cells[weekday! * 24 + hour!]!.clicks += n;
       clicks += n;
     }
   }

@@ -13,7 +13,7 @@ import { ensureIndexes } from '../../domain/db';
 import { hit } from '../../domain/accounts/rate-limits';
 import { insertRequestLogs } from '../../domain/developer/request-logs';
 import { claimIdempotencyKey, completeIdempotencyKey } from '../../domain/developer/idempotency';
-import { addToBuckets, bucketId, BUCKET_RETENTION_DAYS, localDayHour } from '../../domain/analytics/buckets';
+import { addToBuckets, bucketId, BUCKET_RETENTION_DAYS, localDayHour, monthBucketId } from '../../domain/analytics/buckets';
 import { stackEnv } from '../helpers/stack';
 
 let client: MongoClient;
@@ -193,13 +193,41 @@ test('analytics buckets are kept 400 days after their day, every dimension and t
   await addToBuckets(db, b, [fact(500)]);
   const day = (ageDays: number) => localDayHour(new Date(Date.now() - ageDays * DAY), 'UTC').day;
   const ids = (t: typeof a | typeof b, ageDays: number) => (['totals', 'hours', 'groups'] as const).map((d) => bucketId(t, day(ageDays), d));
-  const buckets = () => db.collection<{ _id: string; c: unknown }>('analytics_buckets');
-  assert.equal(await buckets().countDocuments(), 12);
+  const monthIds = (t: typeof a | typeof b, ageDays: number) =>
+    (['daily', 'hours', 'groups'] as const).map((d) => monthBucketId(t, day(ageDays).slice(0, 7), d));
+  const buckets = () => db.collection<{ _id: string; c: unknown; month?: string }>('analytics_buckets');
+  const dayDocs = async () =>
+    (
+      await buckets()
+        .find({ month: { $exists: false } })
+        .toArray()
+    )
+      .map((d) => d._id)
+      .sort();
+  const monthDocs = async () =>
+    new Set(
+      (
+        await buckets()
+          .find({ month: { $exists: true } })
+          .toArray()
+      ).map((d) => d._id),
+    );
+  assert.equal((await dayDocs()).length, 12);
+  const total = await buckets().countDocuments();
 
   const result = await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords();
-  assert.equal(result.analytics_buckets, 6);
-  const left = (await buckets().find({}).toArray()).map((d) => d._id).sort();
-  assert.deepEqual(left, [...ids(a, 399), ...ids(a, 0)].sort());
+  assert.deepEqual(await dayDocs(), [...ids(a, 399), ...ids(a, 0)].sort());
+  // Month documents go 400 days after their month's last day: those of 399 days ago and today stay, 500 days ago go.
+  const months = await monthDocs();
+  assert.deepEqual(
+    [...monthIds(a, 399), ...monthIds(a, 0)].filter((id) => !months.has(id)),
+    [],
+  );
+  assert.deepEqual(
+    monthIds(b, 500).filter((id) => months.has(id)),
+    [],
+  );
+  assert.equal(result.analytics_buckets, total - (await buckets().countDocuments()));
   // What is kept is untouched, and a second sweep removes nothing.
   assert.deepEqual((await buckets().findOne({ _id: bucketId(a, day(399), 'groups') }))?.c, { grp_retention: { clicks: 1 } });
   assert.equal((await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords()).analytics_buckets, 0);

@@ -15,6 +15,7 @@ import { createLogger } from '../../domain/logger';
 import { temporalScheduleId } from '../../domain/temporal/names';
 import { createAccount, createApiKey, Plan } from '../../domain/accounts/store';
 import { Environment, ensureIndexes } from '../../domain/db';
+import { startMonthBuckets } from '../../domain/analytics/buckets';
 import { SCOPES } from '../../schemas/openapi/common';
 import { Client, Connection, ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 
@@ -61,6 +62,7 @@ export async function startTestApp(
   const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
   const mongo = await connectMongo({ mongodbUri: env.mongodbUri, mongodbDb: dbName });
   await ensureIndexes(mongo.db);
+  await startMonthBuckets(mongo.db);
   const temporal = await connectTemporal(env);
   const closeConnections = () => Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
   let app: ReturnType<typeof createApp>;

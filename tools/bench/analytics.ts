@@ -13,8 +13,10 @@
  * offers exist, so that reports find their names. No operation reads the raw
  * publications or clicks, so none are written.
  *
- * The bare read is the fastest plain driver read of the same documents we know
- * on this database: every `_id` with its own findOne, all in flight at once
+ * The bare read is the fastest plain driver read of the same documents (those
+ * `reportBucketIds` names: month documents for the months mostly inside the
+ * window, day documents for the other days) we know on this database: every
+ * `_id` with its own findOne, all in flight at once
  * (an `$in` filter is printed beside it: on the embedded FerretDB it decodes
  * the whole collection). The API runs in a child process; sequential
  * keep-alive requests alternate with the bare reads. Starts its own stack (or
@@ -27,7 +29,17 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { closeApp, createApp } from '../../api/app';
 import { createAccount, createApiKey, setAccountRateLimit, setAccountTimeZone } from '../../domain/accounts/store';
-import { addToBuckets, BucketDoc, bucketId, BucketFact, BucketIncrement, Dimension, windowDays } from '../../domain/analytics/buckets';
+import {
+  addToBuckets,
+  BucketDoc,
+  BucketFact,
+  BucketIncrement,
+  Dimension,
+  monthBucketsFrom,
+  startMonthBuckets,
+  windowDays,
+} from '../../domain/analytics/buckets';
+import { ReportName, reportBucketIds } from '../../domain/analytics/service';
 import { completedFact, deliveryFact, queuedFact } from '../../domain/analytics/publications';
 import { MARKETPLACES } from '../../domain/links/marketplaces';
 import { connectMongo, connectTemporal } from '../../domain/config';
@@ -95,6 +107,7 @@ async function serve(config: ServeConfig): Promise<void> {
 async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: string; docs: number }> {
   const mongo = await connectMongo(config);
   await ensureIndexes(mongo.db);
+  await startMonthBuckets(mongo.db);
   const temporal = await connectTemporal(config);
   const domain = { db: mongo.db, temporal: { client: temporal.client } };
   const account = await createAccount(mongo.db, { name: 'Bench analytics' });
@@ -221,15 +234,7 @@ function get(agent: Agent, port: number, path: string, apiKey: string): Promise<
   });
 }
 
-/** What each operation reads: its dimensions. */
-const OPERATIONS: [string, Dimension[]][] = [
-  ['summary', ['totals']],
-  ['timeseries', ['totals']],
-  ['groups', ['groups']],
-  ['offers', ['offers']],
-  ['sources', ['sources']],
-  ['heatmap', ['hours', 'elements', 'pages']],
-];
+const OPERATIONS: ReportName[] = ['summary', 'timeseries', 'groups', 'offers', 'sources', 'heatmap'];
 
 async function main(): Promise<void> {
   await withStack('offerops-bench-analytics-', async (bench) => {
@@ -242,13 +247,15 @@ async function main(): Promise<void> {
     } = await forkServer<{ port: number }>(__filename, config);
     const mongo = await connectMongo(config);
     const coll = mongo.db.collection<BucketDoc>('analytics_buckets');
+    const monthsFrom = await monthBucketsFrom(mongo.db);
     log('bench: measuring');
     const rows: string[] = [];
     let met = true;
     for (const days of [30, 365]) {
       const list = windowDays(new Date(), days, TIME_ZONE);
-      for (const [name, dimensions] of OPERATIONS) {
-        const ids = dimensions.flatMap((dim) => list.map((day) => bucketId(seeded.tenant, day, dim)));
+      for (const name of OPERATIONS) {
+        // The documents the report reads (month documents for whole months, day documents for the rest).
+        const ids = reportBucketIds(seeded.tenant, name, list, monthsFrom);
         const agent = new Agent({ keepAlive: true, maxSockets: 1 });
         const path = `/api/v1/analytics/${name}?days=${days}${name === 'groups' || name === 'offers' ? '&limit=30' : ''}`;
         const ours: number[] = [];
