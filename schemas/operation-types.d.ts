@@ -611,7 +611,7 @@ export interface paths {
          *
          *     Needs the `monitors:write` scope.
          *
-         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `automation.segment_id` or `automation.group_id` this account does not have → 400 `unknown_reference`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `automation.segment_id` or `automation.group_id` this account does not have → 400 `unknown_reference`; a source `url` whose host resolves to a loopback or private address the operator did not allow → 400 `validation_failed` (rule `destination`).
          */
         post: operations["monitor_create"];
         delete?: never;
@@ -653,7 +653,7 @@ export interface paths {
          *
          *     Needs the `monitors:write` scope.
          *
-         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; an `automation.segment_id` or `automation.group_id` this account does not have → 400 `unknown_reference`; a concurrent change of the same record → 409 `conflict` (read it again and retry).
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; an `automation.segment_id` or `automation.group_id` this account does not have → 400 `unknown_reference`; a source `url` whose host resolves to a loopback or private address the operator did not allow → 400 `validation_failed` (rule `destination`); a concurrent change of the same record → 409 `conflict` (read it again and retry).
          */
         patch: operations["monitor_update"];
         trace?: never;
@@ -1141,11 +1141,11 @@ export interface paths {
         put?: never;
         /**
          * Convert a URL into an affiliate link using only this account's integrations
-         * @description Short links of the marketplaces (amzn.to, a.co, mercadolivre.com/sec, s.shopee.com.br, shope.ee, s.click.aliexpress.com, divulgador.magalu.com) are resolved first, by the webhook rules (public addresses only). Others’ affiliate and tracking parameters are removed, then this account’s integration is applied, and a tracked link is stored. A host of no supported marketplace is a 400 `unknown_marketplace`; a marketplace this account has no integration for is a 404 `integration_missing` naming it; a short link that cannot be followed is a 400 `link_unresolvable`; an `offer_id` of no offer of this account is a 400 `unknown_reference`. Records `link.created`.
+         * @description Short links of the marketplaces (amzn.to, a.co, mercadolivre.com/sec, s.shopee.com.br, shope.ee, s.click.aliexpress.com, divulgador.magalu.com) are resolved first, by the webhook rules (public addresses only). Others’ affiliate and tracking parameters are removed, then this account’s integration is applied, and a tracked link is stored. A host of no supported marketplace nor of this account's `other` integration (a URL template with its own `hosts`), or of another marketplace than the `marketplace` given, is a 400 `unknown_marketplace` (so whether a URL is accepted depends on the integrations, and for a short link on where it leads); a marketplace this account has no integration for is a 404 `integration_missing` naming it; a short link that cannot be followed is a 400 `link_unresolvable`; an `offer_id` of no offer of this account is a 400 `unknown_reference`. Records `link.created`.
          *
          *     Needs the `links:write` scope.
          *
-         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `offer_id` this account does not have → 400 `unknown_reference`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `offer_id` this account does not have → 400 `unknown_reference`; a host of no supported marketplace nor of this account's `other` integration (its `hosts`), or of another marketplace than the `marketplace` given, judged where a short link leads → 400 `unknown_marketplace`; a marketplace this account has no integration for → 404 `integration_missing`; a short link that cannot be followed to a public address → 400 `link_unresolvable`.
          */
         post: operations["link_convert"];
         delete?: never;
@@ -2063,9 +2063,12 @@ export interface components {
         ScheduleStatus: "active" | "paused" | "completed";
         /** @description Repeat the schedule: exactly one of `rrule` or `cron`, read as wall-clock time in `timezone` (`UTC` when omitted), so 09:00 stays 09:00 local across daylight-saving changes. A time that does not exist on the day the clocks go forward is skipped that day; a time that occurs twice on the day they go back runs once. Runs at most every 15 minutes: the times of day a rule gives must be at least 15 minutes apart, also across midnight (a denser rule is a 400 `validation_failed`). Replaced as a whole on update; `null` makes the schedule a one-off at `run_at`. */
         ScheduleRecurrenceInput: {
-            /** @description RFC 5545 RRULE without the `RRULE:` prefix, e.g. `FREQ=DAILY;BYHOUR=9;BYMINUTE=0` or `FREQ=WEEKLY;BYDAY=MO,WE,FR`. Supported subset: `FREQ` = `DAILY`, `WEEKLY` or `MONTHLY`; `BYHOUR` (0-23) and `BYMINUTE` (0-59) lists; `BYDAY` (`MO`…`SU`, no ordinals such as `1MO`); `BYMONTHDAY` (1-31, `MONTHLY` only; months without that day are skipped); `INTERVAL` = 1, or for `MONTHLY` 2, 3, 4, 6 or 12. A part left out is taken from `run_at` read in `timezone` (the hour and minute — and the second when neither `BYHOUR` nor `BYMINUTE` is given, else :00; the weekday for `WEEKLY`; the day of the month for `MONTHLY`). Anything else (`COUNT`, `UNTIL` — use `ends_at` —, `HOURLY`, `YEARLY`, `BYSETPOS`, `INTERVAL` above 1 for `DAILY`/`WEEKLY`, …) is a 400 `validation_failed` naming the part. */
+            /**
+             * @description RFC 5545 RRULE without the `RRULE:` prefix, e.g. `FREQ=DAILY;BYHOUR=9;BYMINUTE=0` or `FREQ=WEEKLY;BYDAY=MO,WE,FR`. Supported subset, each part at most once and in any order: `FREQ` (required) = `DAILY`, `WEEKLY` or `MONTHLY`; `BYHOUR` (0-23) and `BYMINUTE` (0-59) lists; `BYDAY` (`MO`…`SU`, no ordinals such as `1MO`); `BYMONTHDAY` (1-31, `MONTHLY` only; months without that day are skipped); `INTERVAL` = 1, or for `MONTHLY` 2, 3, 4, 6 or 12. Numbers have one or two digits (`INTERVAL` up to three). A part left out is taken from `run_at` read in `timezone` (the hour and minute — and the second when neither `BYHOUR` nor `BYMINUTE` is given, else :00; the weekday for `WEEKLY`; the day of the month for `MONTHLY`). Anything else (`COUNT`, `UNTIL` — use `ends_at` —, `HOURLY`, `YEARLY`, `BYSETPOS`, `INTERVAL` above 1 for `DAILY`/`WEEKLY`, …) is a 400 `validation_failed` (rule `pattern`). The times of day it gives must be at least 15 minutes apart, across midnight too (rule `frequency`).
+             * @example FREQ=DAILY;BYHOUR=9;BYMINUTE=0
+             */
             rrule: string;
-            /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed` */
+            /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC` (the default when omitted); a name the time zone database does not know is a 400 `validation_failed` (rule `timezone`) */
             timezone?: string;
             /**
              * Format: date-time
@@ -2073,9 +2076,12 @@ export interface components {
              */
             ends_at?: string;
         } | {
-            /** @description five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 9 * * 1-5`. Each field: `*`, a value, a range `a-b`, a step `*\/n`, `a/n` or `a-b/n`, or a comma list of those; months `1-12` or `JAN`-`DEC`, weekdays `0-7` (0 and 7 are Sunday) or `SUN`-`SAT`. Restrict day-of-month or day-of-week, not both (classic cron would run when either matches, the scheduler when both do: the ambiguity is refused). No `@daily`-style shorthands, `L`, `W`, `#` or `?`. */
+            /**
+             * @description five-field cron expression (minute hour day-of-month month day-of-week, separated by single spaces), e.g. `0 9 * * 1-5`. Each field: `*`, a value, a range `a-b`, a step `*\/n`, `a/n` or `a-b/n` (n from 1 to 99), or a comma list of those; minutes 0-59, hours 0-23, days of the month 1-31, months `1-12` or `JAN`-`DEC`, weekdays `0-7` (0 and 7 are Sunday) or `SUN`-`SAT` (names in any case; numbers of one or two digits). Restrict day-of-month or day-of-week, not both (classic cron would run when either matches, the scheduler when both do: the ambiguity is refused). No `@daily`-style shorthands, `L`, `W`, `#` or `?`. A range must not run backwards (`9-7`: rule `range`), and the times of day must be at least 15 minutes apart, across midnight too (rule `frequency`).
+             * @example 0 9 * * 1-5
+             */
             cron: string;
-            /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed` */
+            /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC` (the default when omitted); a name the time zone database does not know is a 400 `validation_failed` (rule `timezone`) */
             timezone?: string;
             /**
              * Format: date-time
@@ -2237,7 +2243,7 @@ export interface components {
             /** @description the currency code (default `currency`; else the one written after the price, else BRL) */
             currency?: string;
         };
-        /** @description One place offers are found. */
+        /** @description One place offers are found. A `search` source says where its items are (`mapping.items`); no other type has it. */
         MonitorSource: {
             /**
              * @description `merchant_xml`: a Google Merchant feed, RSS 2.0 or Atom (`g:` fields); `csv`: a CSV file with a header row; `json`: JSON lines or one JSON array of items; `search`: an HTTP JSON API answering one document whose items are at `mapping.items`.
@@ -2282,14 +2288,20 @@ export interface components {
         MonitorFrequency: {
             every_minutes: number;
         } | {
-            /** @description e.g. `0 9 * * 1-5` */
+            /**
+             * @description five-field cron expression (minute hour day-of-month month day-of-week, separated by single spaces), e.g. `0 9 * * 1-5`. Each field: `*`, a value, a range `a-b`, a step `*\/n`, `a/n` or `a-b/n` (n from 1 to 99), or a comma list of those; minutes 0-59, hours 0-23, days of the month 1-31, months `1-12` or `JAN`-`DEC`, weekdays `0-7` (0 and 7 are Sunday) or `SUN`-`SAT` (names in any case; numbers of one or two digits). Restrict day-of-month or day-of-week, not both (classic cron would run when either matches, the scheduler when both do: the ambiguity is refused). No `@daily`-style shorthands, `L`, `W`, `#` or `?`. A range must not run backwards (`9-7`: rule `range`), and the times of day must be at least 15 minutes apart, across midnight too (rule `frequency`).
+             * @example 0 9 * * 1-5
+             */
             cron: string;
-            /** @description IANA time zone name (`UTC` when omitted); unknown names are a 400 `validation_failed` */
+            /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC` (the default when omitted); a name the time zone database does not know is a 400 `validation_failed` (rule `timezone`) */
             timezone?: string;
         } | {
-            /** @description e.g. `FREQ=DAILY;BYHOUR=9,18;BYMINUTE=0`, as for schedules */
+            /**
+             * @description RFC 5545 RRULE without the `RRULE:` prefix, e.g. `FREQ=DAILY;BYHOUR=9;BYMINUTE=0` or `FREQ=WEEKLY;BYDAY=MO,WE,FR`. Supported subset, each part at most once and in any order: `FREQ` (required) = `DAILY`, `WEEKLY` or `MONTHLY`; `BYHOUR` (0-23) and `BYMINUTE` (0-59) lists; `BYDAY` (`MO`…`SU`, no ordinals such as `1MO`); `BYMONTHDAY` (1-31, `MONTHLY` only; months without that day are skipped); `INTERVAL` = 1, or for `MONTHLY` 2, 3, 4, 6 or 12. Numbers have one or two digits (`INTERVAL` up to three). A part left out is taken from `run_at` read in `timezone` (the hour and minute — and the second when neither `BYHOUR` nor `BYMINUTE` is given, else :00; the weekday for `WEEKLY`; the day of the month for `MONTHLY`). Anything else (`COUNT`, `UNTIL` — use `ends_at` —, `HOURLY`, `YEARLY`, `BYSETPOS`, `INTERVAL` above 1 for `DAILY`/`WEEKLY`, …) is a 400 `validation_failed` (rule `pattern`). The times of day it gives must be at least 15 minutes apart, across midnight too (rule `frequency`).
+             * @example FREQ=DAILY;BYHOUR=9;BYMINUTE=0
+             */
             rrule: string;
-            /** @description IANA time zone name (`UTC` when omitted); unknown names are a 400 `validation_failed` */
+            /** @description IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC` (the default when omitted); a name the time zone database does not know is a 400 `validation_failed` (rule `timezone`) */
             timezone?: string;
         };
         /** @description When the monitor runs: one of `every_minutes`, `cron`, `rrule` is set. */
@@ -6635,7 +6647,6 @@ export interface operations {
                      *               "name": "example",
                      *               "marketplace": "example",
                      *               "mapping": {
-                     *                 "items": "example",
                      *                 "title": "example",
                      *                 "url": "example",
                      *                 "price": "example",
@@ -6787,7 +6798,6 @@ export interface operations {
                      *             "name": "example",
                      *             "marketplace": "example",
                      *             "mapping": {
-                     *               "items": "example",
                      *               "title": "example",
                      *               "url": "example",
                      *               "price": "example",
@@ -6916,7 +6926,6 @@ export interface operations {
                      *             "name": "example",
                      *             "marketplace": "example",
                      *             "mapping": {
-                     *               "items": "example",
                      *               "title": "example",
                      *               "url": "example",
                      *               "price": "example",
@@ -7088,7 +7097,6 @@ export interface operations {
                      *             "name": "example",
                      *             "marketplace": "example",
                      *             "mapping": {
-                     *               "items": "example",
                      *               "title": "example",
                      *               "url": "example",
                      *               "price": "example",

@@ -159,10 +159,16 @@ function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObj
       for (const f of fields) details.push({ location, field: join(base, f), rule: 'oneOf', message: `takes only one of ${fields.join(', ')}` });
       continue;
     }
-    // One field refused by a branch of an `if`: say on what condition it is taken.
+    // One field refused by a branch of an `if` (on the object itself, or on an object inside it: a source's
+    // `mapping`): say on what condition it is taken.
     const branch = /^(.*)\/(then|else)\//.exec(never.schemaPath);
     const cause = branch
-      ? errors.find((e) => e.keyword === 'if' && e.instancePath === never.instancePath && e.schemaPath === `${branch[1]}/if`)
+      ? errors.find(
+          (e) =>
+            e.keyword === 'if' &&
+            e.schemaPath === `${branch[1]}/if` &&
+            (never.instancePath === e.instancePath || never.instancePath.startsWith(`${e.instancePath}/`)),
+        )
       : undefined;
     const when = cause ? conditionOf(cause.parentSchema?.if) : null;
     const message = !when ? 'is not taken here' : branch![2] === 'else' ? `is taken only when ${when}` : `is not taken when ${when}`;

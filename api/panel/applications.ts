@@ -5,10 +5,9 @@
  */
 import { SCOPES } from '../../schemas/openapi/common';
 import { APPLICATION_NAME_MAX, createApplication, listApplications, revokeApplication } from '../../domain/developer/applications';
-import { form, html } from './html';
-import { PanelPage } from './page';
+import { envFieldset, form, html, scopesFieldset, secretField, table } from './html';
+import { PanelPage, refused } from './page';
 
-const error = (message: string, status = 400) => ({ notice: { kind: 'error' as const, body: html`${message}` }, status });
 const minute = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : '');
 
 export const applicationsPage: PanelPage = {
@@ -35,25 +34,7 @@ export const applicationsPage: PanelPage = {
         <code>POST /api/developer/oauth/token</code> (OAuth 2.0 client credentials). The token works on <code>/api/v1</code> within the
         application's scopes and environment; revoking the application makes every token issued to it fail at once.
       </p>
-      <table>
-        <caption>
-          Applications of this account
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">client_id</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Environment</th>
-            <th scope="col">Created (UTC)</th>
-            <th scope="col">Revoked (UTC)</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>
+      ${table('Applications of this account', ['Name', 'client_id', 'Scopes', 'Environment', 'Created (UTC)', 'Revoked (UTC)', 'Action'], rows)}
       <h2>Create an application</h2>
       ${form(
         '/panel/applications/create',
@@ -62,24 +43,16 @@ export const applicationsPage: PanelPage = {
             <label for="app-name">Name</label>
             <input type="text" id="app-name" name="name" maxlength="${APPLICATION_NAME_MAX}" required />
           </p>
-          <fieldset>
-            <legend>Environment</legend>
-            <label><input type="radio" name="env" value="test" checked /> test (sandbox)</label>
-            <label><input type="radio" name="env" value="live" /> live</label>
-          </fieldset>
-          <fieldset>
-            <legend>Scopes</legend>
-            ${SCOPES.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" /> ${s}</label>`)}
-          </fieldset>
+          ${envFieldset()} ${scopesFieldset(SCOPES)}
           <button type="submit">Create application</button>`,
       )}`;
   },
   actions: {
     async create(c, f) {
       const env = f.get('env');
-      if (env !== 'live' && env !== 'test') return error('Choose the environment: live or test.');
+      if (env !== 'live' && env !== 'test') return refused('Choose the environment: live or test.');
       const scopes = f.getAll('scopes');
-      if (!scopes.length) return error('Choose at least one scope.');
+      if (!scopes.length) return refused('Choose at least one scope.');
       // createApplication checks the name and the scopes (400 validation_failed, shown as the notice).
       const { application, clientSecret } = await createApplication(
         c.deps.db,
@@ -93,14 +66,7 @@ export const applicationsPage: PanelPage = {
               Application ${application.name} created: <code>client_id</code> <code id="new-client-id">${application.client_id}</code>. Copy its
               client secret now: it is shown only this once.
             </p>
-            <div class="secret">
-              <label for="new-secret">Client secret</label><input id="new-secret" type="text" readonly value="${clientSecret}" /><button
-                type="button"
-                data-copy="new-secret"
-              >
-                Copy
-              </button>
-            </div>`,
+            ${secretField('Client secret', clientSecret)}`,
         },
         status: 201,
       };
@@ -109,7 +75,7 @@ export const applicationsPage: PanelPage = {
       const id = f.get('application_id') ?? '';
       // Only this account's applications: another account's is as unknown as one that does not exist.
       const app = (await listApplications(c.deps.db, c.accountId)).find((a) => a.id === id);
-      if (!app) return error('No such application.', 404);
+      if (!app) return refused('No such application.', 404);
       if (app.state === 'revoked') return { notice: { kind: 'ok', body: html`Application ${app.name} was revoked already.` } };
       if (f.get('confirm') !== 'yes') {
         // First the question, with the same form confirmed: nothing changes until it is answered.

@@ -1,7 +1,7 @@
 /** Contract tests: run them against this API in the sandbox, and their history. */
 import { runContractTests } from '../../domain/contract-tests/runner';
 import { listRuns } from '../../domain/contract-tests/store';
-import { form, html } from './html';
+import { form, html, table } from './html';
 import { PanelPage } from './page';
 
 export const contractTestsPage: PanelPage = {
@@ -18,51 +18,39 @@ export const contractTestsPage: PanelPage = {
       <h2>History</h2>
       ${
         runs.length
-          ? html`<table>
-              <caption>
-                Past runs, newest first
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Started (UTC)</th>
-                  <th scope="col">Result</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Checks</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${runs.map(
-                  (r) =>
-                    html`<tr>
-                      <td>${r.started_at.toISOString().slice(0, 19).replace('T', ' ')}</td>
-                      <td class="${r.result}">${r.result}</td>
-                      <td>${(r.duration_ms / 1000).toFixed(1)} s</td>
-                      <td>${r.trigger}</td>
-                      <td>
-                        <ul>
-                          ${r.checks.map(
-                            (ch) =>
-                              html`<li>
-                                <span class="${ch.result}">${ch.result}</span> ${ch.name} (${ch.assertions}
-                                checked)${ch.note ? html`: ${ch.note}` : ''}${
-                                  ch.failures.length
-                                    ? html`<details>
-                                        <summary>${ch.failures.length} failures</summary>
-                                        <ul>
-                                          ${ch.failures.map((f) => html`<li>${f}</li>`)}
-                                        </ul>
-                                      </details>`
-                                    : ''
-                                }
-                              </li>`,
-                          )}
-                        </ul>
-                      </td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+          ? table(
+              'Past runs, newest first',
+              ['Started (UTC)', 'Result', 'Duration', 'From', 'Checks'],
+              runs.map(
+                (r) =>
+                  html`<tr>
+                    <td>${r.started_at.toISOString().slice(0, 19).replace('T', ' ')}</td>
+                    <td class="${r.result}">${r.result}</td>
+                    <td>${(r.duration_ms / 1000).toFixed(1)} s</td>
+                    <td>${r.trigger}</td>
+                    <td>
+                      <ul>
+                        ${r.checks.map(
+                          (ch) =>
+                            html`<li>
+                              <span class="${ch.result}">${ch.result}</span> ${ch.name} (${ch.assertions}
+                              checked)${ch.note ? html`: ${ch.note}` : ''}${
+                                ch.failures.length
+                                  ? html`<details>
+                                      <summary>${ch.failures.length} failures</summary>
+                                      <ul>
+                                        ${ch.failures.map((f) => html`<li>${f}</li>`)}
+                                      </ul>
+                                    </details>`
+                                  : ''
+                              }
+                            </li>`,
+                        )}
+                      </ul>
+                    </td>
+                  </tr>`,
+              ),
+            )
           : html`<p>No run yet.</p>`
       }`;
   },

@@ -36,6 +36,48 @@ export const form = (action: string, csrf: string, body: Html, attrs = ''): Html
     `<form method="post" action="${esc(action)}"${attrs ? ` ${attrs}` : ''}>${html`<input type="hidden" name="csrf" value="${csrf}" />`.text}${body.text}</form>`,
   );
 
+/** A table: its caption, a header row (`scope="col"`) of `columns`, and `rows` (one `<tr>` each). */
+export const table = (caption: string, columns: readonly string[], rows: readonly Html[]): Html =>
+  html`<table>
+    <caption>
+      ${caption}
+    </caption>
+    <thead>
+      <tr>
+        ${columns.map((c) => html`<th scope="col">${c}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
+
+/** The environment of a new credential (key or application): test, the sandbox, unless live is chosen. */
+export const envFieldset = (): Html =>
+  html`<fieldset>
+    <legend>Environment</legend>
+    <label><input type="radio" name="env" value="test" checked /> test (sandbox)</label>
+    <label><input type="radio" name="env" value="live" /> live</label>
+  </fieldset>`;
+
+/** The scopes of a new credential: a checkbox each. */
+export const scopesFieldset = (scopes: readonly string[]): Html =>
+  html`<fieldset>
+    <legend>Scopes</legend>
+    ${scopes.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" /> ${s}</label>`)}
+  </fieldset>`;
+
+/** A secret shown once, read-only, with a button that copies it. */
+export const secretField = (label: string, secret: string): Html =>
+  html`<div class="secret">
+    <label for="new-secret">${label}</label><input id="new-secret" type="text" readonly value="${secret}" /><button
+      type="button"
+      data-copy="new-secret"
+    >
+      Copy
+    </button>
+  </div>`;
+
 export interface Notice {
   kind: 'ok' | 'error';
   body: Html;

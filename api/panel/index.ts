@@ -16,7 +16,7 @@ import { csrfMatches, PanelSession, sessionOf, SESSION_MS, signIn, signOut } fro
 import { AppDeps } from '../handlers/types';
 import { AppMiddleware } from '../middleware/state';
 import { form, html, Html, layout, Notice, SCRIPT, STYLESHEET } from './html';
-import { ActionResult, Download, PageContext, PanelPage } from './page';
+import { ActionResult, Download, PageContext, PanelPage, refused } from './page';
 import { DomainError } from '../../domain/errors';
 import { ERROR_STATUS } from '../../schemas/openapi/common';
 import { PANEL_PAGES } from './pages';
@@ -215,7 +215,7 @@ export function panel(deps: AppDeps): AppMiddleware {
           result = await action(c, f);
         } catch (err) {
           if (!(err instanceof DomainError)) throw err;
-          result = { notice: { kind: 'error', body: html`${err.message}` }, status: ERROR_STATUS[err.code] };
+          result = refused(err.message, ERROR_STATUS[err.code]);
         }
         return render(ctx, session, page, result.notice, result.status ?? 200);
       }

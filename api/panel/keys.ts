@@ -2,11 +2,10 @@
 import { SCOPES } from '../../schemas/openapi/common';
 import { keyState } from '../../domain/accounts/admin';
 import { createApiKey, KeyInputError, listApiKeys, revokeApiKey, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
-import { form, html } from './html';
-import { PanelPage } from './page';
+import { envFieldset, form, html, scopesFieldset, secretField, table } from './html';
+import { PanelPage, refused } from './page';
 
 const LIFETIMES = Object.keys(TEST_KEY_LIFETIMES) as (keyof typeof TEST_KEY_LIFETIMES)[];
-const error = (message: string, status = 400) => ({ notice: { kind: 'error' as const, body: html`${message}` }, status });
 
 export const keysPage: PanelPage = {
   slug: 'keys',
@@ -32,35 +31,13 @@ export const keysPage: PanelPage = {
         Keys authenticate calls to <code>/api/v1</code>: <code>Authorization: Bearer oo_…</code>. A test key works on the sandbox (the test
         environment) only and always expires.
       </p>
-      <table>
-        <caption>
-          Keys of this account
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Environment</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">State</th>
-            <th scope="col">Created (UTC)</th>
-            <th scope="col">Expires (UTC)</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>
+      ${table('Keys of this account', ['Name', 'Environment', 'Scopes', 'State', 'Created (UTC)', 'Expires (UTC)', 'Action'], rows)}
       <h2>Create a key</h2>
       ${form(
         '/panel/keys/create',
         c.csrf,
         html`<p><label for="key-name">Name</label> <input type="text" id="key-name" name="name" maxlength="100" /></p>
-          <fieldset>
-            <legend>Environment</legend>
-            <label><input type="radio" name="env" value="test" checked /> test (sandbox)</label>
-            <label><input type="radio" name="env" value="live" /> live</label>
-          </fieldset>
+          ${envFieldset()}
           <p>
             <label for="key-expires">Expires after</label>
             <select id="key-expires" name="expires">
@@ -68,10 +45,7 @@ export const keysPage: PanelPage = {
               <option value="never">never (live keys only)</option>
             </select>
           </p>
-          <fieldset>
-            <legend>Scopes</legend>
-            ${SCOPES.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" /> ${s}</label>`)}
-          </fieldset>
+          ${scopesFieldset(SCOPES)}
           <button type="submit">Create key</button>`,
       )}`;
   },
@@ -80,10 +54,10 @@ export const keysPage: PanelPage = {
       const env = f.get('env');
       const expires = f.get('expires') ?? '7d';
       const scopes = f.getAll('scopes');
-      if (env !== 'live' && env !== 'test') return error('Choose the environment: live or test.');
-      if (!scopes.length) return error('Choose at least one scope.');
-      if (expires !== 'never' && !(LIFETIMES as string[]).includes(expires)) return error('Choose when the key expires.');
-      if (env === 'test' && expires === 'never') return error('Test keys always expire: choose 1h, 1d or 7d.');
+      if (env !== 'live' && env !== 'test') return refused('Choose the environment: live or test.');
+      if (!scopes.length) return refused('Choose at least one scope.');
+      if (expires !== 'never' && !(LIFETIMES as string[]).includes(expires)) return refused('Choose when the key expires.');
+      if (env === 'test' && expires === 'never') return refused('Test keys always expire: choose 1h, 1d or 7d.');
       const name = (f.get('name') ?? '').trim().slice(0, 100) || undefined;
       try {
         const { apiKey, keyId } = await createApiKey(c.deps.db, {
@@ -97,19 +71,12 @@ export const keysPage: PanelPage = {
           notice: {
             kind: 'ok',
             body: html`<p>Key <code>${keyId}</code> created. Copy its secret now: it is shown only this once.</p>
-              <div class="secret">
-                <label for="new-secret">Secret</label><input id="new-secret" type="text" readonly value="${apiKey}" /><button
-                  type="button"
-                  data-copy="new-secret"
-                >
-                  Copy
-                </button>
-              </div>`,
+              ${secretField('Secret', apiKey)}`,
           },
           status: 201,
         };
       } catch (err) {
-        if (err instanceof KeyInputError) return error(err.message);
+        if (err instanceof KeyInputError) return refused(err.message);
         throw err;
       }
     },
@@ -117,7 +84,7 @@ export const keysPage: PanelPage = {
       const id = f.get('key_id') ?? '';
       // Only this account's keys: another account's key is as unknown as one that does not exist.
       const key = (await listApiKeys(c.deps.db, c.accountId)).find((k) => k._id === id);
-      if (!key) return error('No such key.', 404);
+      if (!key) return refused('No such key.', 404);
       await revokeApiKey(c.deps.db, key._id);
       return { notice: { kind: 'ok', body: html`Key ${key.name ?? key._id} revoked.` } };
     },

@@ -9,7 +9,7 @@ import { listApiKeys } from '../../domain/accounts/store';
 import { listApplications } from '../../domain/developer/applications';
 import { decodeCursor, listRequestLogs, RequestLogFilter, requestLogCsv } from '../../domain/developer/request-logs';
 import { invalid } from '../../domain/errors';
-import { html, Html } from './html';
+import { html, Html, table } from './html';
 import { PageContext, PanelPage } from './page';
 
 const PAGE_SIZE = 50;
@@ -124,38 +124,23 @@ export const logsPage: PanelPage = {
     const nextLink = next ? `/panel/logs?${new URLSearchParams([...filters, ['cursor', next]]).toString()}` : null;
     return html`${intro}
       <p><a href="${csv}" download>Download CSV</a> (these filters, oldest first, every matching request)</p>
-      <table>
-        <caption>
-          Requests, newest first${cursor ? ' (older page)' : ''}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Time (UTC)</th>
-            <th scope="col">Request id</th>
-            <th scope="col">Method</th>
-            <th scope="col">Route</th>
-            <th scope="col">Status</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Credential</th>
-            <th scope="col">Environment</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${items.map(
-            (r) =>
-              html`<tr>
-                <td>${r.time.toISOString().slice(0, 23).replace('T', ' ')}</td>
-                <td><code>${r.request_id}</code></td>
-                <td>${r.method}</td>
-                <td><code>${r.route}</code></td>
-                <td>${r.status}</td>
-                <td>${r.duration_ms} ms</td>
-                <td title="${r.credential_id}">${names.get(r.credential_id) ?? r.credential_id}</td>
-                <td>${r.env}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
+      ${table(
+        `Requests, newest first${cursor ? ' (older page)' : ''}`,
+        ['Time (UTC)', 'Request id', 'Method', 'Route', 'Status', 'Duration', 'Credential', 'Environment'],
+        items.map(
+          (r) =>
+            html`<tr>
+              <td>${r.time.toISOString().slice(0, 23).replace('T', ' ')}</td>
+              <td><code>${r.request_id}</code></td>
+              <td>${r.method}</td>
+              <td><code>${r.route}</code></td>
+              <td>${r.status}</td>
+              <td>${r.duration_ms} ms</td>
+              <td title="${r.credential_id}">${names.get(r.credential_id) ?? r.credential_id}</td>
+              <td>${r.env}</td>
+            </tr>`,
+        ),
+      )}
       ${items.length ? '' : html`<p>No request matches.</p>`}
       <nav aria-label="Pages of the log">
         ${cursor ? html`<a href="/panel/logs${filters.toString() ? `?${filters.toString()}` : ''}">Newest</a>` : ''}

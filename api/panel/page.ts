@@ -1,7 +1,7 @@
 /** What a page of the panel is: a module with a slug, a title, a render and its form actions. */
 import { PanelSession } from '../../domain/panel/auth';
 import { AppDeps } from '../handlers/types';
-import { Html, Notice } from './html';
+import { html, Html, Notice } from './html';
 
 export interface PageContext {
   deps: AppDeps;
@@ -26,6 +26,9 @@ export interface ActionResult {
   notice: Notice;
   status?: number;
 }
+
+/** An action refused: the reason as an error notice, with its status. */
+export const refused = (message: string, status = 400): ActionResult => ({ notice: { kind: 'error', body: html`${message}` }, status });
 
 export interface PanelPage {
   /** `/panel/<slug>`; its actions post to `/panel/<slug>/<action>`. */

@@ -2,7 +2,7 @@
 import { TENANT_COLLECTIONS, crossTenantCollection } from '../../domain/db';
 import { resetSandbox } from '../../domain/sandbox/reset';
 import { SANDBOX_SEED, sandboxSeedOf } from '../../domain/sandbox/seed';
-import { form, html } from './html';
+import { form, html, table } from './html';
 import { PanelPage } from './page';
 
 export const sandboxPage: PanelPage = {
@@ -28,50 +28,31 @@ export const sandboxPage: PanelPage = {
         The test environment (keys <code>oo_test_…</code>) starts with this sample data, made by the same functions as real data. Publications
         and replies in it are recorded by the sandbox connector, never sent.
       </p>
-      <table>
-        <caption>
-          The seed
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Resource</th>
-            <th scope="col">What</th>
-            <th scope="col">Id now</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows.map(
-            ([what, about, id]) =>
+      ${table(
+        'The seed',
+        ['Resource', 'What', 'Id now'],
+        rows.map(
+          ([what, about, id]) =>
+            html`<tr>
+              <th scope="row">${what}</th>
+              <td>${about}</td>
+              <td><code>${id ?? 'not seeded'}</code></td>
+            </tr>`,
+        ),
+      )}
+      ${table(
+        'Documents in the test environment now',
+        ['Collection', 'Documents'],
+        counts
+          .filter(([, n]) => n > 0)
+          .map(
+            ([name, n]) =>
               html`<tr>
-                <th scope="row">${what}</th>
-                <td>${about}</td>
-                <td><code>${id ?? 'not seeded'}</code></td>
+                <td>${name}</td>
+                <td>${n}</td>
               </tr>`,
-          )}
-        </tbody>
-      </table>
-      <table>
-        <caption>
-          Documents in the test environment now
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Collection</th>
-            <th scope="col">Documents</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${counts
-            .filter(([, n]) => n > 0)
-            .map(
-              ([name, n]) =>
-                html`<tr>
-                  <td>${name}</td>
-                  <td>${n}</td>
-                </tr>`,
-            )}
-        </tbody>
-      </table>
+          ),
+      )}
       <h2>Reset</h2>
       <p>
         Deletes everything in the test environment — its Temporal Schedules and running workflows too — and seeds it again. Live data is not

@@ -2,8 +2,8 @@
 import { Environment } from '../../domain/db';
 import { listDeliveries, redeliver } from '../../domain/webhooks/service';
 import { listWebhooks } from '../../domain/webhooks/store';
-import { form, html, Html } from './html';
-import { PageContext, PanelPage } from './page';
+import { form, html, Html, table } from './html';
+import { PageContext, PanelPage, refused } from './page';
 
 const ENVS: Environment[] = ['live', 'test'];
 const DELIVERIES_SHOWN = 10;
@@ -38,23 +38,7 @@ async function section(c: PageContext, env: Environment): Promise<Html> {
           </tr>`,
       );
       return html`<h3><code>${w._id}</code> → ${w.url} (${w.state})</h3>
-        <table>
-          <caption>
-            Latest deliveries (${deliveries.length} of ${total})
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Event id</th>
-              <th scope="col">State</th>
-              <th scope="col">Attempts (UTC)</th>
-              <th scope="col">Action</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows}
-          </tbody>
-        </table>`;
+        ${table(`Latest deliveries (${deliveries.length} of ${total})`, ['Event', 'Event id', 'State', 'Attempts (UTC)', 'Action'], rows)}`;
     }),
   );
   return html`<h2>${env}</h2>
@@ -74,7 +58,7 @@ export const webhooksPage: PanelPage = {
   actions: {
     async redeliver(c, f) {
       const env = f.get('env');
-      if (env !== 'live' && env !== 'test') return { notice: { kind: 'error', body: html`Unknown environment.` }, status: 400 };
+      if (env !== 'live' && env !== 'test') return refused('Unknown environment.');
       await redeliver(c.deps, { accountId: c.accountId, env }, f.get('webhook_id') ?? '', f.get('delivery_id') ?? '');
       return { notice: { kind: 'ok', body: html`Delivery started again.` } };
     },

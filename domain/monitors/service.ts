@@ -63,10 +63,6 @@ const refuse = (field: string, rule: string, message: string) =>
 async function checkSources(deps: MonitorDeps, sources: Schema<'MonitorSource'>[]): Promise<MonitorSource[]> {
   const out: MonitorSource[] = [];
   for (const [i, s] of sources.entries()) {
-    if (s.type === 'search' && !s.mapping?.items)
-      throw refuse(`sources[${i}].mapping.items`, 'required', 'a search source says where its items are');
-    if (s.type !== 'search' && s.mapping?.items)
-      throw refuse(`sources[${i}].mapping.items`, 'search_only', 'only a search source has items at a path');
     try {
       await checkSourceUrl(s.url, deps.webhookAllow ?? []);
     } catch (err) {

@@ -241,9 +241,15 @@ const CRON_FIELDS = [
   { name: 'day-of-week', min: 0, max: 7, names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] },
 ] as const;
 
-/** The values one cron field selects; throws RecurrenceError on anything outside the documented grammar. */
-function cronField(field: string, spec: (typeof CRON_FIELDS)[number], text: string): number[] {
-  const refuse = (why: string) => new RecurrenceError(field, 'cron', `${spec.name} field "${text}": ${why}`);
+/**
+ * The values one cron field selects; throws RecurrenceError on anything outside
+ * the documented grammar. A range running backwards is no matter of grammar
+ * (rule `range`): it goes in `backwards`, for parseCron to refuse once the
+ * whole expression is known to be well formed.
+ */
+function cronField(field: string, spec: (typeof CRON_FIELDS)[number], text: string, backwards: string[]): number[] {
+  const why = (reason: string) => `${spec.name} field "${text}": ${reason}`;
+  const refuse = (reason: string) => new RecurrenceError(field, 'cron', why(reason));
   const value = (v: string): number => {
     const named = (spec.names as readonly string[]).indexOf(v.toUpperCase());
     if (named >= 0) return named + (spec.name === 'month' ? 1 : 0);
@@ -262,21 +268,28 @@ function cronField(field: string, spec: (typeof CRON_FIELDS)[number], text: stri
     const end = to !== undefined ? value(to) : from === '*' || stepText ? spec.max : start;
     const step = stepText ? Number(stepText) : 1;
     if (step < 1) throw refuse('a step must be at least 1');
-    if (end < start) throw refuse(`the range ${start}-${end} runs backwards`);
+    if (end < start) backwards.push(why(`the range ${start}-${end} runs backwards`));
     for (let n = start; n <= end; n += step) out.add(n);
   }
   return [...out].sort((a, b) => a - b);
 }
 
-/** Validates a five-field cron expression; its normal form (single spaces) is what Temporal receives. */
+/**
+ * Validates a five-field cron expression; its normal form (single spaces) is
+ * what Temporal receives. The grammar first (rule `cron`: what the contract's
+ * pattern states), then the rules across values that no pattern states:
+ * a backwards range (`range`), runs closer than 15 minutes (`frequency`).
+ */
 export function parseCron(text: string, field = 'recurrence.cron'): string {
   const fields = text.trim().split(/\s+/);
   if (fields.length !== 5)
     throw new RecurrenceError(field, 'cron', 'a cron expression has five fields: minute hour day-of-month month day-of-week');
-  const [minutes, hours] = CRON_FIELDS.map((spec, i) => cronField(field, spec, fields[i]!));
+  const backwards: string[] = [];
+  const [minutes, hours] = CRON_FIELDS.map((spec, i) => cronField(field, spec, fields[i]!, backwards));
   if (fields[2] !== '*' && fields[4] !== '*') {
     throw new RecurrenceError(field, 'cron', 'restrict day-of-month or day-of-week, not both (cron dialects disagree on what both mean)');
   }
+  if (backwards.length) throw new RecurrenceError(field, 'range', backwards[0]!);
   checkDensity(field, hours!, minutes!);
   return fields.join(' ');
 }

@@ -252,6 +252,8 @@ const STATE_DECIDED_CODES = [
   'invalid_transition',
   // following a short link over the network: the world decides
   'link_unresolvable',
+  // whether a URL's host is known: the account's `other` integration (its hosts), and where a short link leads
+  'unknown_marketplace',
   'not_found',
   'integration_missing',
   ...ERROR_CODES[409],
@@ -267,7 +269,8 @@ export const STATE_DECIDED_RULES = {
   after_run_at: 'across fields: a recurrence ends after its first run',
   after_opens: 'across fields: store hours close after they open',
   max_per_day: 'across fields: at most two store-hour periods a day',
-  range: 'across fields: a monitor max_price is not below min_price',
+  range: 'across values: a range does not run backwards (a monitor max_price below min_price, a cron field 9-7)',
+  frequency: 'across values: the times of day a recurrence or monitor frequency gives are at least 15 minutes apart',
   unique_id: 'journey graph: block ids are unique',
   single_entry: 'journey graph: exactly one trigger block',
   branches: 'journey graph: condition and wait_reply blocks have two branches',

@@ -43,15 +43,30 @@ export function exampleOf(schema: JsonSchema | undefined, components: Record<str
   if ('const' in schema) return schema.const;
   if ('default' in schema) return schema.default;
   if (Array.isArray(schema.enum)) return schema.enum.find((v) => v !== null) ?? schema.enum[0];
+  if (isObject(schema.if)) {
+    // The example of the schema without its condition tells which branch holds; that branch then joins the schema.
+    const { if: condition, then: yes, else: no, ...rest } = schema;
+    const branch = holds(condition, exampleOf(rest, components, all, depth + 1)) ? yes : no;
+    return exampleOf(isObject(branch) ? conjoin(rest, branch, components) : rest, components, all, depth + 1);
+  }
   for (const key of ['oneOf', 'allOf'] as const) {
     const fields = schema[key] ? chosenFields({ [key]: schema[key] }) : null;
-    if (fields)
+    if (fields) {
+      // With every field shown (a response), the alternatives not chosen and the fields a `not` refuses are left out.
+      const refused = all ? refusedFields({ [key]: schema[key] }) : [];
+      const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).filter(([name]) => !refused.includes(name));
       return exampleOf(
-        { ...schema, [key]: undefined, required: [...((schema.required ?? []) as string[]), ...fields] },
+        {
+          ...schema,
+          [key]: undefined,
+          properties: Object.fromEntries(properties),
+          required: [...((schema.required ?? []) as string[]), ...fields],
+        },
         components,
         all,
         depth + 1,
       );
+    }
   }
   for (const key of ['oneOf', 'anyOf'] as const) {
     const branches = schema[key] as JsonSchema[] | undefined;
@@ -113,6 +128,62 @@ function chosenFields(schema: JsonSchema): string[] | null {
   if (isObject(schema.not)) return presenceTest(schema.not) ? [] : null;
   const parts = ((schema.allOf ?? []) as JsonSchema[]).map(chosenFields);
   return parts.length && parts.every((p) => p !== null) ? parts.flat() : null;
+}
+
+/** The fields alternatives over present fields refuse an example: those of each `oneOf` but its first, the last of each `not`. */
+function refusedFields(schema: JsonSchema): string[] {
+  const oneOf = schema.oneOf as JsonSchema[] | undefined;
+  const not = isObject(schema.not) ? ((schema.not.required ?? []) as string[]) : [];
+  return [
+    ...(oneOf ?? []).slice(1).flatMap((b) => (b.required ?? []) as string[]),
+    ...not.slice(-1),
+    ...((schema.allOf ?? []) as JsonSchema[]).flatMap(refusedFields),
+  ];
+}
+
+/**
+ * Whether an example meets an `if`: the forms the document's conditions take
+ * (`properties` with a `const` or an `enum`, `required`); any other form
+ * throws, so that a new one is taught here rather than given a wrong example.
+ */
+function holds(condition: JsonSchema, value: unknown): boolean {
+  const known = ['properties', 'required'];
+  const unknown = Object.keys(condition).filter((k) => !known.includes(k));
+  if (unknown.length) throw new Error(`examples: an \`if\` with ${unknown.join(', ')} is not supported`);
+  if (!isObject(value)) return false;
+  const required = (condition.required ?? []) as string[];
+  if (!required.every((name) => name in value)) return false;
+  return Object.entries((condition.properties ?? {}) as Record<string, JsonSchema>).every(([name, test]) => {
+    if (!(name in value)) return true;
+    if ('const' in test) return value[name] === test.const;
+    if (Array.isArray(test.enum)) return test.enum.includes(value[name]);
+    throw new Error(`examples: an \`if\` testing ${name} by ${Object.keys(test).join(', ')} is not supported`);
+  });
+}
+
+/**
+ * A schema and a branch of its `if` as one: the branch's `required` added, its
+ * `properties` joined to the schema's own (following their `$ref`), anything
+ * else it says (alternatives, `not`) added under `allOf`; its `type`, which
+ * strict Ajv wants restated on a nested object, must be the schema's own.
+ */
+function conjoin(schema: JsonSchema, branch: JsonSchema, components: Record<string, JsonSchema>): JsonSchema {
+  if (!Object.keys(branch).length) return schema;
+  const base = typeof schema.$ref === 'string' ? components[schema.$ref.split('/').pop()!]! : schema;
+  const { required, properties, type, ...other } = branch;
+  if (type !== undefined && type !== base.type)
+    throw new Error(`examples: a branch of type ${JSON.stringify(type)} on a schema of type ${JSON.stringify(base.type)}`);
+  const own = (base.properties ?? {}) as Record<string, JsonSchema>;
+  const joined = Object.entries((properties ?? {}) as Record<string, JsonSchema>).map(([name, p]) => [
+    name,
+    own[name] ? conjoin(own[name], p, components) : p,
+  ]);
+  return {
+    ...base,
+    ...(required ? { required: [...new Set([...((base.required ?? []) as string[]), ...(required as string[])])] } : {}),
+    ...(properties ? { properties: { ...own, ...Object.fromEntries(joined) } } : {}),
+    ...(Object.keys(other).length ? { allOf: [...((base.allOf ?? []) as JsonSchema[]), other] } : {}),
+  };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -60,7 +60,9 @@ export const operations: OperationDef[] = [
       'Short links of the marketplaces (amzn.to, a.co, mercadolivre.com/sec, s.shopee.com.br, shope.ee, s.click.aliexpress.com, ' +
       'divulgador.magalu.com) are resolved first, by the webhook rules (public addresses only). Others’ affiliate and tracking ' +
       'parameters are removed, then this account’s integration is applied, and a tracked link is stored. A host of no supported ' +
-      'marketplace is a 400 `unknown_marketplace`; a marketplace this account has no integration for is a 404 `integration_missing` ' +
+      "marketplace nor of this account's `other` integration (a URL template with its own `hosts`), or of another marketplace " +
+      'than the `marketplace` given, is a 400 `unknown_marketplace` (so whether a URL is accepted depends on the integrations, ' +
+      'and for a short link on where it leads); a marketplace this account has no integration for is a 404 `integration_missing` ' +
       'naming it; a short link that cannot be followed is a 400 `link_unresolvable`; an `offer_id` of no offer of this account is ' +
       'a 400 `unknown_reference`. Records `link.created`.',
     body: { schema: ref('LinkConvertRequest'), required: true },

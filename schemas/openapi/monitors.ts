@@ -18,6 +18,7 @@ import {
   str,
 } from './common';
 import { resource } from './crud';
+import { CRON, IANA_TIMEZONE, RRULE } from './recurrence';
 
 export const MONITOR_SOURCE_TYPES = ['merchant_xml', 'csv', 'json', 'search'] as const;
 export const MONITOR_STATES = ['active', 'paused'] as const;
@@ -31,13 +32,6 @@ const words = (what: string): JsonSchema => arr(str({ minLength: 1, maxLength: 6
 const storeNames = (what: string): JsonSchema =>
   arr(str({ minLength: 1, maxLength: 120 }), { maxItems: 100, uniqueItems: true, description: what });
 const PATH = str({ minLength: 1, maxLength: 120, pattern: '^[^.\\s][^\\s]*$', description: 'a field name, or a dot path (`price.value`)' });
-
-const IANA_TIMEZONE = str({
-  minLength: 1,
-  maxLength: 64,
-  pattern: '^(?:UTC|[A-Za-z]+(?:/[A-Za-z0-9_+-]+)+)$',
-  description: 'IANA time zone name (`UTC` when omitted); unknown names are a 400 `validation_failed`',
-});
 
 const mappingFields: Record<string, JsonSchema> = {
   items: { ...PATH, description: '`search` only (required there): the path of the array of items in the answer, e.g. `data.results`' },
@@ -80,7 +74,12 @@ export const schemas: Record<string, JsonSchema> = {
       mapping: ref('MonitorSourceMapping'),
     },
     ['type', 'url'],
-    { description: 'One place offers are found.' },
+    {
+      description: 'One place offers are found. A `search` source says where its items are (`mapping.items`); no other type has it.',
+      if: { properties: { type: { const: 'search' } } },
+      then: { required: ['mapping'], properties: { mapping: { type: 'object', ...present('items') } } },
+      else: { properties: { mapping: { type: 'object', not: present('items') } } },
+    },
   ),
   MonitorCriteria: object(
     {
@@ -112,27 +111,10 @@ export const schemas: Record<string, JsonSchema> = {
       'schedules: five-field cron, the RRULE subset of schedules, at least 15 minutes apart). Replaced as a whole on update.',
     oneOf: [
       object({ every_minutes: int({ minimum: 15, maximum: 10080 }) }, ['every_minutes'], { description: 'Every N minutes.' }),
-      object(
-        {
-          cron: str({ minLength: 9, maxLength: 120, pattern: '^\\S+(?: \\S+){4}$', description: 'e.g. `0 9 * * 1-5`' }),
-          timezone: IANA_TIMEZONE,
-        },
-        ['cron'],
-        { description: 'A cron expression, as for schedules.' },
-      ),
-      object(
-        {
-          rrule: str({
-            minLength: 6,
-            maxLength: 500,
-            pattern: '^[A-Z]+=[A-Za-z0-9,+-]+(?:;[A-Z]+=[A-Za-z0-9,+-]+)*$',
-            description: 'e.g. `FREQ=DAILY;BYHOUR=9,18;BYMINUTE=0`, as for schedules',
-          }),
-          timezone: IANA_TIMEZONE,
-        },
-        ['rrule'],
-        { description: 'An RFC 5545 rule, as for schedules.' },
-      ),
+      object({ cron: CRON, timezone: IANA_TIMEZONE }, ['cron'], { description: 'A cron expression, as for schedules.' }),
+      object({ rrule: RRULE, timezone: IANA_TIMEZONE }, ['rrule'], {
+        description: 'An RFC 5545 rule, as for schedules; a part left out is taken from when the frequency was set (instead of `run_at`).',
+      }),
     ],
   },
   MonitorFrequencyRecord: record(

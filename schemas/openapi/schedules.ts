@@ -19,15 +19,9 @@ import {
   str,
 } from './common';
 import { resource } from './crud';
+import { CRON, IANA_TIMEZONE, RRULE } from './recurrence';
 
 export const SCHEDULE_STATUSES = ['active', 'paused', 'completed'] as const;
-
-const IANA_TIMEZONE = str({
-  minLength: 1,
-  maxLength: 64,
-  pattern: '^(?:UTC|[A-Za-z]+(?:/[A-Za-z0-9_+-]+)+)$',
-  description: 'IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC`; unknown names are a 400 `validation_failed`',
-});
 
 /** An RFC 3339 date-time with an offset: without one it names no instant. */
 const offsetDateTime = (description: string): JsonSchema =>
@@ -40,30 +34,6 @@ const offsetDateTime = (description: string): JsonSchema =>
       'an offset names no instant and is a 400 `validation_failed`. Kept to the second.',
   });
 
-const RRULE = str({
-  minLength: 6,
-  maxLength: 500,
-  pattern: '^[A-Z]+=[A-Za-z0-9,+-]+(?:;[A-Z]+=[A-Za-z0-9,+-]+)*$',
-  description:
-    'RFC 5545 RRULE without the `RRULE:` prefix, e.g. `FREQ=DAILY;BYHOUR=9;BYMINUTE=0` or `FREQ=WEEKLY;BYDAY=MO,WE,FR`. ' +
-    'Supported subset: `FREQ` = `DAILY`, `WEEKLY` or `MONTHLY`; `BYHOUR` (0-23) and `BYMINUTE` (0-59) lists; `BYDAY` ' +
-    '(`MO`…`SU`, no ordinals such as `1MO`); `BYMONTHDAY` (1-31, `MONTHLY` only; months without that day are skipped); ' +
-    '`INTERVAL` = 1, or for `MONTHLY` 2, 3, 4, 6 or 12. A part left out is taken from `run_at` read in `timezone` (the hour ' +
-    'and minute — and the second when neither `BYHOUR` nor `BYMINUTE` is given, else :00; the weekday for `WEEKLY`; the ' +
-    'day of the month for `MONTHLY`). Anything else (`COUNT`, `UNTIL` — use ' +
-    '`ends_at` —, `HOURLY`, `YEARLY`, `BYSETPOS`, `INTERVAL` above 1 for `DAILY`/`WEEKLY`, …) is a 400 `validation_failed` ' +
-    'naming the part.',
-});
-const CRON = str({
-  minLength: 9,
-  maxLength: 120,
-  pattern: '^\\S+(?: \\S+){4}$',
-  description:
-    'five-field cron expression (minute hour day-of-month month day-of-week), e.g. `0 9 * * 1-5`. Each field: `*`, a value, ' +
-    'a range `a-b`, a step `*/n`, `a/n` or `a-b/n`, or a comma list of those; months `1-12` or `JAN`-`DEC`, weekdays `0-7` ' +
-    '(0 and 7 are Sunday) or `SUN`-`SAT`. Restrict day-of-month or day-of-week, not both (classic cron would run when ' +
-    'either matches, the scheduler when both do: the ambiguity is refused). No `@daily`-style shorthands, `L`, `W`, `#` or `?`.',
-});
 const ENDS_AT = offsetDateTime('no run after this instant, which must be after `run_at`; omitted for no end');
 
 const scheduleFields = (create: boolean): Record<string, JsonSchema> => ({

@@ -8,6 +8,8 @@
  * id (added by the document, not listed here).
  */
 const UNKNOWN = (fields: string): string => `${fields} this account does not have → 400 \`unknown_reference\``;
+const SOURCE_URL =
+  'a source `url` whose host resolves to a loopback or private address the operator did not allow → 400 `validation_failed` (rule `destination`)';
 const CHANGED = 'a concurrent change of the same record → 409 `conflict` (read it again and retry)';
 
 export const STATE_RULES: Readonly<Record<string, readonly string[]>> = {
@@ -49,8 +51,8 @@ export const STATE_RULES: Readonly<Record<string, readonly string[]>> = {
     'a `completed` schedule → 409 `conflict`',
     'what publish refuses (`offer_not_publishable`, `destination_unavailable`) → 409, recorded as a failed run',
   ],
-  monitor_create: [UNKNOWN('an `automation.segment_id` or `automation.group_id`')],
-  monitor_update: [UNKNOWN('an `automation.segment_id` or `automation.group_id`'), CHANGED],
+  monitor_create: [UNKNOWN('an `automation.segment_id` or `automation.group_id`'), SOURCE_URL],
+  monitor_update: [UNKNOWN('an `automation.segment_id` or `automation.group_id`'), SOURCE_URL, CHANGED],
   monitor_delete: ['a monitor removed while the request ran → 409 `conflict`'],
   store_update: ['a `subdomain` another store uses → 409 `slug_taken`', CHANGED],
   store_page_create: ['a `slug` another page of the store uses → 409 `slug_taken`'],
@@ -63,7 +65,13 @@ export const STATE_RULES: Readonly<Record<string, readonly string[]>> = {
     'a channel that cannot send now → 409 `channel_unavailable`',
     UNKNOWN('a `template_id` or `offer_id`'),
   ],
-  link_convert: [UNKNOWN('an `offer_id`')],
+  link_convert: [
+    UNKNOWN('an `offer_id`'),
+    "a host of no supported marketplace nor of this account's `other` integration (its `hosts`), or of another marketplace " +
+      'than the `marketplace` given, judged where a short link leads → 400 `unknown_marketplace`',
+    'a marketplace this account has no integration for → 404 `integration_missing`',
+    'a short link that cannot be followed to a public address → 400 `link_unresolvable`',
+  ],
   webhook_create: [
     'a `url` whose host resolves to a loopback or private address the operator did not allow → 400 `validation_failed` (rule `destination`)',
   ],

@@ -195,14 +195,21 @@ describe('bad input is a 4xx with the contract error shape', () => {
       'sources[0].url',
     ],
     ['a private address', { sources: [{ type: 'csv', url: 'https://10.1.2.3/x.csv' }] }, 400, 'validation_failed', 'sources[0].url'],
+    ['search without a mapping', { sources: [{ type: 'search', url: 'https://api.example/s' }] }, 400, 'validation_failed', 'sources.0.mapping'],
     [
       'search without items',
-      { sources: [{ type: 'search', url: 'https://api.example/s' }] },
+      { sources: [{ type: 'search', url: 'https://api.example/s', mapping: { title: 'name' } }] },
       400,
       'validation_failed',
-      'sources[0].mapping.items',
+      'sources.0.mapping.items',
     ],
-    ['items on a CSV', { sources: [{ type: 'csv', url: 'https://f.example/x.csv', mapping: { items: 'x' } }] }, 400, 'validation_failed'],
+    [
+      'items on a CSV',
+      { sources: [{ type: 'csv', url: 'https://f.example/x.csv', mapping: { items: 'x' } }] },
+      400,
+      'validation_failed',
+      'sources.0.mapping.items',
+    ],
     [
       'an unknown mapping field',
       { sources: [{ type: 'csv', url: 'https://f.example/x.csv', mapping: { sku: 'x' } }] },
@@ -244,6 +251,17 @@ describe('bad input is a 4xx with the contract error shape', () => {
         );
     });
   }
+
+  test('mapping.items: required of a search source and refused on the other types, each said in words', async () => {
+    const post = (source: Record<string, unknown>) =>
+      api.post('/monitors', { name: 'Bad', sources: [source], frequency: { every_minutes: 60 } });
+    const csv = await post({ type: 'csv', url: 'https://f.example/x.csv', mapping: { items: 'x' } });
+    assert.deepEqual(csv.body.details, [
+      { location: 'body', field: 'sources.0.mapping.items', rule: 'not', message: 'is taken only when type is "search"' },
+    ]);
+    const search = await post({ type: 'search', url: 'https://api.example/s', mapping: { title: 'name' } });
+    assert.deepEqual(search.body.details, [{ location: 'body', field: 'sources.0.mapping.items', rule: 'required', message: 'is required' }]);
+  });
 
   test('PATCH: the same checks, and an unknown monitor is a 404', async () => {
     const m = await monitor();

@@ -234,19 +234,33 @@ describe('recurrence: RRULE subset and cron, read in a time zone', () => {
     for (const t of (await describeOf(quarterly.id)).info.nextActionTimes) assert.deepEqual([t.getUTCDate(), t.getUTCHours()], [15, 8]);
   });
 
-  // Which rules the parser refuses, and why, is test/unit/recurrence.test.ts; here, that a refusal is a 400 naming the part.
+  // Which rules the parser refuses, and why, is test/unit/recurrence.test.ts, and that the contract's pattern admits exactly
+  // what it takes is test/unit/recurrence-patterns.test.ts; here, the boundaries as a client meets them.
   test('an RRULE outside the subset or denser than 15 minutes, an unknown zone or a bad ends_at is a 400 naming the part', async () => {
     const { group } = await w();
     const run_at = ahead(HOUR).toISOString();
     const post = (recurrence: Record<string, unknown>) => api.post('/schedules', { text: 'x', group_id: group.id, run_at, recurrence });
-    for (const [rrule, rule, says] of [
-      ['FREQ=HOURLY', 'rrule', /HOURLY is not supported/],
-      ['FREQ=DAILY;BYHOUR=9;BYMINUTE=0,14', 'frequency', /14 minutes apart/],
-    ] as const) {
+    for (const rrule of [
+      'FREQ=HOURLY',
+      'FREQ=DAILY;BYHOUR=24',
+      'FREQ=DAILY;BYMINUTE=60',
+      'FREQ=WEEKLY;INTERVAL=2',
+      'FREQ=MONTHLY;INTERVAL=5',
+      'FREQ=DAILY;BYMONTHDAY=1',
+      'FREQ=DAILY;BYHOUR=9;BYHOUR=10',
+      'FREQ=DAILY;COUNT=5',
+      'EZKS=0W4K6QRhePupBl;ABQ=81Uq3aL8',
+    ]) {
       const res = await post({ rrule });
-      refused(res, 'recurrence.rrule', rule);
-      assert.match(res.body.message, says, rrule);
+      refused(res, 'recurrence.rrule', 'pattern');
+      assert.match(res.body.message, /supported subset/, rrule);
     }
+    for (const rrule of ['BYHOUR=23;FREQ=DAILY;BYMINUTE=59', 'FREQ=MONTHLY;INTERVAL=12;BYMONTHDAY=31;BYHOUR=0;BYMINUTE=0']) {
+      assert.equal((await post({ rrule })).status, 201, rrule);
+    }
+    const dense = await post({ rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0,14' });
+    refused(dense, 'recurrence.rrule', 'frequency');
+    assert.match(dense.body.message, /14 minutes apart/);
     refused(await post({ rrule: 'FREQ=DAILY', timezone: 'Mars/Olympus_Mons' }), 'recurrence.timezone', 'timezone');
     refused(await post({ rrule: 'FREQ=DAILY', ends_at: run_at }), 'recurrence.ends_at', 'after_run_at');
     refused(await post({ rrule: 'FREQ=DAILY', ends_at: `${YEAR}-01-01T00:00:00` }), 'recurrence.ends_at', 'pattern');
@@ -268,13 +282,16 @@ describe('recurrence: RRULE subset and cron, read in a time zone', () => {
     const post = (cron: string) => api.post('/schedules', { text: 'x', group_id: group.id, run_at, recurrence: { cron } });
     for (const [cron, rule, says] of [
       ['*/10 * * * *', 'frequency', /10 minutes apart/],
-      ['0 9 1 * 1', 'cron', /not both/],
+      ['0 9-7 * * *', 'range', /runs backwards/],
+      ['0 9 1 * 1', 'pattern', /not both/],
+      ['0 24 * * *', 'pattern', /five-field cron/],
     ] as const) {
       const res = await post(cron);
       refused(res, 'recurrence.cron', rule);
       assert.match(res.body.message, says, cron);
     }
     refused(await post('@daily'), 'recurrence.cron', 'pattern');
+    assert.equal((await post('59 23 31 dec *')).status, 201);
   });
 });
 

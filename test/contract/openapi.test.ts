@@ -96,12 +96,29 @@ function assertClosed(schema: any, where: string, seen = new Set<any>()): void {
   if ((schema.type === 'object' || schema.properties) && !presenceTest) {
     if (schema.properties && Object.keys(schema.properties).length) assert.equal(schema.additionalProperties, false, `${where} is closed`);
   }
-  // An `if` only tests a value (MonitorAutomation: `mode`): it is no object of its own either.
   for (const [k, v] of Object.entries(schema)) {
-    if (k === 'if') continue;
-    if (Array.isArray(v)) v.forEach((x) => assertClosed(x, where, seen));
+    if (k === 'if' || k === 'then' || k === 'else') assertRefines(v, schema, `${where}/${k}`);
+    else if (Array.isArray(v)) v.forEach((x) => assertClosed(x, where, seen));
     else if (typeof v === 'object') assertClosed(v, where, seen);
   }
+}
+
+const resolved = (schema: any): any => (typeof schema?.$ref === 'string' ? components[schema.$ref.split('/').pop()] : schema);
+
+/**
+ * A part of an `if` (the condition, `then`, `else`) is no object of its own: it adds rules to the object it sits on
+ * (MonitorAutomation: `mode`, `segment_id`; MonitorSource: `type`, `mapping.items`). Every property it names, down
+ * through the properties it refines (a source's `mapping`), must be one the closed object has, or no value could meet it.
+ */
+function assertRefines(part: any, base: any, where: string): void {
+  const object = resolved(base);
+  if (!part || typeof part !== 'object' || !object) return;
+  const own = object.properties ?? {};
+  for (const name of [...Object.keys(part.properties ?? {}), ...(part.required ?? [])])
+    assert.ok(name in own, `${where} names ${name}, which the object it refines does not have`);
+  for (const [name, p] of Object.entries(part.properties ?? {})) if (own[name]) assertRefines(p, own[name], `${where}.${name}`);
+  for (const key of ['not', 'if', 'then', 'else']) if (part[key]) assertRefines(part[key], object, `${where}/${key}`);
+  for (const key of ['oneOf', 'anyOf', 'allOf']) for (const p of part[key] ?? []) assertRefines(p, object, `${where}/${key}`);
 }
 
 test('request bodies, path and query parameters refuse unknown properties', () => {
@@ -187,7 +204,7 @@ test('every event kind has a versioned JSON schema file in schemas/events/', () 
   }
 });
 
-test('links: every {id} operation is reachable from a create or list response, by operationId, with an id the response has', () => {
+test('links: every {id} operation is reachable from a create or list response, by operationId, with an id the response has; body links name fields that exist', () => {
   const resolve = (s: any): any => (s?.$ref ? resolve(components[s.$ref.split('/').pop()]) : s);
   const reached = new Map<string, string[]>();
   for (const [path, item] of Object.entries<any>(doc.paths)) {
@@ -196,11 +213,22 @@ test('links: every {id} operation is reachable from a create or list response, b
         for (const [name, link] of Object.entries<any>(response.links ?? {})) {
           assert.ok(/^2\d\d$/.test(status) && !path.includes('{'), `${op.operationId} ${status}: links only from a create or list`);
           assert.equal(name, link.operationId);
+          const data = resolve(resolve(response.content['application/json'].schema).properties.data);
+          if (link.requestBody) {
+            // Into a body: each field the target's body has, each value a field of the record answered.
+            const target = operations.find((o) => o.operationId === link.operationId)!;
+            const body = resolve(target.body!.schema);
+            for (const [field, expression] of Object.entries<string>(link.requestBody)) {
+              assert.ok(body.properties[field], `${op.operationId} → ${name}: the body takes ${field}`);
+              const from = /^\$response\.body#\/data\/([a-z_]+)$/.exec(expression)?.[1];
+              assert.ok(from && resolve(data).properties[from], `${op.operationId} → ${name}: ${expression} is a field of the record`);
+            }
+            continue;
+          }
           assert.ok(
             operations.some((o) => o.operationId === link.operationId && o.path.startsWith(`${path}/{id}`)),
             `${name} is a by-id operation of ${path}`,
           );
-          const data = resolve(resolve(response.content['application/json'].schema).properties.data);
           const expected = data.type === 'array' ? '$response.body#/data/0/id' : '$response.body#/data/id';
           assert.deepEqual(link.parameters, { id: expected }, `${op.operationId} → ${name}`);
           assert.ok(resolve(data.type === 'array' ? data.items : data).properties.id, `${op.operationId}'s data has an id`);
@@ -216,6 +244,10 @@ test('links: every {id} operation is reachable from a create or list response, b
     'by-id operations no create or list links to',
   );
   assert.ok(reached.get('offer_publish')!.includes('offer_create') && reached.get('offer_publish')!.includes('offers_list'));
+  assert.deepEqual(doc.paths['/offers'].post.responses['201'].links.link_convert.requestBody, {
+    url: '$response.body#/data/url',
+    offer_id: '$response.body#/data/id',
+  });
 });
 
 test('state rules: every operation states them; the table names only real operations', () => {

@@ -17,14 +17,15 @@
  * `npm run fuzz --` go to `schemathesis run` as they are (e.g. `--include-tag offers`).
  * Not part of .ci/run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connectMongo } from '../../domain/config';
 import { createAccount, createApiKey, MAX_RATE_LIMIT, setAccountRateLimit, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
 import { SCOPES } from '../../schemas/openapi/common';
-import { log, onStopSignal, Supervisor } from '../stack/processes';
-import { Stack, startStack } from '../stack/stack';
+import { log } from '../stack/processes';
+import { Stack } from '../stack/stack';
+import { exitWith, runOnTemporaryStack } from '../stack/temporary';
 import { schemathesis } from './venv';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -68,63 +69,38 @@ async function main(): Promise<number | null> {
   const seconds = positiveInteger('FUZZ_SECONDS', 300);
   const workers = positiveInteger('FUZZ_WORKERS', 2);
   const bin = await schemathesis(ROOT, log);
-  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-fuzz-'));
-  const supervisor = await Supervisor.open(dataDir, log);
-  const finish = async () => {
-    await supervisor.stop();
-    if (process.env.FUZZ_KEEP_DATA === '1') log(`fuzz data kept in ${dataDir}`);
-    else rmSync(dataDir, { recursive: true, force: true });
-  };
-  let interrupted = false;
-  onStopSignal(async () => {
-    interrupted = true;
-    await finish();
+  return runOnTemporaryStack({
+    dataDir: mkdtempSync(join(tmpdir(), 'offerops-fuzz-')),
+    keep: 'FUZZ_KEEP_DATA',
+    what: 'fuzz data',
+    stack: { withApp: true },
+    async main(stack, supervisor) {
+      const key = await fuzzAccount(stack);
+      log(`fuzzing ${stack.apiUrl}/openapi.json for ${seconds} s with ${workers} workers …`);
+      const args = [
+        '--config-file',
+        CONFIG,
+        'run',
+        `${stack.apiUrl}/openapi.json`,
+        '--url',
+        stack.apiUrl!,
+        '--checks',
+        'all',
+        '--exclude-checks',
+        'positive_data_acceptance',
+        '--max-time',
+        String(seconds),
+        '--workers',
+        String(workers),
+        ...(process.env.FUZZ_SEED ? ['--seed', process.env.FUZZ_SEED] : []),
+        ...process.argv.slice(2),
+      ];
+      return supervisor.spawn('schemathesis', bin, args, {
+        stdout: 'inherit',
+        env: { ...process.env, OFFEROPS_FUZZ_KEY: key, SCHEMATHESIS_HOOKS: HOOKS },
+      });
+    },
   });
-  try {
-    const stack = await startStack({ supervisor, withApp: true, log });
-    supervisor.onUnexpectedExit = (child) => {
-      if (child.name !== 'schemathesis') log(child.failure().message);
-    };
-    const key = await fuzzAccount(stack);
-    log(`fuzzing ${stack.apiUrl}/openapi.json for ${seconds} s with ${workers} workers …`);
-    const args = [
-      '--config-file',
-      CONFIG,
-      'run',
-      `${stack.apiUrl}/openapi.json`,
-      '--url',
-      stack.apiUrl!,
-      '--checks',
-      'all',
-      '--exclude-checks',
-      'positive_data_acceptance',
-      '--max-time',
-      String(seconds),
-      '--workers',
-      String(workers),
-      ...(process.env.FUZZ_SEED ? ['--seed', process.env.FUZZ_SEED] : []),
-      ...process.argv.slice(2),
-    ];
-    const run = supervisor.spawn('schemathesis', bin, args, {
-      stdout: 'inherit',
-      env: { ...process.env, OFFEROPS_FUZZ_KEY: key, SCHEMATHESIS_HOOKS: HOOKS },
-    });
-    await run.exited;
-    if (interrupted) return null;
-    const code = run.child.exitCode ?? 1;
-    await finish();
-    return code;
-  } catch (err) {
-    if (interrupted) return null;
-    await finish();
-    throw err;
-  }
 }
 
-main().then(
-  (code) => code !== null && process.exit(code),
-  (err: Error) => {
-    log(`fuzzing could not run: ${err.message}`);
-    process.exit(1);
-  },
-);
+exitWith(main(), 'fuzzing');

@@ -30,6 +30,7 @@ class StateDecided(unittest.TestCase):
             (400, "unknown_reference"),
             (400, "invalid_transition"),
             (400, "link_unresolvable"),
+            (400, "unknown_marketplace"),
             (404, "not_found"),
             (404, "integration_missing"),
             (409, "conflict"),
@@ -47,7 +48,6 @@ class StateDecided(unittest.TestCase):
         for status, code in [
             (400, "invalid_request"),
             (400, "malformed_json"),
-            (400, "unknown_marketplace"),
             (404, "route_not_found"),
             (415, "unsupported_media_type"),
             (500, "internal_error"),
@@ -62,6 +62,7 @@ class StateDecided(unittest.TestCase):
             ("after_opens", "max_per_day", "timezone"),
             ("dangling_edge", "unreachable", "exists"),
             ("range",),
+            ("frequency",),
             ("future",),
         ]:
             with self.subTest(rules=rules):

@@ -12,8 +12,8 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { log, onStopSignal, Supervisor } from './processes';
-import { startStack } from './stack';
+import { log, Supervisor } from './processes';
+import { exitWith, runOnTemporaryStack } from './temporary';
 
 const DIST = resolve(__dirname, '../..');
 /** Tests that need no stack: pure functions only. */
@@ -70,51 +70,27 @@ async function main(): Promise<number | null> {
   mkdirSync(RUNS_DIR, { recursive: true });
   const dataDir = mkdtempSync(join(RUNS_DIR, 'run-'));
   await removeAbandonedRuns(dataDir);
-  const supervisor = await Supervisor.open(dataDir, log);
-  const finish = async () => {
-    await supervisor.stop();
-    if (process.env.OFFEROPS_KEEP_TEST_DATA === '1') log(`test data kept in ${dataDir}`);
-    else rmSync(dataDir, { recursive: true, force: true });
-  };
-  let interrupted = false;
-  onStopSignal(async () => {
-    interrupted = true;
-    await finish();
+  return runOnTemporaryStack({
+    dataDir,
+    keep: 'OFFEROPS_KEEP_TEST_DATA',
+    what: 'test data',
+    stack: { withApp: false, containers: true },
+    async main(stack, supervisor) {
+      const files = named.length ? [] : testFiles(join(DIST, 'test'));
+      return supervisor.spawn('tests', process.execPath, ['--test', '--test-reporter=spec', ...args, ...files], {
+        stdout: 'inherit',
+        env: {
+          ...process.env,
+          MONGODB_URI: stack.mongodbUri,
+          MONGODB_DB: stack.mongodbDb,
+          TEMPORAL_ADDRESS: stack.temporalAddress,
+          TEMPORAL_NAMESPACE: stack.temporalNamespace,
+          OFFEROPS_TEST_DATA_DIR: dataDir,
+          OFFEROPS_SECRET_KEY: secretKeyFor(dataDir),
+        },
+      });
+    },
   });
-
-  try {
-    const stack = await startStack({ supervisor, withApp: false, containers: true, log });
-    supervisor.onUnexpectedExit = (child) => {
-      if (child.name !== 'tests') log(child.failure().message);
-    };
-    const files = named.length ? [] : testFiles(join(DIST, 'test'));
-    const tests = supervisor.spawn('tests', process.execPath, ['--test', '--test-reporter=spec', ...args, ...files], {
-      stdout: 'inherit',
-      env: {
-        ...process.env,
-        MONGODB_URI: stack.mongodbUri,
-        MONGODB_DB: stack.mongodbDb,
-        TEMPORAL_ADDRESS: stack.temporalAddress,
-        TEMPORAL_NAMESPACE: stack.temporalNamespace,
-        OFFEROPS_TEST_DATA_DIR: dataDir,
-        OFFEROPS_SECRET_KEY: secretKeyFor(dataDir),
-      },
-    });
-    await tests.exited;
-    if (interrupted) return null;
-    await finish();
-    return tests.child.exitCode ?? 1;
-  } catch (err) {
-    if (interrupted) return null;
-    await finish();
-    throw err;
-  }
 }
 
-main().then(
-  (code) => code !== null && process.exit(code),
-  (err: Error) => {
-    log(`tests could not run: ${err.message}`);
-    process.exit(1);
-  },
-);
+exitWith(main(), 'tests');
