@@ -54,6 +54,7 @@ export async function startTestApp(
     shortLinkHosts?: string[];
     shopeeApiUrl?: string;
     clickFlushMs?: number;
+    linkCacheMs?: number;
     publicUrl?: string;
   } = {},
 ): Promise<TestApp> {
@@ -76,6 +77,7 @@ export async function startTestApp(
       ...(opts.shortLinkHosts ? { shortLinkHosts: opts.shortLinkHosts } : {}),
       ...(opts.shopeeApiUrl ? { shopeeApiUrl: opts.shopeeApiUrl } : {}),
       ...(opts.clickFlushMs ? { clickFlushMs: opts.clickFlushMs } : {}),
+      ...(opts.linkCacheMs ? { linkCacheMs: opts.linkCacheMs } : {}),
       ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     });
   } catch (err) {
