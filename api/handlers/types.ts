@@ -22,6 +22,8 @@ export interface AppDeps extends DomainDeps {
   shopeeApiUrl?: string;
   /** How often the clicks of tracked links are written (default CLICK_FLUSH_MS). */
   clickFlushMs?: number;
+  /** How long the redirect trusts a tracked link it read (default LINK_CACHE_MS). */
+  linkCacheMs?: number;
   /** Base address of the public storefront (OFFEROPS_PUBLIC_URL), e.g. `https://lojas.example.com`; default `http://127.0.0.1:8080`. */
   publicUrl?: string;
   /** How long an API process keeps a rendered storefront page (default STOREFRONT_CACHE_MS; 0: render every request, as bench:store measures too). */

@@ -1,7 +1,7 @@
 /**
  * Where a sale came from. The tracked link puts our click id on the
  * affiliate URL as the network's sub-id, so a report that returns it leads to
- * the click (read by `_id`, checked to be this tenant's), and the click names
+ * the click (its batch read by `_id`, checked to be this tenant's: clickById), and the click names
  * the offer, publication, group and segment. Without a click, the product
  * URL the network reports is matched to this tenant's offer of that URL, and
  * the sale is attributed to the offer's latest publication within
@@ -9,34 +9,23 @@
  * commission is recorded unattributed (`none`).
  */
 import { Db } from 'mongodb';
-import { Tenant, tenantCollection, TenantDoc } from '../db';
+import { Tenant, tenantCollection } from '../db';
+import { clickById } from '../links/clicks';
 import { OfferDoc } from '../offers/store';
 import { PublicationDoc } from '../publications/store';
 import { Attribution } from './store';
 
 export const ATTRIBUTION_WINDOW_DAYS = 7;
 
-/** A click as the links area writes it (the fields read here). */
-interface ClickDoc extends TenantDoc {
-  offer_id?: string;
-  publication_id?: string;
-  group_id?: string;
-  segment_id?: string;
-  at: Date;
-}
-
 const NONE: Attribution = { method: 'none', click_id: null, offer_id: null, publication_id: null, group_id: null, segment_id: null };
-
-/** A sub-id can only be one of our click ids. */
-const CLICK_ID = /^clk_[0-9a-z]{8,40}$/;
 
 export async function attribute(
   db: Db,
   tenant: Tenant,
   r: { sub_id: string | null; product_url: string | null; occurred_at: Date },
 ): Promise<Attribution> {
-  if (r.sub_id && CLICK_ID.test(r.sub_id)) {
-    const click = await tenantCollection<ClickDoc>(db, 'clicks', tenant).findById(r.sub_id);
+  if (r.sub_id) {
+    const click = await clickById(db, tenant, r.sub_id);
     if (click) {
       return {
         method: 'click',

@@ -1,39 +1,77 @@
 /**
  * Clicks of tracked links. The redirect answers first and hands the click to
- * a ClickBuffer; the buffer writes its clicks in batches — one insertMany per
- * tenant, then one addToBuckets per tenant with the counters of the batch —
- * every CLICK_FLUSH_MS, or at once when CLICK_BATCH clicks wait, and on a
- * clean stop (closeApp). A crash loses at most the clicks of the last
+ * a ClickBuffer, which gives it its id at once (the id goes into the 302) and
+ * keeps it in a **batch**: one document per tenant per flush, holding its
+ * clicks, written every CLICK_FLUSH_MS, or at once when CLICK_BATCH clicks
+ * of a tenant wait, and on a clean stop (closeApp); then one addToBuckets per
+ * batch with its counters. A crash loses at most the clicks of the last
  * CLICK_FLUSH_MS (and those of a failed write waiting for its retry).
+ *
+ * A click's id names its batch: `clk_<batch id, 24 characters><its index in
+ * the batch, 3 base-32 digits>`, the batch document's `_id` being
+ * `clk_<batch id>`; so a click is read by `_id` alone (clickById), which the
+ * embedded FerretDB runs in SQL. The batch holds its clicks as columns (one
+ * array per field, ClickColumns): the embedded FerretDB stores an array of
+ * scalars for a fraction of what as many small documents cost. A click keeps
+ * its link's id; the link's fields (offer, publication, group, segment,
+ * marketplace) are read from the link (links never change).
  *
  * A click holds no IP address: a keyed hash of it at most (HMAC-SHA256 under
  * a key derived from the sealing key, truncated), enough to tell repeats
  * apart, useless to recover the address.
  */
 import { createHmac } from 'node:crypto';
-import { Db, MongoBulkWriteError } from 'mongodb';
+import { Db } from 'mongodb';
 import { Logger } from 'pino';
 import { addToBuckets, BucketFact, BucketIncrement } from '../analytics/buckets';
-import { crossTenantCollection, TenantDoc } from '../db';
+import { crossTenantCollection, isDuplicateKey, Tenant, tenantCollection, TenantDoc } from '../db';
+import { newId } from '../ids';
 import { boundedMemo } from '../memo';
 import { AgentClass } from './agents';
 import { Marketplace } from './marketplaces';
+import { LinkDoc } from './store';
 
-export interface ClickDoc extends TenantDoc {
+/** What a click takes from its link. */
+export interface ClickLink {
   link_id: string;
+  marketplace: Marketplace;
   offer_id?: string;
   publication_id?: string;
   group_id?: string;
   segment_id?: string;
+}
+
+/** What the redirect learns of a click beyond its link. */
+export interface ClickFields {
   page_id?: string;
   element?: string;
-  marketplace: Marketplace;
   referrer_host?: string;
   ua_class: AgentClass;
   bot: boolean;
   country?: string;
   ip_hash?: string;
   at: Date;
+}
+
+/** A click whole: its id, tenant, link fields and its own. */
+export interface ClickDoc extends TenantDoc, ClickLink, ClickFields {}
+
+/** A click as its batch keeps it: its own fields and its link's id. */
+type StoredClick = ClickFields & { link_id: string };
+
+/** The fields that may be missing; their column is left out when no click of the batch has one. */
+const OPTIONAL = ['page_id', 'element', 'referrer_host', 'country', 'ip_hash'] as const;
+type Optional = (typeof OPTIONAL)[number];
+
+/** The clicks of a batch, one array per field: click `i`'s values at index `i` (null where it has none). */
+export type ClickColumns = { [K in Exclude<keyof StoredClick, Optional>]: StoredClick[K][] } & {
+  [K in Optional]?: (string | null)[];
+};
+
+/** The stored document: a tenant's clicks of one flush. */
+export interface ClickBatchDoc extends TenantDoc {
+  count: number;
+  clicks: ClickColumns;
 }
 
 export const CLICK_FLUSH_MS = 1_000;
@@ -53,7 +91,7 @@ export const ipHasher = (secretKey: Buffer): ((ip: string) => string) => {
 };
 
 /** The counters one click moves: `clicks` for a person, `bot_clicks` for a machine, in each dimension it knows. */
-export function clickIncrements(c: ClickDoc): BucketIncrement[] {
+export function clickIncrements(c: ClickLink & ClickFields): BucketIncrement[] {
   const counter = c.bot ? 'bot_clicks' : 'clicks';
   const incs: BucketIncrement[] = [
     { dimension: 'totals', counter, by: 1 },
@@ -71,23 +109,76 @@ export function clickIncrements(c: ClickDoc): BucketIncrement[] {
   return incs;
 }
 
-/** The documents of `docs` the insert wrote (a retried batch meets the ones a failed try wrote as duplicates). */
-async function insertNew(db: Db, docs: ClickDoc[]): Promise<ClickDoc[]> {
-  try {
-    await crossTenantCollection<ClickDoc>(db, 'clicks').insertMany(docs, { ordered: false });
-    return docs;
-  } catch (err) {
-    if (!(err instanceof MongoBulkWriteError)) throw err;
-    const raw: unknown = err.writeErrors;
-    const errors = (Array.isArray(raw) ? raw : [raw]) as { code: number; index: number }[];
-    if (errors.some((e) => e.code !== 11000)) throw err;
-    const duplicate = new Set(errors.map((e) => e.index));
-    return docs.filter((_, i) => !duplicate.has(i));
+/** Base-32 digits of a click's index in its batch (CLICK_BATCH ≤ 32⁴ = 32,768). */
+const INDEX_DIGITS = 3;
+const CLICK_ID = /^(clk_[0-9a-z]{24})([0-9a-v]{3})$/;
+
+export const clickIdOf = (batchId: string, index: number): string => `${batchId}${index.toString(32).padStart(INDEX_DIGITS, '0')}`;
+
+/** A batch's document, its clicks turned into columns. */
+export function batchDoc(batch: { _id: string; account_id: string; env: TenantDoc['env'] }, clicks: StoredClick[]): ClickBatchDoc {
+  const columns: ClickColumns = {
+    link_id: clicks.map((c) => c.link_id),
+    ua_class: clicks.map((c) => c.ua_class),
+    bot: clicks.map((c) => c.bot),
+    at: clicks.map((c) => c.at),
+  };
+  for (const field of OPTIONAL) if (clicks.some((c) => c[field] !== undefined)) columns[field] = clicks.map((c) => c[field] ?? null);
+  return { _id: batch._id, account_id: batch.account_id, env: batch.env, count: clicks.length, clicks: columns };
+}
+
+/** The `index`th click of a batch, with its link's id (not its link's fields). */
+export function clickAt(batch: ClickBatchDoc, index: number): StoredClick & { _id: string } {
+  const c = batch.clicks;
+  const click: StoredClick & { _id: string } = {
+    _id: clickIdOf(batch._id, index),
+    link_id: c.link_id[index]!,
+    ua_class: c.ua_class[index]!,
+    bot: c.bot[index]!,
+    at: c.at[index]!,
+  };
+  for (const field of OPTIONAL) {
+    const value = c[field]?.[index];
+    if (value !== undefined && value !== null) click[field] = value;
   }
+  return click;
+}
+
+const linkFieldsOf = (link: LinkDoc): ClickLink => ({
+  link_id: link._id,
+  marketplace: link.marketplace,
+  ...(link.offer_id ? { offer_id: link.offer_id } : {}),
+  ...(link.publication_id ? { publication_id: link.publication_id } : {}),
+  ...(link.group_id ? { group_id: link.group_id } : {}),
+  ...(link.segment_id ? { segment_id: link.segment_id } : {}),
+});
+
+/** The tenant's click of this id (the sub-id a network returns), or null (none, or its link is gone): its batch and its link, each read by `_id`. */
+export async function clickById(db: Db, tenant: Tenant, id: string): Promise<ClickDoc | null> {
+  const m = CLICK_ID.exec(id);
+  if (!m) return null;
+  const batch = await tenantCollection<ClickBatchDoc>(db, 'clicks', tenant).findById(m[1]!);
+  const index = parseInt(m[2]!, 32);
+  if (!batch || index >= batch.count) return null;
+  const click = clickAt(batch, index);
+  const link = await tenantCollection<LinkDoc>(db, 'links', tenant).findById(click.link_id);
+  return link ? { account_id: batch.account_id, env: batch.env, ...linkFieldsOf(link), ...click } : null;
+}
+
+/** A batch being filled or waiting for its write: its clicks, and their links' fields (for the counters). */
+interface Batch {
+  _id: string;
+  account_id: string;
+  env: TenantDoc['env'];
+  clicks: StoredClick[];
+  links: Map<string, ClickLink>;
 }
 
 export class ClickBuffer {
-  private pending: ClickDoc[] = [];
+  /** The batch being filled, per tenant. */
+  private open = new Map<string, Batch>();
+  /** Batches full or flushed, not yet stored (a failed write's batches wait here for the next flush). */
+  private closed: Batch[] = [];
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
 
@@ -97,21 +188,32 @@ export class ClickBuffer {
     private readonly flushMs = CLICK_FLUSH_MS,
   ) {}
 
-  /** Queues a click; never waits for a write. */
-  add(click: ClickDoc): void {
-    this.pending.push(click);
-    if (this.pending.length >= CLICK_BATCH) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
+  /** Queues a click through `link`; never waits for a write. Its id, for the redirect. */
+  add(link: LinkDoc, click: ClickFields): string {
+    const key = `${link.account_id}\n${link.env}`;
+    let batch = this.open.get(key);
+    if (!batch) {
+      batch = { _id: newId('clk', click.at.getTime()), account_id: link.account_id, env: link.env, clicks: [], links: new Map() };
+      this.open.set(key, batch);
+    }
+    if (!batch.links.has(link._id)) batch.links.set(link._id, linkFieldsOf(link));
+    const id = clickIdOf(batch._id, batch.clicks.length);
+    batch.clicks.push({ link_id: link._id, ...click });
+    if (batch.clicks.length >= CLICK_BATCH) {
+      this.open.delete(key);
+      this.closed.push(batch);
+      void this.write();
+    } else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
+    return id;
   }
 
-  /** Writes what waits now (after any flush under way); resolves once written or given back for a retry. */
+  /** Writes what waits now (after any write under way); resolves once written or kept for a retry. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const batch = this.pending;
-    this.pending = [];
-    this.running = this.running.then(() => this.write(batch));
-    return this.running;
+    for (const batch of this.open.values()) this.closed.push(batch);
+    this.open.clear();
+    return this.write();
   }
 
   /** A clean stop: writes every waiting click. */
@@ -119,39 +221,43 @@ export class ClickBuffer {
     await this.flush();
   }
 
-  private async write(batch: ClickDoc[]): Promise<void> {
-    if (!batch.length) return;
-    const byTenant = new Map<string, ClickDoc[]>();
-    for (const c of batch) {
-      const key = `${c.account_id}\n${c.env}`;
-      const list = byTenant.get(key);
-      if (list) list.push(c);
-      else byTenant.set(key, [c]);
-    }
-    for (const docs of byTenant.values()) {
-      const tenant = { accountId: docs[0]!.account_id, env: docs[0]!.env };
-      let written: ClickDoc[];
-      try {
-        written = await insertNew(this.db, docs);
-      } catch (err) {
-        this.retryLater(docs, err);
-        continue;
-      }
-      const facts: BucketFact[] = written.map((c) => ({ at: c.at, incs: clickIncrements(c) }));
-      // The clicks are stored: a failed bucket write is logged, not retried (it would count them twice).
-      await addToBuckets(this.db, tenant, facts).catch((err: unknown) =>
-        this.logger.error({ err, account_id: tenant.accountId, clicks: facts.length }, 'click counters not written'),
-      );
-    }
+  /** Stores the closed batches, after the write under way. */
+  private write(): Promise<void> {
+    this.running = this.running.then(() => this.store());
+    return this.running;
   }
 
-  private retryLater(docs: ClickDoc[], err: unknown): void {
-    this.logger.error({ err, clicks: docs.length }, 'clicks not written; retrying with the next flush');
-    this.pending.unshift(...docs);
-    const over = this.pending.length - MAX_BACKLOG;
-    if (over > 0) {
-      this.pending.splice(0, over);
-      this.logger.error({ dropped: over }, 'click backlog full: oldest clicks dropped');
+  private async store(): Promise<void> {
+    const batches = this.closed;
+    this.closed = [];
+    const failed: Batch[] = [];
+    for (const batch of batches) {
+      try {
+        await crossTenantCollection<ClickBatchDoc>(this.db, 'clicks').insertOne(batchDoc(batch, batch.clicks));
+      } catch (err) {
+        // A duplicate: an earlier try stored the batch but its answer was lost (so its counters were not added).
+        if (!isDuplicateKey(err)) {
+          this.logger.error({ err, clicks: batch.clicks.length }, 'clicks not written; retrying with the next flush');
+          failed.push(batch);
+          continue;
+        }
+      }
+      const facts: BucketFact[] = batch.clicks.map((c) => ({ at: c.at, incs: clickIncrements({ ...batch.links.get(c.link_id)!, ...c }) }));
+      // The clicks are stored: a failed bucket write is logged, not retried (it would count them twice).
+      await addToBuckets(this.db, { accountId: batch.account_id, env: batch.env }, facts).catch((err: unknown) =>
+        this.logger.error({ err, account_id: batch.account_id, clicks: facts.length }, 'click counters not written'),
+      );
+    }
+    if (failed.length) this.retryLater(failed);
+  }
+
+  private retryLater(failed: Batch[]): void {
+    this.closed.unshift(...failed);
+    let waiting = this.closed.reduce((n, b) => n + b.clicks.length, 0);
+    while (waiting > MAX_BACKLOG && this.closed.length > 1) {
+      const dropped = this.closed.shift()!;
+      waiting -= dropped.clicks.length;
+      this.logger.error({ dropped: dropped.clicks.length }, 'click backlog full: oldest clicks dropped');
     }
     this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
   }

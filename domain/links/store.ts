@@ -2,7 +2,8 @@
  * Tracked links: `_id` is `lnk_<code>`, so the public redirect (`/l/{code}`)
  * reads a link by `_id` alone, knowing no tenant. Codes are 12 characters of
  * a 32-letter alphabet (60 random bits): short, and not guessable. A link
- * never changes once written, so a process may keep the links it read.
+ * never changes once written, so the redirect keeps the links it read, for
+ * LINK_CACHE_MS (a link can be removed: linkReader).
  */
 import { randomBytes } from 'node:crypto';
 import { Db } from 'mongodb';
@@ -52,17 +53,30 @@ export async function insertLinks(db: Db, tenant: Tenant, links: LinkFields[]): 
   await tenantCollection<LinkDoc>(db, 'links', tenant).insertMany(links);
 }
 
-/** How many links a process keeps in memory for the redirect. */
+/** How many links an app keeps in memory for the redirect. */
 const CACHE_SIZE = 20_000;
-const cache = new Map<string, LinkDoc>();
+/**
+ * How long an app trusts a link it read (default). A link never changes, but
+ * it can go (the sandbox reset removes the test environment's links, maybe in
+ * another process): a removed link stops redirecting within this time.
+ */
+export const LINK_CACHE_MS = 10_000;
 
-/** The link of a code, whoever's (the redirect is public): from this process's memory, else by `_id` alone. */
-export async function linkByCode(db: Db, code: string): Promise<LinkDoc | null> {
-  const hit = cache.get(code);
-  if (hit) return hit;
-  const doc = await crossTenantCollection<LinkDoc>(db, 'links').findOne({ _id: linkIdOf(code) });
-  if (!doc || doc._deleted) return null;
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(code, doc);
-  return doc;
+/**
+ * The link of a code, whoever's (the redirect is public): kept in memory for
+ * `ttlMs` after each read by `_id` alone (the last CACHE_SIZE codes met).
+ */
+export function linkReader(db: Db, ttlMs = LINK_CACHE_MS): (code: string) => Promise<LinkDoc | null> {
+  const cache = new Map<string, { link: LinkDoc; until: number }>();
+  return async (code) => {
+    const now = Date.now();
+    const hit = cache.get(code);
+    if (hit && hit.until > now) return hit.link;
+    const doc = await crossTenantCollection<LinkDoc>(db, 'links').findOne({ _id: linkIdOf(code) });
+    cache.delete(code);
+    if (!doc || doc._deleted) return null;
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(code, { link: doc, until: now + ttlMs });
+    return doc;
+  };
 }

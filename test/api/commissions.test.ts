@@ -9,9 +9,9 @@ import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createPostbackSecret } from '../../domain/commissions/postbacks';
 import { createGroup } from '../../domain/groups/store';
-import { newId } from '../../domain/ids';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
+import { recordClick } from '../helpers/clicks';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
 
 let app: TestApp;
@@ -60,21 +60,7 @@ const eventsOf = (kind: string, commissionId: string) =>
     .toArray() as Promise<any[]>;
 
 /** A click as the links area records it, for `tenant`. */
-async function click(tenant: Tenant, ids: Record<string, string> = {}) {
-  const id = newId('clk');
-  await app.db.collection('clicks').insertOne({
-    _id: id as any,
-    account_id: tenant.accountId,
-    env: tenant.env,
-    link_id: 'lnk_test',
-    marketplace: 'amazon',
-    ua_class: 'mobile',
-    bot: false,
-    at: new Date('2026-11-20T09:00:00Z'),
-    ...ids,
-  });
-  return id;
-}
+const click = (tenant: Tenant, ids: Record<string, string> = {}) => recordClick(app.db, tenant, ids, new Date('2026-11-20T09:00:00Z'));
 
 describe('POST /postbacks/{integration_id}', () => {
   test('a signed postback records the commission in minor units, with its history and event', async () => {
@@ -274,7 +260,7 @@ describe('reads and counters', () => {
     const groups = await app.db
       .collection('analytics_buckets')
       .findOne({ account_id: tenant.accountId, day: '2026-11-20', dimension: 'groups' });
-    assert.deepEqual(groups?.c, { grp_0000000000summarygrp: { commissions: { BRL: { count: 1, amount_minor: 10 } } } });
+    assert.deepEqual(groups?.c, { grp_0000000000summarygrp: { clicks: 1, commissions: { BRL: { count: 1, amount_minor: 10 } } } });
 
     await postback({ ...a, status: 'refunded', updated_at: '2026-11-30T00:00:00Z' }, { to });
     assert.deepEqual((await totals())?.commissions, { BRL: { count: 1, amount_minor: 20 } });

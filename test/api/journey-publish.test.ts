@@ -13,12 +13,12 @@ import { createHmac } from 'node:crypto';
 import { readRecipes } from '../../tools/cli/recipes';
 import { connectChannel } from '../../domain/channels/service';
 import { createPostbackSecret } from '../../domain/commissions/postbacks';
-import { newId } from '../../domain/ids';
 import { createGroup } from '../../domain/groups/store';
 import { putIntegration } from '../../domain/integrations/store';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { dispatchWorkflowId, journeyExecutionWorkflowId } from '../../domain/temporal/names';
 import { ApiClient } from '../helpers/client';
+import { recordClick } from '../helpers/clicks';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { seedTenant, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
@@ -188,18 +188,7 @@ test('the thank-after-commission-approved recipe: an approved commission attribu
   const recipe = readRecipes().find((r) => r.recipe === 'thank-after-commission-approved')!;
   const id = await activeJourney(api, recipe.body);
   const endpoint = await createPostbackSecret(app.db, tenant, 'amazon', secretKeyFromEnv());
-  const clickId = newId('clk');
-  await app.db.collection('clicks').insertOne({
-    _id: clickId as any,
-    account_id: tenant.accountId,
-    env: tenant.env,
-    link_id: 'lnk_test',
-    group_id: group._id,
-    marketplace: 'amazon',
-    ua_class: 'mobile',
-    bot: false,
-    at: new Date(),
-  });
+  const clickId = await recordClick(app.db, tenant, { group_id: group._id });
   const postback = async (fields: Record<string, unknown>) => {
     const body = JSON.stringify({ currency: 'BRL', commission: '12.34', occurred_at: new Date().toISOString(), ...fields });
     const signature = `sha256=${createHmac('sha256', endpoint.secret).update(body).digest('hex')}`;

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createGroup } from '../../domain/groups/store';
 import { putIntegration } from '../../domain/integrations/store';
+import { clickById } from '../../domain/links/clicks';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
@@ -46,7 +47,7 @@ const finished = (api: ApiClient, id: string) =>
 
 describe('publishing with an integration', () => {
   test('each group gets its own tracked link; a click names the publication, group, segment and offer', async () => {
-    const { api, offer, segment, groups } = await setup('https://www.amazon.com.br/dp/B0PUBLISH1?tag=someone-20');
+    const { tenant, api, offer, segment, groups } = await setup('https://www.amazon.com.br/dp/B0PUBLISH1?tag=someone-20');
     const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id });
     assert.equal(res.status, 200, res.text);
     const pub = res.body.data.publications[0];
@@ -72,8 +73,8 @@ describe('publishing with an integration', () => {
       headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Mobile' },
     });
     assert.equal(reply.status, 302);
-    const clickId = /ascsubtag=(clk_[0-9a-z]+)$/.exec(reply.headers.get('location')!)![1];
-    const click = await waitFor('the click', async () => (await app.db.collection('clicks').findOne({ _id: clickId } as object)) ?? undefined);
+    const clickId = /ascsubtag=(clk_[0-9a-z]+)$/.exec(reply.headers.get('location')!)![1]!;
+    const click = await waitFor('the click', async () => (await clickById(app.db, tenant, clickId)) ?? undefined);
     const link = links.find((l) => l.code === codes[0])!;
     assert.equal(click.publication_id, pub.id);
     assert.equal(click.group_id, link.group_id);

@@ -18,6 +18,7 @@ import { putIntegration } from '../../domain/integrations/store';
 import { IntegrationConfig } from '../../domain/links/marketplaces';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { bucketId } from '../../domain/analytics/buckets';
+import { clickById } from '../../domain/links/clicks';
 
 let app: TestApp;
 let tenant: Tenant;
@@ -242,7 +243,7 @@ describe('GET /l/{code}', () => {
     const location = reply.headers.get('location')!;
     const m = /^https:\/\/www\.amazon\.com\.br\/dp\/B0MOUSE001\?tag=loja-20&ascsubtag=(clk_[0-9a-z]+)$/.exec(location);
     assert.ok(m, location);
-    const doc = await waitFor('the click', async () => (await app.db.collection('clicks').findOne({ _id: m[1] } as object)) ?? undefined);
+    const doc = await waitFor('the click', async () => (await clickById(app.db, tenant, m[1]!)) ?? undefined);
     assert.equal(doc.account_id, tenant.accountId);
     assert.equal(doc.link_id, res.body.data.link_id);
     assert.equal(doc.offer_id, offer.body.data.id);
@@ -253,8 +254,9 @@ describe('GET /l/{code}', () => {
     assert.equal(doc.ua_class, 'mobile');
     assert.equal(doc.bot, false);
     assert.equal(doc.country, 'BR');
-    assert.match(doc.ip_hash, /^[A-Za-z0-9_-]{22}$/);
-    assert.ok(!JSON.stringify(doc).includes('127.0.0.1'));
+    assert.match(doc.ip_hash!, /^[A-Za-z0-9_-]{22}$/);
+    const batch = await app.db.collection('clicks').findOne({ _id: m[1]!.slice(0, -3) } as object);
+    assert.ok(batch && !JSON.stringify(batch).includes('127.0.0.1'));
     const day = doc.at.toISOString().slice(0, 10);
     const t = { accountId: tenant.accountId, env: tenant.env };
     const totals = await waitFor(
@@ -286,11 +288,8 @@ describe('GET /l/{code}', () => {
       ids.push(/(clk_[0-9a-z]+)$/.exec(reply.headers.get('location')!)![1]!);
     }
     const docs = await waitFor('the clicks', async () => {
-      const found = await app.db
-        .collection('clicks')
-        .find({ _id: { $in: ids } } as object)
-        .toArray();
-      return found.length === ids.length ? found : undefined;
+      const found = await Promise.all(ids.map((id) => clickById(app.db, tenant, id)));
+      return found.every((d) => d !== null) ? found : undefined;
     });
     assert.deepEqual(
       docs.map((d) => d.bot),
@@ -323,9 +322,60 @@ describe('GET /l/{code}', () => {
     });
     assert.equal(reply.status, 302);
     const id = /(clk_[0-9a-z]+)$/.exec(reply.headers.get('location')!)![1]!;
-    assert.equal(await app.db.collection('clicks').findOne({ _id: id } as object), null, 'waits in the buffer (flushed hourly here)');
+    assert.equal(await clickById(app.db, tenant, id), null, 'waits in the buffer (flushed hourly here)');
     await second.close();
-    const doc = await app.db.collection('clicks').findOne({ _id: id } as object);
+    const doc = await clickById(app.db, tenant, id);
     assert.equal(doc?.ua_class, 'desktop');
+  });
+
+  test("a tenant's clicks of one flush are one document; each click is read by its id, only by its tenant", async () => {
+    const second = await startTestApp({ dbName: app.dbName, clickFlushMs: 3_600_000, publicUrl: 'https://go.example.com' });
+    const offer = await api.post('/offers', { title: 'Teclado', url: 'https://www.amazon.com.br/dp/B0BATCH001', price: 90, currency: 'BRL' });
+    const a = await convert({ url: 'https://www.amazon.com.br/dp/B0BATCH001', offer_id: offer.body.data.id });
+    const b = await convert({ url: 'https://www.amazon.com.br/dp/B0BATCH002' });
+    const ids: string[] = [];
+    for (const [shortUrl, element] of [
+      [a.body.data.short_url, 'hero'],
+      [b.body.data.short_url, 'grid'],
+      [a.body.data.short_url, 'grid'],
+    ]) {
+      const reply = await fetch(`${second.origin}${new URL(shortUrl).pathname}?e=${element}`, {
+        redirect: 'manual',
+        headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Mobile' },
+      });
+      assert.equal(reply.status, 302);
+      ids.push(/(clk_[0-9a-z]+)$/.exec(reply.headers.get('location')!)![1]!);
+    }
+    await second.close();
+    const batchIds = new Set(ids.map((id) => id.slice(0, -3)));
+    assert.equal(batchIds.size, 1, ids.join(' '));
+    const batch = await app.db.collection('clicks').findOne({ _id: [...batchIds][0] } as object);
+    assert.equal(batch?.count, 3);
+    const clicks = await Promise.all(ids.map((id) => clickById(app.db, tenant, id)));
+    assert.deepEqual(
+      clicks.map((c) => [c?._id, c?.link_id, c?.offer_id, c?.element]),
+      [
+        [ids[0], a.body.data.link_id, offer.body.data.id, 'hero'],
+        [ids[1], b.body.data.link_id, undefined, 'grid'],
+        [ids[2], a.body.data.link_id, offer.body.data.id, 'grid'],
+      ],
+    );
+    const other = await seedTenant(app.db);
+    assert.equal(await clickById(app.db, other, ids[0]!), null, "another tenant's click");
+    assert.equal(await clickById(app.db, tenant, `${[...batchIds][0]}003`), null, 'past the batch');
+    assert.equal(await clickById(app.db, tenant, [...batchIds][0]!), null, 'a batch id is no click id');
+  });
+
+  test('a removed link stops redirecting once its time in memory is over', async () => {
+    const second = await startTestApp({ dbName: app.dbName, clickFlushMs: 50, linkCacheMs: 100, publicUrl: 'https://go.example.com' });
+    try {
+      const res = await convert({ url: 'https://www.amazon.com.br/dp/B0REMOVED1' });
+      const url = `${second.origin}${new URL(res.body.data.short_url).pathname}`;
+      assert.equal((await fetch(url, { redirect: 'manual' })).status, 302);
+      await app.db.collection('links').deleteOne({ _id: res.body.data.link_id });
+      await waitFor('the 404', async () => ((await fetch(url, { redirect: 'manual' })).status === 404 ? true : undefined));
+    } finally {
+      await second.close();
+    }
   });
 });

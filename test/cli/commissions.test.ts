@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { IMPORT_MAX_BYTES } from '../../domain/commissions/import';
-import { newId } from '../../domain/ids';
 import { ApiClient } from '../helpers/client';
+import { recordClick } from '../helpers/clicks';
 import { cliEnv, ok, runCli, usage } from '../helpers/cli';
 import { seedTenant, stackEnv, startTestApp, Tenant, TestApp } from '../helpers/stack';
 
@@ -83,19 +83,12 @@ describe('admin postback secret', () => {
 
 describe('admin commissions import', () => {
   test('applies good rows, reports bad ones by row, and is idempotent per row', async () => {
-    const clk = newId('clk');
-    await app.db.collection('clicks').insertOne({
-      _id: clk as any,
-      account_id: me.accountId,
-      env: 'live',
-      link_id: 'lnk_import',
-      offer_id: 'off_0000000000importoffer',
-      group_id: 'grp_0000000000importgrp',
-      marketplace: 'mercadolivre',
-      ua_class: 'desktop',
-      bot: false,
-      at: new Date('2026-11-19T00:00:00Z'),
-    });
+    const clk = await recordClick(
+      app.db,
+      { accountId: me.accountId, env: 'live' },
+      { offer_id: 'off_0000000000importoffer', group_id: 'grp_0000000000importgrp', marketplace: 'mercadolivre' },
+      new Date('2026-11-19T00:00:00Z'),
+    );
     const csv = [
       'transaction_id,status,commission,currency,occurred_at,updated_at,sub_id',
       `ML-1,approved,10.50,BRL,2026-11-20T10:00:00Z,,${clk}`,

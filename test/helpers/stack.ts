@@ -55,6 +55,7 @@ export async function startTestApp(
     shortLinkHosts?: string[];
     shopeeApiUrl?: string;
     clickFlushMs?: number;
+    linkCacheMs?: number;
     publicUrl?: string;
   } = {},
 ): Promise<TestApp> {
@@ -78,6 +79,7 @@ export async function startTestApp(
       ...(opts.shortLinkHosts ? { shortLinkHosts: opts.shortLinkHosts } : {}),
       ...(opts.shopeeApiUrl ? { shopeeApiUrl: opts.shopeeApiUrl } : {}),
       ...(opts.clickFlushMs ? { clickFlushMs: opts.clickFlushMs } : {}),
+      ...(opts.linkCacheMs ? { linkCacheMs: opts.linkCacheMs } : {}),
       ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     });
   } catch (err) {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { classifyAgent, countryOf, isMachine, referrerHost } from '../../domain/links/agents';
-import { clickIncrements, ClickDoc, hashIp } from '../../domain/links/clicks';
+import { batchDoc, CLICK_BATCH, clickAt, clickIdOf, clickIncrements, ClickDoc, hashIp } from '../../domain/links/clicks';
 import { applyIntegration, isShortLink, marketplaceOfHost, otherCovers, stripTracking, targetFor } from '../../domain/links/marketplaces';
 
 const headers =
@@ -147,5 +147,31 @@ describe('clicks', () => {
       ['totals::clicks', 'hours::clicks', 'sources:amazon:clicks', 'groups:grp_1:clicks', 'elements:hero:clicks'],
     );
     assert.ok(clickIncrements({ ...base, bot: true }).every((i) => i.counter === 'bot_clicks'));
+  });
+  test('a click id is its batch id and its index in 3 digits; a batch keeps its clicks as columns and gives each back', () => {
+    const batchId = 'clk_01hx00000000000000000000';
+    assert.equal(clickIdOf(batchId, 0), `${batchId}000`);
+    assert.equal(clickIdOf(batchId, CLICK_BATCH - 1).length, batchId.length + 3);
+    assert.equal(new Set(Array.from({ length: CLICK_BATCH }, (_, i) => clickIdOf(batchId, i))).size, CLICK_BATCH);
+    const at = new Date('2026-11-24T12:00:00Z');
+    const clicks = [
+      { link_id: 'lnk_b', ua_class: 'bot' as const, bot: true, at },
+      { link_id: 'lnk_a', ua_class: 'mobile' as const, bot: false, element: 'hero', at },
+    ];
+    const doc = batchDoc({ _id: batchId, account_id: 'acc_1', env: 'live' }, clicks);
+    assert.deepEqual(doc, {
+      _id: batchId,
+      account_id: 'acc_1',
+      env: 'live',
+      count: 2,
+      clicks: { link_id: ['lnk_b', 'lnk_a'], ua_class: ['bot', 'mobile'], bot: [true, false], at: [at, at], element: [null, 'hero'] },
+    });
+    assert.deepEqual(
+      [clickAt(doc, 0), clickAt(doc, 1)],
+      [
+        { _id: `${batchId}000`, ...clicks[0] },
+        { _id: `${batchId}001`, ...clicks[1] },
+      ],
+    );
   });
 });

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createGroup } from '../../domain/groups/store';
 import { putIntegration } from '../../domain/integrations/store';
+import { clickById } from '../../domain/links/clicks';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { SourceError } from '../../domain/monitors/feeds';
 import { runSource, SourceRun } from '../../domain/monitors/run';
@@ -273,8 +274,8 @@ describe('automation publish', () => {
     });
     assert.equal(reply.status, 302);
     assert.match(reply.headers.get('location')!, /^https:\/\/www\.amazon\.com\.br\/dp\/B0MONITOR1\?tag=monitor-20&ascsubtag=clk_/);
-    const clickId = /ascsubtag=(clk_[0-9a-z]+)$/.exec(reply.headers.get('location')!)![1];
-    const click = await waitFor('the click', async () => (await app.db.collection('clicks').findOne({ _id: clickId } as object)) ?? undefined);
+    const clickId = /ascsubtag=(clk_[0-9a-z]+)$/.exec(reply.headers.get('location')!)![1]!;
+    const click = await waitFor('the click', async () => (await clickById(app.db, t, clickId)) ?? undefined);
     const receiver = sent.find((s) => String(s.text).includes(`/l/${codes[0]}`))!;
     assert.equal(click.group_id, String(receiver._id).slice(pub.id.length + 1));
     assert.deepEqual([click.publication_id, click.offer_id, click.segment_id], [pub.id, offer.id, segment.id]);
