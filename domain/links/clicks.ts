@@ -156,13 +156,22 @@ const linkFieldsOf = (link: LinkDoc): ClickLink => ({
 /** The tenant's click of this id (the sub-id a network returns), or null (none, or its link is gone): its batch and its link, each read by `_id`. */
 export async function clickById(db: Db, tenant: Tenant, id: string): Promise<ClickDoc | null> {
   const m = CLICK_ID.exec(id);
-  if (!m) return null;
+  if (!m) return LEGACY_CLICK_ID.test(id) ? legacyClick(db, tenant, id) : null;
   const batch = await tenantCollection<ClickBatchDoc>(db, 'clicks', tenant).findById(m[1]!);
   const index = parseInt(m[2]!, 32);
   if (!batch || index >= batch.count) return null;
   const click = clickAt(batch, index);
   const link = await tenantCollection<LinkDoc>(db, 'links', tenant).findById(click.link_id);
   return link ? { account_id: batch.account_id, env: batch.env, ...linkFieldsOf(link), ...click } : null;
+}
+
+/** The id of a click stored by a build before batches: a document of its own, its link's fields in it. */
+const LEGACY_CLICK_ID = /^clk_[0-9a-z]{24}$/;
+
+/** A click stored one document per click (builds before batches; attribution still finds it), never a batch read as a click. */
+async function legacyClick(db: Db, tenant: Tenant, id: string): Promise<ClickDoc | null> {
+  const doc = await tenantCollection<ClickDoc | ClickBatchDoc>(db, 'clicks', tenant).findById(id);
+  return doc && !('count' in doc) ? doc : null;
 }
 
 /** A batch being filled or waiting for its write: its clicks, and their links' fields (for the counters). */

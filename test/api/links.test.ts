@@ -19,6 +19,7 @@ import { IntegrationConfig } from '../../domain/links/marketplaces';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { bucketId } from '../../domain/analytics/buckets';
 import { clickById } from '../../domain/links/clicks';
+import { newId } from '../../domain/ids';
 
 let app: TestApp;
 let tenant: Tenant;
@@ -364,6 +365,24 @@ describe('GET /l/{code}', () => {
     assert.equal(await clickById(app.db, other, ids[0]!), null, "another tenant's click");
     assert.equal(await clickById(app.db, tenant, `${[...batchIds][0]}003`), null, 'past the batch');
     assert.equal(await clickById(app.db, tenant, [...batchIds][0]!), null, 'a batch id is no click id');
+  });
+
+  test('a click stored one document per click (by a build before batches) is still read by its id, only by its tenant', async () => {
+    const id = newId('clk');
+    const legacy = {
+      _id: id,
+      account_id: tenant.accountId,
+      env: tenant.env,
+      link_id: 'lnk_legacy',
+      marketplace: 'amazon',
+      offer_id: 'off_legacy',
+      ua_class: 'mobile',
+      bot: false,
+      at: new Date(),
+    };
+    await app.db.collection('clicks').insertOne(legacy as object);
+    assert.deepEqual(await clickById(app.db, tenant, id), legacy);
+    assert.equal(await clickById(app.db, await seedTenant(app.db), id), null, "another tenant's click");
   });
 
   test('a removed link stops redirecting once its time in memory is over', async () => {
