@@ -148,22 +148,30 @@ export async function addToBuckets(db: Db, tenant: Tenant, facts: BucketFact[]):
     const field = ['c', ...path].join('.');
     doc.inc[field] = (doc.inc[field] ?? 0) + by;
   };
+  // The facts of one local hour move the same counters (a batch of clicks is mostly one hour): summed first, laid out once each.
+  const sums = new Map<string, { day: string; hour: number; inc: BucketIncrement }>();
   for (const fact of facts) {
     const { day, hour } = localDayHour(fact.at, tz);
+    for (const inc of fact.incs) {
+      const k = `${day}\n${hour}\n${inc.dimension}\n${inc.key ?? ''}\n${inc.counter}`;
+      const sum = sums.get(k);
+      if (sum) sum.inc.by += inc.by;
+      else sums.set(k, { day, hour, inc: { ...inc } });
+    }
+  }
+  for (const { day, hour, inc } of sums.values()) {
     const month = day.slice(0, 7);
     const last = lastDayOf(month);
-    for (const inc of fact.incs) {
-      const dimension = inc.dimension;
-      const counter = inc.counter.split('.').map(safe);
-      const key = dimension === 'totals' ? [] : dimension === 'hours' ? [String(hour)] : [safe(inc.key ?? '')];
-      if (key[0] === '') throw new Error(`a ${dimension} counter needs a key`);
-      bump(bucketId(tenant, day, dimension), { day, dimension }, [...key, ...counter], inc.by);
-      if (dimension === 'totals')
-        bump(monthBucketId(tenant, month, 'daily'), { day: last, month, dimension: 'daily' }, [day.slice(8), ...counter], inc.by);
-      else {
-        const monthKey = dimension === 'hours' ? [`${weekdayOf(day)}_${hour}`] : key;
-        bump(monthBucketId(tenant, month, dimension), { day: last, month, dimension }, [...monthKey, ...counter], inc.by);
-      }
+    const dimension = inc.dimension;
+    const counter = inc.counter.split('.').map(safe);
+    const key = dimension === 'totals' ? [] : dimension === 'hours' ? [String(hour)] : [safe(inc.key ?? '')];
+    if (key[0] === '') throw new Error(`a ${dimension} counter needs a key`);
+    bump(bucketId(tenant, day, dimension), { day, dimension }, [...key, ...counter], inc.by);
+    if (dimension === 'totals')
+      bump(monthBucketId(tenant, month, 'daily'), { day: last, month, dimension: 'daily' }, [day.slice(8), ...counter], inc.by);
+    else {
+      const monthKey = dimension === 'hours' ? [`${weekdayOf(day)}_${hour}`] : key;
+      bump(monthBucketId(tenant, month, dimension), { day: last, month, dimension }, [...monthKey, ...counter], inc.by);
     }
   }
   const coll = db.collection<BucketDoc>('analytics_buckets');
