@@ -14,6 +14,10 @@
  * beside a bare workflow with as many no-op activities, and prints how many
  * database round trips the worker made and how many activities the workflow
  * ran per group.
+ *
+ * Then the timeline of one more single-group publication and of one bare run:
+ * the HTTP answer, the workflow's history events (server times) and every
+ * database round trip of the API and of the worker, in ms from the request.
  */
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -33,6 +37,76 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 1000);
 
 const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
+/** Wall-clock ms with sub-ms precision (comparable with the Temporal server's event times: same machine). */
+const wallMs = (): number => performance.timeOrigin + performance.now();
+
+/** One database round trip seen by a command-monitoring client. */
+interface Command {
+  side: 'api' | 'worker';
+  name: string;
+  collection: string;
+  start: number;
+  end: number;
+}
+
+/** Records the round trips of `client` into `into` while `on()` holds. */
+function traceCommands(client: MongoClient, side: Command['side'], on: () => boolean, into: Command[]): void {
+  const open = new Map<number, Omit<Command, 'end'>>();
+  client.on('commandStarted', (e) => {
+    if (!on()) return;
+    const target: unknown = e.command[e.commandName];
+    open.set(e.requestId, { side, name: e.commandName, collection: typeof target === 'string' ? target : '', start: wallMs() });
+  });
+  const done = (e: { requestId: number }) => {
+    const c = open.get(e.requestId);
+    if (!c) return;
+    open.delete(e.requestId);
+    into.push({ ...c, end: wallMs() });
+  };
+  client.on('commandSucceeded', done);
+  client.on('commandFailed', done);
+}
+
+/** A history event as the timeline shows it: what happened, at the server's time. */
+interface HistoryEvent {
+  eventTime?: { seconds?: unknown; nanos?: number | null } | null;
+  [attributes: string]: unknown;
+}
+/** An event's server time in ms (its seconds may be a Long). */
+function eventMs(e: HistoryEvent): number {
+  const s = e.eventTime?.seconds;
+  const seconds = typeof s === 'object' && s !== null && 'toNumber' in s ? (s as { toNumber(): number }).toNumber() : Number(s ?? 0);
+  return seconds * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
+}
+
+/** `markerRecorded` → "marker recorded"; a local activity's marker and an activity name their type. */
+function eventLabel(e: HistoryEvent): string {
+  const key = Object.keys(e).find((k) => k.endsWith('EventAttributes') && e[k]) ?? 'unknown';
+  const attrs = e[key] as { activityType?: { name?: string }; details?: Record<string, { payloads?: { data?: Uint8Array }[] }> };
+  let label = key.replace(/EventAttributes$/, '').replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  if (attrs.activityType?.name) label += ` ${attrs.activityType.name}`;
+  const data = attrs.details?.data?.payloads?.[0]?.data;
+  if (data) {
+    try {
+      const marker = JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string };
+      if (marker.activity_type) label += ` (local activity ${marker.activity_type})`;
+    } catch {
+      // not a local activity's marker
+    }
+  }
+  return label;
+}
+
+/** Prints a timeline: history events and round trips in time order, in ms from `t0`. */
+function printTimeline(title: string, t0: number, marks: { at: number; what: string }[], events: object[], commands: Command[]): void {
+  const rows = [
+    ...marks,
+    ...(events as HistoryEvent[]).map((e) => ({ at: eventMs(e), what: `temporal: ${eventLabel(e)}` })),
+    ...commands.map((c) => ({ at: c.start, what: `${c.side} db: ${c.name} ${c.collection} (${(c.end - c.start).toFixed(1)} ms)` })),
+  ].sort((a, b) => a.at - b.at);
+  console.log(`\n${title} (ms from the request)`);
+  for (const r of rows) console.log(`${(r.at - t0).toFixed(1).padStart(8)}  ${r.what}`);
+}
 
 /** What the benchmark reads of the API's answers: a created resource's id, a publish's publication ids. */
 interface Created {
@@ -52,6 +126,12 @@ async function main(): Promise<void> {
     const workerMongo = await MongoClient.connect(stack.mongodbUri, { monitorCommands: true });
     let workerCommands = 0;
     workerMongo.on('commandStarted', () => workerCommands++);
+    // The API has a client of its own too, so that the timeline shows its round trips.
+    const apiMongo = await MongoClient.connect(stack.mongodbUri, { monitorCommands: true });
+    const traced: Command[] = [];
+    let tracing = false;
+    traceCommands(apiMongo, 'api', () => tracing, traced);
+    traceCommands(workerMongo, 'worker', () => tracing, traced);
     await ensureIndexes(mongo.db);
     const temporal = await connectTemporal(stack);
     const native = await NativeConnection.connect({ address: stack.temporalAddress });
@@ -60,7 +140,7 @@ async function main(): Promise<void> {
     const baselineQueue = `${taskQueue}-baseline`;
 
     const app = createApp({
-      db: mongo.db,
+      db: apiMongo.db(dbName),
       secretKey,
       temporal: { client: temporal.client, namespace: stack.temporalNamespace, taskQueue },
       logger: createLogger('bench', 'silent'),
@@ -132,6 +212,32 @@ async function main(): Promise<void> {
           latency.push((await publishAndWait({ group_id: one._id })).ms);
           bare.push(await bareRun('baselineOne', []));
         }
+        // One more of each, traced (before the fan-out, as the runs above).
+        tracing = true;
+        const t0 = wallMs();
+        const res = await call<Published>('POST', `/offers/${offer.id}/publish`, { group_id: one._id });
+        const answered = wallMs();
+        const traceHandle = temporal.client.workflow.getHandle(`publication-${res.data.publications[0]!.id}`);
+        await traceHandle.result();
+        const delivered = wallMs();
+        tracing = false;
+        const marks = [
+          { at: t0, what: 'request sent' },
+          { at: answered, what: 'HTTP answer received' },
+          { at: delivered, what: 'workflow result received' },
+        ];
+        printTimeline('timeline of one single-group publication', t0, marks, (await traceHandle.fetchHistory()).events ?? [], traced);
+        const b0 = wallMs();
+        const bareHandle = await temporal.client.workflow.start('baselineOne', {
+          workflowId: `bench-${randomBytes(6).toString('hex')}`,
+          taskQueue: baselineQueue,
+        });
+        await bareHandle.result();
+        const bareMarks = [
+          { at: b0, what: 'start sent' },
+          { at: wallMs(), what: 'workflow result received' },
+        ];
+        printTimeline('timeline of one bare workflow', b0, bareMarks, (await bareHandle.fetchHistory()).events ?? [], []);
         const before = workerCommands;
         fanOut = await publishAndWait({ segment_id: segment.id });
         fanOutCommands = workerCommands - before;
@@ -165,6 +271,7 @@ async function main(): Promise<void> {
     await mongo.db.dropDatabase();
     await mongo.client.close();
     await workerMongo.close();
+    await apiMongo.close();
   });
 }
 
