@@ -102,7 +102,9 @@ export async function relayOutbox(db: Db, collection: TenantCollectionName, id: 
   const relayed: DomainEvent[] = [];
   for (const event of doc._outbox ?? []) {
     if (await store(db, event)) relayed.push(event);
-    await coll.updateOne({ _id: id }, { $pull: { _outbox: { id: event.id } } } as unknown as UpdateFilter<TenantDoc>);
+    // The element itself, as read: the embedded FerretDB ignores a $pull by condition ({id}) and left every
+    // relayed event in its outbox (relayed again by every later commit and by every sweep).
+    await coll.updateOne({ _id: id }, { $pull: { _outbox: event } } as unknown as UpdateFilter<TenantDoc>);
   }
   if (doc._deleted) await coll.deleteOne({ _id: id, _deleted: true });
   return relayed;
