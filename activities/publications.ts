@@ -15,8 +15,10 @@ import { getOffer } from '../domain/offers/store';
 import { countCompleted, countDeliveriesSent, countDelivery } from '../domain/analytics/publications';
 import {
   claimSentBatch,
+  completedEventId,
   deliveriesOfPublication,
   deliveriesWithSent,
+  forgetInFlight,
   getPublication,
   markDeliveriesSent,
   markDeliveryFailed,
@@ -263,7 +265,11 @@ export function createPublicationActivities(deps: ActivityDeps) {
     async completePublication(r: Completion): Promise<string> {
       const tenant = tenantOf(r);
       const publication = await mustGetPublication(deps, r);
-      if (publication.completed_at) return publication.status;
+      if (publication.completed_at) {
+        // Completed by an attempt before this one: relay what it left in the outbox, should it have died before.
+        if (publication._outbox?.length) await commitEvents(eventDeps, 'publications', publication._id);
+        return publication.status;
+      }
       const unrecorded = r.sent?.slice(r.recorded ?? 0) ?? [];
       await markDeliveriesSent(deps.db, tenant, publication, unrecorded);
       const deliveries = r.sent
@@ -271,21 +277,37 @@ export function createPublicationActivities(deps: ActivityDeps) {
         : await deliveriesOfPublication(deps.db, tenant, publication);
       const sent = deliveries.filter((d) => d.status === 'sent').length;
       const status = sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
-      const done = await setPublicationStatus(deps.db, tenant, publication, status, (after) =>
-        prepareEvent(tenant, 'publication.completed', { publication: toPublication(after, deliveries) }),
-      );
-      if (!done) throw new Error('the publication changed while completing; retrying');
-      // The sends recorded just now are counted with the write that completed the publication (once).
-      await counted(
-        countCompleted(
-          deps.db,
+      const moved = await setPublicationStatus(deps.db, tenant, publication, status, (after) =>
+        prepareEvent(
           tenant,
-          publication,
-          status,
-          unrecorded.map((d) => d.group_id),
+          'publication.completed',
+          { publication: toPublication(after, deliveries) },
+          after.completed_at!,
+          completedEventId(publication._id),
         ),
       );
-      await commitEvents(eventDeps, 'publications', publication._id);
+      if (!moved) throw ApplicationFailure.nonRetryable(`no publication ${r.publication_id}`, 'PublicationMissing');
+      // Another completion wrote first: it counted; the event this write added again has the id of its own, which
+      // the relay stores once.
+      if (moved.before.completed_at) {
+        await commitEvents(eventDeps, 'publications', publication._id);
+        return moved.before.status;
+      }
+      // The sends recorded just now are counted with the write that completed the publication (once); the count
+      // and the relay of the event side by side (the count never fails the step: `counted`).
+      await Promise.all([
+        counted(
+          countCompleted(
+            deps.db,
+            tenant,
+            publication,
+            status,
+            unrecorded.map((d) => d.group_id),
+          ),
+        ),
+        commitEvents(eventDeps, 'publications', publication._id),
+        forgetInFlight(deps.db, tenant, publication),
+      ]);
       return status;
     },
 

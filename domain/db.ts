@@ -86,7 +86,8 @@ export type PlatformCollectionName =
   | 'sandbox_seeds'
   | 'contract_test_runs'
   | 'panel_links'
-  | 'panel_sessions';
+  | 'panel_sessions'
+  | 'inflight_publications';
 
 export function platformCollection<T extends Document>(db: Db, name: PlatformCollectionName): Collection<T> {
   return db.collection<T>(name);

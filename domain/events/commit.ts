@@ -21,10 +21,10 @@ export const FOLLOW_UP_KINDS: ReadonlySet<string> = new Set(['webhook.deleted', 
 /** Starts the dispatch of `event` when a webhook or a follow-up awaits it; otherwise marks it dispatched. */
 export async function dispatch(deps: { db: Db; temporal: TemporalDeps }, event: DomainEvent): Promise<void> {
   const tenant = { accountId: event.account, env: event.environment };
+  // The two look-ups side by side: one round trip of waiting instead of two.
   const awaited =
     FOLLOW_UP_KINDS.has(event.kind) ||
-    (await hasSubscribedWebhook(deps.db, tenant, event.kind)) ||
-    (await awaitedByJourneys(deps.db, tenant, event.kind));
+    (await Promise.all([hasSubscribedWebhook(deps.db, tenant, event.kind), awaitedByJourneys(deps.db, tenant, event.kind)])).some(Boolean);
   if (awaited) await startDispatch(deps.temporal, event);
   else await markDispatched(deps.db, event.id);
 }
