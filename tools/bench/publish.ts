@@ -17,7 +17,8 @@
  *
  * Then the timeline of one more single-group publication and of one bare run:
  * the HTTP answer, the workflow's history events (server times) and every
- * database round trip of the API and of the worker, in ms from the request.
+ * database round trip of the API and of the worker, in ms from the request;
+ * and, over the single-group runs, the p50 of each phase on both sides.
  */
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -95,6 +96,34 @@ function eventLabel(e: HistoryEvent): string {
     }
   }
   return label;
+}
+
+/** The phases of one run, in ms: from the request (or start) to the workflow's result, cut at its history events. */
+const PHASES = [
+  'request → workflow started',
+  'started → first workflow task started',
+  'first workflow task (to the send scheduled)',
+  'send: activity scheduled → completed',
+  'completed → last workflow task started',
+  'last workflow task (to the workflow completed)',
+  'workflow completed → result received',
+] as const;
+
+function phasesOf(t0: number, events: object[], end: number): number[] {
+  const timed = (events as HistoryEvent[]).map((e) => ({ at: eventMs(e), e }));
+  const first = (key: string) => timed.find((t) => t.e[key])?.at ?? NaN;
+  const last = (key: string) => [...timed].reverse().find((t) => t.e[key])?.at ?? NaN;
+  const marks = [
+    t0,
+    first('workflowExecutionStartedEventAttributes'),
+    first('workflowTaskStartedEventAttributes'),
+    first('activityTaskScheduledEventAttributes'),
+    last('activityTaskCompletedEventAttributes'),
+    last('workflowTaskStartedEventAttributes'),
+    first('workflowExecutionCompletedEventAttributes'),
+    end,
+  ];
+  return marks.slice(1).map((m, i) => m - marks[i]!);
 }
 
 /** Prints a timeline: history events and round trips in time order, in ms from `t0`. */
@@ -183,19 +212,31 @@ async function main(): Promise<void> {
     for (let i = 0; i < GROUPS; i++) await createGroup(mongo.db, tenant, { name: `Bench ${i}`, segment_id: segment.id });
 
     /** Publishes and waits until the workflow has finished: the time, and the workflow's activities. */
+    const ourPhases: number[][] = [];
+    const barePhases: number[][] = [];
     const publishAndWait = async (destination: Record<string, string>) => {
       const started = process.hrtime.bigint();
+      const t0 = wallMs();
       const res = await call<Published>('POST', `/offers/${offer.id}/publish`, destination);
       const handle = temporal.client.workflow.getHandle(`publication-${res.data.publications[0]!.id}`);
       await handle.result();
       const took = ms(started);
+      const end = wallMs();
       const events = (await handle.fetchHistory()).events ?? [];
-      return { ms: took, activities: events.filter((e) => e.activityTaskScheduledEventAttributes).length };
+      return { ms: took, activities: events.filter((e) => e.activityTaskScheduledEventAttributes).length, phases: phasesOf(t0, events, end) };
     };
     const bareRun = async (type: string, args: unknown[]) => {
       const started = process.hrtime.bigint();
-      await temporal.client.workflow.execute(type, { workflowId: `bench-${randomBytes(6).toString('hex')}`, taskQueue: baselineQueue, args });
-      return ms(started);
+      const t0 = wallMs();
+      const handle = await temporal.client.workflow.start(type, {
+        workflowId: `bench-${randomBytes(6).toString('hex')}`,
+        taskQueue: baselineQueue,
+        args,
+      });
+      await handle.result();
+      const took = ms(started);
+      const end = wallMs();
+      return { ms: took, phases: phasesOf(t0, (await handle.fetchHistory()).events ?? [], end) };
     };
 
     const latency: number[] = [];
@@ -209,8 +250,12 @@ async function main(): Promise<void> {
         await publishAndWait({ group_id: one._id });
         await bareRun('baselineOne', []);
         for (let i = 0; i < RUNS; i++) {
-          latency.push((await publishAndWait({ group_id: one._id })).ms);
-          bare.push(await bareRun('baselineOne', []));
+          const ours = await publishAndWait({ group_id: one._id });
+          latency.push(ours.ms);
+          ourPhases.push(ours.phases);
+          const floor = await bareRun('baselineOne', []);
+          bare.push(floor.ms);
+          barePhases.push(floor.phases);
         }
         // One more of each, traced (before the fan-out, as the runs above).
         tracing = true;
@@ -241,7 +286,7 @@ async function main(): Promise<void> {
         const before = workerCommands;
         fanOut = await publishAndWait({ segment_id: segment.id });
         fanOutCommands = workerCommands - before;
-        bareFanOut = await bareRun('baselineFanOut', [GROUPS]);
+        bareFanOut = (await bareRun('baselineFanOut', [GROUPS])).ms;
       }),
     );
 
@@ -259,6 +304,11 @@ async function main(): Promise<void> {
     console.log(
       `${`fan-out throughput`.padEnd(34)} ${tput.toFixed(1).padStart(9)} ${bareTput.toFixed(1).padStart(9)}  ${'groups/s'.padEnd(9)} ${(tput / bareTput).toFixed(2).padStart(6)}×`,
     );
+    console.log(`\nsingle-group runs, p50 of each phase (ms; the workflow's phases at the Temporal server's times):`);
+    PHASES.forEach((phase, i) => {
+      const p50 = (runs: number[][]) => quantile(runs.map((r) => r[i]!).filter(Number.isFinite), 0.5);
+      console.log(`  ${phase.padEnd(48)} ${p50(ourPhases).toFixed(1).padStart(8)} ${p50(barePhases).toFixed(1).padStart(8)}`);
+    });
     console.log(
       `\nper group in the fan-out: ${(fanOut.activities / GROUPS).toFixed(2)} activities (bare: 1), ` +
         `${(fanOutCommands / GROUPS).toFixed(2)} database round trips of the worker (bare: 0)`,
