@@ -4,7 +4,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { commitEvents } from '../domain/events/commit';
+import { commitEvent, commitEvents } from '../domain/events/commit';
 import { toPublication } from '../domain/publications/queue';
 import { startPublication } from '../domain/temporal/start';
 import { Environment, Tenant } from '../domain/db';
@@ -265,27 +265,32 @@ export function createPublicationActivities(deps: ActivityDeps) {
     async completePublication(r: Completion): Promise<string> {
       const tenant = tenantOf(r);
       const publication = await mustGetPublication(deps, r);
+      const unrecorded = r.sent?.slice(r.recorded ?? 0) ?? [];
       if (publication.completed_at) {
-        // Completed by an attempt before this one: relay what it left in the outbox, should it have died before.
+        // Completed by an attempt before this one, which may have died before its other writes: the sends are
+        // written again (the same values), and what it left in the outbox is relayed.
+        await markDeliveriesSent(deps.db, tenant, publication, unrecorded);
         if (publication._outbox?.length) await commitEvents(eventDeps, 'publications', publication._id);
         return publication.status;
       }
-      const unrecorded = r.sent?.slice(r.recorded ?? 0) ?? [];
-      await markDeliveriesSent(deps.db, tenant, publication, unrecorded);
       const deliveries = r.sent
         ? await deliveriesWithSent(deps.db, tenant, publication, r.sent)
         : await deliveriesOfPublication(deps.db, tenant, publication);
       const sent = deliveries.filter((d) => d.status === 'sent').length;
       const status = sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
-      const moved = await setPublicationStatus(deps.db, tenant, publication, status, (after) =>
-        prepareEvent(
-          tenant,
-          'publication.completed',
-          { publication: toPublication(after, deliveries) },
-          after.completed_at!,
-          completedEventId(publication._id),
+      // The final state and the sends not recorded yet side by side (a repeated completion writes those again).
+      const [moved] = await Promise.all([
+        setPublicationStatus(deps.db, tenant, publication, status, (after) =>
+          prepareEvent(
+            tenant,
+            'publication.completed',
+            { publication: toPublication(after, deliveries) },
+            after.completed_at!,
+            completedEventId(publication._id),
+          ),
         ),
-      );
+        markDeliveriesSent(deps.db, tenant, publication, unrecorded),
+      ]);
       if (!moved) throw ApplicationFailure.nonRetryable(`no publication ${r.publication_id}`, 'PublicationMissing');
       // Another completion wrote first: it counted; the event this write added again has the id of its own, which
       // the relay stores once.
@@ -293,8 +298,9 @@ export function createPublicationActivities(deps: ActivityDeps) {
         await commitEvents(eventDeps, 'publications', publication._id);
         return moved.before.status;
       }
-      // The sends recorded just now are counted with the write that completed the publication (once); the count
-      // and the relay of the event side by side (the count never fails the step: `counted`).
+      // The sends recorded just now are counted with the write that completed the publication (once); the count,
+      // the relay of the event (known: no read of the outbox) and the in-flight note side by side (the count
+      // never fails the step: `counted`).
       await Promise.all([
         counted(
           countCompleted(
@@ -305,7 +311,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
             unrecorded.map((d) => d.group_id),
           ),
         ),
-        commitEvents(eventDeps, 'publications', publication._id),
+        commitEvent(eventDeps, 'publications', publication._id, moved.event!),
         forgetInFlight(deps.db, tenant, publication),
       ]);
       return status;

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { Db } from 'mongodb';
 import { startPublication, TemporalDeps } from '../temporal/start';
 import { conflict, invalid, notFound, unknownReference } from '../errors';
-import { commitEvents } from '../events/commit';
+import { commitEvent } from '../events/commit';
 import { derivedId, newId } from '../ids';
 import { renderOfferForSend } from '../templates/render';
 import { LINK_CODE_PLACEHOLDER, shortUrlOf, trackedLinksFor } from '../links/service';
@@ -270,7 +270,7 @@ export async function queuePublication(
     startPublication(deps.temporal, publication, offer?.title ?? null),
     noteInFlight(db, tenant, publication),
     countQueued(db, tenant, publication),
-    commitEvents(deps, 'publications', publication._id),
+    commitEvent(deps, 'publications', publication._id, event),
   ]);
   return { publication, created: true };
 }

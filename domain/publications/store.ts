@@ -319,7 +319,7 @@ export async function markDeliveryFailed(
  * ever overlap (an attempt outliving its timeout), `before` tells the second
  * that the first completed it (`completed_at`), and an event with an id
  * derived from the publication (completedEventId) is relayed once. Null when
- * the publication is gone.
+ * the publication is gone; else the publication before and after, and the event written.
  */
 export async function setPublicationStatus(
   db: Db,
@@ -327,7 +327,7 @@ export async function setPublicationStatus(
   current: PublicationDoc,
   status: PublicationStatus,
   describe?: (after: PublicationDoc) => OutboxEvent,
-): Promise<{ before: PublicationDoc; after: PublicationDoc } | null> {
+): Promise<{ before: PublicationDoc; after: PublicationDoc; event?: OutboxEvent } | null> {
   const now = new Date();
   const final = status === 'sent' || status === 'partial' || status === 'failed';
   const set = { status, ...(final ? { completed_at: now } : {}), updated_at: now };
@@ -336,7 +336,7 @@ export async function setPublicationStatus(
   const event = describe?.(after);
   const update = { $set: set, ...(event ? { $push: { _outbox: event } } : {}) } as UpdateFilter<PublicationDoc>;
   const before = await publications(db, tenant).updateRead(current, update, 'before');
-  return before && { before, after };
+  return before && { before, after, ...(event ? { event } : {}) };
 }
 
 /** The id of a publication's `publication.completed` event: the same whichever completion writes it. */
