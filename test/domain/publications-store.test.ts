@@ -132,10 +132,10 @@ describe('publications store', () => {
     const sending = await setPublicationStatus(app.db, tenant, first, 'sending');
     assert.equal(sending?.before.status, 'queued');
     assert.equal((await inFlightPublication(app.db, tenant, key(first)))?.status, 'sending');
-    const done = await setPublicationStatus(app.db, tenant, sending!.after, 'sent');
+    const done = await setPublicationStatus(app.db, tenant, sending.after, 'sent');
     assert.equal(done?.before.completed_at, null, 'this write completed it');
     assert.equal(await inFlightPublication(app.db, tenant, key(first)), null, 'ended');
-    const again = await setPublicationStatus(app.db, tenant, done!.after, 'sent');
+    const again = await setPublicationStatus(app.db, tenant, done.after, 'sent');
     assert.ok(again?.before.completed_at, 'a repeated completion sees the first one');
 
     // A later publication of the same takes the note: forgetting the first leaves it.
