@@ -4,7 +4,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { commitEvents } from '../domain/events/commit';
+import { commitEvent, commitEvents } from '../domain/events/commit';
 import { toPublication } from '../domain/publications/queue';
 import { startPublication } from '../domain/temporal/start';
 import { Environment, Tenant } from '../domain/db';
@@ -15,8 +15,10 @@ import { getOffer } from '../domain/offers/store';
 import { countCompleted, countDeliveriesSent, countDelivery } from '../domain/analytics/publications';
 import {
   claimSentBatch,
+  completedEventId,
   deliveriesOfPublication,
   deliveriesWithSent,
+  forgetInFlight,
   getPublication,
   markDeliveriesSent,
   markDeliveryFailed,
@@ -263,29 +265,55 @@ export function createPublicationActivities(deps: ActivityDeps) {
     async completePublication(r: Completion): Promise<string> {
       const tenant = tenantOf(r);
       const publication = await mustGetPublication(deps, r);
-      if (publication.completed_at) return publication.status;
       const unrecorded = r.sent?.slice(r.recorded ?? 0) ?? [];
-      await markDeliveriesSent(deps.db, tenant, publication, unrecorded);
+      if (publication.completed_at) {
+        // Completed by an attempt before this one, which may have died before its other writes: the sends are
+        // written again (the same values), and what it left in the outbox is relayed.
+        await markDeliveriesSent(deps.db, tenant, publication, unrecorded);
+        if (publication._outbox?.length) await commitEvents(eventDeps, 'publications', publication._id);
+        return publication.status;
+      }
       const deliveries = r.sent
         ? await deliveriesWithSent(deps.db, tenant, publication, r.sent)
         : await deliveriesOfPublication(deps.db, tenant, publication);
       const sent = deliveries.filter((d) => d.status === 'sent').length;
       const status = sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
-      const done = await setPublicationStatus(deps.db, tenant, publication, status, (after) =>
-        prepareEvent(tenant, 'publication.completed', { publication: toPublication(after, deliveries) }),
-      );
-      if (!done) throw new Error('the publication changed while completing; retrying');
-      // The sends recorded just now are counted with the write that completed the publication (once).
-      await counted(
-        countCompleted(
-          deps.db,
-          tenant,
-          publication,
-          status,
-          unrecorded.map((d) => d.group_id),
+      // The final state and the sends not recorded yet side by side (a repeated completion writes those again).
+      const [moved] = await Promise.all([
+        setPublicationStatus(deps.db, tenant, publication, status, (after) =>
+          prepareEvent(
+            tenant,
+            'publication.completed',
+            { publication: toPublication(after, deliveries) },
+            after.completed_at!,
+            completedEventId(publication._id),
+          ),
         ),
-      );
-      await commitEvents(eventDeps, 'publications', publication._id);
+        markDeliveriesSent(deps.db, tenant, publication, unrecorded),
+      ]);
+      if (!moved) throw ApplicationFailure.nonRetryable(`no publication ${r.publication_id}`, 'PublicationMissing');
+      // Another completion wrote first: it counted; the event this write added again has the id of its own, which
+      // the relay stores once.
+      if (moved.before.completed_at) {
+        await commitEvents(eventDeps, 'publications', publication._id);
+        return moved.before.status;
+      }
+      // The sends recorded just now are counted with the write that completed the publication (once); the count,
+      // the relay of the event (known: no read of the outbox) and the in-flight note side by side (the count
+      // never fails the step: `counted`).
+      await Promise.all([
+        counted(
+          countCompleted(
+            deps.db,
+            tenant,
+            publication,
+            status,
+            unrecorded.map((d) => d.group_id),
+          ),
+        ),
+        commitEvent(eventDeps, 'publications', publication._id, moved.event!),
+        forgetInFlight(deps.db, tenant, publication),
+      ]);
       return status;
     },
 

@@ -87,7 +87,8 @@ export type PlatformCollectionName =
   | 'contract_test_runs'
   | 'panel_links'
   | 'panel_sessions'
-  | 'analytics_state';
+  | 'analytics_state'
+  | 'inflight_publications';
 
 export function platformCollection<T extends Document>(db: Db, name: PlatformCollectionName): Collection<T> {
   return db.collection<T>(name);

@@ -13,20 +13,26 @@ import { TenantCollectionName } from '../db';
 import { startDispatch, TemporalDeps } from '../temporal/start';
 import { awaitedByJourneys } from '../journeys/store';
 import { hasSubscribedWebhook } from '../webhooks/store';
-import { DomainEvent, markDispatched, relayOutbox } from './store';
+import { DomainEvent, markDispatched, pullFromOutbox, relayOutbox, storeEvent } from './store';
 
 /** Event kinds whose dispatch does more than deliver to webhooks: the removals a deletion leaves to the background. */
 export const FOLLOW_UP_KINDS: ReadonlySet<string> = new Set(['webhook.deleted', 'schedule.deleted']);
 
+/** Whether anything awaits `event`: a follow-up of its kind, a webhook subscribed to it, a journey it may trigger. */
+async function isAwaited(db: Db, event: DomainEvent): Promise<boolean> {
+  if (FOLLOW_UP_KINDS.has(event.kind)) return true;
+  const tenant = { accountId: event.account, env: event.environment };
+  // The two look-ups side by side: one round trip of waiting instead of two.
+  return (await Promise.all([hasSubscribedWebhook(db, tenant, event.kind), awaitedByJourneys(db, tenant, event.kind)])).some(Boolean);
+}
+
+/** Hands `event` to delivery as `awaited` says: its dispatch workflow, or marked dispatched. */
+const handOver = (deps: { db: Db; temporal: TemporalDeps }, event: DomainEvent, awaited: boolean): Promise<void> =>
+  awaited ? startDispatch(deps.temporal, event) : markDispatched(deps.db, event.id);
+
 /** Starts the dispatch of `event` when a webhook or a follow-up awaits it; otherwise marks it dispatched. */
 export async function dispatch(deps: { db: Db; temporal: TemporalDeps }, event: DomainEvent): Promise<void> {
-  const tenant = { accountId: event.account, env: event.environment };
-  const awaited =
-    FOLLOW_UP_KINDS.has(event.kind) ||
-    (await hasSubscribedWebhook(deps.db, tenant, event.kind)) ||
-    (await awaitedByJourneys(deps.db, tenant, event.kind));
-  if (awaited) await startDispatch(deps.temporal, event);
-  else await markDispatched(deps.db, event.id);
+  await handOver(deps, event, await isAwaited(deps.db, event));
 }
 
 /** Relays the outbox of document `id` and hands its events to delivery. */
@@ -38,4 +44,22 @@ export async function commitEvents(
   const events = await relayOutbox(deps.db, collection, id);
   for (const event of events) await dispatch(deps, event);
   return events;
+}
+
+/**
+ * Relays `event`, which the caller has just written to the outbox of document
+ * `id` (no read of the outbox), and hands it to delivery: who awaits it is
+ * looked up while it is stored, and it leaves the outbox while it is handed
+ * over. Whatever else that outbox holds waits for the next commitEvents of the
+ * document or for the sweep.
+ */
+export async function commitEvent(
+  deps: { db: Db; temporal: TemporalDeps },
+  collection: TenantCollectionName,
+  id: string,
+  event: DomainEvent,
+): Promise<void> {
+  const [stored, awaited] = await Promise.all([storeEvent(deps.db, event), isAwaited(deps.db, event)]);
+  // An event stored before (by the sweep or a retry) was handed over then.
+  await Promise.all([pullFromOutbox(deps.db, collection, id, event), stored ? handOver(deps, event, awaited) : undefined]);
 }

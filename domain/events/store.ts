@@ -61,7 +61,7 @@ export function prepareEvent(
 }
 
 /** Stores an event in the events collection; true when it was not there yet. */
-async function store(db: Db, event: DomainEvent): Promise<boolean> {
+export async function storeEvent(db: Db, event: DomainEvent): Promise<boolean> {
   const at = new Date(event.occurred_at);
   try {
     await crossTenantCollection<EventDoc>(db, 'events').insertOne({
@@ -86,7 +86,7 @@ async function store(db: Db, event: DomainEvent): Promise<boolean> {
 /** An event that accompanies no change of a document (e.g. a preview). */
 export async function recordEvent(db: Db, tenant: Tenant, kind: EventKind, data: Record<string, unknown>): Promise<DomainEvent> {
   const event = prepareEvent(tenant, kind, data);
-  await store(db, event);
+  await storeEvent(db, event);
   return event;
 }
 
@@ -101,11 +101,20 @@ export async function relayOutbox(db: Db, collection: TenantCollectionName, id: 
   if (!doc) return [];
   const relayed: DomainEvent[] = [];
   for (const event of doc._outbox ?? []) {
-    if (await store(db, event)) relayed.push(event);
-    await coll.updateOne({ _id: id }, { $pull: { _outbox: { id: event.id } } } as unknown as UpdateFilter<TenantDoc>);
+    if (await storeEvent(db, event)) relayed.push(event);
+    await pullFromOutbox(db, collection, id, event);
   }
   if (doc._deleted) await coll.deleteOne({ _id: id, _deleted: true });
   return relayed;
+}
+
+/**
+ * Removes `event` (stored already) from the outbox of document `id`: the
+ * element itself, as written — the embedded FerretDB ignores a $pull by
+ * condition ({id}) and left every relayed event in its outbox.
+ */
+export async function pullFromOutbox(db: Db, collection: TenantCollectionName, id: string, event: DomainEvent): Promise<void> {
+  await crossTenantCollection(db, collection).updateOne({ _id: id }, { $pull: { _outbox: event } } as unknown as UpdateFilter<TenantDoc>);
 }
 
 /** Relays every outbox a crashed writer left behind; the events relayed. */

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { Db } from 'mongodb';
 import { startPublication, TemporalDeps } from '../temporal/start';
 import { conflict, invalid, notFound, unknownReference } from '../errors';
-import { commitEvents } from '../events/commit';
+import { commitEvent } from '../events/commit';
 import { derivedId, newId } from '../ids';
 import { renderOfferForSend } from '../templates/render';
 import { LINK_CODE_PLACEHOLDER, shortUrlOf, trackedLinksFor } from '../links/service';
@@ -25,6 +25,7 @@ import {
   getPublication,
   inFlightPublication,
   insertPublication,
+  noteInFlight,
   PublicationDoc,
 } from './store';
 import { getSegment, SegmentDoc } from '../segments/store';
@@ -262,12 +263,14 @@ export async function queuePublication(
     if (!winner) throw err;
     return { publication: winner, created: false };
   }
-  // Counted by the request whose insert recorded it (a repeated request returned above). The three are
-  // independent of one another (the workflow does not read the event nor the counts): side by side.
+  // Counted by the request whose insert recorded it (a repeated request returned above). The four are
+  // independent of one another (the workflow reads neither the event, nor the counts, nor the in-flight note):
+  // side by side, the workflow's start sent first.
   await Promise.all([
-    countQueued(db, tenant, publication),
-    commitEvents(deps, 'publications', publication._id),
     startPublication(deps.temporal, publication, offer?.title ?? null),
+    noteInFlight(db, tenant, publication),
+    countQueued(db, tenant, publication),
+    commitEvent(deps, 'publications', publication._id, event),
   ]);
   return { publication, created: true };
 }

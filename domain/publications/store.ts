@@ -4,9 +4,10 @@
  * Deliveries are documents of their own (`<pub>:<grp>`), so the concurrent
  * per-group activities of a fan-out never write the same document.
  */
-import { Db, Filter, MongoBulkWriteError, WriteError } from 'mongodb';
+import { Db, Filter, MongoBulkWriteError, UpdateFilter, WriteError } from 'mongodb';
+import { derivedId } from '../ids';
 import { DELIVERY_STATUSES, PUBLICATION_STATUSES } from '../../schemas/openapi/publications';
-import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
+import { isDuplicateKey, OutboxEvent, Page, PageResult, platformCollection, Tenant, tenantCollection, TenantDoc } from '../db';
 import type { TemplateFormat } from '../templates/store';
 import type { Marketplace } from '../links/marketplaces';
 
@@ -91,12 +92,44 @@ export function listPublications(db: Db, tenant: Tenant, q: PublicationQuery, pa
 
 export const getPublication = (db: Db, tenant: Tenant, id: string): Promise<PublicationDoc | null> => publications(db, tenant).findById(id);
 
+/** What makes two publications the same request: their content and destination (and schedule). */
+export interface InFlightKey {
+  offer_id: string | null;
+  group_id: string | null;
+  segment_id: string | null;
+  schedule_id: string | null;
+}
+
+/**
+ * The latest publication of a content to a destination while it is in flight
+ * (`inflight_publications`, `_id` derived from the tenant and the key): what
+ * finds a double click with look-ups by `_id` alone, where a filter on the
+ * publications would decode them all on the embedded FerretDB.
+ */
+interface InFlightDoc {
+  _id: string;
+  publication_id: string;
+}
+const inFlight = (db: Db) => platformCollection<InFlightDoc>(db, 'inflight_publications');
+const inFlightId = (tenant: Tenant, key: InFlightKey): string =>
+  derivedId('ifp', tenant.accountId, tenant.env, key.offer_id ?? '', key.group_id ?? '', key.segment_id ?? '', key.schedule_id ?? '');
+
 /** An unfinished publication of the same content to the same destination (a double click). */
-export const inFlightPublication = (
-  db: Db,
-  tenant: Tenant,
-  key: { offer_id: string | null; group_id: string | null; segment_id: string | null; schedule_id: string | null },
-): Promise<PublicationDoc | null> => publications(db, tenant).findOne({ ...key, status: { $in: ['queued', 'sending'] } });
+export async function inFlightPublication(db: Db, tenant: Tenant, key: InFlightKey): Promise<PublicationDoc | null> {
+  const latest = await inFlight(db).findOne({ _id: inFlightId(tenant, key) });
+  const publication = latest && (await getPublication(db, tenant, latest.publication_id));
+  return publication && (publication.status === 'queued' || publication.status === 'sending') ? publication : null;
+}
+
+/** Notes `p`, just recorded, as the latest publication of its content to its destination. */
+export async function noteInFlight(db: Db, tenant: Tenant, p: PublicationDoc): Promise<void> {
+  await inFlight(db).updateOne({ _id: inFlightId(tenant, p) }, { $set: { publication_id: p._id } }, { upsert: true });
+}
+
+/** Forgets `p` as in flight once it has ended (unless a later publication of the same took its place). */
+export async function forgetInFlight(db: Db, tenant: Tenant, p: PublicationDoc): Promise<void> {
+  await inFlight(db).deleteOne({ _id: inFlightId(tenant, p), publication_id: p._id });
+}
 
 /** The deliveries of a new publication: one per group, queued. */
 export const queuedDeliveries = (p: PublicationDoc): DeliveryDoc[] =>
@@ -277,17 +310,37 @@ export async function markDeliveryFailed(
   return current && coll.updateRead(current, { $set: { status: 'failed', error } }, 'before');
 }
 
-/** Moves the publication to `status` (and its event, in the same write) unless it is already there. */
+/**
+ * Moves the publication to `status`, with the event `describe` makes of the
+ * result in the same write, by `_id` alone: the embedded FerretDB serves that
+ * from SQL, where an optimistic filter (`updated_at`) decodes the whole
+ * collection on every begin and completion. Only the publication's own
+ * workflow writes its status, one step after another; should two completions
+ * ever overlap (an attempt outliving its timeout), `before` tells the second
+ * that the first completed it (`completed_at`), and an event with an id
+ * derived from the publication (completedEventId) is relayed once. Null when
+ * the publication is gone; else the publication before and after, and the event written.
+ */
 export async function setPublicationStatus(
   db: Db,
   tenant: Tenant,
   current: PublicationDoc,
   status: PublicationStatus,
   describe?: (after: PublicationDoc) => OutboxEvent,
-): Promise<PublicationDoc | null> {
+): Promise<{ before: PublicationDoc; after: PublicationDoc; event?: OutboxEvent } | null> {
+  const now = new Date();
   const final = status === 'sent' || status === 'partial' || status === 'failed';
-  return publications(db, tenant).updateFrom(current, { status, ...(final ? { completed_at: new Date() } : {}) }, describe);
+  const set = { status, ...(final ? { completed_at: now } : {}), updated_at: now };
+  const { _outbox, ...base } = current;
+  const after: PublicationDoc = { ...base, ...set };
+  const event = describe?.(after);
+  const update = { $set: set, ...(event ? { $push: { _outbox: event } } : {}) } as UpdateFilter<PublicationDoc>;
+  const before = await publications(db, tenant).updateRead(current, update, 'before');
+  return before && { before, after, ...(event ? { event } : {}) };
 }
+
+/** The id of a publication's `publication.completed` event: the same whichever completion writes it. */
+export const completedEventId = (publicationId: string): string => derivedId('evt', publicationId, 'publication.completed');
 
 /** Deliveries made to each of these groups: all of them, or those queued at or after `since`. */
 export const countDeliveriesByGroup = (db: Db, tenant: Tenant, groupIds: string[], since?: Date): Promise<Map<string, number>> =>

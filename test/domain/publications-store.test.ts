@@ -9,11 +9,15 @@ import {
   DeliveryDoc,
   deliveriesOfPublication,
   deliveriesWithSent,
+  forgetInFlight,
   getPublication,
+  inFlightPublication,
   insertPublication,
   markDeliveriesSent,
+  noteInFlight,
   PublicationDoc,
   queuedDeliveries,
+  setPublicationStatus,
 } from '../../domain/publications/store';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 
@@ -111,5 +115,36 @@ describe('publications store', () => {
       stored.filter((d) => d.status !== 'sent').map((d) => d.group_id),
       [],
     );
+  });
+
+  it('a publication in flight is found by its content and destination until it ends, or a later one takes its place', async () => {
+    const tenant = await seedTenant(app.db);
+    const key = (d: PublicationDoc) => ({ offer_id: d.offer_id, group_id: d.group_id, segment_id: d.segment_id, schedule_id: d.schedule_id });
+    const first = { ...publicationTo(tenant, ['grp_0000000a']), offer_id: 'off_0000000a', group_id: 'grp_0000000a' };
+    await insertPublication(app.db, tenant, first, queuedEvent(tenant, first));
+    assert.equal(await inFlightPublication(app.db, tenant, key(first)), null, 'not noted yet');
+    await noteInFlight(app.db, tenant, first);
+    assert.equal((await inFlightPublication(app.db, tenant, key(first)))?._id, first._id);
+    assert.equal(await inFlightPublication(app.db, tenant, { ...key(first), group_id: 'grp_0000000b' }), null, 'another destination');
+    const stranger = await seedTenant(app.db);
+    assert.equal(await inFlightPublication(app.db, stranger, key(first)), null, "another tenant's");
+
+    const sending = await setPublicationStatus(app.db, tenant, first, 'sending');
+    assert.equal(sending?.before.status, 'queued');
+    assert.equal((await inFlightPublication(app.db, tenant, key(first)))?.status, 'sending');
+    const done = await setPublicationStatus(app.db, tenant, sending.after, 'sent');
+    assert.equal(done?.before.completed_at, null, 'this write completed it');
+    assert.equal(await inFlightPublication(app.db, tenant, key(first)), null, 'ended');
+    const again = await setPublicationStatus(app.db, tenant, done.after, 'sent');
+    assert.ok(again?.before.completed_at, 'a repeated completion sees the first one');
+
+    // A later publication of the same takes the note: forgetting the first leaves it.
+    const second = { ...publicationTo(tenant, ['grp_0000000a']), offer_id: 'off_0000000a', group_id: 'grp_0000000a' };
+    await insertPublication(app.db, tenant, second, queuedEvent(tenant, second));
+    await noteInFlight(app.db, tenant, second);
+    await forgetInFlight(app.db, tenant, first);
+    assert.equal((await inFlightPublication(app.db, tenant, key(first)))?._id, second._id);
+    await forgetInFlight(app.db, tenant, second);
+    assert.equal(await inFlightPublication(app.db, tenant, key(first)), null);
   });
 });

@@ -14,6 +14,11 @@
  * beside a bare workflow with as many no-op activities, and prints how many
  * database round trips the worker made and how many activities the workflow
  * ran per group.
+ *
+ * Then the timeline of one more single-group publication and of one bare run:
+ * the HTTP answer, the workflow's history events (server times) and every
+ * database round trip of the API and of the worker, in ms from the request;
+ * and, over the single-group runs, the p50 of each phase on both sides.
  */
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -33,6 +38,104 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 1000);
 
 const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
+/** Wall-clock ms with sub-ms precision (comparable with the Temporal server's event times: same machine). */
+const wallMs = (): number => performance.timeOrigin + performance.now();
+
+/** One database round trip seen by a command-monitoring client. */
+interface Command {
+  side: 'api' | 'worker';
+  name: string;
+  collection: string;
+  start: number;
+  end: number;
+}
+
+/** Records the round trips of `client` into `into` while `on()` holds. */
+function traceCommands(client: MongoClient, side: Command['side'], on: () => boolean, into: Command[]): void {
+  const open = new Map<number, Omit<Command, 'end'>>();
+  client.on('commandStarted', (e) => {
+    if (!on()) return;
+    const target: unknown = e.command[e.commandName];
+    open.set(e.requestId, { side, name: e.commandName, collection: typeof target === 'string' ? target : '', start: wallMs() });
+  });
+  const done = (e: { requestId: number }) => {
+    const c = open.get(e.requestId);
+    if (!c) return;
+    open.delete(e.requestId);
+    into.push({ ...c, end: wallMs() });
+  };
+  client.on('commandSucceeded', done);
+  client.on('commandFailed', done);
+}
+
+/** A history event as the timeline shows it: what happened, at the server's time. */
+interface HistoryEvent {
+  eventTime?: { seconds?: unknown; nanos?: number | null } | null;
+  [attributes: string]: unknown;
+}
+/** An event's server time in ms (its seconds may be a Long). */
+function eventMs(e: HistoryEvent): number {
+  const s = e.eventTime?.seconds;
+  const seconds = typeof s === 'object' && s !== null && 'toNumber' in s ? (s as { toNumber(): number }).toNumber() : Number(s ?? 0);
+  return seconds * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
+}
+
+/** `markerRecorded` → "marker recorded"; a local activity's marker and an activity name their type. */
+function eventLabel(e: HistoryEvent): string {
+  const key = Object.keys(e).find((k) => k.endsWith('EventAttributes') && e[k]) ?? 'unknown';
+  const attrs = e[key] as { activityType?: { name?: string }; details?: Record<string, { payloads?: { data?: Uint8Array }[] }> };
+  let label = key.replace(/EventAttributes$/, '').replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  if (attrs.activityType?.name) label += ` ${attrs.activityType.name}`;
+  const data = attrs.details?.data?.payloads?.[0]?.data;
+  if (data) {
+    try {
+      const marker = JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type?: string };
+      if (marker.activity_type) label += ` (local activity ${marker.activity_type})`;
+    } catch {
+      // not a local activity's marker
+    }
+  }
+  return label;
+}
+
+/** The phases of one run, in ms: from the request (or start) to the workflow's result, cut at its history events. */
+const PHASES = [
+  'request → workflow started',
+  'started → first workflow task started',
+  'first workflow task (to the send scheduled)',
+  'send: activity scheduled → completed',
+  'completed → last workflow task started',
+  'last workflow task (to the workflow completed)',
+  'workflow completed → result received',
+] as const;
+
+function phasesOf(t0: number, events: object[], end: number): number[] {
+  const timed = (events as HistoryEvent[]).map((e) => ({ at: eventMs(e), e }));
+  const first = (key: string) => timed.find((t) => t.e[key])?.at ?? NaN;
+  const last = (key: string) => [...timed].reverse().find((t) => t.e[key])?.at ?? NaN;
+  const marks = [
+    t0,
+    first('workflowExecutionStartedEventAttributes'),
+    first('workflowTaskStartedEventAttributes'),
+    first('activityTaskScheduledEventAttributes'),
+    last('activityTaskCompletedEventAttributes'),
+    last('workflowTaskStartedEventAttributes'),
+    first('workflowExecutionCompletedEventAttributes'),
+    end,
+  ];
+  return marks.slice(1).map((m, i) => m - marks[i]!);
+}
+
+/** Prints a timeline: history events and round trips in time order, in ms from `t0`. */
+function printTimeline(title: string, t0: number, marks: { at: number; what: string }[], events: object[], commands: Command[]): void {
+  const rows = [
+    ...marks,
+    ...(events as HistoryEvent[]).map((e) => ({ at: eventMs(e), what: `temporal: ${eventLabel(e)}` })),
+    ...commands.map((c) => ({ at: c.start, what: `${c.side} db: ${c.name} ${c.collection} (${(c.end - c.start).toFixed(1)} ms)` })),
+  ].sort((a, b) => a.at - b.at);
+  console.log(`\n${title} (ms from the request)`);
+  for (const r of rows) console.log(`${(r.at - t0).toFixed(1).padStart(8)}  ${r.what}`);
+}
 
 /** What the benchmark reads of the API's answers: a created resource's id, a publish's publication ids. */
 interface Created {
@@ -52,6 +155,12 @@ async function main(): Promise<void> {
     const workerMongo = await MongoClient.connect(stack.mongodbUri, { monitorCommands: true });
     let workerCommands = 0;
     workerMongo.on('commandStarted', () => workerCommands++);
+    // The API has a client of its own too, so that the timeline shows its round trips.
+    const apiMongo = await MongoClient.connect(stack.mongodbUri, { monitorCommands: true });
+    const traced: Command[] = [];
+    let tracing = false;
+    traceCommands(apiMongo, 'api', () => tracing, traced);
+    traceCommands(workerMongo, 'worker', () => tracing, traced);
     await ensureIndexes(mongo.db);
     const temporal = await connectTemporal(stack);
     const native = await NativeConnection.connect({ address: stack.temporalAddress });
@@ -60,7 +169,7 @@ async function main(): Promise<void> {
     const baselineQueue = `${taskQueue}-baseline`;
 
     const app = createApp({
-      db: mongo.db,
+      db: apiMongo.db(dbName),
       secretKey,
       temporal: { client: temporal.client, namespace: stack.temporalNamespace, taskQueue },
       logger: createLogger('bench', 'silent'),
@@ -103,19 +212,31 @@ async function main(): Promise<void> {
     for (let i = 0; i < GROUPS; i++) await createGroup(mongo.db, tenant, { name: `Bench ${i}`, segment_id: segment.id });
 
     /** Publishes and waits until the workflow has finished: the time, and the workflow's activities. */
+    const ourPhases: number[][] = [];
+    const barePhases: number[][] = [];
     const publishAndWait = async (destination: Record<string, string>) => {
       const started = process.hrtime.bigint();
+      const t0 = wallMs();
       const res = await call<Published>('POST', `/offers/${offer.id}/publish`, destination);
       const handle = temporal.client.workflow.getHandle(`publication-${res.data.publications[0]!.id}`);
       await handle.result();
       const took = ms(started);
+      const end = wallMs();
       const events = (await handle.fetchHistory()).events ?? [];
-      return { ms: took, activities: events.filter((e) => e.activityTaskScheduledEventAttributes).length };
+      return { ms: took, activities: events.filter((e) => e.activityTaskScheduledEventAttributes).length, phases: phasesOf(t0, events, end) };
     };
     const bareRun = async (type: string, args: unknown[]) => {
       const started = process.hrtime.bigint();
-      await temporal.client.workflow.execute(type, { workflowId: `bench-${randomBytes(6).toString('hex')}`, taskQueue: baselineQueue, args });
-      return ms(started);
+      const t0 = wallMs();
+      const handle = await temporal.client.workflow.start(type, {
+        workflowId: `bench-${randomBytes(6).toString('hex')}`,
+        taskQueue: baselineQueue,
+        args,
+      });
+      await handle.result();
+      const took = ms(started);
+      const end = wallMs();
+      return { ms: took, phases: phasesOf(t0, (await handle.fetchHistory()).events ?? [], end) };
     };
 
     const latency: number[] = [];
@@ -129,13 +250,43 @@ async function main(): Promise<void> {
         await publishAndWait({ group_id: one._id });
         await bareRun('baselineOne', []);
         for (let i = 0; i < RUNS; i++) {
-          latency.push((await publishAndWait({ group_id: one._id })).ms);
-          bare.push(await bareRun('baselineOne', []));
+          const ours = await publishAndWait({ group_id: one._id });
+          latency.push(ours.ms);
+          ourPhases.push(ours.phases);
+          const floor = await bareRun('baselineOne', []);
+          bare.push(floor.ms);
+          barePhases.push(floor.phases);
         }
+        // One more of each, traced (before the fan-out, as the runs above).
+        tracing = true;
+        const t0 = wallMs();
+        const res = await call<Published>('POST', `/offers/${offer.id}/publish`, { group_id: one._id });
+        const answered = wallMs();
+        const traceHandle = temporal.client.workflow.getHandle(`publication-${res.data.publications[0]!.id}`);
+        await traceHandle.result();
+        const delivered = wallMs();
+        tracing = false;
+        const marks = [
+          { at: t0, what: 'request sent' },
+          { at: answered, what: 'HTTP answer received' },
+          { at: delivered, what: 'workflow result received' },
+        ];
+        printTimeline('timeline of one single-group publication', t0, marks, (await traceHandle.fetchHistory()).events ?? [], traced);
+        const b0 = wallMs();
+        const bareHandle = await temporal.client.workflow.start('baselineOne', {
+          workflowId: `bench-${randomBytes(6).toString('hex')}`,
+          taskQueue: baselineQueue,
+        });
+        await bareHandle.result();
+        const bareMarks = [
+          { at: b0, what: 'start sent' },
+          { at: wallMs(), what: 'workflow result received' },
+        ];
+        printTimeline('timeline of one bare workflow', b0, bareMarks, (await bareHandle.fetchHistory()).events ?? [], []);
         const before = workerCommands;
         fanOut = await publishAndWait({ segment_id: segment.id });
         fanOutCommands = workerCommands - before;
-        bareFanOut = await bareRun('baselineFanOut', [GROUPS]);
+        bareFanOut = (await bareRun('baselineFanOut', [GROUPS])).ms;
       }),
     );
 
@@ -153,6 +304,11 @@ async function main(): Promise<void> {
     console.log(
       `${`fan-out throughput`.padEnd(34)} ${tput.toFixed(1).padStart(9)} ${bareTput.toFixed(1).padStart(9)}  ${'groups/s'.padEnd(9)} ${(tput / bareTput).toFixed(2).padStart(6)}×`,
     );
+    console.log(`\nsingle-group runs, p50 of each phase (ms; the workflow's phases at the Temporal server's times):`);
+    PHASES.forEach((phase, i) => {
+      const p50 = (runs: number[][]) => quantile(runs.map((r) => r[i]!).filter(Number.isFinite), 0.5);
+      console.log(`  ${phase.padEnd(48)} ${p50(ourPhases).toFixed(1).padStart(8)} ${p50(barePhases).toFixed(1).padStart(8)}`);
+    });
     console.log(
       `\nper group in the fan-out: ${(fanOut.activities / GROUPS).toFixed(2)} activities (bare: 1), ` +
         `${(fanOutCommands / GROUPS).toFixed(2)} database round trips of the worker (bare: 0)`,
@@ -165,6 +321,7 @@ async function main(): Promise<void> {
     await mongo.db.dropDatabase();
     await mongo.client.close();
     await workerMongo.close();
+    await apiMongo.close();
   });
 }
 
