@@ -5,7 +5,7 @@
  */
 import { SCOPES } from '../../schemas/openapi/common';
 import { APPLICATION_NAME_MAX, createApplication, listApplications, revokeApplication } from '../../domain/developer/applications';
-import { envFieldset, form, html, scopesFieldset, secretField, table } from './html';
+import { envFieldset, form, html, revokeForm, scopesFieldset, secretField, table } from './html';
 import { PanelPage, refused } from './page';
 
 const minute = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : '');
@@ -25,7 +25,7 @@ export const applicationsPage: PanelPage = {
           <td>${minute(a.created_at)}</td>
           <td>${a.revoked_at ? minute(a.revoked_at) : 'no'}</td>
           <td>
-            ${a.state === 'active' ? form('/panel/applications/revoke', c.csrf, html`<input type="hidden" name="application_id" value="${a.id}" /><button type="submit" class="danger" aria-label="Revoke application ${a.name}">Revoke</button>`) : ''}
+            ${a.state === 'active' ? revokeForm('/panel/applications/revoke', c.csrf, 'application_id', a.id, `application ${a.name}`) : ''}
           </td>
         </tr>`,
     );

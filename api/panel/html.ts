@@ -37,6 +37,14 @@ export const form = (action: string, csrf: string, body: Html, attrs = ''): Html
   );
 
 /** A table: its caption, a header row (`scope="col"`) of `columns`, and `rows` (one `<tr>` each). */
+/** A row's revoke button: a form posting `field` = `id` to `action`, labelled for screen readers. */
+export const revokeForm = (action: string, csrf: string, field: string, id: string, label: string): Html =>
+  form(
+    action,
+    csrf,
+    html`<input type="hidden" name="${field}" value="${id}" /><button type="submit" class="danger" aria-label="Revoke ${label}">Revoke</button>`,
+  );
+
 export const table = (caption: string, columns: readonly string[], rows: readonly Html[]): Html =>
   html`<table>
     <caption>

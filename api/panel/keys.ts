@@ -2,7 +2,7 @@
 import { SCOPES } from '../../schemas/openapi/common';
 import { keyState } from '../../domain/accounts/admin';
 import { createApiKey, KeyInputError, listApiKeys, revokeApiKey, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
-import { envFieldset, form, html, scopesFieldset, secretField, table } from './html';
+import { envFieldset, form, html, revokeForm, scopesFieldset, secretField, table } from './html';
 import { PanelPage, refused } from './page';
 
 const LIFETIMES = Object.keys(TEST_KEY_LIFETIMES) as (keyof typeof TEST_KEY_LIFETIMES)[];
@@ -22,9 +22,7 @@ export const keysPage: PanelPage = {
         <td>${state}</td>
         <td>${k.created_at.toISOString().slice(0, 16).replace('T', ' ')}</td>
         <td>${k.expires_at ? k.expires_at.toISOString().slice(0, 16).replace('T', ' ') : 'never'}</td>
-        <td>
-          ${state === 'active' ? form('/panel/keys/revoke', c.csrf, html`<input type="hidden" name="key_id" value="${k._id}" /><button type="submit" class="danger" aria-label="Revoke key ${k.name ?? k._id}">Revoke</button>`) : ''}
-        </td>
+        <td>${state === 'active' ? revokeForm('/panel/keys/revoke', c.csrf, 'key_id', k._id, `key ${k.name ?? k._id}`) : ''}</td>
       </tr>`;
     });
     return html`<p>

@@ -55,27 +55,45 @@ function startWorker(): ChildProcess {
 const until = (what: string, probe: () => Promise<boolean> | boolean): Promise<true> =>
   waitFor(what, async () => ((await probe()) ? true : undefined), 90_000);
 
-test('SIGKILL of the worker mid-fan-out: every group gets exactly one message, the publication ends sent', async () => {
+/** A tenant with an http channel (`minIntervalMs` between its sends), a segment of GROUPS groups on it and an offer to publish to them. */
+async function fanOut(name: string, prefix: string, minIntervalMs: number) {
   const tenant = await seedTenant(app.db);
   const api = new ApiClient(app.baseUrl, tenant.apiKey);
-  // The channel's pacing spreads the fan-out over a few seconds, so the kill lands in the middle of it.
-  const channel = await createChannel(app.db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 400 }, secretKeyFromEnv());
-  const segment = (await api.post('/segments', { name: 'Crash segment' })).body.data;
+  const channel = await createChannel(app.db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs }, secretKeyFromEnv());
+  const segment = (await api.post('/segments', { name: `${name} segment` })).body.data;
   const addresses: string[] = [];
   for (let i = 0; i < GROUPS; i++) {
-    const address = `55119${String(i).padStart(4, '0')}@g.us`;
+    const address = `${prefix}${String(i).padStart(4, '0')}@g.us`;
     addresses.push(address);
     await createGroup(app.db, tenant, {
-      name: `Crash ${i}`,
+      name: `${name} ${i}`,
       segment_id: segment.id,
       channel: { id: channel._id, type: 'http', address },
       minIntervalMs: 0,
     });
   }
-  const offer = (await api.post('/offers', { url: 'https://shop.example/crash', title: 'Crash-proof offer' })).body.data;
+  const offer = (await api.post('/offers', { url: `https://shop.example/${prefix}`, title: `${name}-proof offer` })).body.data;
+  return { tenant, api, segment, addresses, offer };
+}
+
+/** Starts a worker again after the kill and waits for the publication to finish; its final record. */
+async function finishAfterRestart(api: ApiClient, publicationId: string) {
+  const worker = startWorker();
+  try {
+    await until('the publication to finish', async () => (await api.get(`/publications/${publicationId}`)).body.data.completed_at !== null);
+  } finally {
+    worker.kill('SIGTERM');
+    await once(worker, 'exit');
+  }
+  return (await api.get(`/publications/${publicationId}`)).body.data;
+}
+
+test('SIGKILL of the worker mid-fan-out: every group gets exactly one message, the publication ends sent', async () => {
+  // The channel's pacing spreads the fan-out over a few seconds, so the kill lands in the middle of it.
+  const { api, segment, addresses, offer } = await fanOut('Crash', '55119', 400);
   gateway.delayMs = 150;
 
-  let worker = startWorker();
+  const worker = startWorker();
   const queued = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
   await until('a third of the groups to be reached', () => gateway.messages().length >= GROUPS / 3);
   worker.kill('SIGKILL');
@@ -83,14 +101,7 @@ test('SIGKILL of the worker mid-fan-out: every group gets exactly one message, t
   const atKill = gateway.messages().length;
   assert.ok(atKill < GROUPS, `killed mid-fan-out (${atKill} of ${GROUPS} delivered)`);
 
-  worker = startWorker();
-  try {
-    await until('the publication to finish', async () => (await api.get(`/publications/${queued.id}`)).body.data.completed_at !== null);
-  } finally {
-    worker.kill('SIGTERM');
-    await once(worker, 'exit');
-  }
-  const done = (await api.get(`/publications/${queued.id}`)).body.data;
+  const done = await finishAfterRestart(api, queued.id);
   assert.equal(done.status, 'sent');
   for (const address of addresses) assert.equal(gateway.messages(address).length, 1, `${address} received exactly one message`);
   // A send cut by the kill may have reached the gateway twice: always under the same idempotency key.
@@ -99,41 +110,19 @@ test('SIGKILL of the worker mid-fan-out: every group gets exactly one message, t
 });
 
 test('SIGKILL of the worker with unpaced sends under way (recorded in batches): each group one message, each send counted once', async () => {
-  const tenant = await seedTenant(app.db);
-  const api = new ApiClient(app.baseUrl, tenant.apiKey);
-  const channel = await createChannel(app.db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 0 }, secretKeyFromEnv());
-  const segment = (await api.post('/segments', { name: 'Unpaced crash segment' })).body.data;
-  const addresses: string[] = [];
-  for (let i = 0; i < GROUPS; i++) {
-    const address = `55129${String(i).padStart(4, '0')}@g.us`;
-    addresses.push(address);
-    await createGroup(app.db, tenant, {
-      name: `Unpaced crash ${i}`,
-      segment_id: segment.id,
-      channel: { id: channel._id, type: 'http', address },
-      minIntervalMs: 0,
-    });
-  }
-  const offer = (await api.post('/offers', { url: 'https://shop.example/crash-unpaced', title: 'Unpaced crash-proof offer' })).body.data;
+  const { tenant, api, segment, addresses, offer } = await fanOut('Unpaced crash', '55129', 0);
   // A slow gateway: every send is under way (reached the gateway, not answered) when the worker dies.
   gateway.delayMs = 1500;
   const sentTo = (address: string) => gateway.requests.filter((r) => r.to === address).length;
   const before = addresses.map(sentTo);
 
-  let worker = startWorker();
+  const worker = startWorker();
   const queued = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
   await until('every send to reach the gateway', () => addresses.every((a, i) => sentTo(a) > before[i]!));
   worker.kill('SIGKILL');
   await once(worker, 'exit');
 
-  worker = startWorker();
-  try {
-    await until('the publication to finish', async () => (await api.get(`/publications/${queued.id}`)).body.data.completed_at !== null);
-  } finally {
-    worker.kill('SIGTERM');
-    await once(worker, 'exit');
-  }
-  const done = (await api.get(`/publications/${queued.id}`)).body.data;
+  const done = await finishAfterRestart(api, queued.id);
   assert.equal(done.status, 'sent');
   assert.ok(done.deliveries.every((d: { status: string }) => d.status === 'sent'));
   for (const address of addresses) assert.equal(gateway.messages(address).length, 1, `${address} received exactly one message`);
