@@ -1,9 +1,10 @@
 /**
  * `createApp(deps)` builds the Koa application from the operation table; it
- * never listens (`main` does). Per operation: authenticate → rate limit →
+ * never listens (`main` does, with requestListener). Per operation: authenticate → rate limit →
  * plan and scope → JSON body → validation → (POST) Idempotency-Key → handler.
  */
 import { readFileSync } from 'node:fs';
+import { RequestListener } from 'node:http';
 import { resolve } from 'node:path';
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -12,7 +13,7 @@ import { Operation, operations } from '../schemas/operations';
 import { HttpError } from './errors';
 import { handlers } from './handlers/index';
 import { inbound } from './inbound';
-import { links } from './links';
+import { LinkRedirect, linkRedirect } from './links';
 import { ClickBuffer } from '../domain/links/clicks';
 import { oauthToken } from './oauth';
 import { postbacks } from './postbacks';
@@ -118,7 +119,7 @@ function buildRouter(deps: AppDeps, windows: WindowReserver): Router<RequestStat
 }
 
 /** What an app holds beyond its requests: waiting log lines, reserved rate-limit slots. */
-const held = new WeakMap<Koa<RequestState>, { log: RequestLog; windows: WindowReserver; clicks: ClickBuffer }>();
+const held = new WeakMap<Koa<RequestState>, { log: RequestLog; windows: WindowReserver; clicks: ClickBuffer; redirect: LinkRedirect }>();
 
 /** Writes the access log lines still waiting for their batch (at once) and stores their request-log entries (resolves when stored). */
 export async function flushRequestLog(app: Koa<RequestState>): Promise<void> {
@@ -138,13 +139,28 @@ export async function closeApp(app: Koa<RequestState>): Promise<void> {
   await Promise.all([h.clicks.close(), h.windows.close()]);
 }
 
+/**
+ * What a server runs for an app: the tracked-link redirect (`/l/{code}`,
+ * api/links.ts) answered ahead of Koa, every other request handed to the
+ * app's Koa callback. `main` and the tests' stack both serve this; the Koa
+ * callback alone has no `/l/` route.
+ */
+export function requestListener(app: Koa<RequestState>): RequestListener {
+  const h = held.get(app);
+  if (!h) throw new Error('requestListener takes an app made by createApp');
+  const handle = app.callback();
+  return (req, res) => {
+    if (!h.redirect(req, res)) void handle(req, res);
+  };
+}
+
 export function createApp(deps: AppDeps): Koa<RequestState> {
   const app = new Koa<RequestState>();
   app.proxy = false;
   const log = new RequestLog(deps.logger, (entries) => insertRequestLogs(deps.db, entries));
   const windows = new WindowReserver(deps.db, (deps.rateLimit ?? RATE_LIMIT).windowMs);
   const clicks = new ClickBuffer(deps.db, deps.logger, deps.clickFlushMs);
-  held.set(app, { log, windows, clicks });
+  held.set(app, { log, windows, clicks, redirect: linkRedirect(deps, clicks, log) });
   const router = buildRouter(deps, windows);
   app.use(requestId());
   app.use(accessLog(log));
@@ -154,7 +170,6 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
     if (ctx.path === '/healthz' && ctx.method === 'GET') await health(ctx, next);
     else await next();
   });
-  app.use(links(deps, clicks));
   app.use(inbound(deps));
   app.use(oauthToken(deps));
   app.use(postbacks(deps));

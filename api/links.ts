@@ -4,46 +4,87 @@
  * 302 to the link's affiliate URL with the click id in the marketplace's
  * sub-id parameter: the answer never waits for a write. Storefront elements add `?p=<page id>&e=<element>`.
  * An unknown code is a 404 page. `Cache-Control: no-store`: every click reaches us.
+ *
+ * It answers on Node's request itself, ahead of Koa (requestListener in
+ * app.ts): the busiest public path skips Koa's context, its middleware chain
+ * and its response handling, and does what those do for it: a request id
+ * (`X-Request-Id`), the access-log line (batched, RequestLog), the error
+ * shape (405 for other methods; any failure a 500 whose message is never
+ * sent, logged like Koa's `error` event), Koa's 302 (Location encoded, the
+ * short body, HTML when the client takes it).
  */
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import accepts from 'accepts';
+import encodeUrl from 'encodeurl';
+import escapeHtml from 'escape-html';
 import { ClickBuffer, ipHasher } from '../domain/links/clicks';
 import { classifyAgent, countryOf, isMachine, referrerHost } from '../domain/links/agents';
 import { targetFor } from '../domain/links/marketplaces';
-import { CODE_PATTERN, linkReader } from '../domain/links/store';
+import { CODE_PATTERN, LinkDoc, linkReader } from '../domain/links/store';
+import { newId } from '../domain/ids';
 import { renderNotFound } from './storefront-html';
-import { HttpError } from './errors';
+import { documentedError, HttpError } from './errors';
 import { AppDeps } from './handlers/types';
-import { AppMiddleware } from './middleware/state';
+import { RequestLog } from './middleware/request-log';
 
-const LINK_PATH = /^\/l\/([^/]+)$/;
+/** `/l/{code}`, maybe with a query: Koa's `ctx.path` of the same request is `/l/{code}`. */
+const LINK_PATH = /^\/l\/([^/?#]+)(?:[?#]|$)/;
 /** What `p` (a storefront page id) and `e` (a page element) may be. */
 const LABEL = /^[A-Za-z0-9_:.-]{1,64}$/;
 
-export function links(deps: AppDeps, clicks: ClickBuffer): AppMiddleware {
+/** Answers a request to `/l/{code}` and returns true; false (nothing done) for any other path. */
+export type LinkRedirect = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const header = (req: IncomingMessage, name: string): string => {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/** Koa's `ctx.redirect(url)`: the URL normalized and encoded in Location, a short body (HTML when the client takes it). */
+function redirect(req: IncomingMessage, res: ServerResponse, to: string): void {
+  const url = /^https?:\/\//i.test(to) ? new URL(to).toString() : to;
+  const html = !req.headers.accept || accepts(req).type('html') !== false;
+  const body = `Redirecting to ${html ? escapeHtml(url) : url}.`;
+  res.statusCode = 302;
+  res.setHeader('Location', encodeUrl(url));
+  send(res, html ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8', body);
+}
+
+function send(res: ServerResponse, type: string, body: string): void {
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/** An error in the contract's shape, its headers set. */
+function sendError(res: ServerResponse, err: HttpError, requestId: string): void {
+  const known = documentedError(err)!;
+  res.statusCode = known.status;
+  for (const [name, value] of Object.entries(known.headers)) res.setHeader(name, value);
+  send(res, 'application/json; charset=utf-8', JSON.stringify({ code: known.code, message: known.message, request_id: requestId }));
+}
+
+export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog): LinkRedirect {
   const hashIp = ipHasher(deps.secretKey);
   const linkByCode = linkReader(deps.db, deps.linkCacheMs);
-  return async (ctx, next) => {
-    const match = LINK_PATH.exec(ctx.path);
-    if (!match) {
-      await next();
-      return;
-    }
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
-      throw new HttpError('method_not_allowed', `${ctx.method} is not allowed here; use GET.`, { Allow: 'GET, HEAD' });
-    const code = match[1]!;
-    const link = CODE_PATTERN.test(code) ? await linkByCode(code) : null;
-    ctx.set('Cache-Control', 'no-store');
+
+  /** Queues the click and answers the 302, or the 404 page. */
+  const answer = (req: IncomingMessage, res: ServerResponse, link: LinkDoc | null, url: string): void => {
+    res.setHeader('Cache-Control', 'no-store');
     if (!link) {
-      ctx.status = 404;
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = renderNotFound();
+      res.statusCode = 404;
+      send(res, 'text/html; charset=utf-8', renderNotFound());
       return;
     }
-    const header = (name: string) => ctx.get(name);
-    const ua = classifyAgent(ctx.get('user-agent'), header);
-    const page = ctx.query.p;
-    const element = ctx.query.e;
-    const referrer = referrerHost(ctx.get('referer'));
-    const country = countryOf(header);
+    const q = url.indexOf('?');
+    const query = q === -1 ? null : parseQuery(url.slice(q + 1));
+    const page = query?.p;
+    const element = query?.e;
+    const referrer = referrerHost(header(req, 'referer') || header(req, 'referrer'));
+    const country = countryOf((name) => header(req, name));
+    const ua = classifyAgent(header(req, 'user-agent'), (name) => header(req, name));
+    const ip = req.socket.remoteAddress;
     const clickId = clicks.add(link, {
       ...(typeof page === 'string' && LABEL.test(page) ? { page_id: page } : {}),
       ...(typeof element === 'string' && LABEL.test(element) ? { element } : {}),
@@ -51,10 +92,61 @@ export function links(deps: AppDeps, clicks: ClickBuffer): AppMiddleware {
       ua_class: ua,
       bot: isMachine(ua),
       ...(country ? { country } : {}),
-      ...(ctx.ip ? { ip_hash: hashIp(ctx.ip) } : {}),
+      ...(ip ? { ip_hash: hashIp(ip) } : {}),
       at: new Date(),
     });
-    ctx.status = 302;
-    ctx.redirect(targetFor(link.target, clickId));
+    redirect(req, res, targetFor(link.target, clickId));
+  };
+
+  /** A bug: logged like Koa's `error` event, answered 500 in the error shape (its message never sent). */
+  const fail = (res: ServerResponse, err: unknown, requestId: string): void => {
+    deps.logger.error({ err, request_id: requestId }, 'request failed');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const name of res.getHeaderNames()) if (name !== 'x-request-id') res.removeHeader(name);
+    sendError(res, new HttpError('internal_error', 'Internal error; quote the request_id when reporting it.'), requestId);
+  };
+
+  const done = (req: IncomingMessage, res: ServerResponse, path: string, requestId: string, started: bigint): void => {
+    log.record({
+      request_id: requestId,
+      method: req.method,
+      route: path,
+      status: res.statusCode,
+      duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+    });
+  };
+
+  return (req, res) => {
+    const url = req.url ?? '';
+    const match = LINK_PATH.exec(url);
+    if (!match) return false;
+    const started = process.hrtime.bigint();
+    const requestId = newId('req');
+    const code = match[1]!;
+    const path = `/l/${code}`;
+    res.setHeader('X-Request-Id', requestId);
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        sendError(res, new HttpError('method_not_allowed', `${req.method} is not allowed here; use GET.`, { Allow: 'GET, HEAD' }), requestId);
+        done(req, res, path, requestId, started);
+        return true;
+      }
+      if (!CODE_PATTERN.test(code)) {
+        answer(req, res, null, url);
+        done(req, res, path, requestId, started);
+        return true;
+      }
+      linkByCode(code)
+        .then((link) => answer(req, res, link, url))
+        .catch((err: unknown) => fail(res, err, requestId))
+        .finally(() => done(req, res, path, requestId, started));
+    } catch (err) {
+      fail(res, err, requestId);
+      done(req, res, path, requestId, started);
+    }
+    return true;
   };
 }

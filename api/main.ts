@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import pino from 'pino';
-import { closeApp, createApp } from './app';
+import { closeApp, createApp, requestListener } from './app';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { configFromEnv, connectMongo, connectTemporal } from '../domain/config';
@@ -30,8 +30,7 @@ async function main(): Promise<void> {
     ...(process.env.OFFEROPS_TEMPORAL_UI_URL ? { temporalUiUrl: process.env.OFFEROPS_TEMPORAL_UI_URL } : {}),
     publicUrl: process.env.OFFEROPS_PUBLIC_URL || `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? 8080}`,
   });
-  const handle = app.callback();
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer(requestListener(app));
   server.listen(Number(process.env.PORT ?? 8080), process.env.HOST ?? '127.0.0.1');
   await once(server, 'listening');
   logger.info({ address: server.address() }, 'listening');

@@ -8,7 +8,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Db } from 'mongodb';
-import { closeApp, createApp } from '../../api/app';
+import { closeApp, createApp, requestListener } from '../../api/app';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { connectMongo, connectTemporal } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
@@ -87,8 +87,7 @@ export async function startTestApp(
     await closeConnections();
     throw err;
   }
-  const handle = app.callback();
-  const server: Server = createServer((req, res) => void handle(req, res));
+  const server: Server = createServer(requestListener(app));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -19,7 +19,7 @@ import { once } from 'node:events';
 import Koa from 'koa';
 import { Db } from 'mongodb';
 import pino from 'pino';
-import { closeApp, createApp } from '../../api/app';
+import { closeApp, createApp, requestListener } from '../../api/app';
 import { connectMongo, connectTemporal } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
 import { createAccount } from '../../domain/accounts/store';
@@ -69,7 +69,7 @@ async function serve(config: ServeConfig): Promise<void> {
     temporal: { client: temporal.client, namespace: config.temporalNamespace },
     logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
   });
-  const servers = [await listen(full.callback()), await listen(bareApp().callback())];
+  const servers = [await listen(requestListener(full)), await listen(bareApp().callback())];
   serveUntilStopped(
     servers,
     { full: portOf(servers[0]!), bare: portOf(servers[1]!) },
