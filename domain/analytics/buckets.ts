@@ -92,11 +92,14 @@ const pad = (n: number): string => String(n).padStart(2, '0');
 
 /** Every time zone's offset is a multiple of 15 minutes: within one such quarter the local day and hour are the same. */
 const QUARTER_MS = 15 * 60_000;
+
+/** The quarter hour of `at`: facts of one quarter fall in the same local day and hour, whatever the account's zone (so they may be counted as one). */
+export const quarterOf = (at: Date): number => Math.floor(at.getTime() / QUARTER_MS);
 const quarters = new Map<string, { quarter: number; day: string; hour: number }>();
 
 /** `2026-11-24` and the hour, as the wall clock in `timeZone` reads `at` (the last quarter hour's answer kept per time zone: a batch of clicks asks the same one). */
 export function localDayHour(at: Date, timeZone: string): { day: string; hour: number } {
-  const quarter = Math.floor(at.getTime() / QUARTER_MS);
+  const quarter = quarterOf(at);
   const hit = quarters.get(timeZone);
   if (hit?.quarter === quarter) return { day: hit.day, hour: hit.hour };
   const t = localTime(at, timeZone);

@@ -64,19 +64,23 @@ export const LINK_CACHE_MS = 10_000;
 
 /**
  * The link of a code, whoever's (the redirect is public): kept in memory for
- * `ttlMs` after each read by `_id` alone (the last CACHE_SIZE codes met).
+ * `ttlMs` after each read by `_id` alone (the last CACHE_SIZE codes met). A
+ * link in memory is answered at once (no promise: the redirect's hot path),
+ * any other read by a promise.
  */
-export function linkReader(db: Db, ttlMs = LINK_CACHE_MS): (code: string) => Promise<LinkDoc | null> {
+export function linkReader(db: Db, ttlMs = LINK_CACHE_MS): (code: string) => LinkDoc | Promise<LinkDoc | null> {
   const cache = new Map<string, { link: LinkDoc; until: number }>();
-  return async (code) => {
-    const now = Date.now();
-    const hit = cache.get(code);
-    if (hit && hit.until > now) return hit.link;
+  const read = async (code: string, now: number): Promise<LinkDoc | null> => {
     const doc = await crossTenantCollection<LinkDoc>(db, 'links').findOne({ _id: linkIdOf(code) });
     cache.delete(code);
     if (!doc || doc._deleted) return null;
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(code, { link: doc, until: now + ttlMs });
     return doc;
+  };
+  return (code) => {
+    const now = Date.now();
+    const hit = cache.get(code);
+    return hit && hit.until > now ? hit.link : read(code, now);
   };
 }
