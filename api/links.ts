@@ -92,7 +92,7 @@ export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog
     if (referrer) click.referrer_host = referrer;
     if (country) click.country = country;
     if (ip) click.ip_hash = hashIp(ip);
-    const clickId = process.env.X_NOCLICK ? 'clk_x' : clicks.add(link, click);
+    const clickId = clicks.add(link, click);
     redirect(req, res, targetFor(link.target, clickId));
   };
 
@@ -108,14 +108,13 @@ export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog
   };
 
   const done = (req: IncomingMessage, res: ServerResponse, path: string, requestId: string, started: bigint): void => {
-    if (!process.env.X_NOLOG)
-      log.record({
-        request_id: requestId,
-        method: req.method,
-        route: path,
-        status: res.statusCode,
-        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-      });
+    log.record({
+      request_id: requestId,
+      method: req.method,
+      route: path,
+      status: res.statusCode,
+      duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+    });
   };
 
   return (req, res) => {
