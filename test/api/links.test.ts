@@ -304,6 +304,22 @@ describe('GET /l/{code}', () => {
     assert.ok(totals!.c.bot_clicks >= 5);
   });
 
+  test("HEAD redirects too; the body is Koa's (HTML unless the client takes only other types)", async () => {
+    const res = await convert({ url: 'https://www.amazon.com.br/dp/B0HEADS001' });
+    const url = `${app.origin}${new URL(res.body.data.short_url).pathname}`;
+    const head = await fetch(url, { method: 'HEAD', redirect: 'manual' });
+    assert.equal(head.status, 302);
+    assert.match(head.headers.get('location')!, /^https:\/\/www\.amazon\.com\.br\/dp\/B0HEADS001\?tag=loja-20&ascsubtag=clk_[0-9a-z]+$/);
+    assert.match(head.headers.get('x-request-id')!, /^req_/);
+    assert.equal(await head.text(), '');
+    const html = await fetch(url, { redirect: 'manual' });
+    assert.equal(html.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.equal(await html.text(), `Redirecting to ${html.headers.get('location')!.replaceAll('&', '&amp;')}.`);
+    const plain = await fetch(url, { redirect: 'manual', headers: { accept: 'application/json' } });
+    assert.equal(plain.headers.get('content-type'), 'text/plain; charset=utf-8');
+    assert.equal(await plain.text(), `Redirecting to ${plain.headers.get('location')}.`);
+  });
+
   test('an unknown or malformed code is a 404 page', async () => {
     for (const path of ['/l/abcdefghjkmn', '/l/short', '/l/ABCDEFGHJKMN']) {
       const reply = await fetch(`${app.origin}${path}`, { redirect: 'manual' });

@@ -5,7 +5,7 @@ import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
-import { closeApp, createApp, flushRequestLog } from '../../api/app';
+import { closeApp, createApp, flushRequestLog, requestListener } from '../../api/app';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
@@ -15,6 +15,7 @@ let base: TestApp;
 let lines: string[] = [];
 let close: () => Promise<void>;
 let baseUrl: string;
+let origin: string;
 let app: ReturnType<typeof createApp>;
 
 before(async () => {
@@ -26,11 +27,11 @@ before(async () => {
     },
   });
   app = createApp({ db: base.db, secretKey: secretKeyFromEnv(), temporal: base.temporal, logger: pino({ level: 'info' }, sink) });
-  const handle = app.callback();
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer(requestListener(app));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = `${origin}/api/v1`;
   close = async () => {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
@@ -98,6 +99,62 @@ test('a 500 hides its cause from the client and logs it with the request id', as
   const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request failed');
   assert.equal(logged?.request_id, res.body.request_id);
   assert.match(JSON.stringify(logged.err), /toISOString/);
+});
+
+test('the tracked-link redirect (answered ahead of Koa): its request id, access-log line, 405 and 500 in the error shape', async () => {
+  lines = [];
+  const logged = () => lines.map((l) => JSON.parse(l));
+  const missing = await fetch(`${origin}/l/abcdefghjkmn?p=x`, { redirect: 'manual' });
+  assert.equal(missing.status, 404);
+  assert.equal(missing.headers.get('cache-control'), 'no-store');
+  const missingId = missing.headers.get('x-request-id')!;
+  assert.match(missingId, /^req_/);
+
+  const post = await fetch(`${origin}/l/abcdefghjkmn`, { method: 'POST', body: 'x' });
+  assert.equal(post.status, 405);
+  assert.equal(post.headers.get('allow'), 'GET, HEAD');
+  const refused = (await post.json()) as Record<string, string>;
+  assert.deepEqual(Object.keys(refused), ['code', 'message', 'request_id']);
+  assert.equal(refused.code, 'method_not_allowed');
+  assert.equal(refused.request_id, post.headers.get('x-request-id'));
+
+  // A corrupt link (its target not a string) makes the redirect throw after the link is read.
+  const tenant = await seedTenant(base.db);
+  await base.db
+    .collection('links')
+    .insertOne({
+      _id: 'lnk_brokenbroken',
+      code: 'brokenbroken',
+      account_id: tenant.accountId,
+      env: 'live',
+      marketplace: 'amazon',
+      target: 42,
+    } as object);
+  const broken = await fetch(`${origin}/l/brokenbroken`, { redirect: 'manual' });
+  assert.equal(broken.status, 500);
+  const failure = (await broken.json()) as Record<string, string>;
+  assert.equal(failure.code, 'internal_error');
+  assert.equal(failure.request_id, broken.headers.get('x-request-id'));
+  assert.ok(!JSON.stringify(failure).includes('replace'), 'no internals in the response');
+  assert.equal(logged().find((l) => l.msg === 'request failed')?.request_id, failure.request_id);
+
+  // Other paths under /l/ are Koa's: no such route.
+  const nested = await fetch(`${origin}/l/abcdefghjkmn/x`, { redirect: 'manual' });
+  assert.equal(nested.status, 404);
+  assert.equal(((await nested.json()) as Record<string, string>).code, 'route_not_found');
+
+  await flushRequestLog(app);
+  assert.deepEqual(
+    logged()
+      .filter((l) => l.msg === 'request' && l.route.startsWith('/l/'))
+      .map((l) => [l.method, l.route, l.status, l.request_id, typeof l.duration_ms]),
+    [
+      ['GET', '/l/abcdefghjkmn', 404, missingId, 'number'],
+      ['POST', '/l/abcdefghjkmn', 405, refused.request_id, 'number'],
+      ['GET', '/l/brokenbroken', 500, failure.request_id, 'number'],
+      ['GET', '/l/abcdefghjkmn/x', 404, nested.headers.get('x-request-id'), 'number'],
+    ],
+  );
 });
 
 test('access-log lines are written in their batch without being asked, and a clean stop writes the waiting ones', async () => {
