@@ -120,16 +120,14 @@ test('the tracked-link redirect (answered ahead of Koa): its request id, access-
 
   // A corrupt link (its target not a string) makes the redirect throw after the link is read.
   const tenant = await seedTenant(base.db);
-  await base.db
-    .collection('links')
-    .insertOne({
-      _id: 'lnk_brokenbroken',
-      code: 'brokenbroken',
-      account_id: tenant.accountId,
-      env: 'live',
-      marketplace: 'amazon',
-      target: 42,
-    } as object);
+  await base.db.collection('links').insertOne({
+    _id: 'lnk_brokenbroken',
+    code: 'brokenbroken',
+    account_id: tenant.accountId,
+    env: 'live',
+    marketplace: 'amazon',
+    target: 42,
+  } as object);
   const broken = await fetch(`${origin}/l/brokenbroken`, { redirect: 'manual' });
   assert.equal(broken.status, 500);
   const failure = (await broken.json()) as Record<string, string>;
