@@ -23,6 +23,7 @@ import { classifyAgent, countryOf, isMachine, referrerHost } from '../domain/lin
 import { targetFor } from '../domain/links/marketplaces';
 import { CODE_PATTERN, LinkDoc, linkReader } from '../domain/links/store';
 import { newId } from '../domain/ids';
+import { boundedMemo } from '../domain/memo';
 import { renderNotFound } from './storefront-html';
 import { documentedError, HttpError } from './errors';
 import { AppDeps } from './handlers/types';
@@ -41,10 +42,14 @@ const header = (req: IncomingMessage, name: string): string => {
   return typeof value === 'string' ? value : '';
 };
 
+/** Whether a client sending this Accept takes HTML (Koa's `ctx.accepts('html')`), for the last 1,000 Accept headers met (browsers send few). */
+const takesHtml = boundedMemo(1_000, (accept) => accepts({ headers: { accept } } as IncomingMessage).type('html') !== false);
+
 /** Koa's `ctx.redirect(url)`: the URL normalized and encoded in Location, a short body (HTML when the client takes it). */
 function redirect(req: IncomingMessage, res: ServerResponse, to: string): void {
   const url = /^https?:\/\//i.test(to) ? new URL(to).toString() : to;
-  const html = !req.headers.accept || accepts(req).type('html') !== false;
+  const accept = req.headers.accept;
+  const html = !accept || takesHtml(accept);
   const body = `Redirecting to ${html ? escapeHtml(url) : url}.`;
   res.statusCode = 302;
   res.setHeader('Location', encodeUrl(url));

@@ -18,9 +18,10 @@ const MOBILE = /mobile|android|iphone|ipad|ipod|windows phone|opera mini|iemobil
 
 /** The headers a browser sends when it only prefetches or prerenders. */
 export function isPrefetch(header: (name: string) => string): boolean {
-  const purpose = `${header('purpose')} ${header('sec-purpose')} ${header('x-purpose')} ${header('x-moz')}`.toLowerCase();
-  return /prefetch|prerender|preview/.test(purpose);
+  return PURPOSE_HEADERS.some((name) => PREFETCH.test(header(name)));
 }
+const PURPOSE_HEADERS = ['purpose', 'sec-purpose', 'x-purpose', 'x-moz'];
+const PREFETCH = /prefetch|prerender|preview/i;
 
 /** The class a user agent string alone gives, for the last 2,000 strings met (browsers send few distinct ones; the patterns are long). */
 const classOfUserAgent = boundedMemo<AgentClass>(2_000, (userAgent) => {
