@@ -1,7 +1,8 @@
 /**
- * `npm run bench:links`: the tracked-link redirect (`GET /l/{code}` through
- * the whole app: request id, access log, error handler, the link read, the
- * click queued in the ClickBuffer and flushed in batches with its buckets)
+ * `npm run bench:links`: the tracked-link redirect (`GET /l/{code}` as the
+ * API serves it, requestListener: answered ahead of Koa with its request id,
+ * access log and error shape, the link read, the click queued in the
+ * ClickBuffer and flushed in batches with its buckets)
  * beside a bare Koa handler answering the same 302 with no work, on the same
  * machine, in one run, as ratios: latency p50 and p99 and throughput, each
  * over 64 keep-alive connections (BENCH_CONNECTIONS) for BENCH_SECONDS
