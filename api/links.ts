@@ -101,15 +101,20 @@ export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog
     redirect(req, res, targetFor(link.target, clickId));
   };
 
-  /** A bug: logged like Koa's `error` event, answered 500 in the error shape (its message never sent). */
+  /** A bug: logged like Koa's `error` event, answered 500 in the error shape (its message never sent); never throws. */
   const fail = (res: ServerResponse, err: unknown, requestId: string): void => {
     deps.logger.error({ err, request_id: requestId }, 'request failed');
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    for (const name of res.getHeaderNames()) if (name !== 'x-request-id') res.removeHeader(name);
-    sendError(res, new HttpError('internal_error', 'Internal error; quote the request_id when reporting it.'), requestId);
+    try {
+      for (const name of res.getHeaderNames()) if (name !== 'x-request-id') res.removeHeader(name);
+      sendError(res, new HttpError('internal_error', 'Internal error; quote the request_id when reporting it.'), requestId);
+    } catch {
+      // Not even the 500 could be written: the connection is cut rather than the process.
+      res.destroy();
+    }
   };
 
   const done = (req: IncomingMessage, res: ServerResponse, path: string, requestId: string, started: bigint): void => {
