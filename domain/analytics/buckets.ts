@@ -367,7 +367,7 @@ export async function readReportDocs(db: Db, tenant: Tenant, ids: string[]): Pro
   const out: BucketDoc[] = [];
   for (const doc of found) {
     if ('p' in doc) packed.set(doc._id, doc as PackedDoc);
-    else if (doc.dimension !== 'packs') out.push(doc as BucketDoc);
+    else if (doc.dimension !== 'packs') out.push(doc);
   }
   const unpacked: { month: string; dimension: StoredDimension }[] = [];
   for (const id of ids) {
