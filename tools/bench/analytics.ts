@@ -15,10 +15,12 @@
  *
  * The bare read is the fastest plain driver read of the same documents (those
  * `reportBucketIds` names: month documents for the months mostly inside the
- * window, day documents for the other days) we know on this database: every
+ * window — packed for the months over, with the `packs` document —, day
+ * documents for the other days) we know on this database: every
  * `_id` with its own findOne, all in flight at once
  * (an `$in` filter is printed beside it: on the embedded FerretDB it decodes
- * the whole collection). The API runs in a child process; sequential
+ * the whole collection; so is the same read with the month documents
+ * unpacked, the layout before packed months). The API runs in a child process; sequential
  * keep-alive requests alternate with the bare reads. Starts its own stack (or
  * uses MONGODB_URI / TEMPORAL_ADDRESS). Options: BENCH_REQUESTS (per operation
  * and window, default 40), BENCH_CLICKS (default 1,000,000), BENCH_PUBLICATIONS
