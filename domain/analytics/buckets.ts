@@ -34,7 +34,7 @@
  * started writing them (`monthBucketsFrom`): before that, reports read the
  * month's day documents (see startMonthBuckets).
  */
-import { Db } from 'mongodb';
+import { Collection, Db } from 'mongodb';
 import { crossTenantCollection, isDuplicateKey, platformCollection, Tenant, tenantCollection, TenantDoc } from '../db';
 import { localTime } from '../schedules/recurrence';
 
@@ -48,9 +48,19 @@ export interface BucketDoc extends TenantDoc {
   day: string;
   /** A month document's month (`YYYY-MM`); absent on day documents. */
   month?: string;
-  dimension: StoredDimension;
+  /** `packs`: the tenant's count of late writes per month (packVersionsId). */
+  dimension: StoredDimension | 'packs';
   /** The counters (see the module's comment for their shape per dimension). */
   c: Record<string, unknown>;
+}
+
+/** A closed month's document packed (packMonth): its counters as one JSON string, and the month's `packs` count it was packed at. */
+interface PackedDoc extends TenantDoc {
+  day: string;
+  month: string;
+  dimension: StoredDimension;
+  v: number;
+  p: string;
 }
 
 /** One counter to move: `key` is required for keyed dimensions, ignored for `totals` and taken from the time for `hours`. */
@@ -120,6 +130,29 @@ export const bucketId = (tenant: Tenant, day: string, dimension: Dimension): str
 export const monthBucketId = (tenant: Tenant, month: string, dimension: StoredDimension): string =>
   `${tenant.accountId}:${tenant.env}:M${month}:${dimension}`;
 
+/** A closed month's packed document of a dimension (packMonth). */
+export const packedBucketId = (tenant: Tenant, month: string, dimension: StoredDimension): string =>
+  `${tenant.accountId}:${tenant.env}:P${month}:${dimension}`;
+
+/** The tenant's `packs` document: `{<YYYY-MM>: n}`, how many writes reached a month that may have been packed. */
+export const packVersionsId = (tenant: Tenant): string => `${tenant.accountId}:${tenant.env}:packs`;
+
+/** The `packs` document's `day`: retention never removes it (it holds a number per month with late writes, a dozen a year at most). */
+const NEVER_SWEPT = '9999-12-31';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The first month that may not be packed at `now` (nor at this process's
+ * clock, if earlier): months before it ended, in any zone, more than a day
+ * ago. A write to a month before restampBefore() bumps its `packs` count; a
+ * write that found its month after that would have to land more than a day
+ * later to meet a packing of its month.
+ */
+export const packableBefore = (now: Date): string => new Date(Math.min(now.getTime(), Date.now()) - 2 * DAY_MS).toISOString().slice(0, 7);
+
+const restampBefore = (): string => new Date(Date.now() - DAY_MS).toISOString().slice(0, 7);
+
 /** The weekday (0 = Sunday) of a calendar date, whatever the zone. */
 export const weekdayOf = (day: string): number => new Date(`${day}T00:00:00Z`).getUTCDay();
 
@@ -178,21 +211,34 @@ export async function addToBuckets(db: Db, tenant: Tenant, facts: BucketFact[]):
     }
   }
   const coll = db.collection<BucketDoc>('analytics_buckets');
-  await Promise.all(
-    [...docs].map(([id, doc]) => {
-      const upsert = () =>
-        coll.updateOne(
-          { _id: id },
-          { $inc: doc.inc, $setOnInsert: { account_id: tenant.accountId, env: tenant.env, ...doc.set } },
-          { upsert: true },
-        );
-      // Two first writers of a document (in two processes) both insert: the loser's update finds the winner's document.
-      return oneAtATime(id, () =>
-        upsert().catch((err: unknown) => {
-          if (!isDuplicateKey(err)) throw err;
-          return upsert();
-        }),
-      );
+  await Promise.all([...docs].map(([id, doc]) => upsertInc(coll, tenant, id, doc.set, doc.inc)));
+  // A month that may be packed (packMonth) is marked changed, after its month documents moved (see readReportDocs).
+  const late = [...new Set([...docs.values()].flatMap((doc) => (doc.set.month ? [doc.set.month] : [])))].filter((m) => m < restampBefore());
+  if (late.length)
+    await upsertInc(
+      coll,
+      tenant,
+      packVersionsId(tenant),
+      { day: NEVER_SWEPT, dimension: 'packs' },
+      Object.fromEntries(late.map((m) => [`c.${m}`, 1])),
+    );
+}
+
+/** One upsert by `_id` with `$inc`, queued behind the other writes to that document in this process. */
+function upsertInc(
+  coll: Collection<BucketDoc>,
+  tenant: Tenant,
+  id: string,
+  set: Omit<BucketDoc, '_id' | 'account_id' | 'env' | 'c'>,
+  inc: Record<string, number>,
+): Promise<unknown> {
+  const upsert = () =>
+    coll.updateOne({ _id: id }, { $inc: inc, $setOnInsert: { account_id: tenant.accountId, env: tenant.env, ...set } }, { upsert: true });
+  // Two first writers of a document (in two processes) both insert: the loser's update finds the winner's document.
+  return oneAtATime(id, () =>
+    upsert().catch((err: unknown) => {
+      if (!isDuplicateKey(err)) throw err;
+      return upsert();
     }),
   );
 }
@@ -285,11 +331,111 @@ export function seriesRead(list: string[], monthsFrom: string): WindowRead {
   return { months, days: list.filter((day) => !counted.has(day.slice(0, 7))), minus: [] };
 }
 
-/** The `_id`s of `read`: its months' documents of `monthDimension`, its days' (and those it subtracts) of `dimension`. */
-export const readIds = (tenant: Tenant, read: WindowRead, dimension: Dimension, monthDimension: StoredDimension = dimension): string[] => [
-  ...read.months.map((month) => monthBucketId(tenant, month, monthDimension)),
+/**
+ * The `_id`s of `read`: its months' documents of `monthDimension` (packed for
+ * the months before `packBefore`), its days' (and those it subtracts) of
+ * `dimension`.
+ */
+export const readIds = (
+  tenant: Tenant,
+  read: WindowRead,
+  dimension: Dimension,
+  monthDimension: StoredDimension = dimension,
+  packBefore = EVERY_MONTH,
+): string[] => [
+  ...read.months.map((month) => (month < packBefore ? packedBucketId : monthBucketId)(tenant, month, monthDimension)),
   ...[...read.days, ...read.minus].map((day) => bucketId(tenant, day, dimension)),
 ];
+
+const PACKED_ID = /:P(\d{4}-\d{2}):(\w+)$/;
+
+/** Whether `_id` names a packed document (packedBucketId). */
+export const isPackedId = (id: string): boolean => PACKED_ID.test(id);
+
+/**
+ * The bucket documents among `ids` (reportBucketIds: with the tenant's
+ * `packs` document when it names packed ones), packed ones unpacked. A packed
+ * document counts only if packed at its month's current `packs` count (0 when
+ * none): a write to a month that may be packed bumps that count after moving
+ * the month's documents, and packMonth reads the count before the month's
+ * document, so a packed document that misses a write never matches. For a
+ * packed document missing or stale, the month's document is read instead and
+ * the month packed again (not awaited).
+ */
+export async function readReportDocs(db: Db, tenant: Tenant, ids: string[]): Promise<BucketDoc[]> {
+  const coll = tenantCollection<BucketDoc | PackedDoc>(db, 'analytics_buckets', tenant);
+  const found = await coll.findByIds(ids);
+  const versions = (found.find((doc) => doc._id === packVersionsId(tenant)) as BucketDoc | undefined)?.c ?? {};
+  const packed = new Map<string, PackedDoc>();
+  const out: BucketDoc[] = [];
+  for (const doc of found) {
+    if ('p' in doc) packed.set(doc._id, doc as PackedDoc);
+    else if (doc.dimension !== 'packs') out.push(doc);
+  }
+  const unpacked: { month: string; dimension: StoredDimension }[] = [];
+  for (const id of ids) {
+    const match = PACKED_ID.exec(id);
+    if (!match) continue;
+    const [month, dimension] = [match[1]!, match[2] as StoredDimension];
+    const doc = packed.get(id);
+    if (doc && doc.v === (versions[month] ?? 0)) {
+      const { p, v: _v, ...rest } = doc;
+      out.push({ ...rest, c: JSON.parse(p) as Record<string, unknown> });
+    } else unpacked.push({ month, dimension });
+  }
+  if (unpacked.length) {
+    out.push(
+      ...(await readBucketDocs(
+        db,
+        tenant,
+        unpacked.map(({ month, dimension }) => monthBucketId(tenant, month, dimension)),
+      )),
+    );
+    // A failed packing leaves the month as it was: the next report reads its document and tries again.
+    for (const { month, dimension } of unpacked) packMonth(db, tenant, month, dimension).catch(() => undefined);
+  }
+  return out;
+}
+
+const packing = new Map<string, Promise<void>>();
+
+/**
+ * Writes a month's packed document of `dimension`: its month document's
+ * counters as one JSON string (a document of one field, which the embedded
+ * FerretDB decodes in a fraction of the time of thousands of counters), with
+ * the month's `packs` count read before it. Only for months before
+ * packableBefore: the month's writes are over but for late ones, which bump
+ * the count (see readReportDocs). One at a time per document in this process.
+ */
+export function packMonth(db: Db, tenant: Tenant, month: string, dimension: StoredDimension): Promise<void> {
+  const id = packedBucketId(tenant, month, dimension);
+  const under = packing.get(id);
+  if (under) return under;
+  const run = (async () => {
+    const coll = tenantCollection<BucketDoc>(db, 'analytics_buckets', tenant);
+    const versions = await coll.findById(packVersionsId(tenant));
+    const v = (versions?.c[month] as number | undefined) ?? 0;
+    const doc = await coll.findById(monthBucketId(tenant, month, dimension));
+    const packed: Omit<PackedDoc, '_id'> = {
+      account_id: tenant.accountId,
+      env: tenant.env,
+      day: lastDayOf(month),
+      month,
+      dimension,
+      v,
+      p: JSON.stringify(doc?.c ?? {}),
+    };
+    await db
+      .collection<PackedDoc>('analytics_buckets')
+      .replaceOne({ _id: id }, packed, { upsert: true })
+      .catch((err: unknown) => {
+        // Packed by another process at the same moment: either is a packing at some count, checked by the reader.
+        if (!isDuplicateKey(err)) throw err;
+      });
+  })().finally(() => packing.delete(id));
+  packing.set(id, run);
+  return run;
+}
 
 interface MonthBucketsMarker {
   _id: string;

@@ -17,7 +17,20 @@ import { Db } from 'mongodb';
 import { Page, Tenant } from '../db';
 import { getGroups } from '../groups/store';
 import { getOffers } from '../offers/store';
-import { accountTimeZone, BucketDoc, monthBucketsFrom, readBucketDocs, readIds, seriesRead, weekdayOf, windowDays, windowRead } from './buckets';
+import {
+  accountTimeZone,
+  BucketDoc,
+  isPackedId,
+  monthBucketsFrom,
+  packableBefore,
+  packVersionsId,
+  readIds,
+  readReportDocs,
+  seriesRead,
+  weekdayOf,
+  windowDays,
+  windowRead,
+} from './buckets';
 
 /** What every report is asked: its window, and whether bots' clicks count. */
 export interface ReportQuery {
@@ -46,21 +59,28 @@ interface Scope {
 
 export type ReportName = 'summary' | 'timeseries' | 'groups' | 'offers' | 'sources' | 'heatmap';
 
-/** The `_id`s of the bucket documents `report` reads over the window `list` (local days, oldest first). */
-export function reportBucketIds(tenant: Tenant, report: ReportName, list: string[], monthsFrom: string): string[] {
-  switch (report) {
-    case 'summary':
-    case 'timeseries':
-      return readIds(tenant, seriesRead(list, monthsFrom), 'totals', 'daily');
-    case 'groups':
-    case 'offers':
-    case 'sources':
-      return readIds(tenant, windowRead(list, monthsFrom), report);
-    case 'heatmap': {
-      const read = windowRead(list, monthsFrom);
-      return (['hours', 'elements', 'pages'] as const).flatMap((dimension) => readIds(tenant, read, dimension));
+/**
+ * The `_id`s of the bucket documents `report` reads over the window `list`
+ * (local days, oldest first): for the months before `packBefore`
+ * (packableBefore), their packed documents and the tenant's `packs` document.
+ */
+export function reportBucketIds(tenant: Tenant, report: ReportName, list: string[], monthsFrom: string, packBefore?: string): string[] {
+  const ids = ((): string[] => {
+    switch (report) {
+      case 'summary':
+      case 'timeseries':
+        return readIds(tenant, seriesRead(list, monthsFrom), 'totals', 'daily', packBefore);
+      case 'groups':
+      case 'offers':
+      case 'sources':
+        return readIds(tenant, windowRead(list, monthsFrom), report, report, packBefore);
+      case 'heatmap': {
+        const read = windowRead(list, monthsFrom);
+        return (['hours', 'elements', 'pages'] as const).flatMap((dimension) => readIds(tenant, read, dimension, dimension, packBefore));
+      }
     }
-  }
+  })();
+  return ids.some(isPackedId) ? [...ids, packVersionsId(tenant)] : ids;
 }
 
 /** The report's window, and the bucket documents it reads. */
@@ -71,7 +91,7 @@ async function scopeOf(db: Db, tenant: Tenant, report: ReportName, q: ReportQuer
     window: { days: q.days, time_zone: timeZone, first_day: list[0]!, last_day: list.at(-1)! },
     list,
     includeBots: q.include_bots,
-    docs: await readBucketDocs(db, tenant, reportBucketIds(tenant, report, list, monthsFrom)),
+    docs: await readReportDocs(db, tenant, reportBucketIds(tenant, report, list, monthsFrom, packableBefore(now))),
     minus: new Set(report === 'summary' || report === 'timeseries' ? [] : windowRead(list, monthsFrom).minus),
   };
 }

@@ -19,7 +19,12 @@ import {
   forgetTimeZone,
   localDayHour,
   monthBucketId,
+  isPackedId,
   monthBucketsFrom,
+  packableBefore,
+  packedBucketId,
+  packMonth,
+  packVersionsId,
   startMonthBuckets,
   sweepOldBuckets,
   weekdayOf,
@@ -37,6 +42,7 @@ import {
 } from '../../domain/analytics/service';
 import { platformCollection, Tenant } from '../../domain/db';
 import { stackEnv } from '../helpers/stack';
+import { waitFor } from '../helpers/worker';
 
 const DAY = 86_400_000;
 let client: MongoClient;
@@ -288,6 +294,7 @@ describe('analytics month documents', () => {
       incs: [{ dimension: 'groups', key: 'grp_1', counter: 'clicks', by: 1 }],
     });
     await addToBuckets(db, tenant, [fact('2025-09-30'), fact('2025-10-05'), fact('2025-10-25'), fact('2026-11-24')]);
+    await packMonth(db, tenant, '2025-10', 'groups');
     const ids = async () =>
       (await db.collection('analytics_buckets').find({}).toArray()).map((d) => String(d._id).split(':').slice(2).join(':')).sort();
     assert.deepEqual(await ids(), [
@@ -298,11 +305,79 @@ describe('analytics month documents', () => {
       'M2025-09:groups',
       'M2025-10:groups',
       'M2026-11:groups',
+      'P2025-10:groups',
+      'packs',
     ]);
     assert.equal(await sweepOldBuckets(db, now), 3);
-    // October 2025 ends on the 31st, 389 days before: its month document stays while its last days do.
-    assert.deepEqual(await ids(), ['2025-10-25:groups', '2026-11-24:groups', 'M2025-10:groups', 'M2026-11:groups']);
-    assert.equal(await sweepOldBuckets(db, new Date(now.getTime() + 12 * DAY)), 2);
-    assert.deepEqual(await ids(), ['2026-11-24:groups', 'M2026-11:groups']);
+    // October 2025 ends on the 31st, 389 days before: its month document (and its packed one) stays while its last days do.
+    assert.deepEqual(await ids(), ['2025-10-25:groups', '2026-11-24:groups', 'M2025-10:groups', 'M2026-11:groups', 'P2025-10:groups', 'packs']);
+    assert.equal(await sweepOldBuckets(db, new Date(now.getTime() + 12 * DAY)), 3);
+    // The `packs` document (a count per month with late writes) is never swept.
+    assert.deepEqual(await ids(), ['2026-11-24:groups', 'M2026-11:groups', 'packs']);
+  });
+
+  it('packed months: reports read a closed month packed, stay exact through a late write (the packing goes stale, then is redone)', async () => {
+    const packed = newDb();
+    const daysOnly = newDb();
+    await startMonthBuckets(packed);
+    const tenant: Tenant = { accountId: `acc_pack${randomBytes(3).toString('hex')}`, env: 'live' };
+    // Months well over at this process's clock (packableBefore takes the earlier of `now` and the clock).
+    const now = new Date(Date.now() - 40 * DAY);
+    const zone = 'America/Sao_Paulo';
+    const facts = factsBetween(now.getTime() - 200 * DAY, now.getTime(), 1200, 7);
+    for (const db of [packed, daysOnly]) {
+      await setZone([db], tenant.accountId, zone);
+      for (let i = 0; i < facts.length; i += 100) await addToBuckets(db, tenant, facts.slice(i, i + 100));
+    }
+    const before = packableBefore(now);
+    const list = windowDays(now, 101, zone);
+    const ids = reportBucketIds(tenant, 'offers', list, '0000-01', before);
+    const months = ids.filter(isPackedId).map((id) => id.split(':P')[1]!.slice(0, 7));
+    assert.ok(months.length >= 2, 'at least two months of the window are read packed');
+    assert.ok(months.every((m) => m < before));
+    assert.equal(ids.at(-1), packVersionsId(tenant));
+    assert.equal(reportBucketIds(tenant, 'offers', list, '0000-01').filter(isPackedId).length, 0);
+
+    const same = async (what: string) => {
+      const a = await reports(packed, tenant, now, [31, 101, 200]);
+      const b = await reports(daysOnly, tenant, now, [31, 101, 200]);
+      for (let i = 0; i < a.length; i++) assert.deepEqual(a[i], b[i], `${what}: report ${i}`);
+    };
+    const packedDoc = (month: string) =>
+      packed.collection('analytics_buckets').findOne({ _id: packedBucketId(tenant, month, 'offers') } as object) as Promise<{
+        v: number;
+        p: string;
+      } | null>;
+    // The first reports read the month documents and pack them; the next ones read them packed.
+    await same('before packing');
+    const month = months[0]!;
+    await waitFor('the month packed', async () => ((await packedDoc(month)) ? true : undefined));
+    const first = (await packedDoc(month))!;
+    // Packed at the month's count of writes since it could be packed (the seeding's, written after the month was over).
+    const count = async () =>
+      ((await packed.collection('analytics_buckets').findOne({ _id: packVersionsId(tenant) } as object))?.c as Record<string, number>)[month];
+    assert.equal(first.v, await count());
+    await same('packed');
+
+    // A late commission on that month (a report import of an old sale): the packing goes stale at once.
+    const late: BucketFact = {
+      at: new Date(`${month}-15T15:00:00Z`),
+      incs: [
+        { dimension: 'offers', key: 'off_late', counter: 'commissions.BRL.count', by: 1 },
+        { dimension: 'offers', key: 'off_late', counter: 'commissions.BRL.amount_minor', by: 4321 },
+        { dimension: 'totals', counter: 'commissions.BRL.count', by: 1 },
+        { dimension: 'totals', counter: 'commissions.BRL.amount_minor', by: 4321 },
+      ],
+    };
+    for (const db of [packed, daysOnly]) await addToBuckets(db, tenant, [late]);
+    assert.deepEqual((await packedDoc(month))?.p, first.p, 'the packed document is not rewritten by the write');
+    await same('after a late write');
+    const repacked = await waitFor('the month packed again', async () => {
+      const doc = await packedDoc(month);
+      return doc && doc.v > first.v ? doc : undefined;
+    });
+    assert.equal(repacked.v, await count());
+    assert.ok(repacked.p.includes('off_late'));
+    await same('packed again');
   });
 });
