@@ -17,6 +17,7 @@ import { Db } from 'mongodb';
 import { Page, Tenant } from '../db';
 import { getGroups } from '../groups/store';
 import { getOffers } from '../offers/store';
+import { cachedNames } from './names';
 import {
   accountTimeZone,
   BucketDoc,
@@ -232,6 +233,12 @@ function paged<R>(rows: R[], shown: (r: R) => boolean, rank: (a: R, b: R) => num
   return { items: kept.slice(page.offset, page.offset + page.limit), total: kept.length };
 }
 
+const groupNames = cachedNames(async (db, tenant, ids) => new Map([...(await getGroups(db, tenant, ids))].map(([id, g]) => [id, g.name])));
+const offerNames = cachedNames(
+  async (db, tenant, ids) =>
+    new Map([...(await getOffers(db, tenant, ids))].map(([id, o]) => [id, { title: o.title, marketplace: o.marketplace }])),
+);
+
 const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function groupsReport(db: Db, tenant: Tenant, q: ReportQuery, page: Page, now = new Date()) {
@@ -251,12 +258,12 @@ export async function groupsReport(db: Db, tenant: Tenant, q: ReportQuery, page:
     (a, b) => b.publications - a.publications || b.clicks - a.clicks || byId(a.group_id, b.group_id),
     page,
   );
-  const groups = await getGroups(
+  const names = await groupNames(
     db,
     tenant,
     items.map((r) => r.group_id),
   );
-  return { items: items.map((r) => ({ ...r, name: groups.get(r.group_id)?.name ?? null })), total };
+  return { items: items.map((r) => ({ ...r, name: names.get(r.group_id) ?? null })), total };
 }
 
 export const OFFER_SORTS = ['publications', 'clicks', 'commissions'] as const;
@@ -283,7 +290,7 @@ export async function offersReport(
     (a, b) => b[q.sort] - a[q.sort] || byId(a.offer_id, b.offer_id),
     page,
   );
-  const offers = await getOffers(
+  const offers = await offerNames(
     db,
     tenant,
     items.map((r) => r.offer_id),
