@@ -24,6 +24,7 @@ import {
   markDeliveryFailed,
   markDeliverySent,
   PublicationDoc,
+  PublicationGroup,
   queuedBefore,
   SentRecord,
   setPublicationStatus,
@@ -32,7 +33,8 @@ import {
 } from '../domain/publications/store';
 import { textForGroup } from '../domain/links/service';
 import type { ActivityDeps } from './index';
-import { createChannelActivities, isPacingWait, isPacedSend } from './channels';
+import { createChannelActivities, isPacingWait } from './channels';
+import { isPacedSend } from '../domain/channels/pacing';
 import { reportInternalError, safeFailure } from './internal-errors';
 
 interface Ref {
@@ -76,17 +78,8 @@ interface Completion extends Ref {
 
 export type { SentRecord };
 
-/** A group still to deliver, with its name for the workflow's summaries (null when the group was deleted). */
-export interface PendingGroup {
-  group_id: string;
-  name: string | null;
-  /**
-   * Whether its sends are paced (the group's or its channel's interval, live
-   * data only). The workflow reserves no slot for an unpaced group. Absent in
-   * histories recorded before it was returned.
-   */
-  paced?: boolean;
-}
+/** A group still to deliver (domain/publications/store.ts). */
+export type PendingGroup = PublicationGroup;
 
 /** What one send to a group did: the gateway's message id (null when it gives none, or when an earlier attempt had sent it). */
 export interface GroupSendResult {
@@ -162,7 +155,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
         const group = groups.get(group_id);
         const channel = group?.channel_id ? channels.get(group.channel_id) : undefined;
         // A deleted group or channel counts as paced: its reservation fails it as before.
-        const paced = !group || channel === null || isPacedSend(tenant, group, channel ?? null);
+        const paced = !group || channel === null || isPacedSend(tenant.env, group, channel ?? null);
         return { group_id, name: group?.name ?? null, paced };
       });
     },
@@ -193,16 +186,18 @@ export function createPublicationActivities(deps: ActivityDeps) {
         // idempotency key, which the connector honours).
         const delivery = r.deferred ? null : await startDeliveryAttempt(deps.db, tenant, r.publication_id, r.group_id, attempt);
         if (delivery?.status === 'sent') return { outcome: 'sent_before', message_id: null };
-        const publication = await contentOf(r);
+        // The publication's content and the group (in sendToGroup) are read side by side.
         const sent = await channels.sendToGroup({
           account: r.account,
           environment: r.environment,
           groupId: r.group_id,
-          text: textForGroup(publication.text, publication.link_codes, r.group_id),
-          ...(publication.format ? { format: publication.format } : {}),
-          imageUrl: publication.with_image ? publication.image_url : null,
-          idempotencyKey: `${publication._id}:${r.group_id}`,
-          ...(r.slot || r.unreserved ? { pacing: { slot: r.slot ?? null, attempt } } : {}),
+          content: contentOf(r).then((publication) => ({
+            text: textForGroup(publication.text, publication.link_codes, r.group_id),
+            ...(publication.format ? { format: publication.format } : {}),
+            imageUrl: publication.with_image ? publication.image_url : null,
+            idempotencyKey: `${publication._id}:${r.group_id}`,
+            ...(r.slot || r.unreserved ? { pacing: { slot: r.slot ?? null, attempt } } : {}),
+          })),
         });
         const record = { with_image: sent.withImage, sent_at: new Date() };
         if (r.deferred)

@@ -2,12 +2,19 @@ import { condition, patched, proxyActivities, proxyLocalActivities, sleep } from
 import type { Activities } from '../activities/index';
 import type { PendingGroup, SentRecord } from '../activities/publications';
 import { CHANNEL_SEND_OPTIONS, MAX_WAKE_EARLY_MS, missedSlot, reason, WAKE_EARLY_MS, WAKE_MARGIN_MS } from './paced';
-import { LOCAL_STEPS_PATCH, SEND_WINDOW_PATCH, SENT_BATCHES_PATCH, UNPACED_SEND_PATCH } from './patches';
+import { GROUPS_IN_INPUT_PATCH, LOCAL_STEPS_PATCH, SEND_WINDOW_PATCH, SENT_BATCHES_PATCH, UNPACED_SEND_PATCH } from './patches';
 
 export interface PublicationInput {
   publication_id: string;
   account: string;
   environment: 'live' | 'test';
+  /**
+   * The groups to send to, as the request that queued the publication found
+   * them (it moved the publication to `sending`): no beginPublication. Absent
+   * in starts that must begin (see GROUPS_IN_INPUT_PATCH). Never passed on to
+   * an activity.
+   */
+  groups?: PendingGroup[];
 }
 
 const STEP_OPTIONS = {
@@ -116,12 +123,13 @@ async function deliverInBatches(input: PublicationInput, groups: PendingGroup[])
  * connector receives `<publication>:<group>` as idempotency key, so no group
  * receives it twice — not on retry, not after a worker crash.
  */
-export async function publication(input: PublicationInput): Promise<{ status: string }> {
+export async function publication({ groups: given, ...input }: PublicationInput): Promise<{ status: string }> {
   const steps = patched(LOCAL_STEPS_PATCH) ? local : { beginPublication, completePublication };
   // Histories recorded before beginPublication returned group names hold bare group ids.
-  const pending: (string | PendingGroup)[] = await steps.beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [
-    input,
-  ]);
+  const pending: (string | PendingGroup)[] =
+    given && patched(GROUPS_IN_INPUT_PATCH)
+      ? given
+      : await steps.beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [input]);
   const groups: PendingGroup[] = pending.map((g) => (typeof g === 'string' ? { group_id: g, name: null } : g));
   const summary = { summary: 'complete: the final state from the deliveries' };
   if (patched(SENT_BATCHES_PATCH)) {

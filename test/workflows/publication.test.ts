@@ -35,6 +35,9 @@ interface Calls {
   slots: (string | undefined)[];
   failed: { group: string; error: string }[];
   waiting: string[];
+  begun: number;
+  /** The activity inputs that carried the workflow's groups (none should). */
+  carried: number;
 }
 
 function fakes(plan: {
@@ -42,12 +45,13 @@ function fakes(plan: {
   slots?: Record<string, number>;
   behaviour: Record<string, 'ok' | 'permanent' | 'flaky' | 'late' | 'late-unreserved'>;
 }) {
-  const calls: Calls = { deliver: [], reserved: [], unreserved: [], slots: [], failed: [], waiting: [] };
+  const calls: Calls = { deliver: [], reserved: [], unreserved: [], slots: [], failed: [], waiting: [], begun: 0, carried: 0 };
   const sent = new Set<string>();
   const flakes = new Set<string>();
   const late = new Set<string>();
   const activities = {
     async beginPublication() {
+      calls.begun++;
       return plan.groups;
     },
     async reserveDeliverySlot(r: { group_id: string }) {
@@ -57,8 +61,9 @@ function fakes(plan: {
     async markDeliveryWaiting(r: { group_id: string }) {
       calls.waiting.push(r.group_id);
     },
-    async deliverToGroup(r: { group_id: string; slot?: string; unreserved?: boolean }) {
+    async deliverToGroup(r: { group_id: string; slot?: string; unreserved?: boolean; groups?: unknown }) {
       calls.deliver.push(r.group_id);
+      if (r.groups !== undefined) calls.carried++;
       if (r.unreserved) calls.unreserved.push(r.group_id);
       calls.slots.push(r.slot);
       const behaviour = plan.behaviour[r.group_id];
@@ -78,14 +83,16 @@ function fakes(plan: {
     async failDelivery(r: { group_id: string; error: string }) {
       calls.failed.push({ group: r.group_id, error: r.error });
     },
-    async completePublication() {
+    async completePublication(r: { groups?: unknown }) {
+      if (r.groups !== undefined) calls.carried++;
       return sent.size === plan.groups.length ? 'sent' : sent.size === 0 ? 'failed' : 'partial';
     },
   };
   return { activities, calls };
 }
 
-async function run(plan: Parameters<typeof fakes>[0]) {
+/** `inInput`: the groups are given in the workflow's input (as a publish request does), not read by beginPublication. */
+async function run(plan: Parameters<typeof fakes>[0], inInput = false) {
   const taskQueue = `test-publication-${randomBytes(4).toString('hex')}`;
   const { activities, calls } = fakes(plan);
   const worker = await Worker.create({
@@ -100,7 +107,7 @@ async function run(plan: Parameters<typeof fakes>[0]) {
     client.workflow.execute('publication', {
       workflowId,
       taskQueue,
-      args: [{ publication_id: 'pub_test', account: 'acc_test', environment: 'live' }],
+      args: [{ publication_id: 'pub_test', account: 'acc_test', environment: 'live', ...(inInput ? { groups: plan.groups } : {}) }],
     }),
   );
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
@@ -198,4 +205,24 @@ test('an unpaced group whose pacing was set since: the send reserves its slot, t
   assert.equal(calls.slots[0], undefined);
   assert.equal(typeof calls.slots[1], 'string');
   assert.deepEqual(calls.waiting, ['grp_now_paced']);
+});
+
+test('groups given in the input: no beginPublication, and no activity receives them', async () => {
+  const { result, calls, history } = await run(
+    {
+      groups: [
+        { group_id: 'grp_given', name: 'Given', paced: false },
+        { group_id: 'grp_given_paced', name: 'Given paced', paced: true },
+      ],
+      behaviour: { grp_given: 'ok', grp_given_paced: 'ok' },
+    },
+    true,
+  );
+  assert.deepEqual(result, { status: 'sent' });
+  assert.equal(calls.begun, 0);
+  assert.equal(calls.carried, 0);
+  assert.deepEqual(calls.unreserved, ['grp_given']);
+  assert.deepEqual(calls.reserved, ['grp_given_paced']);
+  // One local activity: complete.
+  assert.equal(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length, 1);
 });
