@@ -50,6 +50,13 @@ export const SENT_BATCHES_PATCH = 'publication-sent-batches';
 export const GROUPS_IN_INPUT_PATCH = 'publication-groups-in-input';
 
 /**
+ * Publications started from here on whose one group is unpaced have their
+ * send complete them (deliverToGroup with `complete`): no completePublication
+ * local activity after it, unless the send could not complete it.
+ */
+export const SEND_COMPLETES_PATCH = 'publication-send-completes';
+
+/**
  * Dispatches from here on also start the executions of the active journeys
  * the event triggers and signal the running executions of the conversation of
  * an inbound message (`journeyTargets`).

@@ -36,6 +36,10 @@ interface Calls {
   failed: { group: string; error: string }[];
   waiting: string[];
   begun: number;
+  /** The sends asked to complete the publication. */
+  completing: string[];
+  /** The sends completePublication was given. */
+  completedWith: unknown[][];
   /** The activity inputs that carried the workflow's groups (none should). */
   carried: number;
 }
@@ -43,9 +47,20 @@ interface Calls {
 function fakes(plan: {
   groups: (string | { group_id: string; name: string; paced: boolean })[];
   slots?: Record<string, number>;
-  behaviour: Record<string, 'ok' | 'permanent' | 'flaky' | 'late' | 'late-unreserved'>;
+  behaviour: Record<string, 'ok' | 'permanent' | 'flaky' | 'late' | 'late-unreserved' | 'uncompleted'>;
 }) {
-  const calls: Calls = { deliver: [], reserved: [], unreserved: [], slots: [], failed: [], waiting: [], begun: 0, carried: 0 };
+  const calls: Calls = {
+    deliver: [],
+    reserved: [],
+    unreserved: [],
+    slots: [],
+    failed: [],
+    waiting: [],
+    begun: 0,
+    completing: [],
+    completedWith: [],
+    carried: 0,
+  };
   const sent = new Set<string>();
   const flakes = new Set<string>();
   const late = new Set<string>();
@@ -61,7 +76,7 @@ function fakes(plan: {
     async markDeliveryWaiting(r: { group_id: string }) {
       calls.waiting.push(r.group_id);
     },
-    async deliverToGroup(r: { group_id: string; slot?: string; unreserved?: boolean; groups?: unknown }) {
+    async deliverToGroup(r: { group_id: string; slot?: string; unreserved?: boolean; groups?: unknown; complete?: boolean }) {
       calls.deliver.push(r.group_id);
       if (r.groups !== undefined) calls.carried++;
       if (r.unreserved) calls.unreserved.push(r.group_id);
@@ -79,12 +94,18 @@ function fakes(plan: {
         throw new Error('gateway unavailable (503)');
       }
       sent.add(r.group_id);
+      if (!r.complete) return undefined;
+      calls.completing.push(r.group_id);
+      const record = { group_id: r.group_id, with_image: false, sent_at: new Date().toISOString(), attempts: 1 };
+      // 'uncompleted': sent, but the completion failed (the send reports no status).
+      return { outcome: 'sent', message_id: null, record, ...(behaviour === 'uncompleted' ? {} : { status: 'sent' }) };
     },
     async failDelivery(r: { group_id: string; error: string }) {
       calls.failed.push({ group: r.group_id, error: r.error });
     },
-    async completePublication(r: { groups?: unknown }) {
+    async completePublication(r: { groups?: unknown; sent?: unknown[] }) {
       if (r.groups !== undefined) calls.carried++;
+      calls.completedWith.push(r.sent ?? []);
       return sent.size === plan.groups.length ? 'sent' : sent.size === 0 ? 'failed' : 'partial';
     },
   };
@@ -225,4 +246,25 @@ test('groups given in the input: no beginPublication, and no activity receives t
   assert.deepEqual(calls.reserved, ['grp_given_paced']);
   // One local activity: complete.
   assert.equal(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length, 1);
+});
+
+test('one unpaced group: its send completes the publication, no local activity; if it could not, complete runs with that send', async () => {
+  const one = await run({ groups: [{ group_id: 'grp_one', name: 'One', paced: false }], behaviour: { grp_one: 'ok' } }, true);
+  assert.deepEqual(one.result, { status: 'sent' });
+  assert.deepEqual(one.calls.completing, ['grp_one']);
+  assert.deepEqual(one.calls.completedWith, []);
+  assert.equal(one.history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length, 0);
+
+  const fallback = await run({ groups: [{ group_id: 'grp_two', name: 'Two', paced: false }], behaviour: { grp_two: 'uncompleted' } }, true);
+  assert.deepEqual(fallback.result, { status: 'sent' });
+  assert.deepEqual(fallback.calls.completing, ['grp_two']);
+  assert.deepEqual(
+    fallback.calls.completedWith.map((sent) => (sent as { group_id: string }[]).map((r) => r.group_id)),
+    [['grp_two']],
+  );
+
+  // A paced one (or a fan-out) completes as before.
+  const paced = await run({ groups: [{ group_id: 'grp_paced1', name: 'P', paced: true }], behaviour: { grp_paced1: 'ok' } }, true);
+  assert.deepEqual(paced.calls.completing, []);
+  assert.equal(paced.calls.completedWith.length, 1);
 });
