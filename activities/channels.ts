@@ -17,12 +17,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { msOptionalToNumber } from '@temporalio/common/lib/time';
-import { ChannelConfig, ChannelDoc, channelForSend, getChannel } from '../domain/channels/store';
+import { ChannelConfig, channelForSend, getChannel } from '../domain/channels/store';
 import { Tenant } from '../domain/db';
 import { getGroup, GroupDoc } from '../domain/groups/store';
 import { sealedAddress } from '../domain/inbox/store';
 import { unseal } from '../domain/sealing';
-import { isPaced, releaseSendSlot, reserveSendSlot, slotCheck, SlotRequest } from '../domain/channels/pacing';
+import { groupSlotRequest, isPaced, releaseSendSlot, reserveSendSlot, slotCheck, SlotRequest } from '../domain/channels/pacing';
 import type { TemplateFormat } from '../domain/templates/store';
 import { ConnectorError, connectorFor } from './connectors/index';
 import type { ActivityDeps } from './index';
@@ -46,6 +46,9 @@ export interface SendInput extends SendContent {
   environment: 'live' | 'test';
   groupId: string;
 }
+
+/** A send to a group whose content is still being read: the group and the content are read side by side. */
+export type PendingSendInput = Omit<SendInput, keyof SendContent> & { content: Promise<SendContent> };
 
 /** A conversation's thread on its channel: ids only (the address is the sealed one `addressId` names). */
 export interface ConversationTarget {
@@ -73,16 +76,8 @@ export const SEND_DEFERRED = 'SendDeferred';
 export const isPacingWait = (err: unknown): boolean =>
   err instanceof ApplicationFailure && (err.type === SLOT_MISSED || err.type === SEND_DEFERRED);
 
-const slotRequest = (group: GroupDoc, channel: Pick<ChannelConfig, 'id' | 'minIntervalMs'> | null): SlotRequest => ({
-  groupId: group._id,
-  groupIntervalMs: group.min_interval_ms ?? 0,
-  channelId: channel?.id ?? null,
-  channelIntervalMs: channel?.minIntervalMs ?? 0,
-});
-
-/** Whether sends to `group` on `channel` (its record) are paced: live data with a group or channel interval. */
-export const isPacedSend = (tenant: Tenant, group: GroupDoc, channel: ChannelDoc | null): boolean =>
-  tenant.env === 'live' && isPaced(slotRequest(group, channel && { id: channel._id, minIntervalMs: channel.min_interval_ms ?? 0 }));
+const slotRequest = (group: GroupDoc, channel: Pick<ChannelConfig, 'id' | 'minIntervalMs'> | null): SlotRequest =>
+  groupSlotRequest(group, channel && { id: channel.id, minIntervalMs: channel.minIntervalMs });
 
 /** A conversation is paced by its channel only. */
 const conversationSlot = (conversationId: string, channelId: string | null, channelIntervalMs: number): SlotRequest => ({
@@ -224,12 +219,12 @@ export function createChannelActivities(deps: ActivityDeps) {
       return (await reserveSendSlot(deps.db, slotRequest(group, pacing))).toISOString();
     },
 
-    async sendToGroup(input: SendInput): Promise<{ providerMessageId: string | null; withImage: boolean }> {
+    async sendToGroup(input: SendInput | PendingSendInput): Promise<{ providerMessageId: string | null; withImage: boolean }> {
       const tenant = { accountId: input.account, env: input.environment };
-      const { group, channel } = await target(tenant, input.groupId);
+      const [{ group, channel }, content] = await Promise.all([target(tenant, input.groupId), 'content' in input ? input.content : input]);
       if (!group.active) throw permanent('the group is inactive');
       if (tenant.env === 'live' && !channel) throw permanent('the group is not connected to a channel');
-      return send(tenant, slotRequest(group, channel), channel, input, () => Promise.resolve(group.address ?? group._id));
+      return send(tenant, slotRequest(group, channel), channel, content, () => Promise.resolve(group.address ?? group._id));
     },
 
     /**

@@ -24,6 +24,7 @@ import {
   markDeliveryFailed,
   markDeliverySent,
   PublicationDoc,
+  PublicationGroup,
   queuedBefore,
   SentRecord,
   setPublicationStatus,
@@ -32,7 +33,8 @@ import {
 } from '../domain/publications/store';
 import { textForGroup } from '../domain/links/service';
 import type { ActivityDeps } from './index';
-import { createChannelActivities, isPacingWait, isPacedSend } from './channels';
+import { createChannelActivities, isPacingWait } from './channels';
+import { isPacedSend } from '../domain/channels/pacing';
 import { reportInternalError, safeFailure } from './internal-errors';
 
 interface Ref {
@@ -55,6 +57,12 @@ interface GroupRef extends Ref {
    * what to record. Absent in workflows started before sends were recorded in batches.
    */
   deferred?: boolean;
+  /**
+   * The workflow's only send (deferred): once sent, the send completes the
+   * publication itself (as completePublication with this send) and reports
+   * its final status; absent in workflows started before.
+   */
+  complete?: boolean;
 }
 
 /** A batch of sends to record, numbered from 0 by the workflow, recorded in order. */
@@ -76,17 +84,8 @@ interface Completion extends Ref {
 
 export type { SentRecord };
 
-/** A group still to deliver, with its name for the workflow's summaries (null when the group was deleted). */
-export interface PendingGroup {
-  group_id: string;
-  name: string | null;
-  /**
-   * Whether its sends are paced (the group's or its channel's interval, live
-   * data only). The workflow reserves no slot for an unpaced group. Absent in
-   * histories recorded before it was returned.
-   */
-  paced?: boolean;
-}
+/** A group still to deliver (domain/publications/store.ts). */
+export type PendingGroup = PublicationGroup;
 
 /** What one send to a group did: the gateway's message id (null when it gives none, or when an earlier attempt had sent it). */
 export interface GroupSendResult {
@@ -94,6 +93,8 @@ export interface GroupSendResult {
   message_id: string | null;
   /** What the workflow records of a deferred send. */
   record?: SentRecord;
+  /** The publication's final status, when the send completed it (`complete`; absent when that failed: the workflow completes it). */
+  status?: string;
 }
 
 const tenantOf = (r: Ref): Tenant => ({ accountId: r.account, env: r.environment });
@@ -141,6 +142,66 @@ export function createPublicationActivities(deps: ActivityDeps) {
     return read;
   }
 
+  /**
+   * sent, partial or failed from the deliveries (the sends the workflow
+   * reports, the others read); records the sends not recorded yet and
+   * `publication.completed`.
+   */
+  async function completeWith(r: Completion, read?: PublicationDoc): Promise<string> {
+    const tenant = tenantOf(r);
+    const publication = read ?? (await mustGetPublication(deps, r));
+    const unrecorded = r.sent?.slice(r.recorded ?? 0) ?? [];
+    if (publication.completed_at) {
+      // Completed by an attempt before this one, which may have died before its other writes: the sends are
+      // written again (the same values), and what it left in the outbox is relayed.
+      await markDeliveriesSent(deps.db, tenant, publication, unrecorded);
+      if (publication._outbox?.length) await commitEvents(eventDeps, 'publications', publication._id);
+      return publication.status;
+    }
+    const deliveries = r.sent
+      ? await deliveriesWithSent(deps.db, tenant, publication, r.sent)
+      : await deliveriesOfPublication(deps.db, tenant, publication);
+    const sent = deliveries.filter((d) => d.status === 'sent').length;
+    const status = sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
+    // The final state and the sends not recorded yet side by side (a repeated completion writes those again).
+    const [moved] = await Promise.all([
+      setPublicationStatus(deps.db, tenant, publication, status, (after) =>
+        prepareEvent(
+          tenant,
+          'publication.completed',
+          { publication: toPublication(after, deliveries) },
+          after.completed_at!,
+          completedEventId(publication._id),
+        ),
+      ),
+      markDeliveriesSent(deps.db, tenant, publication, unrecorded),
+    ]);
+    if (!moved) throw ApplicationFailure.nonRetryable(`no publication ${r.publication_id}`, 'PublicationMissing');
+    // Another completion wrote first: it counted; the event this write added again has the id of its own, which
+    // the relay stores once.
+    if (moved.before.completed_at) {
+      await commitEvents(eventDeps, 'publications', publication._id);
+      return moved.before.status;
+    }
+    // The sends recorded just now are counted with the write that completed the publication (once); the count,
+    // the relay of the event (known: no read of the outbox) and the in-flight note side by side (the count
+    // never fails the step: `counted`).
+    await Promise.all([
+      counted(
+        countCompleted(
+          deps.db,
+          tenant,
+          publication,
+          status,
+          unrecorded.map((d) => d.group_id),
+        ),
+      ),
+      commitEvent(eventDeps, 'publications', publication._id, moved.event!),
+      forgetInFlight(deps.db, tenant, publication),
+    ]);
+    return status;
+  }
+
   return {
     /** Moves the publication to `sending`; the groups still to deliver (a replayed start skips finished ones). */
     async beginPublication(r: Ref): Promise<PendingGroup[]> {
@@ -162,7 +223,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
         const group = groups.get(group_id);
         const channel = group?.channel_id ? channels.get(group.channel_id) : undefined;
         // A deleted group or channel counts as paced: its reservation fails it as before.
-        const paced = !group || channel === null || isPacedSend(tenant, group, channel ?? null);
+        const paced = !group || channel === null || isPacedSend(tenant.env, group, channel ?? null);
         return { group_id, name: group?.name ?? null, paced };
       });
     },
@@ -193,24 +254,33 @@ export function createPublicationActivities(deps: ActivityDeps) {
         // idempotency key, which the connector honours).
         const delivery = r.deferred ? null : await startDeliveryAttempt(deps.db, tenant, r.publication_id, r.group_id, attempt);
         if (delivery?.status === 'sent') return { outcome: 'sent_before', message_id: null };
-        const publication = await contentOf(r);
+        // The publication's content and the group (in sendToGroup) are read side by side. A send that completes the
+        // publication reads it whole (the completion's read: one that completed it before shows `completed_at`).
+        const whole = r.complete ? mustGetPublication(deps, r) : undefined;
         const sent = await channels.sendToGroup({
           account: r.account,
           environment: r.environment,
           groupId: r.group_id,
-          text: textForGroup(publication.text, publication.link_codes, r.group_id),
-          ...(publication.format ? { format: publication.format } : {}),
-          imageUrl: publication.with_image ? publication.image_url : null,
-          idempotencyKey: `${publication._id}:${r.group_id}`,
-          ...(r.slot || r.unreserved ? { pacing: { slot: r.slot ?? null, attempt } } : {}),
+          content: (whole ?? contentOf(r)).then((publication) => ({
+            text: textForGroup(publication.text, publication.link_codes, r.group_id),
+            ...(publication.format ? { format: publication.format } : {}),
+            imageUrl: publication.with_image ? publication.image_url : null,
+            idempotencyKey: `${publication._id}:${r.group_id}`,
+            ...(r.slot || r.unreserved ? { pacing: { slot: r.slot ?? null, attempt } } : {}),
+          })),
         });
         const record = { with_image: sent.withImage, sent_at: new Date() };
-        if (r.deferred)
-          return {
-            outcome: 'sent',
-            message_id: sent.providerMessageId,
-            record: { group_id: r.group_id, ...record, sent_at: record.sent_at.toISOString(), attempts: attempt },
-          };
+        if (r.deferred) {
+          const deferred: SentRecord = { group_id: r.group_id, ...record, sent_at: record.sent_at.toISOString(), attempts: attempt };
+          // Sent: a failure to complete is no failure of the send (a retry would send again); the workflow completes then.
+          const status = r.complete
+            ? await completeWith({ ...r, sent: [deferred], recorded: 0 }, await whole).catch((err: unknown) => {
+                reportInternalError('completing a publication after its send', err);
+                return undefined;
+              })
+            : undefined;
+          return { outcome: 'sent', message_id: sent.providerMessageId, record: deferred, ...(status ? { status } : {}) };
+        }
         if (delivery && (await markDeliverySent(deps.db, tenant, delivery, record)))
           await counted(countDelivery(deps.db, tenant, delivery, 'sent'));
         return { outcome: 'sent', message_id: sent.providerMessageId };
@@ -262,60 +332,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
      * reports, the others read); records the sends not recorded yet and
      * `publication.completed`.
      */
-    async completePublication(r: Completion): Promise<string> {
-      const tenant = tenantOf(r);
-      const publication = await mustGetPublication(deps, r);
-      const unrecorded = r.sent?.slice(r.recorded ?? 0) ?? [];
-      if (publication.completed_at) {
-        // Completed by an attempt before this one, which may have died before its other writes: the sends are
-        // written again (the same values), and what it left in the outbox is relayed.
-        await markDeliveriesSent(deps.db, tenant, publication, unrecorded);
-        if (publication._outbox?.length) await commitEvents(eventDeps, 'publications', publication._id);
-        return publication.status;
-      }
-      const deliveries = r.sent
-        ? await deliveriesWithSent(deps.db, tenant, publication, r.sent)
-        : await deliveriesOfPublication(deps.db, tenant, publication);
-      const sent = deliveries.filter((d) => d.status === 'sent').length;
-      const status = sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
-      // The final state and the sends not recorded yet side by side (a repeated completion writes those again).
-      const [moved] = await Promise.all([
-        setPublicationStatus(deps.db, tenant, publication, status, (after) =>
-          prepareEvent(
-            tenant,
-            'publication.completed',
-            { publication: toPublication(after, deliveries) },
-            after.completed_at!,
-            completedEventId(publication._id),
-          ),
-        ),
-        markDeliveriesSent(deps.db, tenant, publication, unrecorded),
-      ]);
-      if (!moved) throw ApplicationFailure.nonRetryable(`no publication ${r.publication_id}`, 'PublicationMissing');
-      // Another completion wrote first: it counted; the event this write added again has the id of its own, which
-      // the relay stores once.
-      if (moved.before.completed_at) {
-        await commitEvents(eventDeps, 'publications', publication._id);
-        return moved.before.status;
-      }
-      // The sends recorded just now are counted with the write that completed the publication (once); the count,
-      // the relay of the event (known: no read of the outbox) and the in-flight note side by side (the count
-      // never fails the step: `counted`).
-      await Promise.all([
-        counted(
-          countCompleted(
-            deps.db,
-            tenant,
-            publication,
-            status,
-            unrecorded.map((d) => d.group_id),
-          ),
-        ),
-        commitEvent(eventDeps, 'publications', publication._id, moved.event!),
-        forgetInFlight(deps.db, tenant, publication),
-      ]);
-      return status;
-    },
+    completePublication: (r: Completion): Promise<string> => completeWith(r),
 
     /** Starts the workflow of publications left queued (the API died between recording and starting). */
     async resumeQueuedPublications(): Promise<number> {

@@ -41,6 +41,22 @@ export const LOCAL_STEPS_PATCH = 'publication-local-steps';
 export const SENT_BATCHES_PATCH = 'publication-sent-batches';
 
 /**
+ * Publications queued from here on are started with their groups in the
+ * workflow's input (ids, names, pacing), and their request moves them to
+ * `sending`: no beginPublication. Starts without groups (publications queued
+ * before, a repeated request, the sweep of queued ones, a fan-out too large
+ * for the input) begin as before.
+ */
+export const GROUPS_IN_INPUT_PATCH = 'publication-groups-in-input';
+
+/**
+ * Publications started from here on whose one group is unpaced have their
+ * send complete them (deliverToGroup with `complete`): no completePublication
+ * local activity after it, unless the send could not complete it.
+ */
+export const SEND_COMPLETES_PATCH = 'publication-send-completes';
+
+/**
  * Dispatches from here on also start the executions of the active journeys
  * the event triggers and signal the running executions of the conversation of
  * an inbound message (`journeyTargets`).

@@ -1,13 +1,27 @@
 import { condition, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import type { PendingGroup, SentRecord } from '../activities/publications';
+import type { GroupSendResult, PendingGroup, SentRecord } from '../activities/publications';
 import { CHANNEL_SEND_OPTIONS, MAX_WAKE_EARLY_MS, missedSlot, reason, WAKE_EARLY_MS, WAKE_MARGIN_MS } from './paced';
-import { LOCAL_STEPS_PATCH, SEND_WINDOW_PATCH, SENT_BATCHES_PATCH, UNPACED_SEND_PATCH } from './patches';
+import {
+  GROUPS_IN_INPUT_PATCH,
+  LOCAL_STEPS_PATCH,
+  SEND_COMPLETES_PATCH,
+  SEND_WINDOW_PATCH,
+  SENT_BATCHES_PATCH,
+  UNPACED_SEND_PATCH,
+} from './patches';
 
 export interface PublicationInput {
   publication_id: string;
   account: string;
   environment: 'live' | 'test';
+  /**
+   * The groups to send to, as the request that queued the publication found
+   * them (it moved the publication to `sending`): no beginPublication. Absent
+   * in starts that must begin (see GROUPS_IN_INPUT_PATCH). Never passed on to
+   * an activity.
+   */
+  groups?: PendingGroup[];
 }
 
 const STEP_OPTIONS = {
@@ -35,8 +49,8 @@ const named = (g: PendingGroup): string => (g.name === null ? g.group_id : `${g.
  * what Temporal UI shows on the publication's page instead of the bare
  * activity type and timer number.
  */
-async function deliver(input: PublicationInput, group: PendingGroup, deferred = false): Promise<SentRecord | undefined> {
-  const ref = { ...input, group_id: group.group_id, ...(deferred ? { deferred } : {}) };
+async function deliver(input: PublicationInput, group: PendingGroup, deferred = false, complete = false): Promise<GroupSendResult | undefined> {
+  const ref = { ...input, group_id: group.group_id, ...(deferred ? { deferred } : {}), ...(complete ? { complete } : {}) };
   // Pacing: the slot is reserved durably, and the wait is a durable timer.
   // The send checks its slot again right before it goes; one that missed
   // it has reserved the next free slot, waited for here in the same way.
@@ -48,7 +62,7 @@ async function deliver(input: PublicationInput, group: PendingGroup, deferred = 
     ? undefined
     : await reserveDeliverySlot.executeWithOptions({ summary: `pacing: reserve ${group.group_id}'s slot` }, [ref]);
   let first = true;
-  let record: SentRecord | undefined;
+  let result: GroupSendResult | undefined;
   while (first || slot) {
     if (slot) {
       const wait = Date.parse(slot) - Date.now() - wakeEarly;
@@ -60,7 +74,7 @@ async function deliver(input: PublicationInput, group: PendingGroup, deferred = 
     const pacing = slot ? (windowed ? { slot } : {}) : { unreserved: true };
     first = false;
     try {
-      record = (await deliverToGroup.executeWithOptions({ summary: `send to ${named(group)}` }, [{ ...ref, ...pacing }]))?.record;
+      result = await deliverToGroup.executeWithOptions({ summary: `send to ${named(group)}` }, [{ ...ref, ...pacing }]);
       slot = undefined;
     } catch (err) {
       const missed = missedSlot(err);
@@ -70,7 +84,7 @@ async function deliver(input: PublicationInput, group: PendingGroup, deferred = 
       slot = missed?.slot;
     }
   }
-  return record;
+  return result;
 }
 
 /** The most sends one recordSentDeliveries writes. */
@@ -100,7 +114,7 @@ async function deliverInBatches(input: PublicationInput, groups: PendingGroup[])
   await Promise.all(
     groups.map(async (group) => {
       if (group.paced !== false) return void (await deliver(input, group));
-      const record = await deliver(input, group, true);
+      const record = (await deliver(input, group, true))?.record;
       if (record) sent.push(record);
       sending--;
     }),
@@ -116,15 +130,24 @@ async function deliverInBatches(input: PublicationInput, groups: PendingGroup[])
  * connector receives `<publication>:<group>` as idempotency key, so no group
  * receives it twice — not on retry, not after a worker crash.
  */
-export async function publication(input: PublicationInput): Promise<{ status: string }> {
+export async function publication({ groups: given, ...input }: PublicationInput): Promise<{ status: string }> {
   const steps = patched(LOCAL_STEPS_PATCH) ? local : { beginPublication, completePublication };
   // Histories recorded before beginPublication returned group names hold bare group ids.
-  const pending: (string | PendingGroup)[] = await steps.beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [
-    input,
-  ]);
+  const pending: (string | PendingGroup)[] =
+    given && patched(GROUPS_IN_INPUT_PATCH)
+      ? given
+      : await steps.beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [input]);
   const groups: PendingGroup[] = pending.map((g) => (typeof g === 'string' ? { group_id: g, name: null } : g));
   const summary = { summary: 'complete: the final state from the deliveries' };
   if (patched(SENT_BATCHES_PATCH)) {
+    const [only] = groups;
+    if (groups.length === 1 && only!.paced === false && patched(SEND_COMPLETES_PATCH)) {
+      // One unpaced send: it completes the publication itself (no local activity after it), or says it could not.
+      const result = await deliver(input, only!, true, true);
+      if (result?.status) return { status: result.status };
+      const sent = result?.record ? [result.record] : [];
+      return { status: await local.completePublication.executeWithOptions(summary, [{ ...input, sent, recorded: 0 }]) };
+    }
     const sends = await deliverInBatches(input, groups);
     return { status: await local.completePublication.executeWithOptions(summary, [{ ...input, ...sends }]) };
   }

@@ -10,7 +10,7 @@ import { DomainError, invalid, unknownReference } from '../errors';
 import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
 import { DomainDeps } from '../resource';
-import { getIntegration, Integration, listIntegrations } from '../integrations/store';
+import { getIntegration, Integration } from '../integrations/store';
 import { OfferDoc } from '../offers/store';
 import { applyIntegration, Applied, isShortLink, Marketplace, marketplaceOfHost, otherCovers, stripTracking } from './marketplaces';
 import { resolveShortLink } from './resolve';
@@ -178,12 +178,10 @@ async function offerConversion(
     return null;
   }
   if (isShortLink(url, deps.shortLinkHosts ?? [])) return null;
-  const integrations = await listIntegrations(deps.db, tenant, deps.secretKey);
+  // The one integration that can convert it (one read by `_id`): the detected marketplace's, else the template one.
   const detected = marketplaceOfHost(url.hostname);
-  const integration = detected
-    ? integrations.find((i) => i.marketplace === detected)
-    : integrations.find((i) => otherCovers(i.config, url.hostname));
-  if (!integration) return null;
+  const integration = await getIntegration(deps.db, tenant, detected ?? 'other', deps.secretKey);
+  if (!integration || (!detected && !otherCovers(integration.config, url.hostname))) return null;
   if (integration.marketplace !== 'other') url.protocol = 'https:';
   return { integration, applied: applyIntegration(stripTracking(url, integration.marketplace), integration.config, null) };
 }

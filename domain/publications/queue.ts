@@ -13,6 +13,8 @@ import { derivedId, newId } from '../ids';
 import { renderOfferForSend } from '../templates/render';
 import { LINK_CODE_PLACEHOLDER, shortUrlOf, trackedLinksFor } from '../links/service';
 import { Tenant } from '../db';
+import { getChannel } from '../channels/store';
+import { isPacedSend } from '../channels/pacing';
 import { prepareEvent } from '../events/store';
 import { activeGroupBatches, getGroup, GroupDoc } from '../groups/store';
 import { getOffer } from '../offers/store';
@@ -25,8 +27,10 @@ import {
   getPublication,
   inFlightPublication,
   insertPublication,
+  markSending,
   noteInFlight,
   PublicationDoc,
+  PublicationGroup,
 } from './store';
 import { getSegment, SegmentDoc } from '../segments/store';
 import { countQueued } from '../analytics/publications';
@@ -169,6 +173,35 @@ const requestHash = (input: PublishInput): string =>
 
 const idempotentId = (tenant: Tenant, key: string): string => derivedId('pub', tenant.accountId, tenant.env, key);
 
+/**
+ * The most characters of JSON a workflow's input carries of its groups (about
+ * 3,000 groups): a larger fan-out is started without them and begins as
+ * before (Temporal warns at 2 MB per payload and refuses larger ones).
+ */
+export const INPUT_GROUPS_MAX_CHARS = 256 * 1024;
+
+/**
+ * The groups as the publication's workflow needs them (names; pacing: a live
+ * group's or its channel's interval, each channel read once), or undefined
+ * when they would make its input too large.
+ */
+async function workflowGroups(db: Db, tenant: Tenant, groups: GroupDoc[]): Promise<PublicationGroup[] | undefined> {
+  const channelIds = tenant.env === 'live' ? new Set(groups.flatMap((g) => (g.channel_id ? [g.channel_id] : []))) : [];
+  const channels = new Map(await Promise.all([...channelIds].map(async (id) => [id, await getChannel(db, tenant, id)] as const)));
+  const out = groups.map((g): PublicationGroup => {
+    const channel = g.channel_id ? channels.get(g.channel_id) : undefined;
+    // A deleted channel counts as paced: the send's reservation fails it, as beginPublication does.
+    return { group_id: g._id, name: g.name, paced: channel === null || isPacedSend(tenant.env, g, channel ?? null) };
+  });
+  return JSON.stringify(out).length <= INPUT_GROUPS_MAX_CHARS ? out : undefined;
+}
+
+/** `p` with a rejection handler attached (awaited later, or never when an earlier check answers first). */
+function settledLater<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
 /** Records a queued publication and starts its workflow; an existing one for the same request is returned instead. */
 export async function queuePublication(
   deps: PublishingDeps,
@@ -176,7 +209,21 @@ export async function queuePublication(
   input: PublishInput,
 ): Promise<{ publication: PublicationDoc; created: boolean }> {
   const { db } = deps;
-  const offer = input.offer_id ? await getOffer(db, tenant, input.offer_id) : null;
+  // The reads that need nothing of one another side by side: the offer, an existing publication of the same
+  // request, and a single group's destination (a segment's is chosen after the checks: it counts deliveries).
+  // Each is checked in the order the request's errors are given.
+  const single = input.group_id !== null ? settledLater(destination(db, tenant, input)) : null;
+  const [offer, existing] = await Promise.all([
+    input.offer_id ? getOffer(db, tenant, input.offer_id) : null,
+    input.idempotency_key
+      ? getPublication(db, tenant, idempotentId(tenant, input.idempotency_key))
+      : inFlightPublication(db, tenant, {
+          offer_id: input.offer_id,
+          group_id: input.group_id,
+          segment_id: input.segment_id,
+          schedule_id: input.schedule_id,
+        }),
+  ]);
   if (input.offer_id && !offer) throw notFound('offer', input.offer_id);
   if (offer && (offer.status === 'archived' || offer.status === 'rejected')) {
     throw conflict('offer_not_publishable', `The offer is ${offer.status}; only pending or approved offers are published.`);
@@ -185,14 +232,6 @@ export async function queuePublication(
   if (!offer && !input.text) throw invalid('validation_failed', 'Nothing to publish: give an offer or a text.');
 
   const hash = input.idempotency_key ? requestHash(input) : null;
-  const existing = input.idempotency_key
-    ? await getPublication(db, tenant, idempotentId(tenant, input.idempotency_key))
-    : await inFlightPublication(db, tenant, {
-        offer_id: input.offer_id,
-        group_id: input.group_id,
-        segment_id: input.segment_id,
-        schedule_id: input.schedule_id,
-      });
   if (existing) {
     if (hash && existing.request_hash !== hash) {
       throw conflict('idempotency_key_reused', 'This Idempotency-Key was used for a different request.');
@@ -201,14 +240,15 @@ export async function queuePublication(
     return { publication: existing, created: false };
   }
 
-  const { groups, segment } = await destination(db, tenant, input);
+  const { groups, segment } = await (single ?? destination(db, tenant, input));
   const now = new Date();
   const id = input.idempotency_key ? idempotentId(tenant, input.idempotency_key) : newId('pub', now.getTime());
   // One tracked link per group (one insertMany), so each click names its publication and group; the text carries
-  // `<public url>/l/{link}` and each send puts its group's code there (textForGroup).
+  // `<public url>/l/{link}` and each send puts its group's code there (textForGroup). The links, the template and
+  // the workflow's groups side by side.
   const codes =
     offer && deps.secretKey
-      ? await trackedLinksFor(
+      ? trackedLinksFor(
           { db, secretKey: deps.secretKey, shortLinkHosts: deps.shortLinkHosts },
           tenant,
           offer.url,
@@ -219,15 +259,19 @@ export async function queuePublication(
             segment_id: segment?._id ?? null,
           },
         )
-      : new Map<string, string>();
-  const rendered = offer
-    ? await renderOfferForSend(db, tenant, {
-        offer,
-        segment,
-        templateId: input.template_id,
-        ...(codes.size ? { url: shortUrlOf(deps, LINK_CODE_PLACEHOLDER) } : {}),
-      })
-    : { text: input.text!, templateId: input.template_id, format: 'plain' as const };
+      : Promise.resolve(new Map<string, string>());
+  const [rendered, links, given] = await Promise.all([
+    offer
+      ? renderOfferForSend(db, tenant, {
+          offer,
+          segment,
+          templateId: input.template_id,
+          url: codes.then((c) => (c.size ? shortUrlOf(deps, LINK_CODE_PLACEHOLDER) : undefined)),
+        })
+      : { text: input.text!, templateId: input.template_id, format: 'plain' as const },
+    codes,
+    workflowGroups(db, tenant, groups),
+  ]);
   const doc: PublicationDoc = {
     account_id: tenant.accountId,
     env: tenant.env,
@@ -246,7 +290,7 @@ export async function queuePublication(
     group_ids: groups.map((g) => g._id),
     event_id: newId('evt', now.getTime()),
     request_hash: hash,
-    ...(codes.size ? { link_codes: Object.fromEntries(codes) } : {}),
+    ...(links.size ? { link_codes: Object.fromEntries(links) } : {}),
     queued_at: now,
     completed_at: null,
     created_at: now,
@@ -265,9 +309,10 @@ export async function queuePublication(
   }
   // Counted by the request whose insert recorded it (a repeated request returned above). The four are
   // independent of one another (the workflow reads neither the event, nor the counts, nor the in-flight note):
-  // side by side, the workflow's start sent first.
+  // side by side, the workflow's start sent first. A workflow given its groups has no begin: the publication
+  // moves to `sending` here, once it is started (until then the sweep of queued publications may start it).
   await Promise.all([
-    startPublication(deps.temporal, publication, offer?.title ?? null),
+    startPublication(deps.temporal, publication, offer?.title ?? null, given).then(() => given && markSending(db, tenant, publication)),
     noteInFlight(db, tenant, publication),
     countQueued(db, tenant, publication),
     commitEvent(deps, 'publications', publication._id, event),

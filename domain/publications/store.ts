@@ -92,6 +92,19 @@ export function listPublications(db: Db, tenant: Tenant, q: PublicationQuery, pa
 
 export const getPublication = (db: Db, tenant: Tenant, id: string): Promise<PublicationDoc | null> => publications(db, tenant).findById(id);
 
+/**
+ * A group a publication sends to, as its workflow needs it: its name for the
+ * summaries (null when the group was deleted) and whether its sends are paced
+ * (the group's or its channel's interval, live data only; the workflow
+ * reserves no slot for an unpaced group; absent in histories recorded before
+ * it was given).
+ */
+export interface PublicationGroup {
+  group_id: string;
+  name: string | null;
+  paced?: boolean;
+}
+
 /** What makes two publications the same request: their content and destination (and schedule). */
 export interface InFlightKey {
   offer_id: string | null;
@@ -337,6 +350,20 @@ export async function setPublicationStatus(
   const update = { $set: set, ...(event ? { $push: { _outbox: event } } : {}) } as UpdateFilter<PublicationDoc>;
   const before = await publications(db, tenant).updateRead(current, update, 'before');
   return before && { before, after, ...(event ? { event } : {}) };
+}
+
+/**
+ * Moves a publication its request has just started the workflow of to
+ * `sending` (publications whose workflow was handed their groups: it has no
+ * beginPublication to do it), by `_id` alone. The workflow's completion reads
+ * and writes the publication only after a send, so this write comes first;
+ * should it ever land after the completion (this process stalled that long),
+ * the completed state is written back at once.
+ */
+export async function markSending(db: Db, tenant: Tenant, p: PublicationDoc): Promise<void> {
+  const coll = publications(db, tenant);
+  const before = await coll.updateRead(p, { $set: { status: 'sending', updated_at: new Date() } }, 'before');
+  if (before?.completed_at) await coll.updateRead(p, { $set: { status: before.status, updated_at: before.updated_at } });
 }
 
 /** The id of a publication's `publication.completed` event: the same whichever completion writes it. */

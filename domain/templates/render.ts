@@ -243,10 +243,20 @@ export async function resolveTemplate(
 export async function renderOfferForSend(
   db: Db,
   tenant: Tenant,
-  { offer, segment, templateId, url }: { offer: OfferDoc; segment: SegmentDoc | null; templateId?: string | null; url?: string },
+  {
+    offer,
+    segment,
+    templateId,
+    url: urlOrPending,
+  }: { offer: OfferDoc; segment: SegmentDoc | null; templateId?: string | null; url?: string | Promise<string | undefined> },
 ): Promise<{ text: string; templateId: string | null; format: TemplateFormat }> {
-  const template = await resolveTemplate(db, tenant, { templateId, segmentId: segment?._id ?? null });
-  offer = await withCoupon(db, tenant, offer);
+  // The template, the coupon and a `url` still being made (the publish request's tracked links) side by side.
+  const [template, withItsCoupon, url] = await Promise.all([
+    resolveTemplate(db, tenant, { templateId, segmentId: segment?._id ?? null }),
+    withCoupon(db, tenant, offer),
+    urlOrPending,
+  ]);
+  offer = withItsCoupon;
   // `url`: the converted link `{url}` shows instead of the offer's own, which `{raw_url}` keeps.
   const shown = url ? { ...offer, url, raw_url: offer.url } : offer;
   if (!template) return { text: renderOfferMessage(shown, segment), templateId: null, format: 'whatsapp' };

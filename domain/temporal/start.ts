@@ -7,7 +7,7 @@
 import { Client, ScheduleOptionsStartWorkflowAction, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { dispatchEvent } from '../../workflows/events';
 import type { monitorRun } from '../../workflows/monitors';
-import type { publication } from '../../workflows/publication';
+import type { publication, PublicationInput } from '../../workflows/publication';
 import type { reply } from '../../workflows/replies';
 import type { scheduleRun } from '../../workflows/schedules';
 import type { webhookCleanup, webhookDelivery } from '../../workflows/webhooks';
@@ -47,25 +47,28 @@ function quoted(title: string): string {
   return `'${line.length > 60 ? `${line.slice(0, 59)}…` : line}'`;
 }
 
-const groups = (n: number): string => `${n} ${n === 1 ? 'group' : 'groups'}`;
+const groupCount = (n: number): string => `${n} ${n === 1 ? 'group' : 'groups'}`;
 
 /**
  * Starts (or finds already started) the workflow `publication-<id>` of a
  * publication; Temporal UI shows it as "Publication pub_… of '<offer title>'
- * to 3 groups" (a free text: "of a text").
+ * to 3 groups" (a free text: "of a text"). With `groups` (only for a
+ * publication just queued, whose request moves it to `sending`), the workflow
+ * needs no beginPublication.
  */
 export function startPublication(
   t: TemporalDeps,
   p: { _id: string; account_id: string; env: Environment; group_ids: string[] },
   offerTitle: string | null,
+  groups?: PublicationInput['groups'],
 ): Promise<void> {
   return once(() =>
     t.client.workflow.start<typeof publication>('publication', {
       workflowId: publicationWorkflowId(p._id),
       taskQueue: t.taskQueue ?? TASK_QUEUE,
-      args: [{ publication_id: p._id, account: p.account_id, environment: p.env }],
+      args: [{ publication_id: p._id, account: p.account_id, environment: p.env, ...(groups ? { groups } : {}) }],
       typedSearchAttributes: offeropsSearchAttributes(p.account_id, p.env, p._id, 'publication'),
-      staticSummary: `Publication ${p._id} of ${offerTitle === null ? 'a text' : quoted(offerTitle)} to ${groups(p.group_ids.length)}`,
+      staticSummary: `Publication ${p._id} of ${offerTitle === null ? 'a text' : quoted(offerTitle)} to ${groupCount(p.group_ids.length)}`,
     }),
   );
 }

@@ -14,6 +14,7 @@ import {
   inFlightPublication,
   insertPublication,
   markDeliveriesSent,
+  markSending,
   noteInFlight,
   PublicationDoc,
   queuedDeliveries,
@@ -146,5 +147,22 @@ describe('publications store', () => {
     assert.equal((await inFlightPublication(app.db, tenant, key(first)))?._id, second._id);
     await forgetInFlight(app.db, tenant, second);
     assert.equal(await inFlightPublication(app.db, tenant, key(first)), null);
+  });
+
+  it('markSending moves a queued publication to sending; landing after its completion, it leaves the completed state', async () => {
+    const tenant = await seedTenant(app.db);
+    const doc = publicationTo(tenant, ['grp_0000000a']);
+    const queued = await insertPublication(app.db, tenant, doc, queuedEvent(tenant, doc));
+    await markSending(app.db, tenant, queued);
+    assert.equal((await getPublication(app.db, tenant, doc._id))?.status, 'sending');
+
+    const late = publicationTo(tenant, ['grp_0000000b']);
+    const stale = await insertPublication(app.db, tenant, late, queuedEvent(tenant, late));
+    const completed = await setPublicationStatus(app.db, tenant, stale, 'sent');
+    await markSending(app.db, tenant, stale);
+    const now = await getPublication(app.db, tenant, late._id);
+    assert.equal(now?.status, 'sent');
+    assert.deepEqual(now?.completed_at, completed!.after.completed_at);
+    assert.deepEqual(now?.updated_at, completed!.after.updated_at);
   });
 });

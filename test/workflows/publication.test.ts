@@ -35,19 +35,38 @@ interface Calls {
   slots: (string | undefined)[];
   failed: { group: string; error: string }[];
   waiting: string[];
+  begun: number;
+  /** The sends asked to complete the publication. */
+  completing: string[];
+  /** The sends completePublication was given. */
+  completedWith: unknown[][];
+  /** The activity inputs that carried the workflow's groups (none should). */
+  carried: number;
 }
 
 function fakes(plan: {
   groups: (string | { group_id: string; name: string; paced: boolean })[];
   slots?: Record<string, number>;
-  behaviour: Record<string, 'ok' | 'permanent' | 'flaky' | 'late' | 'late-unreserved'>;
+  behaviour: Record<string, 'ok' | 'permanent' | 'flaky' | 'late' | 'late-unreserved' | 'uncompleted'>;
 }) {
-  const calls: Calls = { deliver: [], reserved: [], unreserved: [], slots: [], failed: [], waiting: [] };
+  const calls: Calls = {
+    deliver: [],
+    reserved: [],
+    unreserved: [],
+    slots: [],
+    failed: [],
+    waiting: [],
+    begun: 0,
+    completing: [],
+    completedWith: [],
+    carried: 0,
+  };
   const sent = new Set<string>();
   const flakes = new Set<string>();
   const late = new Set<string>();
   const activities = {
     async beginPublication() {
+      calls.begun++;
       return plan.groups;
     },
     async reserveDeliverySlot(r: { group_id: string }) {
@@ -57,8 +76,9 @@ function fakes(plan: {
     async markDeliveryWaiting(r: { group_id: string }) {
       calls.waiting.push(r.group_id);
     },
-    async deliverToGroup(r: { group_id: string; slot?: string; unreserved?: boolean }) {
+    async deliverToGroup(r: { group_id: string; slot?: string; unreserved?: boolean; groups?: unknown; complete?: boolean }) {
       calls.deliver.push(r.group_id);
+      if (r.groups !== undefined) calls.carried++;
       if (r.unreserved) calls.unreserved.push(r.group_id);
       calls.slots.push(r.slot);
       const behaviour = plan.behaviour[r.group_id];
@@ -74,18 +94,26 @@ function fakes(plan: {
         throw new Error('gateway unavailable (503)');
       }
       sent.add(r.group_id);
+      if (!r.complete) return undefined;
+      calls.completing.push(r.group_id);
+      const record = { group_id: r.group_id, with_image: false, sent_at: new Date().toISOString(), attempts: 1 };
+      // 'uncompleted': sent, but the completion failed (the send reports no status).
+      return { outcome: 'sent', message_id: null, record, ...(behaviour === 'uncompleted' ? {} : { status: 'sent' }) };
     },
     async failDelivery(r: { group_id: string; error: string }) {
       calls.failed.push({ group: r.group_id, error: r.error });
     },
-    async completePublication() {
+    async completePublication(r: { groups?: unknown; sent?: unknown[] }) {
+      if (r.groups !== undefined) calls.carried++;
+      calls.completedWith.push(r.sent ?? []);
       return sent.size === plan.groups.length ? 'sent' : sent.size === 0 ? 'failed' : 'partial';
     },
   };
   return { activities, calls };
 }
 
-async function run(plan: Parameters<typeof fakes>[0]) {
+/** `inInput`: the groups are given in the workflow's input (as a publish request does), not read by beginPublication. */
+async function run(plan: Parameters<typeof fakes>[0], inInput = false) {
   const taskQueue = `test-publication-${randomBytes(4).toString('hex')}`;
   const { activities, calls } = fakes(plan);
   const worker = await Worker.create({
@@ -100,7 +128,7 @@ async function run(plan: Parameters<typeof fakes>[0]) {
     client.workflow.execute('publication', {
       workflowId,
       taskQueue,
-      args: [{ publication_id: 'pub_test', account: 'acc_test', environment: 'live' }],
+      args: [{ publication_id: 'pub_test', account: 'acc_test', environment: 'live', ...(inInput ? { groups: plan.groups } : {}) }],
     }),
   );
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
@@ -198,4 +226,45 @@ test('an unpaced group whose pacing was set since: the send reserves its slot, t
   assert.equal(calls.slots[0], undefined);
   assert.equal(typeof calls.slots[1], 'string');
   assert.deepEqual(calls.waiting, ['grp_now_paced']);
+});
+
+test('groups given in the input: no beginPublication, and no activity receives them', async () => {
+  const { result, calls, history } = await run(
+    {
+      groups: [
+        { group_id: 'grp_given', name: 'Given', paced: false },
+        { group_id: 'grp_given_paced', name: 'Given paced', paced: true },
+      ],
+      behaviour: { grp_given: 'ok', grp_given_paced: 'ok' },
+    },
+    true,
+  );
+  assert.deepEqual(result, { status: 'sent' });
+  assert.equal(calls.begun, 0);
+  assert.equal(calls.carried, 0);
+  assert.deepEqual(calls.unreserved, ['grp_given']);
+  assert.deepEqual(calls.reserved, ['grp_given_paced']);
+  // One local activity: complete.
+  assert.equal(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length, 1);
+});
+
+test('one unpaced group: its send completes the publication, no local activity; if it could not, complete runs with that send', async () => {
+  const one = await run({ groups: [{ group_id: 'grp_one', name: 'One', paced: false }], behaviour: { grp_one: 'ok' } }, true);
+  assert.deepEqual(one.result, { status: 'sent' });
+  assert.deepEqual(one.calls.completing, ['grp_one']);
+  assert.deepEqual(one.calls.completedWith, []);
+  assert.equal(one.history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length, 0);
+
+  const fallback = await run({ groups: [{ group_id: 'grp_two', name: 'Two', paced: false }], behaviour: { grp_two: 'uncompleted' } }, true);
+  assert.deepEqual(fallback.result, { status: 'sent' });
+  assert.deepEqual(fallback.calls.completing, ['grp_two']);
+  assert.deepEqual(
+    fallback.calls.completedWith.map((sent) => (sent as { group_id: string }[]).map((r) => r.group_id)),
+    [['grp_two']],
+  );
+
+  // A paced one (or a fan-out) completes as before.
+  const paced = await run({ groups: [{ group_id: 'grp_paced1', name: 'P', paced: true }], behaviour: { grp_paced1: 'ok' } }, true);
+  assert.deepEqual(paced.calls.completing, []);
+  assert.equal(paced.calls.completedWith.length, 1);
 });

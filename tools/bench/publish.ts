@@ -15,6 +15,9 @@
  * database round trips the worker made and how many activities the workflow
  * ran per group.
  *
+ * The single-group runs also print the CPU time of this process (the API
+ * and the workers; not the Temporal server's nor the database's) per run.
+ *
  * Then the timeline of one more single-group publication and of one bare run:
  * the HTTP answer, the workflow's history events (server times) and every
  * database round trip of the API and of the worker, in ms from the request;
@@ -241,6 +244,10 @@ async function main(): Promise<void> {
 
     const latency: number[] = [];
     const bare: number[] = [];
+    // CPU of this process (API, worker, bare worker: the Temporal server and the database are not counted) per run.
+    const ourCpu: number[] = [];
+    const bareCpu: number[] = [];
+    const cpuMs = (from: NodeJS.CpuUsage, to: NodeJS.CpuUsage): number => (to.user - from.user + to.system - from.system) / 1000;
     let fanOut = { ms: 0, activities: 0 };
     let fanOutCommands = 0;
     let bareFanOut = 0;
@@ -250,12 +257,17 @@ async function main(): Promise<void> {
         await publishAndWait({ group_id: one._id });
         await bareRun('baselineOne', []);
         for (let i = 0; i < RUNS; i++) {
+          const cpu0 = process.cpuUsage();
           const ours = await publishAndWait({ group_id: one._id });
+          const cpu1 = process.cpuUsage();
           latency.push(ours.ms);
           ourPhases.push(ours.phases);
           const floor = await bareRun('baselineOne', []);
+          const cpu2 = process.cpuUsage();
           bare.push(floor.ms);
           barePhases.push(floor.phases);
+          ourCpu.push(cpuMs(cpu0, cpu1));
+          bareCpu.push(cpuMs(cpu1, cpu2));
         }
         // One more of each, traced (before the fan-out, as the runs above).
         tracing = true;
@@ -298,6 +310,7 @@ async function main(): Promise<void> {
     console.log(`${'metric'.padEnd(34)} ${'offerops'.padStart(9)} ${'bare'.padStart(9)}  ${'unit'.padEnd(9)} ${'ratio'.padStart(7)}`);
     row('publish→delivered latency, p50', quantile(latency, 0.5), quantile(bare, 0.5), 'ms');
     row('publish→delivered latency, p95', quantile(latency, 0.95), quantile(bare, 0.95), 'ms');
+    row('CPU of this process per run, p50', quantile(ourCpu, 0.5), quantile(bareCpu, 0.5), 'ms');
     row(`fan-out to ${GROUPS} groups, total`, fanOut.ms, bareFanOut, 'ms');
     const tput = (GROUPS / fanOut.ms) * 1000;
     const bareTput = (GROUPS / bareFanOut) * 1000;
