@@ -119,6 +119,12 @@ async function serve(config: ApiServeConfig): Promise<void> {
   );
 }
 
+interface Throughput {
+  rps: number;
+  failed: number;
+  cpuUs: number;
+}
+
 interface Target {
   port: number;
   apiKey: string;
@@ -188,7 +194,7 @@ async function throughput(
   target: Target,
   connections: number,
   seconds: number,
-): Promise<{ rps: number; done: number; failed: number }> {
+): Promise<{ rps: number; done: number; failed: number; seconds: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const deadline = Date.now() + seconds * 1000;
   let done = 0;
@@ -206,7 +212,7 @@ async function throughput(
   );
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   agent.destroy();
-  return { rps: done / elapsed, done, failed };
+  return { rps: done / elapsed, done, failed, seconds: elapsed };
 }
 
 async function main(): Promise<void> {
@@ -247,12 +253,24 @@ async function main(): Promise<void> {
       server.send('commands');
       return ((await once(server, 'message')) as [{ full: number; bare: number; cpuUs: number }])[0];
     };
-    /** A throughput run and the servers' CPU time per answered request (only the side under load runs then). */
-    const measured = async (shot: Shot, target: Target) => {
-      const before = await commands();
-      const result = await throughput(shot, target, CONNECTIONS, SECONDS);
-      const after = await commands();
-      return { ...result, cpuUs: (after.cpuUs - before.cpuUs) / Math.max(1, result.done) };
+    /**
+     * The throughput runs of both sides, in one-second slices taken in turn (so a change of the machine's load
+     * hits both alike), with the servers' CPU time per answered request (only the side under load runs then).
+     */
+    const measured = async (shot: Shot) => {
+      const sides = [full, bare].map((target) => ({ target, done: 0, failed: 0, seconds: 0, cpuUs: 0 }));
+      for (let slice = 0; slice < Math.max(1, Math.round(SECONDS)); slice++) {
+        for (const side of sides) {
+          const before = await commands();
+          const result = await throughput(shot, side.target, CONNECTIONS, SECONDS / Math.max(1, Math.round(SECONDS)));
+          const after = await commands();
+          side.done += result.done;
+          side.failed += result.failed;
+          side.seconds += result.seconds;
+          side.cpuUs += after.cpuUs - before.cpuUs;
+        }
+      }
+      return sides.map((side) => ({ rps: side.done / side.seconds, failed: side.failed, cpuUs: side.cpuUs / Math.max(1, side.done) }));
     };
     const full: Target = { port: ports.full, apiKey };
     const bare: Target = { port: ports.bare, apiKey };
@@ -290,8 +308,7 @@ async function main(): Promise<void> {
       const lat = await latencies(shot, full, bare, REQUESTS);
       const after = await commands();
       const trips = { full: (after.full - before.full) / REQUESTS, bare: (after.bare - before.bare) / REQUESTS };
-      const tFull = await measured(shot, full);
-      const tBare = await measured(shot, bare);
+      const [tFull, tBare] = (await measured(shot)) as [Throughput, Throughput];
       const [rpsFull, rpsBare] = [tFull.rps, tBare.rps];
       const p = (xs: number[], q: number) => quantile(xs, q).toFixed(2).padStart(6);
       const r50 = quantile(lat.full, 0.5) / quantile(lat.bare, 0.5);
