@@ -153,7 +153,10 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   const health = healthz(deps);
   // Everything outside the versioned API; none of it answers a path under `/api/v1/`.
   const site = compose<ParameterizedContext<RequestState>>([
-    (ctx, next) => (ctx.path === '/healthz' && ctx.method === 'GET' ? health(ctx, next) : next()),
+    async (ctx, next) => {
+      if (ctx.path === '/healthz' && ctx.method === 'GET') await health(ctx, next);
+      else await next();
+    },
     links(deps, clicks),
     inbound(deps),
     oauthToken(deps),

@@ -54,7 +54,8 @@ export function jsonBody(op: Operation, limit: number): AppMiddleware {
     if (!hasBody(ctx.req.headers)) {
       // Nothing to read (most GETs): no stream to drain.
       ctx.state.body = undefined;
-      return next();
+      await next();
+      return;
     }
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limit) throw tooLarge(limit);
