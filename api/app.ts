@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { RequestListener } from 'node:http';
 import { resolve } from 'node:path';
 import Router from '@koa/router';
-import Koa from 'koa';
+import Koa, { ParameterizedContext } from 'koa';
+import compose from 'koa-compose';
 import { openapiDocument } from '../schemas/openapi/index';
 import { Operation, operations } from '../schemas/operations';
 import { HttpError } from './errors';
@@ -100,9 +101,9 @@ function buildRouter(deps: AppDeps, windows: WindowReserver): Router<RequestStat
       op.routerPath,
       [op.method.toUpperCase()],
       [
-        async (ctx, next) => {
+        (ctx, next) => {
           ctx.state.operation = op;
-          await next();
+          return next();
         },
         authenticate(deps.db),
         rateLimit(windows, deps.rateLimit ?? RATE_LIMIT),
@@ -166,17 +167,22 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   app.use(accessLog(log));
   app.use(errorHandler());
   const health = healthz(deps);
-  app.use(async (ctx, next) => {
-    if (ctx.path === '/healthz' && ctx.method === 'GET') await health(ctx, next);
-    else await next();
-  });
-  app.use(inbound(deps));
-  app.use(oauthToken(deps));
-  app.use(postbacks(deps));
-  app.use(docs(API_PREFIX));
-  app.use(mcpEndpoint(deps.db, API_PREFIX));
-  app.use(storefront(deps));
-  app.use(panel(deps));
+  // Everything outside the versioned API; none of it answers a path under `/api/v1/`.
+  const site = compose<ParameterizedContext<RequestState>>([
+    async (ctx, next) => {
+      if (ctx.path === '/healthz' && ctx.method === 'GET') await health(ctx, next);
+      else await next();
+    },
+    inbound(deps),
+    oauthToken(deps),
+    postbacks(deps),
+    docs(API_PREFIX),
+    mcpEndpoint(deps.db, API_PREFIX),
+    storefront(deps),
+    panel(deps),
+  ]);
+  // An API request goes straight to the router (the hot path), anything else through the site first.
+  app.use((ctx, next) => (ctx.path.startsWith(`${API_PREFIX}/`) ? next() : site(ctx, next)));
   app.use(router.routes());
   app.use(async (ctx) => {
     // Nothing answered: either the path is unknown, or it is known under other methods.

@@ -59,7 +59,7 @@ export function authenticate(db: Db): AppMiddleware {
 
 /** 402 when the plan has no API access, 403 when the key lacks the operation's scope. */
 export function authorize(op: Operation): AppMiddleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const { credential, account } = authOf(ctx.state);
     if (!planHasApiAccess(account.plan)) {
       throw new HttpError('plan_required', `The ${account.plan} plan does not include API access.`);
@@ -67,6 +67,6 @@ export function authorize(op: Operation): AppMiddleware {
     if (!credential.scopes.includes(op.scope)) {
       throw new HttpError('insufficient_scope', `This operation needs the ${op.scope} scope.`);
     }
-    await next();
+    return next();
   };
 }

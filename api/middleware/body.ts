@@ -10,6 +10,10 @@ const tooLarge = (limit: number): HttpError => new HttpError('payload_too_large'
 
 const isJson = (type: string): boolean => /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);
 
+/** HTTP/1.1 (RFC 9112 §6.3): a request with neither Content-Length nor Transfer-Encoding has no body; nor has one of length 0. */
+const hasBody = (headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean =>
+  headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+
 /** The raw body, 413 (payload_too_large) past `limit` bytes. */
 export async function readRaw(req: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -47,6 +51,12 @@ export async function readJsonBody(
  */
 export function jsonBody(op: Operation, limit: number): AppMiddleware {
   return async (ctx, next) => {
+    if (!hasBody(ctx.req.headers)) {
+      // Nothing to read (most GETs): no stream to drain.
+      ctx.state.body = undefined;
+      await next();
+      return;
+    }
     const declared = Number(ctx.get('Content-Length') || 0);
     if (declared > limit) throw tooLarge(limit);
     const raw = ctx.req.readableEnded ? Buffer.alloc(0) : await readRaw(ctx.req, limit);

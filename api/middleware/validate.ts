@@ -201,7 +201,7 @@ export function validationFailed(details: ErrorDetail[]): HttpError {
 export function validateRequest(op: Operation): AppMiddleware {
   // Compile now, so a schema Ajv refuses fails the start-up, not a request.
   for (const schema of [op.pathSchema, op.querySchema, ...(op.body ? [op.body.schema] : [])]) validatorFor(schema);
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const params = { ...(ctx.params as Record<string, string>) };
     const query = coerceQuery(op, ctx.query);
     const body: unknown = ctx.state.body;
@@ -216,6 +216,6 @@ export function validateRequest(op: Operation): AppMiddleware {
     if (details.length) throw validationFailed(details);
     ctx.state.params = params;
     ctx.state.query = query;
-    await next();
+    return next();
   };
 }

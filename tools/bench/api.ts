@@ -111,9 +111,18 @@ async function serve(config: ApiServeConfig): Promise<void> {
     { full: portOf(servers[0]!), bare: portOf(servers[1]!) },
     () => closeApp(full).then(() => Promise.allSettled([mongo.client.close(), bareMongo.client.close(), temporal.connection.close()])),
     (message) => {
-      if (message === 'commands') process.send!({ full: mongo.commands, bare: bareMongo.commands });
+      if (message === 'commands') {
+        const cpu = process.cpuUsage();
+        process.send!({ full: mongo.commands, bare: bareMongo.commands, cpuUs: cpu.user + cpu.system });
+      }
     },
   );
+}
+
+interface Throughput {
+  rps: number;
+  failed: number;
+  cpuUs: number;
 }
 
 interface Target {
@@ -180,7 +189,12 @@ async function latencies(shot: Shot, full: Target, bare: Target, count: number):
  * `seconds` or MAX_PER_RUN requests; answers other than the expected status
  * are counted apart (and not in the rate).
  */
-async function throughput(shot: Shot, target: Target, connections: number, seconds: number): Promise<{ rps: number; failed: number }> {
+async function throughput(
+  shot: Shot,
+  target: Target,
+  connections: number,
+  seconds: number,
+): Promise<{ rps: number; done: number; failed: number; seconds: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const deadline = Date.now() + seconds * 1000;
   let done = 0;
@@ -198,7 +212,7 @@ async function throughput(shot: Shot, target: Target, connections: number, secon
   );
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   agent.destroy();
-  return { rps: done / elapsed, failed };
+  return { rps: done / elapsed, done, failed, seconds: elapsed };
 }
 
 async function main(): Promise<void> {
@@ -234,9 +248,29 @@ async function main(): Promise<void> {
       execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
       stdout: process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore',
     });
-    const commands = async (): Promise<{ full: number; bare: number }> => {
+    /** The servers' database commands so far, and their process's CPU time (µs, user + system). */
+    const commands = async (): Promise<{ full: number; bare: number; cpuUs: number }> => {
       server.send('commands');
-      return ((await once(server, 'message')) as [{ full: number; bare: number }])[0];
+      return ((await once(server, 'message')) as [{ full: number; bare: number; cpuUs: number }])[0];
+    };
+    /**
+     * The throughput runs of both sides, in one-second slices taken in turn (so a change of the machine's load
+     * hits both alike), with the servers' CPU time per answered request (only the side under load runs then).
+     */
+    const measured = async (shot: Shot) => {
+      const sides = [full, bare].map((target) => ({ target, done: 0, failed: 0, seconds: 0, cpuUs: 0 }));
+      for (let slice = 0; slice < Math.max(1, Math.round(SECONDS)); slice++) {
+        for (const side of sides) {
+          const before = await commands();
+          const result = await throughput(shot, side.target, CONNECTIONS, SECONDS / Math.max(1, Math.round(SECONDS)));
+          const after = await commands();
+          side.done += result.done;
+          side.failed += result.failed;
+          side.seconds += result.seconds;
+          side.cpuUs += after.cpuUs - before.cpuUs;
+        }
+      }
+      return sides.map((side) => ({ rps: side.done / side.seconds, failed: side.failed, cpuUs: side.cpuUs / Math.max(1, side.done) }));
     };
     const full: Target = { port: ports.full, apiKey };
     const bare: Target = { port: ports.bare, apiKey };
@@ -274,8 +308,7 @@ async function main(): Promise<void> {
       const lat = await latencies(shot, full, bare, REQUESTS);
       const after = await commands();
       const trips = { full: (after.full - before.full) / REQUESTS, bare: (after.bare - before.bare) / REQUESTS };
-      const tFull = await throughput(shot, full, CONNECTIONS, SECONDS);
-      const tBare = await throughput(shot, bare, CONNECTIONS, SECONDS);
+      const [tFull, tBare] = (await measured(shot)) as [Throughput, Throughput];
       const [rpsFull, rpsBare] = [tFull.rps, tBare.rps];
       const p = (xs: number[], q: number) => quantile(xs, q).toFixed(2).padStart(6);
       const r50 = quantile(lat.full, 0.5) / quantile(lat.bare, 0.5);
@@ -284,6 +317,7 @@ async function main(): Promise<void> {
         `${name.padEnd(24)} ${trips.full.toFixed(2).padStart(5)} ${trips.bare.toFixed(2).padStart(5)} ${p(lat.full, 0.5)} ${p(lat.bare, 0.5)} ${ratio(r50, 5, r50 <= 1.3)}` +
           ` ${p(lat.full, 0.9)} ${p(lat.bare, 0.9)} ${ratio(r90, 5)}` +
           ` ${rpsFull.toFixed(0).padStart(7)} ${rpsBare.toFixed(0).padStart(7)} ${ratio(rpsFull / rpsBare, 5, rpsFull / rpsBare >= 0.75)}` +
+          ` ${tFull.cpuUs.toFixed(0).padStart(6)} ${tBare.cpuUs.toFixed(0).padStart(6)} ${ratio(tFull.cpuUs / tBare.cpuUs, 5)}` +
           (tFull.failed + tBare.failed ? `  (failed answers: ${tFull.failed} full, ${tBare.failed} bare)` : ''),
       );
     }
@@ -291,10 +325,10 @@ async function main(): Promise<void> {
       `\napi benchmark: ${REQUESTS} sequential keep-alive requests per side and path; throughput over ${CONNECTIONS} connections for ${SECONDS} s per side and path`,
     );
     console.log(
-      'db/rq: database round trips per request (sequential run). Goals: p50 ≤ 1.3× and throughput ≥ 0.75× the bare handler (! marks a miss)\n',
+      "db/rq: database round trips per request (sequential run); cpu µs: the servers' CPU time per answered request in the throughput run. Goals: p50 ≤ 1.3× and throughput ≥ 0.75× the bare handler (! marks a miss)\n",
     );
     console.log(
-      `${'path'.padEnd(24)} ${'db/rq'.padStart(5)} ${'bare'.padStart(5)} ${'p50 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(7)} ${'p90 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)} ${'req/s'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(7)}`,
+      `${'path'.padEnd(24)} ${'db/rq'.padStart(5)} ${'bare'.padStart(5)} ${'p50 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(7)} ${'p90 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)} ${'req/s'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(7)} ${'cpu µs'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)}`,
     );
     for (const row of rows) console.log(row);
 
