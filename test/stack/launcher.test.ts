@@ -185,6 +185,26 @@ describe('npm start, stopped every way', () => {
     await assertAllStopped(started, 'npm exits');
   });
 
+  test(
+    'a server ended alone by a stop signal (SIGHUP to FerretDB, not to the group): named as the failure, and everything stops',
+    { timeout: TIMEOUT },
+    async () => {
+      const started = await npmStart(port);
+      const ferretdb = [...started.pids].find(([, what]) => what === 'ferretdb')![0];
+      process.kill(ferretdb, 'SIGHUP');
+      await started.ended;
+      assert.equal(started.npm.exitCode, 1);
+      assert.match(started.stderr(), /offerops: ferretdb was killed by SIGHUP; last lines of .*ferretdb\.log:\n/);
+      const live = liveProcesses();
+      assert.deepEqual(
+        [...started.pids].filter(([pid]) => live.has(pid)),
+        [],
+        'every process npm start started has ended',
+      );
+      assert.deepEqual(readdirSync(join(dataDir, 'run')), [], 'no pid file or lock left');
+    },
+  );
+
   test('npm killed (SIGKILL, so it passes nothing on): the launcher notices and stops everything', { timeout: TIMEOUT }, async () => {
     const started = await npmStart(port);
     process.kill(started.npm.pid!, 'SIGKILL');

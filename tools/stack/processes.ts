@@ -27,6 +27,11 @@ export type Log = (line: string) => void;
 /** Progress lines on stderr, prefixed `offerops:`. */
 export const log: Log = (line) => process.stderr.write(`offerops: ${line}\n`);
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+type StopSignal = (typeof STOP_SIGNALS)[number];
+/** How long a child ended by a stop signal waits for ours before it counts as a failure. */
+const SIGNAL_GRACE_MS = 1_000;
+
 /** Everything we spawned and that still runs; SIGKILLed if we exit without stopping it. */
 const live = new Set<ChildProcess>();
 process.on('exit', () => {
@@ -361,7 +366,18 @@ export class Supervisor {
     }
     const managed = new ManagedChild(name, child, logFile, (ended, expected) => {
       rmSync(pidFile, { force: true });
-      if (!expected && !this.stopping) this.onUnexpectedExit(ended);
+      if (expected || this.stopping) return;
+      // A stop signal sent to the terminal's process group reaches the children
+      // too, and one may end before our own handler has run: it is a stop, not a
+      // failure, if that handler starts stopping within a moment.
+      const bySignal = ended.child.signalCode;
+      if (bySignal === null || !STOP_SIGNALS.includes(bySignal as StopSignal)) {
+        this.onUnexpectedExit(ended);
+        return;
+      }
+      setTimeout(() => {
+        if (!this.stopping) this.onUnexpectedExit(ended);
+      }, SIGNAL_GRACE_MS);
     });
     this.defer(() => managed.stop());
     return managed;
@@ -406,7 +422,7 @@ export class Supervisor {
  */
 export function onStopSignal(stop: (signal: NodeJS.Signals) => Promise<void>): void {
   let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  for (const signal of STOP_SIGNALS) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
