@@ -4,7 +4,7 @@
  * fast hash is the right tool; the lookup is by hash and the final comparison
  * is constant-time.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import { Db } from 'mongodb';
 import { PLANS } from '../../schemas/openapi/account';
 import { Scope, SCOPES } from '../../schemas/openapi/common';
@@ -188,7 +188,8 @@ const verified = new Map<string, { key: ApiKeyDoc; account: AccountDoc; until: n
  */
 export function cachedApiKey(db: Db, presented: string, now = new Date()): KeyCheck | undefined {
   if (!KEY_FORM.test(presented)) return { ok: false, reason: 'invalid' };
-  const id = `${db.databaseName}:${sha256(presented).toString('hex')}`;
+  // The one-shot digest (no Hash object): this runs on every request.
+  const id = `${db.databaseName}:${hash('sha256', presented, 'hex')}`;
   const hit = verified.get(id);
   if (!hit || hit.until <= now.getTime()) return undefined;
   if (!hit.key.expires_at || hit.key.expires_at.getTime() > now.getTime()) return { ok: true, key: hit.key, account: hit.account };
