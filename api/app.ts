@@ -214,7 +214,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   ]);
   // An API request goes straight to the route table (the hot path), anything else through the site first.
   app.use((ctx, next) => (ctx.path.startsWith(`${API_PREFIX}/`) ? api(ctx, next) : site(ctx, next)));
-  // Koa's central error log: a bug inside a request (errorHandler answered 500) or an error outside one (a broken response stream).
+  // Koa's central error log: a bug inside a request (front answered 500) or an error outside one (a broken response stream).
   app.on('error', (err: unknown, ctx?: { state?: { requestId?: string } }) => {
     deps.logger.error({ err, request_id: ctx?.state?.requestId }, 'request failed');
   });
