@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import { RequestListener } from 'node:http';
 import { resolve } from 'node:path';
-import Router from '@koa/router';
 import Koa, { ParameterizedContext } from 'koa';
 import compose from 'koa-compose';
 import { openapiDocument } from '../schemas/openapi/index';
@@ -29,12 +28,12 @@ import { AppDeps, Handler, OperationId, Request } from './handlers/types';
 import { authenticate, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
 import { idempotency } from './middleware/idempotency';
-import { accessLog, errorHandler } from './middleware/errors';
+import { front } from './middleware/errors';
 import { rateLimit } from './middleware/rate-limit';
 import { RequestLog } from './middleware/request-log';
-import { requestId } from './middleware/request-id';
-import { AppMiddleware, authOf, RequestState } from './middleware/state';
+import { AppMiddleware, AsyncStep, authOf, RequestState } from './middleware/state';
 import { validateRequest } from './middleware/validate';
+import { RouteTable } from './routes';
 
 export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT = 128 * 1024;
@@ -81,42 +80,75 @@ function healthz(deps: AppDeps): AppMiddleware {
 const COLLECTION_JSON = resolve(__dirname, '../../schemas/collection.json');
 let collection: { variable?: { key: string; value: string }[] } | undefined;
 
-/** Routes from the operation table; static segments before parameters so `/commissions/summary` wins over `/commissions/{id}`. */
-function buildRouter(deps: AppDeps, windows: WindowReserver): Router<RequestState> {
-  const router = new Router<RequestState>({ prefix: API_PREFIX });
-  router.get('/openapi.json', (ctx) => {
-    ctx.body = openapiDocument;
-  });
-  // The same collection, its base_url the origin it was fetched from.
-  router.get('/collection.json', (ctx) => {
-    collection ??= JSON.parse(readFileSync(COLLECTION_JSON, 'utf8')) as typeof collection;
-    const baseUrl = `${ctx.protocol}://${ctx.host}${API_PREFIX}`;
-    ctx.body = { ...collection, variable: collection!.variable?.map((v) => (v.key === 'base_url' ? { ...v, value: baseUrl } : v)) };
-  });
+/**
+ * The API's routes (`/openapi.json`, `/collection.json` and the operations),
+ * each one step composed once; static paths before parameters so
+ * `/commissions/summary` wins over `/commissions/{id}`. Per operation:
+ * authenticate → rate limit → plan and scope → JSON body → validation →
+ * (POST) Idempotency-Key → handler; a step that need not wait (a cached key,
+ * a slot of a held block, no body) calls the next one in the same turn.
+ */
+function buildRoutes(deps: AppDeps, windows: WindowReserver): RouteTable<AsyncStep> {
+  const routes: { method: string; path: string; target: AsyncStep }[] = [
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/openapi.json`,
+      target: (ctx) => {
+        ctx.body = openapiDocument;
+        return Promise.resolve();
+      },
+    },
+    {
+      // The same collection, its base_url the origin it was fetched from.
+      method: 'GET',
+      path: `${API_PREFIX}/collection.json`,
+      target: (ctx) => {
+        collection ??= JSON.parse(readFileSync(COLLECTION_JSON, 'utf8')) as typeof collection;
+        const baseUrl = `${ctx.protocol}://${ctx.host}${API_PREFIX}`;
+        ctx.body = { ...collection, variable: collection!.variable?.map((v) => (v.key === 'base_url' ? { ...v, value: baseUrl } : v)) };
+        return Promise.resolve();
+      },
+    },
+  ];
   const ordered = [...operations].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
   for (const op of ordered) {
     const handler = (handlers as Partial<Record<string, Handler<OperationId>>>)[op.operationId];
     if (!handler) throw new Error(`operation ${op.operationId} has no handler`);
-    router.register(
-      op.routerPath,
-      [op.method.toUpperCase()],
-      [
-        (ctx, next) => {
-          ctx.state.operation = op;
-          return next();
-        },
-        authenticate(deps.db),
-        rateLimit(windows, deps.rateLimit ?? RATE_LIMIT),
-        authorize(op),
-        jsonBody(op, BODY_LIMIT),
-        validateRequest(op),
-        ...(op.method === 'post' ? [idempotency(deps.db)] : []),
-        invoke(op, handler, deps),
-      ],
-      { name: op.operationId },
-    );
+    const step = compose<ParameterizedContext<RequestState>>([
+      authenticate(deps.db),
+      rateLimit(windows, deps.rateLimit ?? RATE_LIMIT),
+      authorize(op),
+      jsonBody(op, BODY_LIMIT),
+      validateRequest(op),
+      ...(op.method === 'post' ? [idempotency(deps.db)] : []),
+      invoke(op, handler, deps),
+    ]);
+    routes.push({
+      method: op.method,
+      path: `${API_PREFIX}${op.path}`,
+      target: (ctx, next) => {
+        ctx.state.operation = op;
+        return step(ctx, next);
+      },
+    });
   }
-  return router;
+  return new RouteTable(routes);
+}
+
+/** Answers a request from the route table: its route's step, else 405 (with Allow) when the path is known under other methods, else 404. */
+function dispatch(routes: RouteTable<AsyncStep>): AsyncStep {
+  return (ctx, next) => {
+    const match = routes.match(ctx.path, ctx.method);
+    if (match && 'target' in match) {
+      ctx.state.params = match.params;
+      return match.target(ctx, next);
+    }
+    if (match) {
+      const allowed = match.allowed.join(', ');
+      throw new HttpError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed}.`, { Allow: allowed });
+    }
+    throw new HttpError('route_not_found', `No operation at ${ctx.method} ${ctx.path}.`);
+  };
 }
 
 /** What an app holds beyond its requests: waiting log lines, reserved rate-limit slots. */
@@ -162,10 +194,8 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   const windows = new WindowReserver(deps.db, (deps.rateLimit ?? RATE_LIMIT).windowMs);
   const clicks = new ClickBuffer(deps.db, deps.logger, deps.clickFlushMs);
   held.set(app, { log, windows, clicks, redirect: linkRedirect(deps, clicks, log) });
-  const router = buildRouter(deps, windows);
-  app.use(requestId());
-  app.use(accessLog(log));
-  app.use(errorHandler());
+  const api = dispatch(buildRoutes(deps, windows));
+  app.use(front(log));
   const health = healthz(deps);
   // Everything outside the versioned API; none of it answers a path under `/api/v1/`.
   const site = compose<ParameterizedContext<RequestState>>([
@@ -180,20 +210,11 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
     mcpEndpoint(deps.db, API_PREFIX),
     storefront(deps),
     panel(deps),
+    api,
   ]);
-  // An API request goes straight to the router (the hot path), anything else through the site first.
-  app.use((ctx, next) => (ctx.path.startsWith(`${API_PREFIX}/`) ? next() : site(ctx, next)));
-  app.use(router.routes());
-  app.use(async (ctx) => {
-    // Nothing answered: either the path is unknown, or it is known under other methods.
-    const match = router.match(ctx.path, ctx.method);
-    if (match.path.length > 0) {
-      const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
-      throw new HttpError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(', ')}.`, { Allow: allowed.join(', ') });
-    }
-    throw new HttpError('route_not_found', `No operation at ${ctx.method} ${ctx.path}.`);
-  });
-  // Koa's central error log: a bug inside a request (errorHandler answered 500) or an error outside one (a broken response stream).
+  // An API request goes straight to the route table (the hot path), anything else through the site first.
+  app.use((ctx, next) => (ctx.path.startsWith(`${API_PREFIX}/`) ? api(ctx, next) : site(ctx, next)));
+  // Koa's central error log: a bug inside a request (front answered 500) or an error outside one (a broken response stream).
   app.on('error', (err: unknown, ctx?: { state?: { requestId?: string } }) => {
     deps.logger.error({ err, request_id: ctx?.state?.requestId }, 'request failed');
   });

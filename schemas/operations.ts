@@ -11,8 +11,6 @@ export interface Operation {
   method: HttpMethod;
   /** OpenAPI template, e.g. `/offers/{id}`. */
   path: string;
-  /** The same path in @koa/router syntax, e.g. `/offers/:id`. */
-  routerPath: string;
   scope: Scope;
   /** Closed object schema of the path parameters. */
   pathSchema: JsonSchema;
@@ -61,7 +59,6 @@ function readOperations(): Operation[] {
         operationId: op.operationId,
         method,
         path,
-        routerPath: path.replace(/\{(\w+)\}/g, ':$1'),
         scope: op[SCOPE_EXTENSION],
         pathSchema: paramsSchema(params.filter((p) => p.in === 'path')),
         querySchema: paramsSchema(params.filter((p) => p.in === 'query')),

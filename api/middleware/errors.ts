@@ -1,5 +1,6 @@
 import { ErrorCode } from '../../schemas/openapi/common';
 import { documentedError, HttpError } from '../errors';
+import { newId } from '../../domain/ids';
 import { RequestLog } from './request-log';
 import { AppMiddleware } from './state';
 
@@ -20,50 +21,34 @@ function exposedClientError(err: unknown): HttpError | null {
 }
 
 /**
- * Turns every failure into the contract's error shape
- * `{code, message, request_id[, details]}`: domain and HTTP errors by their
- * code's status. Anything else is a bug: a 500 whose message is never sent
- * (the client sees only the request id to quote); the error goes to the
- * app's `error` event, which logs it (createApp).
+ * The first step of every request, in one `async` frame (each frame is a
+ * promise and a turn more on the hot path):
+ * - a request id (`req_…`) in `ctx.state.requestId` and the X-Request-Id header;
+ * - every failure turned into the contract's error shape
+ *   `{code, message, request_id[, details]}`: domain and HTTP errors by their
+ *   code's status. Anything else is a bug: a 500 whose message is never sent
+ *   (the client sees only the request id to quote); the error goes to the
+ *   app's `error` event, which logs it (createApp);
+ * - one access-log line per request once it is answered (the error too):
+ *   route template, status, duration, request and credential ids, never
+ *   headers or bodies. A v1 request of a credential is also stored in its
+ *   request log (the same fields and the account; never a query value).
+ *   Written in batches (RequestLog).
  */
-export function errorHandler(): AppMiddleware {
+export function front(log: RequestLog): AppMiddleware {
   return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      let known = documentedError(err) ?? documentedError(exposedClientError(err));
-      if (!known) {
-        ctx.app.emit('error', err, ctx);
-        known = documentedError(new HttpError('internal_error', 'Internal error; quote the request_id when reporting it.'))!;
-      }
-      ctx.status = known.status;
-      ctx.set(known.headers);
-      ctx.body = {
-        code: known.code,
-        message: known.message,
-        request_id: ctx.state.requestId,
-        ...(known.details ? { details: known.details } : {}),
-      };
-    }
-  };
-}
-
-/**
- * One line per request: route template, status, duration, request and
- * credential ids. Never headers or bodies. A v1 request of a credential is
- * also stored in its request log (the same fields and the account; never a
- * query value). Recorded after the answer is complete and written in batches
- * (RequestLog).
- */
-export function accessLog(log: RequestLog): AppMiddleware {
-  return async (ctx, next) => {
+    const requestId = newId('req');
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
     const time = new Date();
     const started = process.hrtime.bigint();
     try {
       await next();
+    } catch (err) {
+      answerError(ctx, err);
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const { operation, auth, requestId } = ctx.state;
+      const { operation, auth } = ctx.state;
       log.record(
         {
           request_id: requestId,
@@ -89,5 +74,22 @@ export function accessLog(log: RequestLog): AppMiddleware {
           : undefined,
       );
     }
+  };
+}
+
+/** The answer to a failure, in the error shape (see `front`). */
+function answerError(ctx: Parameters<AppMiddleware>[0], err: unknown): void {
+  let known = documentedError(err) ?? documentedError(exposedClientError(err));
+  if (!known) {
+    ctx.app.emit('error', err, ctx);
+    known = documentedError(new HttpError('internal_error', 'Internal error; quote the request_id when reporting it.'))!;
+  }
+  ctx.status = known.status;
+  ctx.set(known.headers);
+  ctx.body = {
+    code: known.code,
+    message: known.message,
+    request_id: ctx.state.requestId,
+    ...(known.details ? { details: known.details } : {}),
   };
 }

@@ -9,7 +9,7 @@ import {
 } from '../../domain/developer/idempotency';
 import { IDEMPOTENCY_KEY_SCHEMA } from '../../schemas/openapi/common';
 import { documentedError, HttpError } from '../errors';
-import { AppMiddleware, authOf } from './state';
+import { AppMiddleware, AsyncStep, authOf } from './state';
 import { validationFailed } from './validate';
 
 const KEY_PATTERN = new RegExp(IDEMPOTENCY_KEY_SCHEMA.pattern);
@@ -30,11 +30,14 @@ function answerOf(status: number, body: unknown): StoredAnswer {
  * Without the header, nothing changes.
  */
 export function idempotency(db: Db): AppMiddleware {
+  const keyed = withKey(db);
+  // Without the header: no turn of its own.
+  return (ctx, next) => (ctx.headers['idempotency-key'] === undefined ? next() : keyed(ctx, next));
+}
+
+/** idempotency for a request that sends the header. */
+function withKey(db: Db): AsyncStep {
   return async (ctx, next) => {
-    if (ctx.headers['idempotency-key'] === undefined) {
-      await next();
-      return;
-    }
     const key = ctx.get('Idempotency-Key');
     if (key.length > IDEMPOTENCY_KEY_MAX) {
       throw validationFailed([

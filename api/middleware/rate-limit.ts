@@ -1,5 +1,5 @@
 import { HttpError } from '../errors';
-import { WindowReserver } from '../../domain/accounts/rate-limits';
+import { WindowReserver, WindowState } from '../../domain/accounts/rate-limits';
 import { AppMiddleware, authOf } from './state';
 
 export interface RateLimitOptions {
@@ -15,22 +15,26 @@ export interface RateLimitOptions {
  * the limit: 429 with Retry-After.
  */
 export function rateLimit(windows: WindowReserver, opts: RateLimitOptions): AppMiddleware {
-  return async (ctx, next) => {
+  const w = Math.round(opts.windowMs / 1000);
+  return (ctx, next) => {
     const { credential, account } = authOf(ctx.state);
     const limit = account.rate_limit ?? opts.limit;
-    const policy = `"default";q=${limit};w=${Math.round(opts.windowMs / 1000)}`;
     const now = new Date();
-    const window = await windows.take(credential.id, limit, now);
-    const reset = Math.max(1, Math.ceil((window.resetAt.getTime() - now.getTime()) / 1000));
-    const remaining = Math.max(0, limit - window.count);
-    const headers = { 'RateLimit-Policy': policy, RateLimit: `"default";r=${remaining};t=${reset}` };
-    ctx.set(headers);
-    if (window.count > limit) {
-      throw new HttpError('rate_limited', `More than ${limit} requests in this window; retry in ${reset} s.`, {
-        ...headers,
-        'Retry-After': String(reset),
-      });
-    }
-    await next();
+    const admit = (window: WindowState) => {
+      const reset = Math.max(1, Math.ceil((window.resetAt.getTime() - now.getTime()) / 1000));
+      const remaining = Math.max(0, limit - window.count);
+      const headers = { 'RateLimit-Policy': `"default";q=${limit};w=${w}`, RateLimit: `"default";r=${remaining};t=${reset}` };
+      ctx.set(headers);
+      if (window.count > limit) {
+        throw new HttpError('rate_limited', `More than ${limit} requests in this window; retry in ${reset} s.`, {
+          ...headers,
+          'Retry-After': String(reset),
+        });
+      }
+      return next();
+    };
+    // From the block this process holds (no turn of its own), else a reservation first.
+    const held = windows.takeHeld(credential.id, now);
+    return held ? admit(held) : windows.take(credential.id, limit, now).then(admit);
   };
 }

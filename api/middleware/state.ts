@@ -1,10 +1,10 @@
-import { Middleware } from 'koa';
+import { Middleware, Next, ParameterizedContext } from 'koa';
 import { Operation } from '../../schemas/operations';
 import type { AuthState } from './auth';
 
 /** What the middleware chain leaves in `ctx.state`, each field set by the step named beside it. */
 export interface RequestState {
-  /** request-id.ts */
+  /** errors.ts (front) */
   requestId: string;
   /** app.ts, once the router matched an operation */
   operation?: Operation;
@@ -12,12 +12,16 @@ export interface RequestState {
   auth?: AuthState;
   /** body.ts: the parsed JSON body, undefined when none was sent */
   body?: unknown;
-  /** validate.ts: path parameters and query, checked against the operation's schemas */
+  /** app.ts: the path's parameters, as the route table matched them; validate.ts checks them against the operation's schema */
   params?: Record<string, string>;
+  /** validate.ts: the query, checked against the operation's schema */
   query?: Record<string, unknown>;
 }
 
 export type AppMiddleware = Middleware<RequestState>;
+
+/** A step that always answers with a promise (an `async` middleware, a composed chain). */
+export type AsyncStep = (ctx: ParameterizedContext<RequestState>, next: Next) => Promise<void>;
 
 /** The authenticated caller; only the steps after `authenticate` ask for it. */
 export function authOf(state: RequestState): AuthState {

@@ -202,7 +202,7 @@ export function validateRequest(op: Operation): AppMiddleware {
   // Compile now, so a schema Ajv refuses fails the start-up, not a request.
   for (const schema of [op.pathSchema, op.querySchema, ...(op.body ? [op.body.schema] : [])]) validatorFor(schema);
   return (ctx, next) => {
-    const params = { ...(ctx.params as Record<string, string>) };
+    const params = ctx.state.params ?? {};
     const query = coerceQuery(op, ctx.query);
     const body: unknown = ctx.state.body;
     const details = [...check('path', op.pathSchema, params), ...check('query', op.querySchema, query)];

@@ -109,16 +109,23 @@ export class WindowReserver {
   ) {}
 
   /**
+   * Counts one request of `credential` from the block this process holds for
+   * it, synchronously; null when there is none left (then `take` reserves).
+   */
+  takeHeld(credential: string, now = new Date()): WindowState | null {
+    const block = this.blocks.get(credential);
+    return block && block.end > now && block.next <= block.last ? { count: block.next++, resetAt: block.end } : null;
+  }
+
+  /**
    * Counts one request of `credential`: its position in the window (past
    * `limit` when the window is full and the request must be refused) and
    * when the window ends.
    */
   async take(credential: string, limit: number, now = new Date()): Promise<WindowState> {
     for (;;) {
-      const block = this.blocks.get(credential);
-      if (block && block.end > now && block.next <= block.last) {
-        return { count: block.next++, resetAt: block.end };
-      }
+      const held = this.takeHeld(credential, now);
+      if (held) return held;
       const under = this.reserving.get(credential);
       if (under) {
         this.waiting.set(credential, (this.waiting.get(credential) ?? 0) + 1);

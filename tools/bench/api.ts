@@ -17,6 +17,8 @@
  * default 4), BENCH_CONNECTIONS (default 64).
  */
 import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
@@ -123,6 +125,22 @@ interface Throughput {
   rps: number;
   failed: number;
   cpuUs: number;
+  dbCpuUs: number;
+}
+
+/**
+ * The embedded FerretDB's CPU time so far (µs, user + system, from /proc; its
+ * pid from the stack's run file); null with MONGODB_URI or off Linux.
+ */
+function databaseCpu(dataDir: string): () => number | null {
+  const pidFile = join(dataDir, 'run', 'ferretdb.json');
+  const pid = existsSync(pidFile) ? (JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number }).pid : null;
+  return () => {
+    if (pid === null || !existsSync(`/proc/${pid}/stat`)) return null;
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  };
 }
 
 interface Target {
@@ -218,6 +236,7 @@ async function throughput(
 async function main(): Promise<void> {
   await withStack('offerops-bench-api-', async (bench) => {
     const stack = await bench.startStack();
+    const dbCpu = databaseCpu(bench.dataDir);
     const mongodbDb = `bench_${randomBytes(4).toString('hex')}`;
     const mongo = await connectMongo({ mongodbUri: stack.mongodbUri, mongodbDb });
     await ensureIndexes(mongo.db);
@@ -258,19 +277,27 @@ async function main(): Promise<void> {
      * hits both alike), with the servers' CPU time per answered request (only the side under load runs then).
      */
     const measured = async (shot: Shot) => {
-      const sides = [full, bare].map((target) => ({ target, done: 0, failed: 0, seconds: 0, cpuUs: 0 }));
+      const sides = [full, bare].map((target) => ({ target, done: 0, failed: 0, seconds: 0, cpuUs: 0, dbCpuUs: 0 }));
       for (let slice = 0; slice < Math.max(1, Math.round(SECONDS)); slice++) {
         for (const side of sides) {
           const before = await commands();
+          const dbBefore = dbCpu();
           const result = await throughput(shot, side.target, CONNECTIONS, SECONDS / Math.max(1, Math.round(SECONDS)));
           const after = await commands();
+          const dbAfter = dbCpu();
+          side.dbCpuUs += dbBefore === null || dbAfter === null ? NaN : dbAfter - dbBefore;
           side.done += result.done;
           side.failed += result.failed;
           side.seconds += result.seconds;
           side.cpuUs += after.cpuUs - before.cpuUs;
         }
       }
-      return sides.map((side) => ({ rps: side.done / side.seconds, failed: side.failed, cpuUs: side.cpuUs / Math.max(1, side.done) }));
+      return sides.map((side) => ({
+        rps: side.done / side.seconds,
+        failed: side.failed,
+        cpuUs: side.cpuUs / Math.max(1, side.done),
+        dbCpuUs: side.dbCpuUs / Math.max(1, side.done),
+      }));
     };
     const full: Target = { port: ports.full, apiKey };
     const bare: Target = { port: ports.bare, apiKey };
@@ -318,6 +345,7 @@ async function main(): Promise<void> {
           ` ${p(lat.full, 0.9)} ${p(lat.bare, 0.9)} ${ratio(r90, 5)}` +
           ` ${rpsFull.toFixed(0).padStart(7)} ${rpsBare.toFixed(0).padStart(7)} ${ratio(rpsFull / rpsBare, 5, rpsFull / rpsBare >= 0.75)}` +
           ` ${tFull.cpuUs.toFixed(0).padStart(6)} ${tBare.cpuUs.toFixed(0).padStart(6)} ${ratio(tFull.cpuUs / tBare.cpuUs, 5)}` +
+          ` ${tFull.dbCpuUs.toFixed(0).padStart(6)} ${tBare.dbCpuUs.toFixed(0).padStart(6)}` +
           (tFull.failed + tBare.failed ? `  (failed answers: ${tFull.failed} full, ${tBare.failed} bare)` : ''),
       );
     }
@@ -325,10 +353,10 @@ async function main(): Promise<void> {
       `\napi benchmark: ${REQUESTS} sequential keep-alive requests per side and path; throughput over ${CONNECTIONS} connections for ${SECONDS} s per side and path`,
     );
     console.log(
-      "db/rq: database round trips per request (sequential run); cpu µs: the servers' CPU time per answered request in the throughput run. Goals: p50 ≤ 1.3× and throughput ≥ 0.75× the bare handler (! marks a miss)\n",
+      "db/rq: database round trips per request (sequential run); cpu µs: the servers' CPU time per answered request in the throughput run; db µs: the embedded FerretDB's (NaN on MONGODB_URI). Goals: p50 ≤ 1.3× and throughput ≥ 0.75× the bare handler (! marks a miss)\n",
     );
     console.log(
-      `${'path'.padEnd(24)} ${'db/rq'.padStart(5)} ${'bare'.padStart(5)} ${'p50 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(7)} ${'p90 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)} ${'req/s'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(7)} ${'cpu µs'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)}`,
+      `${'path'.padEnd(24)} ${'db/rq'.padStart(5)} ${'bare'.padStart(5)} ${'p50 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(7)} ${'p90 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)} ${'req/s'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(7)} ${'cpu µs'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)} ${'db µs'.padStart(6)} ${'bare'.padStart(6)}`,
     );
     for (const row of rows) console.log(row);
 
