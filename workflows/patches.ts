@@ -57,6 +57,16 @@ export const GROUPS_IN_INPUT_PATCH = 'publication-groups-in-input';
 export const SEND_COMPLETES_PATCH = 'publication-send-completes';
 
 /**
+ * Publications started from here on take every path of the six patches
+ * above at once (send window, unpaced send, local steps, sent batches, groups
+ * in the input, send completes) behind this one: a single marker in the
+ * history instead of six (each marker also upserts a search attribute: ten
+ * history events fewer in a publication's first workflow task). Histories
+ * recorded before it replay through each patch as they did.
+ */
+export const PUBLICATION_PATCHES_PATCH = 'publication-patches-2026-11';
+
+/**
  * Dispatches from here on also start the executions of the active journeys
  * the event triggers and signal the running executions of the conversation of
  * an inbound message (`journeyTargets`).

@@ -5,6 +5,7 @@ import { CHANNEL_SEND_OPTIONS, MAX_WAKE_EARLY_MS, missedSlot, reason, WAKE_EARLY
 import {
   GROUPS_IN_INPUT_PATCH,
   LOCAL_STEPS_PATCH,
+  PUBLICATION_PATCHES_PATCH,
   SEND_COMPLETES_PATCH,
   SEND_WINDOW_PATCH,
   SENT_BATCHES_PATCH,
@@ -44,20 +45,29 @@ const { deliverToGroup } = proxyActivities<Activities>(CHANNEL_SEND_OPTIONS);
 /** A group as summaries name it: "Grupo 1 (grp_…)", or its id alone when the name is unknown. */
 const named = (g: PendingGroup): string => (g.name === null ? g.group_id : `${g.name.replace(/\s+/g, ' ')} (${g.group_id})`);
 
+/** Whether the execution takes the path of patch `id` (see PUBLICATION_PATCHES_PATCH). */
+type Patched = (id: string) => boolean;
+
 /**
  * Every activity and timer carries a summary naming its group, which is
  * what Temporal UI shows on the publication's page instead of the bare
  * activity type and timer number.
  */
-async function deliver(input: PublicationInput, group: PendingGroup, deferred = false, complete = false): Promise<GroupSendResult | undefined> {
+async function deliver(
+  input: PublicationInput,
+  group: PendingGroup,
+  isPatched: Patched,
+  deferred = false,
+  complete = false,
+): Promise<GroupSendResult | undefined> {
   const ref = { ...input, group_id: group.group_id, ...(deferred ? { deferred } : {}), ...(complete ? { complete } : {}) };
   // Pacing: the slot is reserved durably, and the wait is a durable timer.
   // The send checks its slot again right before it goes; one that missed
   // it has reserved the next free slot, waited for here in the same way.
-  const windowed = patched(SEND_WINDOW_PATCH);
+  const windowed = isPatched(SEND_WINDOW_PATCH);
   let wakeEarly = windowed ? WAKE_EARLY_MS : 0;
   // An unpaced group needs no slot: its send goes at once (and reserves one itself should pacing have been set since).
-  const unreserved = group.paced === false && patched(UNPACED_SEND_PATCH);
+  const unreserved = group.paced === false && isPatched(UNPACED_SEND_PATCH);
   let slot: string | undefined = unreserved
     ? undefined
     : await reserveDeliverySlot.executeWithOptions({ summary: `pacing: reserve ${group.group_id}'s slot` }, [ref]);
@@ -95,7 +105,11 @@ const SENT_BATCH = 100;
  * by the workflow, in batches); the sends not recorded yet when all are done
  * go to completePublication with the rest.
  */
-async function deliverInBatches(input: PublicationInput, groups: PendingGroup[]): Promise<{ sent: SentRecord[]; recorded: number }> {
+async function deliverInBatches(
+  input: PublicationInput,
+  groups: PendingGroup[],
+  isPatched: Patched,
+): Promise<{ sent: SentRecord[]; recorded: number }> {
   const sent: SentRecord[] = [];
   let recorded = 0;
   let sending = groups.filter((g) => g.paced === false).length;
@@ -113,8 +127,8 @@ async function deliverInBatches(input: PublicationInput, groups: PendingGroup[])
   })();
   await Promise.all(
     groups.map(async (group) => {
-      if (group.paced !== false) return void (await deliver(input, group));
-      const record = (await deliver(input, group, true))?.record;
+      if (group.paced !== false) return void (await deliver(input, group, isPatched));
+      const record = (await deliver(input, group, isPatched, true))?.record;
       if (record) sent.push(record);
       sending--;
     }),
@@ -131,26 +145,29 @@ async function deliverInBatches(input: PublicationInput, groups: PendingGroup[])
  * receives it twice — not on retry, not after a worker crash.
  */
 export async function publication({ groups: given, ...input }: PublicationInput): Promise<{ status: string }> {
-  const steps = patched(LOCAL_STEPS_PATCH) ? local : { beginPublication, completePublication };
+  // Asked once, first: a new execution records one marker for every patch; one recorded before takes each as it did.
+  const all = patched(PUBLICATION_PATCHES_PATCH);
+  const isPatched: Patched = (id) => all || patched(id);
+  const steps = isPatched(LOCAL_STEPS_PATCH) ? local : { beginPublication, completePublication };
   // Histories recorded before beginPublication returned group names hold bare group ids.
   const pending: (string | PendingGroup)[] =
-    given && patched(GROUPS_IN_INPUT_PATCH)
+    given && isPatched(GROUPS_IN_INPUT_PATCH)
       ? given
       : await steps.beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [input]);
   const groups: PendingGroup[] = pending.map((g) => (typeof g === 'string' ? { group_id: g, name: null } : g));
   const summary = { summary: 'complete: the final state from the deliveries' };
-  if (patched(SENT_BATCHES_PATCH)) {
+  if (isPatched(SENT_BATCHES_PATCH)) {
     const [only] = groups;
-    if (groups.length === 1 && only!.paced === false && patched(SEND_COMPLETES_PATCH)) {
+    if (groups.length === 1 && only!.paced === false && isPatched(SEND_COMPLETES_PATCH)) {
       // One unpaced send: it completes the publication itself (no local activity after it), or says it could not.
-      const result = await deliver(input, only!, true, true);
+      const result = await deliver(input, only!, isPatched, true, true);
       if (result?.status) return { status: result.status };
       const sent = result?.record ? [result.record] : [];
       return { status: await local.completePublication.executeWithOptions(summary, [{ ...input, sent, recorded: 0 }]) };
     }
-    const sends = await deliverInBatches(input, groups);
+    const sends = await deliverInBatches(input, groups, isPatched);
     return { status: await local.completePublication.executeWithOptions(summary, [{ ...input, ...sends }]) };
   }
-  await Promise.all(groups.map((group) => deliver(input, group)));
+  await Promise.all(groups.map((group) => deliver(input, group, isPatched)));
   return { status: await steps.completePublication.executeWithOptions(summary, [input]) };
 }

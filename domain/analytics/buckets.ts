@@ -26,15 +26,16 @@
  * of its days' documents, whatever zone each fact was counted in. Every write
  * is an upsert by `_id` alone with `$inc`, which the embedded FerretDB serves
  * from SQL and MongoDB from its `_id` index; the writes of a batch are merged
- * per document first, and the writes to one document queue in the process
- * (oneAtATime). Callers count a fact once: where a retry could repeat the
+ * per document first and sent as bulk writes (UPSERT_BATCH documents per
+ * round trip: a publication's count is one), and the bucket writes of a
+ * process queue one behind the other (oneAtATime). Callers count a fact once: where a retry could repeat the
  * call, they bump only on the write that changed the state.
  *
  * Month documents count a month whole only from the month the deployment
  * started writing them (`monthBucketsFrom`): before that, reports read the
  * month's day documents (see startMonthBuckets).
  */
-import { Collection, Db } from 'mongodb';
+import { Collection, Db, MongoBulkWriteError, WriteError } from 'mongodb';
 import { crossTenantCollection, isDuplicateKey, platformCollection, Tenant, tenantCollection, TenantDoc } from '../db';
 import { localTime } from '../schedules/recurrence';
 
@@ -211,56 +212,79 @@ export async function addToBuckets(db: Db, tenant: Tenant, facts: BucketFact[]):
     }
   }
   const coll = db.collection<BucketDoc>('analytics_buckets');
-  await Promise.all([...docs].map(([id, doc]) => upsertInc(coll, tenant, id, doc.set, doc.inc)));
+  const writes = [...docs].map(([id, doc]) => ({ id, ...doc }));
+  const chunks: BucketWrite[][] = [];
+  for (let i = 0; i < writes.length; i += UPSERT_BATCH) chunks.push(writes.slice(i, i + UPSERT_BATCH));
+  await Promise.all(chunks.map((chunk) => upsertIncs(coll, tenant, chunk)));
   // A month that may be packed (packMonth) is marked changed, after its month documents moved (see readReportDocs).
-  const late = [...new Set([...docs.values()].flatMap((doc) => (doc.set.month ? [doc.set.month] : [])))].filter((m) => m < restampBefore());
+  const late = [...new Set(writes.flatMap((doc) => (doc.set.month ? [doc.set.month] : [])))].filter((m) => m < restampBefore());
   if (late.length)
-    await upsertInc(
-      coll,
-      tenant,
-      packVersionsId(tenant),
-      { day: NEVER_SWEPT, dimension: 'packs' },
-      Object.fromEntries(late.map((m) => [`c.${m}`, 1])),
-    );
+    await upsertIncs(coll, tenant, [
+      { id: packVersionsId(tenant), set: { day: NEVER_SWEPT, dimension: 'packs' }, inc: Object.fromEntries(late.map((m) => [`c.${m}`, 1])) },
+    ]);
 }
 
-/** One upsert by `_id` with `$inc`, queued behind the other writes to that document in this process. */
-function upsertInc(
-  coll: Collection<BucketDoc>,
-  tenant: Tenant,
-  id: string,
-  set: Omit<BucketDoc, '_id' | 'account_id' | 'env' | 'c'>,
-  inc: Record<string, number>,
-): Promise<unknown> {
-  const upsert = () =>
-    coll.updateOne({ _id: id }, { $inc: inc, $setOnInsert: { account_id: tenant.accountId, env: tenant.env, ...set } }, { upsert: true });
-  // Two first writers of a document (in two processes) both insert: the loser's update finds the winner's document.
-  return oneAtATime(id, () =>
-    upsert().catch((err: unknown) => {
-      if (!isDuplicateKey(err)) throw err;
-      return upsert();
-    }),
-  );
+interface BucketWrite {
+  id: string;
+  set: Omit<BucketDoc, '_id' | 'account_id' | 'env' | 'c'>;
+  inc: Record<string, number>;
 }
-
-/** The write to each bucket document waiting or under way in this process (the last one queued). */
-const writing = new Map<string, Promise<unknown>>();
 
 /**
- * Runs the writes to one bucket document one after another in this process.
- * The embedded FerretDB applies `$inc` as a read then a write in two steps, so
- * concurrent increments of one document lose some of them (MongoDB's are
- * atomic); a publication's deliveries end together in one worker, a click
- * batch and a commission in one API process. Writers in different processes
- * can still meet on one document on FerretDB (see README "Analytics").
+ * Upserts per bulk write at most. The embedded FerretDB 1.24 stops answering
+ * when bulk updates of many statements run side by side (measured on bucket
+ * documents: three concurrent bulk writes of 50 upserts never returned, nor
+ * did any later command of theirs; two of 50, or twelve of 10, passed), and
+ * never answers one of 100 statements (UPDATE_BATCH in ../db.ts): bulk writes
+ * of buckets stay small, and one at a time per process (oneAtATime).
  */
-function oneAtATime<T>(id: string, write: () => Promise<T>): Promise<T> {
-  const result = (writing.get(id) ?? Promise.resolve()).then(write);
-  const settled = result.catch(() => undefined);
-  writing.set(id, settled);
-  void settled.then(() => {
-    if (writing.get(id) === settled) writing.delete(id);
-  });
+const UPSERT_BATCH = 10;
+
+/**
+ * Upserts by `_id` with `$inc` as one ordered bulk write (one round trip),
+ * queued behind the other bucket writes of this process. An ordered bulk
+ * write stops at its first error, having applied every statement before it:
+ * a duplicate key there (two first writers of a document in two processes
+ * both inserted; the loser's update finds the winner's document) sends that
+ * statement and the rest again.
+ */
+function upsertIncs(coll: Collection<BucketDoc>, tenant: Tenant, writes: BucketWrite[]): Promise<void> {
+  const bulk = async (from: number): Promise<void> => {
+    const statements = writes.slice(from).map(({ id, set, inc }) => ({
+      updateOne: {
+        filter: { _id: id },
+        update: { $inc: inc, $setOnInsert: { account_id: tenant.accountId, env: tenant.env, ...set } },
+        upsert: true,
+      },
+    }));
+    try {
+      await coll.bulkWrite(statements, { ordered: true });
+    } catch (err) {
+      const first = err instanceof MongoBulkWriteError ? ([] as WriteError[]).concat(err.writeErrors)[0] : undefined;
+      if (!first || !isDuplicateKey({ code: first.code, message: first.errmsg })) throw err;
+      await bulk(from + first.index);
+    }
+  };
+  return oneAtATime(() => bulk(0));
+}
+
+/** The last bucket write queued in this process (settled). */
+let lastWrite: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs the bucket writes of this process one after another. The embedded
+ * FerretDB applies `$inc` as a read then a write in two steps, so concurrent
+ * increments of one document lose some of them (MongoDB's are atomic), and it
+ * hangs on concurrent bulk updates (UPSERT_BATCH); a publication's deliveries
+ * end together in one worker, a click batch and a commission in one API
+ * process. Writers in different processes can still meet on one document on
+ * FerretDB (see README "Analytics"). One queue for every document: a write of
+ * several documents waits for no other in a different order (no lock-order
+ * deadlock).
+ */
+function oneAtATime<T>(write: () => Promise<T>): Promise<T> {
+  const result = lastWrite.then(write);
+  lastWrite = result.catch(() => undefined);
   return result;
 }
 

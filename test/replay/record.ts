@@ -41,7 +41,7 @@ function fakeActivities() {
       return new Date(Date.now() + (r.group_id === 'grp_paced' ? 1000 : 0)).toISOString();
     },
     async markDeliveryWaiting() {},
-    async deliverToGroup(r: { group_id: string }) {
+    async deliverToGroup(r: { group_id: string; deferred?: boolean; complete?: boolean }) {
       if (r.group_id === 'grp_bad') throw ApplicationFailure.nonRetryable('refused', 'ChannelPermanent');
       // The paced group's first send wakes too late for its slot and is given the next one (activities/channels.ts).
       if (r.group_id === 'grp_paced' && !missed.has(r.group_id)) {
@@ -53,7 +53,14 @@ function fakeActivities() {
         flaky.add(r.group_id);
         throw new Error('503');
       }
+      // A deferred send reports what the workflow records; the one that completes its publication, the status too.
+      if (r.deferred) {
+        const record = { group_id: r.group_id, with_image: false, sent_at: new Date().toISOString(), attempts: 1 };
+        return { outcome: 'sent', message_id: 'gw_1', record, ...(r.complete ? { status: 'sent' } : {}) };
+      }
+      return undefined;
     },
+    async recordSentDeliveries() {},
     async failDelivery() {},
     async reserveReplySlot() {
       return new Date(Date.now() + 1000).toISOString();
@@ -201,6 +208,36 @@ async function main(): Promise<void> {
     ['publication', 'send-window', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live' }]],
     // publication.unpaced.json was recorded before begin and complete became local activities; local-steps after.
     ['publication', 'local-steps', [{ publication_id: 'pub_replay_unpaced', account: 'acc_replay', environment: 'live' }]],
+    // Groups in the input, every patch behind one marker (publication-patches-2026-11): a fan-out with sends
+    // recorded in batches and a paced group, and a single unpaced send that completes its publication.
+    [
+      'publication',
+      'one-patch-fan-out',
+      [
+        {
+          publication_id: 'pub_replay_batches',
+          account: 'acc_replay',
+          environment: 'live',
+          groups: ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'].map((group_id) => ({
+            group_id,
+            name: `Group ${group_id}`,
+            paced: group_id === 'grp_paced',
+          })),
+        },
+      ],
+    ],
+    [
+      'publication',
+      'one-patch-single',
+      [
+        {
+          publication_id: 'pub_replay_single',
+          account: 'acc_replay',
+          environment: 'live',
+          groups: [{ group_id: 'grp_ok', name: 'Group grp_ok', paced: false }],
+        },
+      ],
+    ],
     ['reply', 'paced', [{ message_id: 'msg_replay', account: 'acc_replay', environment: 'live' }]],
     ['reply', 'refused', [{ message_id: 'msg_refused', account: 'acc_replay', environment: 'live' }]],
     ['retentionSweep', 'sweep', []],
