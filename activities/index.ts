@@ -4,6 +4,7 @@
  */
 import { Client } from '@temporalio/client';
 import { Db } from 'mongodb';
+import { AfterAnswer } from '../domain/after-answer';
 import { dispatch } from '../domain/events/commit';
 import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../domain/events/store';
 import { sweepSendSlots } from '../domain/channels/pacing';
@@ -42,6 +43,13 @@ export interface ActivityDeps {
   windowGraceMs?: number;
   /** How old an undispatched event must be before the sweep dispatches it (ms): younger ones are the API's. */
   dispatchGraceMs?: number;
+  /**
+   * Where a publication's bookkeeping goes once a step has written its state
+   * (the counts, the relay of `publication.completed`, forgetting it in
+   * flight): run after the activity's result, not while the workflow waits
+   * for it. The worker's own, closed when the worker stops. Without it, awaited.
+   */
+  afterAnswer?: AfterAnswer;
 }
 
 export function createActivities(deps: ActivityDeps) {

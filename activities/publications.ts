@@ -143,6 +143,17 @@ export function createPublicationActivities(deps: ActivityDeps) {
   }
 
   /**
+   * A step's bookkeeping once it has written the state it counts: after the
+   * activity's result (deps.afterAnswer; a crash before it loses the count,
+   * and leaves the event in the outbox for the sweep), else awaited. The count
+   * never fails the step (`counted`).
+   */
+  async function afterwards(count: () => Promise<void>, ...rest: (() => Promise<unknown>)[]): Promise<void> {
+    if (deps.afterAnswer) return deps.afterAnswer.add(() => Promise.all([count(), ...rest.map((task) => task())]));
+    await Promise.all([counted(count()), ...rest.map((task) => task())]);
+  }
+
+  /**
    * sent, partial or failed from the deliveries (the sends the workflow
    * reports, the others read); records the sends not recorded yet and
    * `publication.completed`.
@@ -184,10 +195,9 @@ export function createPublicationActivities(deps: ActivityDeps) {
       return moved.before.status;
     }
     // The sends recorded just now are counted with the write that completed the publication (once); the count,
-    // the relay of the event (known: no read of the outbox) and the in-flight note side by side (the count
-    // never fails the step: `counted`).
-    await Promise.all([
-      counted(
+    // the relay of the event (known: no read of the outbox) and the in-flight note side by side, after the result.
+    await afterwards(
+      () =>
         countCompleted(
           deps.db,
           tenant,
@@ -195,10 +205,9 @@ export function createPublicationActivities(deps: ActivityDeps) {
           status,
           unrecorded.map((d) => d.group_id),
         ),
-      ),
-      commitEvent(eventDeps, 'publications', publication._id, moved.event!),
-      forgetInFlight(deps.db, tenant, publication),
-    ]);
+      () => commitEvent(eventDeps, 'publications', publication._id, moved.event!),
+      () => forgetInFlight(deps.db, tenant, publication),
+    );
     return status;
   }
 

@@ -15,6 +15,7 @@ import { handlers } from './handlers/index';
 import { inbound } from './inbound';
 import { LinkRedirect, linkRedirect } from './links';
 import { ClickBuffer } from '../domain/links/clicks';
+import { AfterAnswer } from '../domain/after-answer';
 import { oauthToken } from './oauth';
 import { postbacks } from './postbacks';
 import { docs } from './docs';
@@ -24,7 +25,7 @@ import { panel } from './panel/index';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';
 import { WindowReserver } from '../domain/accounts/rate-limits';
 import { insertRequestLogs } from '../domain/developer/request-logs';
-import { AppDeps, Handler, OperationId, Request } from './handlers/types';
+import { AppDeps, Handler, HandlerDeps, OperationId, Request } from './handlers/types';
 import { authenticate, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
 import { idempotency } from './middleware/idempotency';
@@ -39,7 +40,7 @@ export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT = 128 * 1024;
 export const RATE_LIMIT = { limit: DEFAULT_RATE_LIMIT, windowMs: 60_000 };
 
-function invoke(op: Operation, handler: Handler<OperationId>, deps: AppDeps): AppMiddleware {
+function invoke(op: Operation, handler: Handler<OperationId>, deps: HandlerDeps): AppMiddleware {
   return async (ctx) => {
     const auth = authOf(ctx.state);
     // params, query and body passed validateRequest against this operation's schemas: they are of its types.
@@ -88,7 +89,7 @@ let collection: { variable?: { key: string; value: string }[] } | undefined;
  * (POST) Idempotency-Key → handler; a step that need not wait (a cached key,
  * a slot of a held block, no body) calls the next one in the same turn.
  */
-function buildRoutes(deps: AppDeps, windows: WindowReserver): RouteTable<AsyncStep> {
+function buildRoutes(deps: HandlerDeps, windows: WindowReserver): RouteTable<AsyncStep> {
   const routes: { method: string; path: string; target: AsyncStep }[] = [
     {
       method: 'GET',
@@ -151,8 +152,11 @@ function dispatch(routes: RouteTable<AsyncStep>): AsyncStep {
   };
 }
 
-/** What an app holds beyond its requests: waiting log lines, reserved rate-limit slots. */
-const held = new WeakMap<Koa<RequestState>, { log: RequestLog; windows: WindowReserver; clicks: ClickBuffer; redirect: LinkRedirect }>();
+/** What an app holds beyond its requests: waiting log lines, reserved rate-limit slots, clicks, bookkeeping after answers. */
+const held = new WeakMap<
+  Koa<RequestState>,
+  { log: RequestLog; windows: WindowReserver; clicks: ClickBuffer; redirect: LinkRedirect; afterAnswer: AfterAnswer }
+>();
 
 /** Writes the access log lines still waiting for their batch (at once) and stores their request-log entries (resolves when stored). */
 export async function flushRequestLog(app: Koa<RequestState>): Promise<void> {
@@ -164,11 +168,19 @@ export async function flushClicks(app: Koa<RequestState>): Promise<void> {
   await held.get(app)?.clicks.flush();
 }
 
-/** A clean stop, once the server answered its last request: writes the waiting log lines, request-log entries and clicks, gives unused rate-limit slots back. */
+/** Runs the bookkeeping requests left for after their answers (a publication's count, event relay, move to `sending`) now. */
+export async function flushAfterAnswer(app: Koa<RequestState>): Promise<void> {
+  await held.get(app)?.afterAnswer.flush();
+}
+
+/**
+ * A clean stop, once the server answered its last request: runs the bookkeeping left after answers, writes the waiting
+ * log lines, request-log entries and clicks, gives unused rate-limit slots back.
+ */
 export async function closeApp(app: Koa<RequestState>): Promise<void> {
   const h = held.get(app);
   if (!h) return;
-  await h.log.flush();
+  await Promise.all([h.afterAnswer.close(), h.log.flush()]);
   await Promise.all([h.clicks.close(), h.windows.close()]);
 }
 
@@ -193,8 +205,9 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   const log = new RequestLog(deps.logger, (entries) => insertRequestLogs(deps.db, entries));
   const windows = new WindowReserver(deps.db, (deps.rateLimit ?? RATE_LIMIT).windowMs);
   const clicks = new ClickBuffer(deps.db, deps.logger, deps.clickFlushMs);
-  held.set(app, { log, windows, clicks, redirect: linkRedirect(deps, clicks, log) });
-  const api = dispatch(buildRoutes(deps, windows));
+  const afterAnswer = new AfterAnswer((err) => deps.logger.error({ err }, 'bookkeeping after an answer failed'));
+  held.set(app, { log, windows, clicks, redirect: linkRedirect(deps, clicks, log), afterAnswer });
+  const api = dispatch(buildRoutes({ ...deps, afterAnswer }, windows));
   app.use(front(log));
   const health = healthz(deps);
   // Everything outside the versioned API; none of it answers a path under `/api/v1/`.

@@ -36,7 +36,8 @@ async function main(): Promise<void> {
   logger.info({ address: server.address() }, 'listening');
 
   const stop = async () => {
-    // Answer what is under way (at most 10 s), then write the waiting log lines and give unused rate-limit slots back.
+    // Answer what is under way (at most 10 s), then run the bookkeeping left after answers, write the waiting log lines
+    // and give unused rate-limit slots back.
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
     const cut = setTimeout(() => server.closeAllConnections(), 10_000).unref();

@@ -9,6 +9,7 @@ import { configFromEnv, connectMongo, WORKFLOW_BUNDLE } from '../domain/config';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { createLogger } from '../domain/logger';
+import { AfterAnswer } from '../domain/after-answer';
 import { ensureIndexes } from '../domain/db';
 import { startMonthBuckets } from '../domain/analytics/buckets';
 import { HOUSEKEEPING_SCHEDULES } from '../domain/temporal/names';
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
   await ensureSchedules(client, config.taskQueue);
+  // The bookkeeping activities leave for after their results: run when the worker has drained (nothing lost on a clean stop).
+  const afterAnswer = new AfterAnswer((err) => logger.error({ err }, 'bookkeeping after an activity failed'));
   const worker = await Worker.create({
     connection,
     namespace: config.temporalNamespace,
@@ -52,11 +55,13 @@ async function main(): Promise<void> {
       webhookAllow: allowListFromEnv(),
       shortLinkHosts: hostListFromEnv('OFFEROPS_SHORTLINK_HOSTS'),
       ...(process.env.OFFEROPS_PUBLIC_URL ? { publicUrl: process.env.OFFEROPS_PUBLIC_URL } : {}),
+      afterAnswer,
     }),
   });
   logger.info({ taskQueue: config.taskQueue, namespace: config.temporalNamespace }, 'worker running');
   // Worker.run installs SIGINT/SIGTERM handlers and drains before it resolves.
   await worker.run();
+  await afterAnswer.close();
   await Promise.allSettled([clientConnection.close(), connection.close(), mongo.client.close()]);
 }
 

@@ -5,6 +5,7 @@ import { Credential } from '../../domain/developer/credentials';
 import { Page, Tenant } from '../../domain/db';
 import { DomainDeps } from '../../domain/resource';
 import { TemporalDeps } from '../../domain/temporal/start';
+import { AfterAnswer } from '../../domain/after-answer';
 
 /** What `createApp` needs; `main` builds it from MongoDB and Temporal connections. */
 export interface AppDeps extends DomainDeps {
@@ -32,6 +33,12 @@ export interface AppDeps extends DomainDeps {
   temporalUiUrl?: string;
   /** How long `POST /schedules/{id}/run` waits for its run to queue the publication (default 20 s). */
   scheduleRunWaitMs?: number;
+}
+
+/** What a handler is given: the app's dependencies and what the app holds for them (createApp). */
+export interface HandlerDeps extends AppDeps {
+  /** Bookkeeping a request leaves for after its answer (domain/after-answer.ts); run on closeApp. */
+  afterAnswer: AfterAnswer;
 }
 
 /** The operationIds of the contract (from the generated types). */
@@ -69,7 +76,7 @@ export interface Reply {
   body: Record<string, unknown>;
 }
 
-export type Handler<K extends OperationId> = (req: Request<K>, deps: AppDeps) => Promise<Reply>;
+export type Handler<K extends OperationId> = (req: Request<K>, deps: HandlerDeps) => Promise<Reply>;
 
 /** `limit`/`offset` of a list request (the validator applied their defaults). */
 export const pageOf = (query: { limit?: number; offset?: number }): Page => ({ limit: query.limit!, offset: query.offset! });

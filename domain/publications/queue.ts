@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Db } from 'mongodb';
+import { AfterAnswer } from '../after-answer';
 import { startPublication, TemporalDeps } from '../temporal/start';
 import { conflict, invalid, notFound, unknownReference } from '../errors';
 import { commitEvent } from '../events/commit';
@@ -47,6 +48,13 @@ export interface PublishingDeps {
   /** Where tracked links are served (OFFEROPS_PUBLIC_URL). */
   publicUrl?: string;
   shortLinkHosts?: readonly string[];
+  /**
+   * Where a request's bookkeeping goes once its publication is recorded and
+   * started (the API's): the queued count, the relay of `publication.queued`
+   * and the move to `sending` run after the answer, not beside the
+   * workflow's first steps. Without it (the worker's callers) they are awaited.
+   */
+  afterAnswer?: AfterAnswer;
 }
 
 export interface PublishInput {
@@ -307,15 +315,19 @@ export async function queuePublication(
     if (!winner) throw err;
     return { publication: winner, created: false };
   }
-  // Counted by the request whose insert recorded it (a repeated request returned above). The four are
-  // independent of one another (the workflow reads neither the event, nor the counts, nor the in-flight note):
-  // side by side, the workflow's start sent first. A workflow given its groups has no begin: the publication
-  // moves to `sending` here, once it is started (until then the sweep of queued publications may start it).
-  await Promise.all([
-    startPublication(deps.temporal, publication, offer?.title ?? null, given).then(() => given && markSending(db, tenant, publication)),
-    noteInFlight(db, tenant, publication),
-    countQueued(db, tenant, publication),
-    commitEvent(deps, 'publications', publication._id, event),
-  ]);
+  // The workflow's start and the in-flight note before the answer (a repeated request must find the publication in
+  // flight); the queued count (by the request whose insert recorded it: a repeated request returned above), the relay
+  // of the event and the move to `sending` after it (see afterAnswer). None of them is read by the workflow. A workflow
+  // given its groups has no begin: the publication moves to `sending` once it is started (until then the sweep of queued
+  // publications may start it).
+  await Promise.all([startPublication(deps.temporal, publication, offer?.title ?? null, given), noteInFlight(db, tenant, publication)]);
+  const bookkeeping = () =>
+    Promise.all([
+      given && markSending(db, tenant, publication),
+      countQueued(db, tenant, publication),
+      commitEvent(deps, 'publications', publication._id, event),
+    ]);
+  if (deps.afterAnswer) deps.afterAnswer.add(bookkeeping);
+  else await bookkeeping();
   return { publication, created: true };
 }

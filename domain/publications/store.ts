@@ -355,13 +355,15 @@ export async function setPublicationStatus(
 /**
  * Moves a publication its request has just started the workflow of to
  * `sending` (publications whose workflow was handed their groups: it has no
- * beginPublication to do it), by `_id` alone. The workflow's completion reads
- * and writes the publication only after a send, so this write comes first;
- * should it ever land after the completion (this process stalled that long),
- * the completed state is written back at once.
+ * beginPublication to do it), by `_id` alone, after the request's answer: a
+ * publication completed by then (a single send takes a few tens of
+ * milliseconds) is left as it is. Should the completion land between the
+ * read and this write, the completed state is written back at once.
  */
 export async function markSending(db: Db, tenant: Tenant, p: PublicationDoc): Promise<void> {
   const coll = publications(db, tenant);
+  const now = await coll.findById(p._id);
+  if (!now || now.status !== 'queued') return;
   const before = await coll.updateRead(p, { $set: { status: 'sending', updated_at: new Date() } }, 'before');
   if (before?.completed_at) await coll.updateRead(p, { $set: { status: before.status, updated_at: before.updated_at } });
 }

@@ -85,8 +85,9 @@ async function makeSeed(deps: DomainDeps, tenant: Tenant): Promise<SandboxSeed> 
   });
   const { offer } = await createOffer(deps, tenant, { ...s.offer });
   const template = await createTemplate(deps, tenant, { ...s.template, segment_id: segment._id });
-  // Seeded right after the test environment was emptied: no integration, so no tracked link to unseal one for.
-  const { publication } = await queuePublication({ ...deps, secretKey: null }, tenant, {
+  // Seeded right after the test environment was emptied: no integration, so no tracked link to unseal one for. Its
+  // bookkeeping is awaited (no afterAnswer): the seed is complete, counted and relayed when it is answered.
+  const { publication } = await queuePublication({ db: deps.db, temporal: deps.temporal, secretKey: null }, tenant, {
     offer_id: offer._id,
     text: null,
     template_id: template._id,

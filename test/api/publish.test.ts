@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
 import { secretKeyFromEnv } from '../../domain/sealing';
+import { AfterAnswer } from '../../domain/after-answer';
 import { createChannel } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
 import { publicationWorkflowId } from '../../domain/temporal/names';
@@ -62,8 +63,12 @@ describe('POST /offers/{id}/publish', () => {
     assert.equal(queued.status, 'queued');
     assert.equal(queued.event_id, res.body.event_id);
     assert.deepEqual(queued.deliveries.map((d: any) => d.group_id).sort(), groups.map((g) => g._id).sort());
-    const event = await app.db.collection('events').findOne({ _id: res.body.event_id });
-    assert.equal(event?.kind, 'publication.queued');
+    // The event is relayed after the answer, within AFTER_ANSWER_MS, by itself (no flush here).
+    const event = await waitFor(
+      'the publication.queued event',
+      async () => (await app.db.collection('events').findOne({ _id: res.body.event_id })) ?? undefined,
+    );
+    assert.equal(event.kind, 'publication.queued');
 
     const done = await finished(api, queued.id);
     assert.equal(done.status, 'sent');
@@ -238,6 +243,59 @@ describe('GET /publications', () => {
     assert.equal(got.deliveries.length, 3);
     assert.equal(got.segment_id, segment.id);
     assert.equal((await api.get('/publications/pub_0000000000000000000000')).status, 404);
+  });
+});
+
+describe('bookkeeping after the answers (as `npm start` runs the API and the worker)', () => {
+  test("the send's completion is answered first; its count, event and in-flight note follow, and a clean stop runs them", async () => {
+    // A worker of its own with the worker process's afterAnswer, its interval long enough that nothing runs by itself here.
+    const queue = `${taskQueue}-after`;
+    const second = await startTestApp({ dbName: app.dbName, taskQueue: queue });
+    const reported: unknown[] = [];
+    const afterSend = new AfterAnswer((err) => reported.push(err), 60_000);
+    const own = await startTestWorker(second, queue, { afterAnswer: afterSend });
+    let running = true;
+    try {
+      const { api: firstApi, offer, groups } = await sandboxTenant();
+      const api = new ApiClient(second.baseUrl, firstApi.apiKey);
+      const completedEvent = async (id: string) =>
+        app.db.collection('events').findOne({ kind: 'publication.completed', 'data.publication.id': id });
+      const inFlight = (id: string) => app.db.collection('inflight_publications').countDocuments({ publication_id: id });
+      const counted = async () => {
+        const s = (await api.get('/analytics/summary?days=1')).body.data;
+        return [s.publications, s.publications_sent, s.deliveries_sent];
+      };
+
+      const first = (await api.post(`/offers/${offer.id}/publish`, { group_id: groups[0]!._id })).body.data.publications[0];
+      const done = await finished(api, first.id);
+      assert.equal(done.status, 'sent');
+      assert.equal(done.deliveries[0].status, 'sent');
+      await second.settle();
+      // The workflow has its result; what it leaves after it waits for the worker's interval.
+      assert.equal(await completedEvent(first.id), null);
+      assert.deepEqual(await counted(), [1, 0, 0]);
+      assert.equal(await inFlight(first.id), 1, 'noted in flight by the request, not forgotten yet');
+      await afterSend.flush();
+      assert.equal((await completedEvent(first.id))?.kind, 'publication.completed');
+      assert.deepEqual(await counted(), [1, 1, 1]);
+      assert.equal(await inFlight(first.id), 0);
+
+      // A clean stop (worker/main.ts: the worker drains, then afterAnswer closes) runs what waits.
+      const next = (await api.post(`/offers/${offer.id}/publish`, { group_id: groups[1]!._id })).body.data.publications[0];
+      await finished(api, next.id);
+      await own.stop();
+      running = false;
+      assert.equal(await completedEvent(next.id), null);
+      await afterSend.close();
+      assert.equal((await completedEvent(next.id))?.kind, 'publication.completed');
+      await second.settle();
+      assert.deepEqual(await counted(), [2, 2, 2]);
+      assert.deepEqual(reported, []);
+    } finally {
+      if (running) await own.stop();
+      await afterSend.close();
+      await second.close();
+    }
   });
 });
 

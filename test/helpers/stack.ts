@@ -8,7 +8,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Db } from 'mongodb';
-import { closeApp, createApp, requestListener } from '../../api/app';
+import { closeApp, createApp, flushAfterAnswer, requestListener } from '../../api/app';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { connectMongo, connectTemporal } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
@@ -38,6 +38,8 @@ export interface TestApp {
   db: Db;
   dbName: string;
   temporal: { client: Client; connection: Connection; namespace: string };
+  /** Runs the bookkeeping requests left for after their answers (a publication's queued count and event relay) now. */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -97,6 +99,7 @@ export async function startTestApp(
     db: mongo.db,
     dbName,
     temporal: { ...temporal, namespace: env.temporalNamespace },
+    settle: () => flushAfterAnswer(app),
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

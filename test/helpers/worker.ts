@@ -23,7 +23,9 @@ export const workerLog: LogEntry[] = [];
 export async function startTestWorker(
   app: TestApp,
   taskQueue: string,
-  extra: Partial<Pick<ActivityDeps, 'webhookAllow' | 'webhookCa' | 'webhookTimeoutMs' | 'monitorIdleTimeoutMs'>> & { logLevel?: LogLevel } = {},
+  extra: Partial<Pick<ActivityDeps, 'webhookAllow' | 'webhookCa' | 'webhookTimeoutMs' | 'monitorIdleTimeoutMs' | 'afterAnswer'>> & {
+    logLevel?: LogLevel;
+  } = {},
 ): Promise<{ stop(): Promise<void> }> {
   const { logLevel, ...deps } = extra;
   if (!runtimeInstalled) {
