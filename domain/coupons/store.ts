@@ -11,9 +11,12 @@
  * (account, env, store key, code key). Claiming inserts it first — the `_id`
  * makes two concurrent claims of one code collide, and one loses. A claim
  * whose holder is no longer live (deactivated, expired, or gone after a
- * half-finished create) is taken over with a compare-and-swap on its holder
- * (`{_id, coupon_id: <old holder>}`), so two requests taking over the same
- * stale claim cannot both win. Deactivation releases the claim; an expired
+ * create that never finished) is taken over with a compare-and-swap on its
+ * holder (`{_id, coupon_id: <old holder>}`), so two requests taking over the
+ * same stale claim cannot both win. A claim whose holder is not written yet
+ * is a create in progress (the claim comes first, the coupon right after it):
+ * it holds the code for `PENDING_CLAIM_MS` from `claimed_at`, and only a
+ * claim older than that with no coupon behind it is an abandoned one. Deactivation releases the claim; an expired
  * coupon keeps its claim document until someone takes it over, which is
  * allowed as soon as the coupon is expired: expiry needs no job either.
  */
@@ -61,7 +64,12 @@ export interface CouponDoc extends ResourceDoc, CouponFields {
 
 interface ClaimDoc extends TenantDoc {
   coupon_id: string;
+  /** When `coupon_id` took the claim (absent on claims written before it was recorded: treated as old). */
+  claimed_at?: Date;
 }
+
+/** How long a claim whose coupon is not written yet holds the code: a create still running, not one that crashed. */
+export const PENDING_CLAIM_MS = 60_000;
 
 const store = resourceStore<CouponDoc>('coupons');
 const coupons = store.coll;
@@ -121,7 +129,11 @@ export function listCoupons(db: Db, tenant: Tenant, q: CouponQuery, page: Page, 
 
 export const getCoupon = store.get;
 
-/** The code is taken at this store by another live coupon. */
+/** A claim whose coupon is not written yet and that was taken recently: its create is still running. */
+const pending = (claim: ClaimDoc, now: Date): boolean =>
+  claim.claimed_at !== undefined && now.getTime() - claim.claimed_at.getTime() < PENDING_CLAIM_MS;
+
+/** The code is taken at this store by another live coupon (or one being created). */
 export class CodeTakenError extends Error {}
 
 /**
@@ -140,7 +152,7 @@ export async function claimCode(
   const coll = claims(db, tenant);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      await coll.insert({ _id: id, coupon_id: couponId });
+      await coll.insert({ _id: id, coupon_id: couponId, claimed_at: now });
       return;
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
@@ -149,9 +161,9 @@ export async function claimCode(
     if (!claim) continue; // released meanwhile: insert again
     if (claim.coupon_id === couponId) return;
     const holder = await getCoupon(db, tenant, claim.coupon_id);
-    if (holder && live(holder, now)) throw new CodeTakenError(holder._id);
+    if (holder ? live(holder, now) : pending(claim, now)) throw new CodeTakenError(claim.coupon_id);
     // Compare-and-swap on the holder: of two requests taking over one stale claim, one wins.
-    if (await coll.updateById(id, { $set: { coupon_id: couponId } }, { coupon_id: claim.coupon_id })) return;
+    if (await coll.updateById(id, { $set: { coupon_id: couponId, claimed_at: now } }, { coupon_id: claim.coupon_id })) return;
   }
   throw new CodeTakenError('');
 }

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { claimCode, CodeTakenError, PENDING_CLAIM_MS } from '../../domain/coupons/store';
 import { createGroup } from '../../domain/groups/store';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
@@ -151,6 +152,22 @@ describe('one live code per store', () => {
     const body = { code: 'RACE', store: `Race ${++n}`, discount: { type: 'percent', value: 5 } };
     const replies = await Promise.all(Array.from({ length: 6 }, () => api.post('/coupons', body)));
     assert.deepEqual(replies.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409]);
+  });
+
+  test('a claim whose coupon is not written yet holds the code for a minute; an older one with no coupon is taken over', async () => {
+    const c = { code: 'PENDING', store: `Pending ${++n}` };
+    const tenant = { accountId: me.accountId, env: me.env };
+    const claimed = new Date();
+    // A create that claimed the code and has not written its coupon yet (or crashed right there).
+    await claimCode(app.db, tenant, 'cpn_notwrittenyet', c, claimed);
+    const taken = await api.post('/coupons', { ...c, discount: { type: 'free_shipping' } });
+    assert.equal(taken.status, 409, taken.text);
+    assert.match(taken.body.message, /cpn_notwrittenyet/);
+    await assert.rejects(claimCode(app.db, tenant, 'cpn_other', c, new Date(claimed.getTime() + PENDING_CLAIM_MS - 1)), CodeTakenError);
+    // A minute on, nothing was written behind it: the create is abandoned and the code is free.
+    await claimCode(app.db, tenant, 'cpn_later', c, new Date(claimed.getTime() + PENDING_CLAIM_MS));
+    const claim = await app.db.collection<{ _id: string; coupon_id: string }>('coupon_codes').findOne({ account_id: me.accountId, coupon_id: 'cpn_later' });
+    assert.ok(claim, 'the claim moved to its new holder');
   });
 
   test('a deactivated or expired coupon frees its code; reactivating it then is a 409', async () => {
