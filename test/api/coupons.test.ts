@@ -166,7 +166,9 @@ describe('one live code per store', () => {
     await assert.rejects(claimCode(app.db, tenant, 'cpn_other', c, new Date(claimed.getTime() + PENDING_CLAIM_MS - 1)), CodeTakenError);
     // A minute on, nothing was written behind it: the create is abandoned and the code is free.
     await claimCode(app.db, tenant, 'cpn_later', c, new Date(claimed.getTime() + PENDING_CLAIM_MS));
-    const claim = await app.db.collection<{ _id: string; coupon_id: string }>('coupon_codes').findOne({ account_id: me.accountId, coupon_id: 'cpn_later' });
+    const claim = await app.db
+      .collection<{ _id: string; coupon_id: string }>('coupon_codes')
+      .findOne({ account_id: me.accountId, coupon_id: 'cpn_later' });
     assert.ok(claim, 'the claim moved to its new holder');
   });
 
