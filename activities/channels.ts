@@ -19,7 +19,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { msOptionalToNumber } from '@temporalio/common/lib/time';
 import { ChannelConfig, channelForSend, getChannel } from '../domain/channels/store';
 import { Tenant } from '../domain/db';
-import { getGroup, GroupDoc } from '../domain/groups/store';
+import { getGroup, getGroups, GroupDoc } from '../domain/groups/store';
 import { sealedAddress } from '../domain/inbox/store';
 import { unseal } from '../domain/sealing';
 import { groupSlotRequest, isPaced, releaseSendSlot, reserveSendSlot, slotCheck, SlotRequest } from '../domain/channels/pacing';
@@ -89,14 +89,33 @@ const conversationSlot = (conversationId: string, channelId: string | null, chan
 
 const permanent = (message: string) => ApplicationFailure.nonRetryable(message, 'ChannelPermanent');
 
+/** What a send did: the gateway's message id (null when it gives none) and whether the image went with it. */
+type Sent = { providerMessageId: string | null; withImage: boolean };
+
+/**
+ * A group to send to, and its channel as read (undefined: not read, as in
+ * the test environment or for a group with none): a missing group or a
+ * connected group whose channel is gone fails for good.
+ */
+function targetOf(tenant: Tenant, group: GroupDoc | null | undefined, channel: ChannelConfig | null | undefined) {
+  if (!group) throw permanent('the group no longer exists');
+  if (tenant.env === 'test' || !group.channel_id) return { group, channel: null };
+  if (!channel) throw permanent("the group's channel no longer exists");
+  return { group, channel };
+}
+
 export function createChannelActivities(deps: ActivityDeps) {
   async function target(tenant: Tenant, groupId: string): Promise<{ group: GroupDoc; channel: ChannelConfig | null }> {
     const group = await getGroup(deps.db, tenant, groupId);
-    if (!group) throw permanent('the group no longer exists');
-    if (tenant.env === 'test' || !group.channel_id) return { group, channel: null };
-    const channel = await channelForSend(deps.db, tenant, group.channel_id, deps.secretKey);
-    if (!channel) throw permanent("the group's channel no longer exists");
-    return { group, channel };
+    const live = tenant.env === 'live' && group?.channel_id;
+    return targetOf(tenant, group, live ? await channelForSend(deps.db, tenant, group.channel_id!, deps.secretKey) : undefined);
+  }
+
+  /** Sends `content` to `group` through `channel` (the sandbox's in the test environment): the group must be active, and connected when live. */
+  function sendTo(tenant: Tenant, group: GroupDoc, channel: ChannelConfig | null, content: SendContent): Promise<Sent> {
+    if (!group.active) throw permanent('the group is inactive');
+    if (tenant.env === 'live' && !channel) throw permanent('the group is not connected to a channel');
+    return send(tenant, slotRequest(group, channel), channel, content, () => Promise.resolve(group.address ?? group._id));
   }
 
   /** Attempt `attempt`'s own reservations are named after the send and the attempt: a retry finds its slot again. */
@@ -172,7 +191,7 @@ export function createChannelActivities(deps: ActivityDeps) {
     channel: ChannelConfig | null,
     input: SendContent,
     to: () => Promise<string>,
-  ): Promise<{ providerMessageId: string | null; withImage: boolean }> {
+  ): Promise<Sent> {
     const pacing = tenant.env === 'live' && isPaced(request) ? input.pacing : undefined;
     if (pacing) await holdSlot(request, input.idempotencyKey, pacing);
     try {
@@ -219,12 +238,37 @@ export function createChannelActivities(deps: ActivityDeps) {
       return (await reserveSendSlot(deps.db, slotRequest(group, pacing))).toISOString();
     },
 
-    async sendToGroup(input: SendInput | PendingSendInput): Promise<{ providerMessageId: string | null; withImage: boolean }> {
+    async sendToGroup(input: SendInput | PendingSendInput): Promise<Sent> {
       const tenant = { accountId: input.account, env: input.environment };
       const [{ group, channel }, content] = await Promise.all([target(tenant, input.groupId), 'content' in input ? input.content : input]);
-      if (!group.active) throw permanent('the group is inactive');
-      if (tenant.env === 'live' && !channel) throw permanent('the group is not connected to a channel');
-      return send(tenant, slotRequest(group, channel), channel, content, () => Promise.resolve(group.address ?? group._id));
+      return sendTo(tenant, group, channel, content);
+    },
+
+    /**
+     * Sends to several groups at once (a chunk of a fan-out), each as
+     * sendToGroup would: the groups are read in one query and each channel
+     * once. What each send did and when it was done, or the error
+     * sendToGroup would have thrown, in the order of `groupIds`.
+     */
+    async sendToGroups(input: {
+      account: string;
+      environment: 'live' | 'test';
+      groupIds: string[];
+      content: (groupId: string) => Promise<SendContent>;
+    }): Promise<PromiseSettledResult<Sent & { sentAt: Date }>[]> {
+      const tenant = { accountId: input.account, env: input.environment };
+      const groups = await getGroups(deps.db, tenant, input.groupIds);
+      const channelIds = tenant.env === 'test' ? [] : [...new Set([...groups.values()].flatMap((g) => (g.channel_id ? [g.channel_id] : [])))];
+      const channels = new Map(
+        await Promise.all(channelIds.map(async (id) => [id, await channelForSend(deps.db, tenant, id, deps.secretKey)] as const)),
+      );
+      return Promise.allSettled(
+        input.groupIds.map(async (groupId) => {
+          const group = groups.get(groupId);
+          const { channel } = targetOf(tenant, group, group?.channel_id ? channels.get(group.channel_id) : undefined);
+          return { ...(await sendTo(tenant, group!, channel, await input.content(groupId))), sentAt: new Date() };
+        }),
+      );
     },
 
     /**
@@ -244,7 +288,7 @@ export function createChannelActivities(deps: ActivityDeps) {
      * here, once the slot is held, right before the connector's request; the
      * sandbox (test environment) records the conversation id instead.
      */
-    async sendToConversation(input: ConversationSendInput): Promise<{ providerMessageId: string | null; withImage: boolean }> {
+    async sendToConversation(input: ConversationSendInput): Promise<Sent> {
       const tenant: Tenant = { accountId: input.account, env: input.environment };
       const channel = tenant.env === 'test' ? null : await channelForSend(deps.db, tenant, input.channelId, deps.secretKey);
       if (tenant.env === 'live' && !channel) throw permanent("the conversation's channel no longer exists");

@@ -63,7 +63,18 @@ interface GroupRef extends Ref {
    * its final status; absent in workflows started before.
    */
   complete?: boolean;
+  /** Attempts its chunk made before the workflow sent the group on its own (deliverToGroups): counted with this send's. */
+  tried?: number;
 }
+
+/** A chunk of unpaced groups one activity sends to (deliverToGroups). */
+interface ChunkRef extends Ref {
+  group_ids: string[];
+}
+
+/** What a chunk's send did for one group: what to record of it, or the (tenant-safe) reason it was not sent and how often the chunk tried it. */
+export type ChunkSendResult =
+  { group_id: string; message_id: string | null; record: SentRecord } | { group_id: string; error: string; attempts: number };
 
 /** A batch of sends to record, numbered from 0 by the workflow, recorded in order. */
 interface SentBatch extends Ref {
@@ -116,6 +127,9 @@ async function mustGetPublication(deps: ActivityDeps, r: Ref) {
 type Content = Pick<PublicationDoc, '_id' | 'text' | 'format' | 'image_url' | 'with_image' | 'link_codes'>;
 /** Publications whose content a worker keeps, so the sends of a fan-out read it once rather than once per group. */
 const CONTENT_CACHE_SIZE = 256;
+
+/** How often a chunk's sends report that they are still under way (the workflow's heartbeat timeout is a few times this). */
+const CHUNK_HEARTBEAT_MS = 2000;
 
 export function createPublicationActivities(deps: ActivityDeps) {
   const channels = createChannelActivities(deps);
@@ -280,7 +294,12 @@ export function createPublicationActivities(deps: ActivityDeps) {
         });
         const record = { with_image: sent.withImage, sent_at: new Date() };
         if (r.deferred) {
-          const deferred: SentRecord = { group_id: r.group_id, ...record, sent_at: record.sent_at.toISOString(), attempts: attempt };
+          const deferred: SentRecord = {
+            group_id: r.group_id,
+            ...record,
+            sent_at: record.sent_at.toISOString(),
+            attempts: (r.tried ?? 0) + attempt,
+          };
           // Sent: a failure to complete is no failure of the send (a retry would send again); the workflow completes then.
           const status = r.complete
             ? await completeWith({ ...r, sent: [deferred], recorded: 0 }, await whole).catch((err: unknown) => {
@@ -301,13 +320,56 @@ export function createPublicationActivities(deps: ActivityDeps) {
         try {
           await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, {
             error: failure.message,
-            ...(r.deferred ? { attempts: attempt } : {}),
+            ...(r.deferred ? { attempts: (r.tried ?? 0) + attempt } : {}),
           });
         } catch (writeErr) {
           reportInternalError('recording a delivery error', writeErr);
         }
         throw failure;
       }
+    },
+
+    /**
+     * Sends the publication to a chunk of unpaced groups at once, each as a
+     * deferred deliverToGroup would (same idempotency key, nothing written
+     * on success: the workflow records the sends). A group whose send fails
+     * is reported, not retried here: the workflow sends it again on its own,
+     * with deliverToGroup's retries and failure record. A retry of the whole
+     * chunk (a worker lost mid-chunk) sends again under the same keys.
+     */
+    async deliverToGroups(r: ChunkRef): Promise<ChunkSendResult[]> {
+      const context = Context.current();
+      const attempt = context.info.attempt;
+      const content = contentOf(r);
+      // Alive while its sends are under way: a chunk lost with its worker is retried after the heartbeat timeout.
+      const beating = setInterval(() => context.heartbeat(), CHUNK_HEARTBEAT_MS);
+      const sends = await channels
+        .sendToGroups({
+          account: r.account,
+          environment: r.environment,
+          groupIds: r.group_ids,
+          content: async (group_id) => {
+            const publication = await content;
+            return {
+              text: textForGroup(publication.text, publication.link_codes, group_id),
+              ...(publication.format ? { format: publication.format } : {}),
+              imageUrl: publication.with_image ? publication.image_url : null,
+              idempotencyKey: `${publication._id}:${group_id}`,
+              // Unreserved: should pacing have been set since, the send holds a slot itself (or fails, and goes alone).
+              pacing: { slot: null, attempt },
+            };
+          },
+        })
+        .finally(() => clearInterval(beating));
+      return sends.map((send, i): ChunkSendResult => {
+        const group_id = r.group_ids[i]!;
+        if (send.status === 'rejected') {
+          const err: unknown = send.reason;
+          return { group_id, error: isPacingWait(err) ? 'waits for a slot' : safeFailure('a delivery attempt', err).message, attempts: attempt };
+        }
+        const record = { group_id, with_image: send.value.withImage, sent_at: send.value.sentAt.toISOString(), attempts: attempt };
+        return { group_id, message_id: send.value.providerMessageId, record };
+      });
     },
 
     /** A group the publication could not reach: permanent error, or retries exhausted. */

@@ -67,6 +67,14 @@ export const SEND_COMPLETES_PATCH = 'publication-send-completes';
 export const PUBLICATION_PATCHES_PATCH = 'publication-patches-2026-11';
 
 /**
+ * Publications started from here on send to their unpaced groups in chunks
+ * (deliverToGroups, SEND_CHUNK groups per activity) when there are several,
+ * and send a group on its own (deliverToGroup) only when its chunk did not
+ * send it. Asked after PUBLICATION_PATCHES_PATCH, in fan-outs only.
+ */
+export const CHUNKED_SENDS_PATCH = 'publication-chunked-sends';
+
+/**
  * Dispatches from here on also start the executions of the active journeys
  * the event triggers and signal the running executions of the conversation of
  * an inbound message (`journeyTargets`).

@@ -1,8 +1,9 @@
 import { condition, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import type { GroupSendResult, PendingGroup, SentRecord } from '../activities/publications';
+import type { ChunkSendResult, GroupSendResult, PendingGroup, SentRecord } from '../activities/publications';
 import { CHANNEL_SEND_OPTIONS, MAX_WAKE_EARLY_MS, missedSlot, reason, WAKE_EARLY_MS, WAKE_MARGIN_MS } from './paced';
 import {
+  CHUNKED_SENDS_PATCH,
   GROUPS_IN_INPUT_PATCH,
   LOCAL_STEPS_PATCH,
   PUBLICATION_PATCHES_PATCH,
@@ -42,6 +43,20 @@ const local = proxyLocalActivities<Activities>(STEP_OPTIONS);
 /** One send to one group: transient channel errors retry with backoff; permanent ones fail that group only. */
 const { deliverToGroup } = proxyActivities<Activities>(CHANNEL_SEND_OPTIONS);
 
+/**
+ * The sends of a chunk of unpaced groups, at once: a few attempts for the
+ * whole chunk (a worker lost mid-chunk), as the sends are idempotent; a
+ * group the chunk did not send is then sent on its own (deliverToGroup).
+ */
+const { deliverToGroups } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
+});
+
+/** Unpaced groups one deliverToGroups sends to. */
+const SEND_CHUNK = 25;
+
 /** A group as summaries name it: "Grupo 1 (grp_…)", or its id alone when the name is unknown. */
 const named = (g: PendingGroup): string => (g.name === null ? g.group_id : `${g.name.replace(/\s+/g, ' ')} (${g.group_id})`);
 
@@ -59,8 +74,15 @@ async function deliver(
   isPatched: Patched,
   deferred = false,
   complete = false,
+  tried = 0,
 ): Promise<GroupSendResult | undefined> {
-  const ref = { ...input, group_id: group.group_id, ...(deferred ? { deferred } : {}), ...(complete ? { complete } : {}) };
+  const ref = {
+    ...input,
+    group_id: group.group_id,
+    ...(deferred ? { deferred } : {}),
+    ...(complete ? { complete } : {}),
+    ...(tried ? { tried } : {}),
+  };
   // Pacing: the slot is reserved durably, and the wait is a durable timer.
   // The send checks its slot again right before it goes; one that missed
   // it has reserved the next free slot, waited for here in the same way.
@@ -125,14 +147,40 @@ async function deliverInBatches(
       recorded += deliveries.length;
     }
   })();
-  await Promise.all(
-    groups.map(async (group) => {
-      if (group.paced !== false) return void (await deliver(input, group, isPatched));
-      const record = (await deliver(input, group, isPatched, true))?.record;
-      if (record) sent.push(record);
-      sending--;
-    }),
-  );
+  const alone = async (group: PendingGroup, tried = 0) => {
+    const record = (await deliver(input, group, isPatched, true, false, tried))?.record;
+    if (record) sent.push(record);
+    sending--;
+  };
+  const unpaced = groups.filter((g) => g.paced === false);
+  if (unpaced.length > 1 && patched(CHUNKED_SENDS_PATCH)) {
+    const chunks = Array.from({ length: Math.ceil(unpaced.length / SEND_CHUNK) }, (_, i) => unpaced.slice(i * SEND_CHUNK, (i + 1) * SEND_CHUNK));
+    await Promise.all([
+      ...groups.filter((g) => g.paced !== false).map((group) => deliver(input, group, isPatched)),
+      ...chunks.map(async (chunk) => {
+        let results: ChunkSendResult[] = [];
+        try {
+          const summary = `send to ${chunk.length} groups: ${named(chunk[0]!)}${chunk.length > 1 ? ` … ${named(chunk[chunk.length - 1]!)}` : ''}`;
+          results = await deliverToGroups.executeWithOptions({ summary }, [{ ...input, group_ids: chunk.map((g) => g.group_id) }]);
+        } catch {
+          // The chunk failed as a whole (its attempts ran out): each of its groups goes on its own.
+        }
+        const byGroup = new Map(results.map((r) => [r.group_id, r]));
+        const unsent: [PendingGroup, number][] = [];
+        for (const group of chunk) {
+          const result = byGroup.get(group.group_id);
+          if (!result || !('record' in result)) unsent.push([group, result?.attempts ?? 0]);
+          else {
+            sent.push(result.record);
+            sending--;
+          }
+        }
+        await Promise.all(unsent.map(([group, tried]) => alone(group, tried)));
+      }),
+    ]);
+  } else {
+    await Promise.all(groups.map((group) => (group.paced !== false ? deliver(input, group, isPatched) : alone(group))));
+  }
   done = true;
   await recording;
   return { sent, recorded };

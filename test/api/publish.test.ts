@@ -353,6 +353,34 @@ describe('live channels (a local gateway of our http protocol)', () => {
     assert.ok(!text.includes(TOKEN));
   });
 
+  test('30 unpaced groups go in two chunks; the group its chunk could not send goes alone, both tries counted: partial', async () => {
+    const { api, segment, groups, offer } = await liveTenant({ groups: 30 });
+    const refused = groups[27]!;
+    gateway.failTo(refused.address, 400);
+    const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id });
+    const id = res.body.data.publications[0].id;
+    const done = await finished(api, id, 60_000);
+    assert.equal(done.status, 'partial');
+    for (const { address } of groups) if (address !== refused.address) assert.equal(gateway.messages(address).length, 1, address);
+    for (const d of done.deliveries) {
+      const failed = d.group_id === refused.group._id;
+      assert.equal(d.status, failed ? 'failed' : 'sent', d.group_id);
+      assert.equal(d.attempts, failed ? 2 : 1, d.group_id);
+      if (failed) assert.match(d.error, /gateway answered 400/);
+      else assert.ok(d.sent_at);
+    }
+    const events = (await app.temporal.client.workflow.getHandle(publicationWorkflowId(id)).fetchHistory()).events ?? [];
+    const scheduled = (type: string) => events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === type);
+    assert.deepEqual(
+      scheduled('deliverToGroups').map((e) => defaultPayloadConverter.fromPayload<string>(e.userMetadata!.summary!).split(':')[0]),
+      ['send to 25 groups', 'send to 5 groups'],
+    );
+    assert.deepEqual(
+      scheduled('deliverToGroup').map((e) => defaultPayloadConverter.fromPayload<string>(e.userMetadata!.summary!)),
+      [`send to Live group 27 (${refused.group._id})`],
+    );
+  });
+
   test('transient errors are retried; a permanent one fails that group only: partial', async () => {
     const { api, segment, groups, offer } = await liveTenant({ groups: 2 });
     gateway.failTo(groups[1]!.address, 400);

@@ -60,6 +60,14 @@ function fakeActivities() {
       }
       return undefined;
     },
+    /** A chunk of unpaced groups: grp_ok is sent, the others are reported not sent (and go alone). */
+    async deliverToGroups(r: { group_ids: string[] }) {
+      return r.group_ids.map((group_id) =>
+        group_id === 'grp_ok'
+          ? { group_id, message_id: 'gw_1', record: { group_id, with_image: false, sent_at: new Date().toISOString(), attempts: 1 } }
+          : { group_id, error: 'the gateway answered 503', attempts: 1 },
+      );
+    },
     async recordSentDeliveries() {},
     async failDelivery() {},
     async reserveReplySlot() {
@@ -216,6 +224,23 @@ async function main(): Promise<void> {
       [
         {
           publication_id: 'pub_replay_batches',
+          account: 'acc_replay',
+          environment: 'live',
+          groups: ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'].map((group_id) => ({
+            group_id,
+            name: `Group ${group_id}`,
+            paced: group_id === 'grp_paced',
+          })),
+        },
+      ],
+    ],
+    // The same fan-out after publication-chunked-sends: its unpaced groups in one chunk, those it did not send alone.
+    [
+      'publication',
+      'chunked-sends',
+      [
+        {
+          publication_id: 'pub_replay_chunks',
           account: 'acc_replay',
           environment: 'live',
           groups: ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'].map((group_id) => ({

@@ -42,12 +42,16 @@ interface Calls {
   completedWith: unknown[][];
   /** The activity inputs that carried the workflow's groups (none should). */
   carried: number;
+  /** The groups of each deliverToGroups. */
+  chunks: string[][];
+  /** The groups of each batch of sends recorded (recordSentDeliveries). */
+  recorded: string[][];
 }
 
 function fakes(plan: {
   groups: (string | { group_id: string; name: string; paced: boolean })[];
   slots?: Record<string, number>;
-  behaviour: Record<string, 'ok' | 'permanent' | 'flaky' | 'late' | 'late-unreserved' | 'uncompleted'>;
+  behaviour: Record<string, 'ok' | 'permanent' | 'flaky' | 'late' | 'late-unreserved' | 'uncompleted' | 'breaks-chunk'>;
 }) {
   const calls: Calls = {
     deliver: [],
@@ -60,6 +64,8 @@ function fakes(plan: {
     completing: [],
     completedWith: [],
     carried: 0,
+    chunks: [],
+    recorded: [],
   };
   const sent = new Set<string>();
   const flakes = new Set<string>();
@@ -99,6 +105,23 @@ function fakes(plan: {
       const record = { group_id: r.group_id, with_image: false, sent_at: new Date().toISOString(), attempts: 1 };
       // 'uncompleted': sent, but the completion failed (the send reports no status).
       return { outcome: 'sent', message_id: null, record, ...(behaviour === 'uncompleted' ? {} : { status: 'sent' }) };
+    },
+    async deliverToGroups(r: { group_ids: string[] }) {
+      calls.chunks.push(r.group_ids);
+      // 'breaks-chunk': the chunk fails as a whole (its attempts ran out).
+      if (r.group_ids.some((g) => plan.behaviour[g] === 'breaks-chunk')) throw ApplicationFailure.nonRetryable('the chunk failed');
+      return r.group_ids.map((group_id) => {
+        const behaviour = plan.behaviour[group_id];
+        if (behaviour === 'flaky' && !flakes.has(group_id)) flakes.add(group_id);
+        else if (behaviour === 'ok') {
+          sent.add(group_id);
+          return { group_id, message_id: null, record: { group_id, with_image: false, sent_at: new Date().toISOString(), attempts: 1 } };
+        }
+        return { group_id, error: behaviour === 'permanent' ? 'the gateway refused the destination' : 'gateway unavailable (503)', attempts: 1 };
+      });
+    },
+    async recordSentDeliveries(r: { deliveries: { group_id: string }[] }) {
+      calls.recorded.push(r.deliveries.map((d) => d.group_id));
     },
     async failDelivery(r: { group_id: string; error: string }) {
       calls.failed.push({ group: r.group_id, error: r.error });
@@ -246,6 +269,45 @@ test('groups given in the input: no beginPublication, and no activity receives t
   assert.deepEqual(calls.reserved, ['grp_given_paced']);
   // One local activity: complete.
   assert.equal(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length, 1);
+});
+
+test('unpaced groups in a fan-out go in chunks of 25, one activity each; a group its chunk did not send goes alone', async () => {
+  const groups = Array.from({ length: 30 }, (_, i) => ({ group_id: `grp_c${i}`, name: `Chunk ${i}`, paced: false }));
+  const behaviour = Object.fromEntries(groups.map((g) => [g.group_id, 'ok' as const]));
+  const { result, calls, history } = await run({ groups, behaviour: { ...behaviour, grp_c3: 'flaky', grp_c27: 'permanent' } }, true);
+  assert.deepEqual(result, { status: 'partial' });
+  assert.deepEqual(
+    calls.chunks,
+    [groups.slice(0, 25), groups.slice(25)].map((chunk) => chunk.map((g) => g.group_id)),
+  );
+  // The two the chunks did not send, each alone: the flaky one sent, the refused one failed (no retry of a permanent error).
+  assert.deepEqual(calls.deliver.sort(), ['grp_c27', 'grp_c3']);
+  assert.deepEqual(calls.failed, [{ group: 'grp_c27', error: 'the gateway refused the destination' }]);
+  // Every send a chunk made is recorded once, by the workflow (in batches, the rest with the completion).
+  const recorded = [
+    ...calls.recorded.flat(),
+    ...calls.completedWith
+      .flat()
+      .slice(calls.recorded.flat().length)
+      .map((r) => (r as { group_id: string }).group_id),
+  ];
+  assert.deepEqual(
+    recorded.sort(),
+    groups
+      .map((g) => g.group_id)
+      .filter((g) => g !== 'grp_c3' && g !== 'grp_c27')
+      .sort(),
+  );
+  const summary = (e: NonNullable<typeof history.events>[number]) => String(defaultPayloadConverter.fromPayload(e.userMetadata!.summary!));
+  assert.deepEqual(
+    history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverToGroups').map(summary),
+    ['send to 25 groups: Chunk 0 (grp_c0) … Chunk 24 (grp_c24)', 'send to 5 groups: Chunk 25 (grp_c25) … Chunk 29 (grp_c29)'],
+  );
+
+  // A chunk that fails as a whole: each of its groups goes alone.
+  const broken = await run({ groups: groups.slice(0, 3), behaviour: { ...behaviour, grp_c1: 'breaks-chunk' } }, true);
+  assert.deepEqual(broken.calls.chunks, [['grp_c0', 'grp_c1', 'grp_c2']]);
+  assert.deepEqual(broken.calls.deliver.sort(), ['grp_c0', 'grp_c1', 'grp_c2']);
 });
 
 test('one unpaced group: its send completes the publication, no local activity; if it could not, complete runs with that send', async () => {
