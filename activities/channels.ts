@@ -246,8 +246,8 @@ export function createChannelActivities(deps: ActivityDeps) {
 
     /**
      * Sends to several groups at once (a chunk of a fan-out), each as
-     * sendToGroup would: the groups are read in one query and each channel
-     * once. What each send did and when it was done, or the error
+     * sendToGroup would: the groups are read first (by `_id`, side by side)
+     * and each of their channels once, its credentials unsealed once. What each send did and when it was done, or the error
      * sendToGroup would have thrown, in the order of `groupIds`.
      */
     async sendToGroups(input: {

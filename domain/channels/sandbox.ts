@@ -1,15 +1,22 @@
 /** What the sandbox connector "sends": recorded once per idempotency key, never delivered. */
 import { Db } from 'mongodb';
-import { platformCollection } from '../db';
+import { isDuplicateKey, platformCollection } from '../db';
 
+/** Inserts the message under its key; a repeat finds the key taken and keeps the first (an insert costs the embedded FerretDB less than an upsert). */
 export async function recordSandboxMessage(
   db: Db,
   idempotencyKey: string,
   message: { to: string; text: string; imageUrl?: string },
 ): Promise<void> {
-  await platformCollection<{ _id: string }>(db, 'sandbox_messages').updateOne(
-    { _id: idempotencyKey },
-    { $setOnInsert: { to: message.to, text: message.text, image_url: message.imageUrl ?? null, at: new Date() } },
-    { upsert: true },
-  );
+  try {
+    await platformCollection<{ _id: string; to: string; text: string; image_url: string | null; at: Date }>(db, 'sandbox_messages').insertOne({
+      _id: idempotencyKey,
+      to: message.to,
+      text: message.text,
+      image_url: message.imageUrl ?? null,
+      at: new Date(),
+    });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
 }
