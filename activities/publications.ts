@@ -35,7 +35,7 @@ import { textForGroup } from '../domain/links/service';
 import type { ActivityDeps } from './index';
 import { createChannelActivities, isPacingWait } from './channels';
 import { isPacedSend } from '../domain/channels/pacing';
-import { reportInternalError, safeFailure } from './internal-errors';
+import { reportInternalError, safeFailure, withSafeFailures } from './internal-errors';
 
 interface Ref {
   publication_id: string;
@@ -335,9 +335,11 @@ export function createPublicationActivities(deps: ActivityDeps) {
      * on success: the workflow records the sends). A group whose send fails
      * is reported, not retried here: the workflow sends it again on its own,
      * with deliverToGroup's retries and failure record. A retry of the whole
-     * chunk (a worker lost mid-chunk) sends again under the same keys.
+     * chunk (a worker lost mid-chunk) sends again under the same keys; a
+     * failure of the whole chunk (reading its groups or channels) shows only
+     * the internal-error text, its cause logged.
      */
-    async deliverToGroups(r: ChunkRef): Promise<ChunkSendResult[]> {
+    deliverToGroups: withSafeFailures('a chunk of sends', async (r: ChunkRef): Promise<ChunkSendResult[]> => {
       const context = Context.current();
       const attempt = context.info.attempt;
       const content = contentOf(r);
@@ -370,7 +372,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
         const record = { group_id, with_image: send.value.withImage, sent_at: send.value.sentAt.toISOString(), attempts: attempt };
         return { group_id, message_id: send.value.providerMessageId, record };
       });
-    },
+    }),
 
     /** A group the publication could not reach: permanent error, or retries exhausted. */
     async failDelivery(r: GroupRef & { error: string }): Promise<void> {

@@ -1,4 +1,4 @@
-import { condition, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { condition, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
 import type { ChunkSendResult, GroupSendResult, PendingGroup, SentRecord } from '../activities/publications';
 import { CHANNEL_SEND_OPTIONS, MAX_WAKE_EARLY_MS, missedSlot, reason, WAKE_EARLY_MS, WAKE_MARGIN_MS } from './paced';
@@ -162,8 +162,9 @@ async function deliverInBatches(
         try {
           const summary = `send to ${chunk.length} groups: ${named(chunk[0]!)}${chunk.length > 1 ? ` … ${named(chunk[chunk.length - 1]!)}` : ''}`;
           results = await deliverToGroups.executeWithOptions({ summary }, [{ ...input, group_ids: chunk.map((g) => g.group_id) }]);
-        } catch {
+        } catch (err) {
           // The chunk failed as a whole (its attempts ran out): each of its groups goes on its own.
+          if (isCancellation(err)) throw err;
         }
         const byGroup = new Map(results.map((r) => [r.group_id, r]));
         const unsent: [PendingGroup, number][] = [];

@@ -197,7 +197,7 @@ test('late sends take the next free slot: arrivals on a channel and on each grou
           `publication ${id} to finish`,
           async () => {
             const p = (await api.get(`/publications/${id}`)).body.data;
-            return p.completed_at ? p : undefined;
+            return p.completed_at && p.status !== 'sending' ? p : undefined;
           },
           120_000,
         );

@@ -44,7 +44,7 @@ const finished = (api: ApiClient, id: string) =>
     `publication ${id} to finish`,
     async () => {
       const p = (await api.get(`/publications/${id}`)).body.data;
-      return p.completed_at ? p : undefined;
+      return p.completed_at && p.status !== 'sending' ? p : undefined;
     },
     60_000,
   );

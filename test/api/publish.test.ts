@@ -49,7 +49,9 @@ const finished = (api: ApiClient, id: string, timeoutMs?: number) =>
     `publication ${id} to finish`,
     async () => {
       const p = (await api.get(`/publications/${id}`)).body.data;
-      return p.completed_at ? p : undefined;
+      // One that completed while the request's move to `sending` ran reads `sending` for the few ms before that move
+      // puts its final status back (README, "Bookkeeping after the answer").
+      return p.completed_at && p.status !== 'sending' ? p : undefined;
     },
     timeoutMs,
   );
@@ -431,6 +433,39 @@ describe('live channels (a local gateway of our http protocol)', () => {
     const logged = workerLog.filter((e) => e.meta?.workflowId === publicationWorkflowId(id));
     assert.ok(logged.length >= 1, 'the cause is logged with the workflow id');
     assert.match(JSON.stringify(logged[0]!.meta!.cause), /authenticate data/);
+  });
+
+  test('a chunk that fails as a whole on a failure of ours records only the internal-error text; its groups then go alone', async () => {
+    const tenant = await seedTenant(app.db);
+    const api = new ApiClient(app.baseUrl, tenant.apiKey);
+    const channel = await createChannel(app.db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 0 }, randomBytes(32));
+    const segment = (await api.post('/segments', { name: `Sealed ${++n}` })).body.data;
+    const groups = [];
+    for (const name of ['Sealed A', 'Sealed B'])
+      groups.push(
+        await createGroup(app.db, tenant, {
+          name,
+          segment_id: segment.id,
+          channel: { id: channel._id, type: 'http', address: `1203630${++n}@g.us` },
+          minIntervalMs: 0,
+        }),
+      );
+    const offer = (await api.post('/offers', { url: `https://shop.example/sealed/${++n}`, title: 'Kettle' })).body.data;
+    const id = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0].id;
+    const handle = app.temporal.client.workflow.getHandle(publicationWorkflowId(id));
+    // The chunk's three attempts fail on reading its channel (about 3 s of backoff); then each group is sent on its own.
+    const events = await waitFor('the groups sent alone after their chunk', async () => {
+      const history = (await handle.fetchHistory()).events ?? [];
+      const alone = history.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverToGroup');
+      return alone.length === 2 ? history : undefined;
+    });
+    await handle.terminate('the test saw what it needed');
+    const chunk = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverToGroups');
+    assert.ok(chunk, 'the two unpaced groups went in a chunk');
+    const failed = events.find((e) => String(e.activityTaskFailedEventAttributes?.scheduledEventId) === String(chunk.eventId));
+    const failure = failed?.activityTaskFailedEventAttributes?.failure;
+    assert.equal(failure?.message, `internal error; quote ${publicationWorkflowId(id)}`);
+    assert.ok(!JSON.stringify(events).includes('authenticate data'), 'the cause stays in the log');
   });
 
   test('pacing: two publications to one group are spaced by its minimum interval', async () => {

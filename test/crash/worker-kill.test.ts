@@ -80,7 +80,10 @@ async function fanOut(name: string, prefix: string, minIntervalMs: number) {
 async function finishAfterRestart(api: ApiClient, publicationId: string) {
   const worker = startWorker();
   try {
-    await until('the publication to finish', async () => (await api.get(`/publications/${publicationId}`)).body.data.completed_at !== null);
+    await until('the publication to finish', async () => {
+      const p = (await api.get(`/publications/${publicationId}`)).body.data;
+      return p.completed_at !== null && p.status !== 'sending';
+    });
   } finally {
     worker.kill('SIGTERM');
     await once(worker, 'exit');

@@ -61,7 +61,7 @@ const publicationsOf = async (api: ApiClient, scheduleId: string) =>
 const finished = (api: ApiClient, id: string) =>
   waitFor(`publication ${id} to finish`, async () => {
     const p = (await api.get(`/publications/${id}`)).body.data;
-    return p.completed_at ? p : undefined;
+    return p.completed_at && p.status !== 'sending' ? p : undefined;
   });
 
 async function runsOf(scheduleId: string): Promise<WorkflowExecutionInfo[]> {
