@@ -211,6 +211,12 @@ async function main(): Promise<void> {
     workflowBundle: { codePath: WORKFLOW_BUNDLE },
     activities: fakeActivities(),
   });
+  // The groups of a fan-out given in the input: three unpaced (ok, refused, flaky) and a paced one.
+  const fanOutGroups = ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'].map((group_id) => ({
+    group_id,
+    name: `Group ${group_id}`,
+    paced: group_id === 'grp_paced',
+  }));
   const cases: [string, string, unknown[]][] = [
     // publication.fan-out.json (bare group ids, no send window) was recorded before the send window; it stays as it is.
     ['publication', 'send-window', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live' }]],
@@ -226,11 +232,7 @@ async function main(): Promise<void> {
           publication_id: 'pub_replay_batches',
           account: 'acc_replay',
           environment: 'live',
-          groups: ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'].map((group_id) => ({
-            group_id,
-            name: `Group ${group_id}`,
-            paced: group_id === 'grp_paced',
-          })),
+          groups: fanOutGroups,
         },
       ],
     ],
@@ -243,11 +245,7 @@ async function main(): Promise<void> {
           publication_id: 'pub_replay_chunks',
           account: 'acc_replay',
           environment: 'live',
-          groups: ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'].map((group_id) => ({
-            group_id,
-            name: `Group ${group_id}`,
-            paced: group_id === 'grp_paced',
-          })),
+          groups: fanOutGroups,
         },
       ],
     ],

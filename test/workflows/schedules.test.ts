@@ -114,7 +114,8 @@ describe('POST /schedules/{id}/run', () => {
     assert.equal(sends, 2, 'one message per group');
 
     await afterRunSecond(run!.workflowId); // runs are named by the second: from the next one on, a trigger is another run
-    await api.patch(`/schedules/${s.id}`, { status: 'paused' });
+    const paused = await api.patch(`/schedules/${s.id}`, { status: 'paused' });
+    assert.equal(paused.status, 200, paused.text);
     const again = await api.post(`/schedules/${s.id}/run`);
     assert.equal(again.status, 200, again.text);
     assert.notEqual(again.body.data.publications[0].id, queued.id, 'every run queues its own publication');
