@@ -28,7 +28,7 @@ import { ConnectorError, connectorFor } from './connectors/index';
 import type { ActivityDeps } from './index';
 
 /** What is sent, and how: the text, its markup, an image, the idempotency key and the pacing. */
-interface SendContent {
+export interface SendContent {
   text: string;
   format?: TemplateFormat;
   imageUrl: string | null;
@@ -265,8 +265,8 @@ export function createChannelActivities(deps: ActivityDeps) {
       return Promise.allSettled(
         input.groupIds.map(async (groupId) => {
           const group = groups.get(groupId);
-          const { channel } = targetOf(tenant, group, group?.channel_id ? channels.get(group.channel_id) : undefined);
-          return { ...(await sendTo(tenant, group!, channel, await input.content(groupId))), sentAt: new Date() };
+          const to = targetOf(tenant, group, group?.channel_id ? channels.get(group.channel_id) : undefined);
+          return { ...(await sendTo(tenant, to.group, to.channel, await input.content(groupId))), sentAt: new Date() };
         }),
       );
     },

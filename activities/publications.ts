@@ -33,7 +33,7 @@ import {
 } from '../domain/publications/store';
 import { textForGroup } from '../domain/links/service';
 import type { ActivityDeps } from './index';
-import { createChannelActivities, isPacingWait } from './channels';
+import { createChannelActivities, isPacingWait, SendContent } from './channels';
 import { isPacedSend } from '../domain/channels/pacing';
 import { reportInternalError, safeFailure, withSafeFailures } from './internal-errors';
 
@@ -125,6 +125,15 @@ async function mustGetPublication(deps: ActivityDeps, r: Ref) {
 
 /** What a send reads of its publication: set when it is queued, never changed after. */
 type Content = Pick<PublicationDoc, '_id' | 'text' | 'format' | 'image_url' | 'with_image' | 'link_codes'>;
+/** What a send of `publication` to a group carries: its text (with the group's tracked link), markup, image, idempotency key and pacing. */
+const sendContent = (publication: Content, groupId: string, pacing: SendContent['pacing']): SendContent => ({
+  text: textForGroup(publication.text, publication.link_codes, groupId),
+  ...(publication.format ? { format: publication.format } : {}),
+  imageUrl: publication.with_image ? publication.image_url : null,
+  idempotencyKey: `${publication._id}:${groupId}`,
+  ...(pacing ? { pacing } : {}),
+});
+
 /** Publications whose content a worker keeps, so the sends of a fan-out read it once rather than once per group. */
 const CONTENT_CACHE_SIZE = 256;
 
@@ -284,13 +293,9 @@ export function createPublicationActivities(deps: ActivityDeps) {
           account: r.account,
           environment: r.environment,
           groupId: r.group_id,
-          content: (whole ?? contentOf(r)).then((publication) => ({
-            text: textForGroup(publication.text, publication.link_codes, r.group_id),
-            ...(publication.format ? { format: publication.format } : {}),
-            imageUrl: publication.with_image ? publication.image_url : null,
-            idempotencyKey: `${publication._id}:${r.group_id}`,
-            ...(r.slot || r.unreserved ? { pacing: { slot: r.slot ?? null, attempt } } : {}),
-          })),
+          content: (whole ?? contentOf(r)).then((publication) =>
+            sendContent(publication, r.group_id, r.slot || r.unreserved ? { slot: r.slot ?? null, attempt } : undefined),
+          ),
         });
         const record = { with_image: sent.withImage, sent_at: new Date() };
         if (r.deferred) {
@@ -350,17 +355,8 @@ export function createPublicationActivities(deps: ActivityDeps) {
           account: r.account,
           environment: r.environment,
           groupIds: r.group_ids,
-          content: async (group_id) => {
-            const publication = await content;
-            return {
-              text: textForGroup(publication.text, publication.link_codes, group_id),
-              ...(publication.format ? { format: publication.format } : {}),
-              imageUrl: publication.with_image ? publication.image_url : null,
-              idempotencyKey: `${publication._id}:${group_id}`,
-              // Unreserved: should pacing have been set since, the send holds a slot itself (or fails, and goes alone).
-              pacing: { slot: null, attempt },
-            };
-          },
+          // Unreserved: should pacing have been set since, the send holds a slot itself (or fails, and goes alone).
+          content: async (group_id) => sendContent(await content, group_id, { slot: null, attempt }),
         })
         .finally(() => clearInterval(beating));
       return sends.map((send, i): ChunkSendResult => {
