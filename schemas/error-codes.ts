@@ -1,6 +1,6 @@
 /**
- * What each error code of the contract means, in one line: the README's
- * error table is generated from this (`npm run openapi`), so the two cannot
+ * What each error code of the contract means, in one line: the error table
+ * of docs/api-conventions.md is generated from this (`npm run openapi`), so the two cannot
  * drift. A code missing here does not compile.
  */
 import { ERROR_CODES, ERROR_STATUS, ErrorCode } from './openapi/common';
@@ -29,9 +29,9 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   method_not_allowed: 'the path exists with other methods (`Allow` header)',
   conflict: 'the resource changed while the request ran, or its state prevents the change (the message says which)',
   resource_in_use: 'something still links to the resource (the message names it)',
-  slug_taken: 'another segment of the account has this slug',
+  slug_taken: 'the slug is taken: a segment or store page of the account, or a store subdomain of any account',
   offer_archived: 'the offer is archived; restore it (status `pending`) first',
-  offer_not_publishable: 'the offer is rejected or archived',
+  offer_not_publishable: 'the offer is rejected or archived, or its coupon expired or was deactivated',
   destination_unavailable: 'the group or segment cannot receive a publication now (inactive, not connected, or no such group left)',
   idempotency_key_reused: 'the `Idempotency-Key` was used for a different request (method, path or body) within 24 hours',
   idempotency_in_progress: 'a request with this `Idempotency-Key` is still running: repeat it once that one has answered',
@@ -39,14 +39,14 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   channel_unavailable: "the conversation's channel was deleted or can no longer send (no gateway URL, no bot token)",
   payload_too_large: 'body over 128 KB',
   unsupported_media_type: 'a body that is not `application/json`',
-  rate_limited: "over 120 requests in the key's window (`Retry-After`)",
+  rate_limited: "over the credential's requests per minute (120 unless an operator set another; `Retry-After`)",
   internal_error: 'a bug; the message never carries internals — quote the `request_id`',
-  not_implemented: 'the operation is not built yet (list above)',
+  not_implemented: 'the operation is in the contract but not built yet (docs/README.md lists such operations)',
   service_unavailable:
     'a schedule run-now whose run no worker took within the wait (repeat it: it joins that run); a conversion whose marketplace API (Shopee short links) did not answer',
 };
 
-/** The README's error table: one row per code, by status. */
+/** The error table of docs/api-conventions.md: one row per code, by status. */
 export function errorTable(): string {
   const rows = (Object.keys(ERROR_CODES) as unknown as (keyof typeof ERROR_CODES)[])
     .flatMap((status) => ERROR_CODES[status].map((code: ErrorCode) => `| ${ERROR_STATUS[code]} | \`${code}\` | ${ERROR_MEANINGS[code]} |`))

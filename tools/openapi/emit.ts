@@ -3,7 +3,7 @@
  * this code base: collections, schemathesis, client generators), the Postman
  * collection made from it to `schemas/collection.json`, and the
  * operation types generated from it to `schemas/operation-types.d.ts`, and the
- * README's error table. The contract tests fail when any differs from the document.
+ * error table of docs/api-conventions.md. The contract tests fail when any differs from the document.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -11,7 +11,7 @@ import { openapiDocument } from '../../schemas/openapi/index';
 import { Document } from '../cli/api-commands';
 import { COLLECTION_JSON, collectionJson } from './collection';
 import { oauthDocument } from '../../schemas/openapi/oauth';
-import { README, withErrorTable } from './readme';
+import { API_CONVENTIONS, withErrorTable } from './generated-docs';
 import { OPERATION_TYPES, operationTypes } from './types';
 
 export const OPENAPI_JSON = resolve(__dirname, '../../../schemas/openapi.json');
@@ -26,8 +26,8 @@ async function main(): Promise<void> {
   console.log(`wrote ${OAUTH_OPENAPI_JSON}`);
   writeFileSync(OPERATION_TYPES, await operationTypes(openapiDocument));
   console.log(`wrote ${OPERATION_TYPES}`);
-  writeFileSync(README, withErrorTable(readFileSync(README, 'utf8')));
-  console.log(`wrote the error table of ${README}`);
+  writeFileSync(API_CONVENTIONS, withErrorTable(readFileSync(API_CONVENTIONS, 'utf8')));
+  console.log(`wrote the error table of ${API_CONVENTIONS}`);
 }
 
 main().catch((err: unknown) => {
