@@ -1,6 +1,6 @@
 /**
  * `POST /inbound/{channel_id}`: the public endpoint a chat gateway posts the
- * messages it receives to (README "Connecting a chat gateway"), and where
+ * messages it receives to (docs/guides/publishing.md, "Inbound"), and where
  * the Telegram Bot API delivers a telegram channel's updates. Outside
  * /api/v1: it is authenticated by the channel's own inbound secret
  * (`Authorization: Bearer oo_in_…` from a gateway, the

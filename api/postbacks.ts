@@ -1,6 +1,6 @@
 /**
  * `POST /postbacks/{integration_id}`: where an affiliate network reports a
- * commission (README "Commissions"). Outside /api/v1: it is authenticated by
+ * commission (docs/guides/commissions.md). Outside /api/v1: it is authenticated by
  * the endpoint's own secret — an HMAC-SHA256 signature of the raw body in
  * `X-Offerops-Signature: sha256=<hex>`, or `?token=<secret>` — not by an API
  * key. A bad proof is a 401 `invalid_signature`, logged with the endpoint and

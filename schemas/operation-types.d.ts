@@ -1274,7 +1274,7 @@ export interface components {
         };
         Error: {
             /**
-             * @description Stable machine-readable code; see the README for the meaning of each.
+             * @description Stable machine-readable code; docs/api-conventions.md ("Error codes") gives the meaning of each.
              * @enum {string}
              */
             code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "unknown_marketplace" | "link_unresolvable" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "expired_token" | "revoked_token" | "invalid_signature" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "integration_missing" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "idempotency_in_progress" | "conversation_closed" | "channel_unavailable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
@@ -1301,7 +1301,7 @@ export interface components {
              */
             created_at: string;
         };
-        /** @description The credential of the request: an API key, or an access token of an application (README "Applications and tokens"). */
+        /** @description The credential of the request: an API key, or an access token of an application (docs/api-conventions.md, "Applications and tokens"). */
         Actor: components["schemas"]["KeyActor"] | components["schemas"]["ApplicationActor"];
         KeyActor: {
             /** @enum {string} */
@@ -2580,7 +2580,7 @@ export interface components {
             seo_title?: string | null;
             /** @description description of the home page for search engines */
             seo_description?: string | null;
-            /** @description the store's address (`/s/{subdomain}/`), unique across accounts: a taken one is a 409 `slug_taken`; a reserved word (`www`, `api`, `admin`, … see README "Storefront"), a name starting `acc-` or containing `--` is a 400 `validation_failed` */
+            /** @description the store's address (`/s/{subdomain}/`), unique across accounts: a taken one is a 409 `slug_taken`; a reserved word (`www`, `api`, `admin`, … see docs/guides/storefront.md), a name starting `acc-` or containing `--` is a 400 `validation_failed` */
             subdomain?: string;
             /**
              * Format: hostname

@@ -1,6 +1,6 @@
 /**
  * Our JSON protocol for chat gateways (WhatsApp and others), documented in
- * the README: `POST {url}/messages`, `Authorization: Bearer <token>`,
+ * docs/guides/publishing.md: `POST {url}/messages`, `Authorization: Bearer <token>`,
  * `{to, text, image_url?, idempotency_key}` → 2xx `{id?}`. Gateways must
  * deduplicate on `idempotency_key`: a send whose answer was lost is repeated
  * with the same key.

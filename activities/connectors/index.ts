@@ -3,7 +3,7 @@
  * Each classifies failures as transient (retried) or permanent (that group
  * fails), and no error message carries a token or a destination address.
  *
- * - `http`: our JSON protocol for chat gateways (http.ts, README);
+ * - `http`: our JSON protocol for chat gateways (http.ts, docs/guides/publishing.md);
  * - `telegram`: the Bot API, which cannot deduplicate (telegram.ts);
  * - `sandbox`: test environment: recorded, not sent (sandbox.ts).
  */

@@ -278,7 +278,7 @@ let lastWrite: Promise<unknown> = Promise.resolve();
  * hangs on concurrent bulk updates (UPSERT_BATCH); a publication's deliveries
  * end together in one worker, a click batch and a commission in one API
  * process. Writers in different processes can still meet on one document on
- * FerretDB (see README "Analytics"). One queue for every document: a write of
+ * FerretDB (see docs/guides/analytics.md). One queue for every document: a write of
  * several documents waits for no other in a different order (no lock-order
  * deadlock).
  */
@@ -487,7 +487,7 @@ function nextMonth(month: string): string {
  * from before month documents existed: the month after the one in which any
  * local day of `now` falls (a fact counted before now has a local day at most
  * a day after now's UTC day); earlier months are read from their day
- * documents, which hold everything (README "Analytics").
+ * documents, which hold everything (docs/guides/analytics.md).
  */
 export async function startMonthBuckets(db: Db, now: Date = new Date()): Promise<string> {
   const markers = platformCollection<MonthBucketsMarker>(db, 'analytics_state');

@@ -80,7 +80,7 @@ export const CLICK_FLUSH_MS = 1_000;
  * its size (about 1 ms of the embedded FerretDB's CPU each), so under load
  * the batches are flushed by time, about once a second, not by size: at
  * 4,000 clicks a second, 500 a batch cost ~35 µs of the database per click,
- * 4,000 a batch ~5 (measured apart, README "bench:links"). A batch of 5,000
+ * 4,000 a batch ~5 (measured apart, docs/benchmarks/links.md). A batch of 5,000
  * is ~400 kB.
  */
 export const CLICK_BATCH = 5_000;

@@ -28,7 +28,7 @@ export type IntegrationConfig =
  */
 export const SUB_ID_PARAMS: Record<Exclude<Marketplace, 'other'>, string> = {
   amazon: 'ascsubtag',
-  mercadolivre: 'sub_id', // Mercado Livre documents no sub-id parameter: set the one your reports return (README)
+  mercadolivre: 'sub_id', // Mercado Livre documents no sub-id parameter: set the one your reports return (docs/guides/links.md)
   shopee: 'sub_id',
   aliexpress: 'dp',
   magalu: 'utm_term',

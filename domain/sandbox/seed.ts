@@ -19,7 +19,7 @@ import { DomainDeps } from '../resource';
 import { createSegment } from '../segments/service';
 import { createTemplate } from '../templates/service';
 
-/** What the seed is made of: the values client authors can rely on (README "Sandbox"). */
+/** What the seed is made of: the values client authors can rely on (docs/guides/sandbox.md). */
 export const SANDBOX_SEED = {
   channel: { type: 'sandbox', name: 'Sandbox channel' },
   segment: { name: 'Sample segment', slug: 'sample-segment', description: 'Seeded sample data of the test environment' },

@@ -31,7 +31,7 @@ import {
   SubdomainTakenError,
 } from './store';
 
-/** The colours of each theme (README "Storefront"); a store's `colors` override them one by one. */
+/** The colours of each theme (docs/guides/storefront.md); a store's `colors` override them one by one. */
 export const THEME_COLORS: Record<StoreTheme, Record<ColorRole, string>> = {
   classic: { primary: '#c0392b', secondary: '#2c3e50', background: '#ffffff', text: '#222222' },
   minimal: { primary: '#111111', secondary: '#666666', background: '#ffffff', text: '#111111' },

@@ -5,7 +5,7 @@
  *
  * Workflow-safe: it imports only `@temporalio/common` and does no I/O, so the
  * workflows import it too (the one file of `domain/` they may import; see
- * the layout rules in the README). Typed start helpers are in ./start.ts.
+ * the import rules in docs/architecture/overview.md). Typed start helpers are in ./start.ts.
  */
 import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy } from '@temporalio/common';
 

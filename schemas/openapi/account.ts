@@ -12,7 +12,8 @@ export const schemas: Record<string, JsonSchema> = {
     created_at: dateTime('when the account was created'),
   }),
   Actor: {
-    description: 'The credential of the request: an API key, or an access token of an application (README "Applications and tokens").',
+    description:
+      'The credential of the request: an API key, or an access token of an application (docs/api-conventions.md, "Applications and tokens").',
     oneOf: [ref('KeyActor'), ref('ApplicationActor')],
   },
   KeyActor: record({

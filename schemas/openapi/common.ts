@@ -322,7 +322,7 @@ export const COMMON_SCHEMAS: Record<string, JsonSchema> = {
     {
       code: str({
         enum: Object.values(ERROR_CODES).flat(),
-        description: 'Stable machine-readable code; see the README for the meaning of each.',
+        description: 'Stable machine-readable code; docs/api-conventions.md ("Error codes") gives the meaning of each.',
       }),
       message: str({ description: 'Human-readable explanation; never contains secrets.' }),
       request_id: ref('RequestId'),

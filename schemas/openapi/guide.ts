@@ -1,7 +1,7 @@
 /**
  * The guide carried by the document itself (`info.description`, tag
  * descriptions): what the reference at `/docs` shows around the operations.
- * The one place these sections are written; the README points here.
+ * The one place these sections are written; docs/api-conventions.md points here.
  */
 import { ERROR_CODES } from './common';
 

@@ -240,8 +240,8 @@ export const operations: OperationDef[] = [
 
 /**
  * The body a gateway POSTs to `/inbound/{channel_id}` for each message it
- * receives (the inbound half of the `http` gateway protocol; README
- * "Connecting a chat gateway"). Outside /api/v1 and its key scheme: not an
+ * receives (the inbound half of the `http` gateway protocol;
+ * docs/guides/publishing.md). Outside /api/v1 and its key scheme: not an
  * operation of the document, validated with this schema.
  */
 export const INBOUND_MESSAGE: JsonSchema = object(

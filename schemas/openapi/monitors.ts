@@ -24,7 +24,7 @@ export const MONITOR_SOURCE_TYPES = ['merchant_xml', 'csv', 'json', 'search'] as
 export const MONITOR_STATES = ['active', 'paused'] as const;
 export const MONITOR_AUTOMATION_MODES = ['none', 'create', 'publish'] as const;
 
-/** Largest feed read (bytes on the wire) and largest search answer (read whole); also in the README. */
+/** Largest feed read (bytes on the wire) and largest search answer (read whole); also in docs/guides/monitors.md. */
 export const MONITOR_FEED_MAX_BYTES = 512 * 1024 * 1024;
 export const MONITOR_SEARCH_MAX_BYTES = 10 * 1024 * 1024;
 

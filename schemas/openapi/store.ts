@@ -108,7 +108,7 @@ export const schemas: Record<string, JsonSchema> = {
         pattern: '^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$',
         description:
           "the store's address (`/s/{subdomain}/`), unique across accounts: a taken one is a 409 `slug_taken`; a reserved word " +
-          '(`www`, `api`, `admin`, … see README "Storefront"), a name starting `acc-` or containing `--` is a 400 `validation_failed`',
+          '(`www`, `api`, `admin`, … see docs/guides/storefront.md), a name starting `acc-` or containing `--` is a 400 `validation_failed`',
       }),
       domain: nullable(
         str({

@@ -50,7 +50,7 @@ const finished = (api: ApiClient, id: string, timeoutMs?: number) =>
     async () => {
       const p = (await api.get(`/publications/${id}`)).body.data;
       // One that completed while the request's move to `sending` ran reads `sending` for the few ms before that move
-      // puts its final status back (README, "Bookkeeping after the answer").
+      // puts its final status back (docs/guides/publishing.md, "Bookkeeping after the answer").
       return p.completed_at && p.status !== 'sending' ? p : undefined;
     },
     timeoutMs,

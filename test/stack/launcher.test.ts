@@ -119,7 +119,7 @@ describe('npm start, stopped every way', () => {
     const started = await npmStart(port);
     accountId = /Demo account (acc_\w+) \(keys shown once, keep them\):/.exec(started.stdout)![1]!;
     assert.match(started.stdout, /live key: oo_live_\w+\n {2}test key: oo_test_\w+\n/);
-    // The demo account is made like `admin account create`: its test key finds the seeded sandbox (README "Sandbox").
+    // The demo account is made like `admin account create`: its test key finds the seeded sandbox (docs/guides/sandbox.md).
     const testKey = /test key: (oo_test_\w+)/.exec(started.stdout)![1]!;
     const offers = (await (
       await fetch(`http://127.0.0.1:${port}/api/v1/offers`, { headers: { authorization: `Bearer ${testKey}` } })

@@ -2,7 +2,7 @@
  * The recipe library (recipes/*.json): each file is a body POST /journeys
  * accepts — valid against the contract's JourneyCreate schema, a trigger of
  * the event catalogue, a graph that breaks none of the graph rules — and the
- * library has the recipes the README lists.
+ * library has the recipes docs/guides/journeys.md lists.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

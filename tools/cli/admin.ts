@@ -542,7 +542,7 @@ export async function contractTest(db: Db, { values, stack }: AdminInput) {
   const account = await accountOf(db, values);
   if (values.list === true) return { runs: (await listRuns(db, account)).map(runSummary) };
   const baseUrl = baseUrlOf(values, stack);
-  // The dev receiver's certificate, when there is one: the stack trusts it if started as the README says.
+  // The dev receiver's certificate, when there is one: the stack trusts it if started as the README's walkthrough says.
   const dir = join(dataDir(), 'dev-receiver');
   const receiver = existsSync(join(dir, 'cert.pem')) ? await startReceiver(certificate(dir)) : undefined;
   try {

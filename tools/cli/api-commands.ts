@@ -1,7 +1,7 @@
 /**
  * The API commands of `offerops`, derived at run time from the OpenAPI
  * document (`schemas/openapi.json`, or the file OFFEROPS_OPENAPI names): no
- * operation, parameter or scope is written here. The rule, also in the README:
+ * operation, parameter or scope is written here. The rule, also in docs/guides/cli.md:
  *
  * - group: the operation's first tag in lower case, spaces as `-` (no tag: the
  *   first segment of its path); a tag that would shadow a built-in command

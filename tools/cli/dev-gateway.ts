@@ -1,6 +1,6 @@
 /**
  * `offerops dev gateway`: a sample chat gateway of our http connector
- * protocol (README "Connecting a chat gateway"), to try publishing on one
+ * protocol (docs/guides/publishing.md), to try publishing on one
  * machine. It answers `POST <any base>/messages` (Bearer token, `{to, text,
  * image_url?, idempotency_key}`) with `{"id": "msg_…"}`, deduplicates on
  * `idempotency_key` as a real gateway must, and prints each new message as
