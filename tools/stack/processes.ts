@@ -107,18 +107,35 @@ export function output(command: string, args: string[], opts: { cwd?: string; en
  * internal services), while a server binding it by number (SO_REUSEADDR, the
  * default in Node, Go and mongod) still can. Without it, a port we picked and
  * released could go to the next program that asks for any free port.
+ * A connection someone else made meanwhile (a health poller) is cut, never
+ * waited for: `server.close` would wait for it to end.
  */
 async function closeKeepingPort(server: Server): Promise<void> {
-  const accepted = once(server, 'connection') as Promise<[Socket]>;
+  const accepted = new Set<Socket>();
+  let closing = false;
   const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
   client.on('error', () => undefined);
-  const [socket] = await accepted;
+  const mine = new Promise<Socket>((resolve) => {
+    server.on('connection', (socket) => {
+      accepted.add(socket);
+      socket.on('error', () => undefined);
+      if (closing) socket.destroy();
+      if (client.localPort !== undefined && socket.remotePort === client.localPort) resolve(socket);
+    });
+    // The client's port is known once it connected; a connection accepted before that is looked at again.
+    client.once('connect', () => {
+      for (const socket of accepted) if (socket.remotePort === client.localPort) resolve(socket);
+    });
+  });
+  const socket = await mine;
   const clientClosed = once(client, 'close');
   socket.end(); // our FIN first: the TIME_WAIT stays on the server's port
   client.end();
   await clientClosed;
-  socket.destroy();
-  await new Promise((resolve) => server.close(resolve));
+  closing = true;
+  const closed = new Promise((resolve) => server.close(resolve));
+  for (const other of accepted) other.destroy();
+  await closed;
 }
 
 /** Ports the OS considers free right now (all held open together, so they differ). */
@@ -269,14 +286,19 @@ export class ManagedChild {
     return this.child.pid !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** An error that says how the child ended, with the end of its log. */
-  failure(): Error {
+  /** How the child ended: "ferretdb was killed by SIGKILL". */
+  get ending(): string {
     const how = this.child.signalCode
       ? `was killed by ${this.child.signalCode}`
       : this.child.exitCode !== null
         ? `exited with code ${this.child.exitCode}`
         : `could not be started (${this.spawnError?.message ?? 'unknown error'})`;
-    return new Error(`${this.name} ${how}; last lines of ${this.logFile}:\n${logTail(this.logFile)}`);
+    return `${this.name} ${how}`;
+  }
+
+  /** An error that says how the child ended, with the end of its log. */
+  failure(): Error {
+    return new Error(`${this.ending}; last lines of ${this.logFile}:\n${logTail(this.logFile)}`);
   }
 
   /** Throws `failure()` unless the child still runs (a `poll` check). */
@@ -296,14 +318,45 @@ export class ManagedChild {
   }
 }
 
+/** What `Supervisor.spawn` runs, kept to run it again after a crash. */
+interface SpawnSpec {
+  command: string;
+  args: string[];
+  opts: { env?: NodeJS.ProcessEnv; stdin?: StdioPipe | StdioNull; stdout?: 'log' | 'pipe' | 'inherit' };
+}
+
+/** When a crashed child is started again, and when the stack gives up on it. */
+export interface RestartPolicy {
+  /** The wait before the first restart; it doubles with each crash in the window, up to maxBackoffMs. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** More crashes than this within windowMs: the child keeps crashing, and the stack stops. */
+  maxCrashes: number;
+  windowMs: number;
+}
+
+export const RESTART_POLICY: RestartPolicy = { backoffMs: 1_000, maxBackoffMs: 30_000, maxCrashes: 5, windowMs: 5 * 60_000 };
+
+/** One named child over its restarts. */
+interface Service {
+  spec: SpawnSpec;
+  current: ManagedChild;
+  /** When it crashed, within the policy's window. */
+  crashes: number[];
+}
+
 /**
  * Owns everything one stack started, under one data directory, and stops it
- * all (once, in reverse order) on `stop()`.
+ * all (once, in reverse order) on `stop()`. Once `restartCrashed` is called
+ * (the stack is up), a child that ends on its own is started again with
+ * backoff; one that keeps crashing ends the stack (`onUnexpectedExit`).
  */
 export class Supervisor {
-  /** Called when a child ends without being asked to. */
+  /** Called when a child ends without being asked to and is not (or no longer) restarted. */
   onUnexpectedExit: (child: ManagedChild) => void = () => undefined;
   private readonly cleanups: Array<() => Promise<void> | void> = [];
+  private readonly services = new Map<string, Service>();
+  private restartPolicy?: RestartPolicy;
   private stopped?: Promise<void>;
 
   private constructor(
@@ -338,13 +391,35 @@ export class Supervisor {
     return this.stopped !== undefined;
   }
 
-  spawn(
-    name: string,
-    command: string,
-    args: string[],
-    opts: { env?: NodeJS.ProcessEnv; stdin?: StdioPipe | StdioNull; stdout?: 'log' | 'pipe' | 'inherit' } = {},
-  ): ManagedChild {
+  /** From now on, children spawned with `restart` are started again when they crash (see RestartPolicy). */
+  restartCrashed(policy: RestartPolicy = RESTART_POLICY): void {
+    this.restartPolicy = policy;
+  }
+
+  /** The arguments `name` is started with after a crash (e.g. the port a server chose at its first start). */
+  restartWith(name: string, args: string[]): void {
+    const service = this.services.get(name);
+    if (service) service.spec.args = args;
+  }
+
+  spawn(name: string, command: string, args: string[], opts: SpawnSpec['opts'] & { restart?: boolean } = {}): ManagedChild {
+    const { restart, ...spawnOpts } = opts;
+    const spec: SpawnSpec = { command, args, opts: spawnOpts };
+    const current = this.start(name, spec, restart === true);
+    if (restart) {
+      const service: Service = { spec, current, crashes: [] };
+      this.services.set(name, service);
+      // Stopped once, in its place in the order, whichever process it is by then.
+      this.defer(() => service.current.stop());
+    } else {
+      this.defer(() => current.stop());
+    }
+    return current;
+  }
+
+  private start(name: string, spec: SpawnSpec, restartable: boolean): ManagedChild {
     if (this.stopping) throw new Error(`not starting ${name}: the stack is stopping`);
+    const { command, args, opts } = spec;
     const logFile = join(this.dataDir, 'logs', `${name}.log`);
     const output = opts.stdout === 'inherit' ? 'inherit' : openSync(logFile, 'a');
     if (typeof output === 'number') writeSync(output, `${RUN_MARK} ${name} started at ${new Date().toISOString()}\n`);
@@ -364,23 +439,54 @@ export class Supervisor {
     if (child.pid !== undefined) {
       writeFileSync(pidFile, JSON.stringify({ pid: child.pid, cmdline: [command, ...args].join(' ') } satisfies PidRecord));
     }
-    const managed = new ManagedChild(name, child, logFile, (ended, expected) => {
+    return new ManagedChild(name, child, logFile, (ended, expected) => {
       rmSync(pidFile, { force: true });
       if (expected || this.stopping) return;
+      const crashed = () => (restartable ? this.crashed(ended) : this.onUnexpectedExit(ended));
       // A stop signal sent to the terminal's process group reaches the children
       // too, and one may end before our own handler has run: it is a stop, not a
       // failure, if that handler starts stopping within a moment.
       const bySignal = ended.child.signalCode;
       if (bySignal === null || !STOP_SIGNALS.includes(bySignal as StopSignal)) {
-        this.onUnexpectedExit(ended);
+        crashed();
         return;
       }
       setTimeout(() => {
-        if (!this.stopping) this.onUnexpectedExit(ended);
+        if (!this.stopping) crashed();
       }, SIGNAL_GRACE_MS);
     });
-    this.defer(() => managed.stop());
-    return managed;
+  }
+
+  /** A restartable child ended on its own: started again after its backoff, unless it keeps crashing (or restarts are off). */
+  private crashed(ended: ManagedChild): void {
+    const service = this.services.get(ended.name);
+    const policy = this.restartPolicy;
+    if (!service || !policy) {
+      this.onUnexpectedExit(ended);
+      return;
+    }
+    const now = Date.now();
+    service.crashes = [...service.crashes.filter((at) => at > now - policy.windowMs), now];
+    const count = service.crashes.length;
+    if (count > policy.maxCrashes) {
+      this.log(`${ended.name} crashed ${count} times within ${policy.windowMs / 60_000} min: it keeps crashing, so the stack stops`);
+      this.onUnexpectedExit(ended);
+      return;
+    }
+    const waitMs = Math.min(policy.maxBackoffMs, policy.backoffMs * 2 ** (count - 1));
+    this.log(
+      `${ended.ending}; restarting it in ${waitMs / 1000} s (crash ${count} of at most ${policy.maxCrashes} within ${policy.windowMs / 60_000} min)`,
+    );
+    setTimeout(() => {
+      if (this.stopping) return;
+      try {
+        service.current = this.start(ended.name, service.spec, true);
+        this.log(`${ended.name} restarted (pid ${service.current.child.pid})`);
+      } catch (err) {
+        this.log(`${ended.name} could not be restarted: ${(err as Error).message}`);
+        this.onUnexpectedExit(ended);
+      }
+    }, waitMs);
   }
 
   /** Runs `cleanup` on stop, before everything registered earlier. */

@@ -169,7 +169,7 @@ async function startMongo(supervisor: Supervisor, ports: SavedPorts, log: Log): 
     const port = await ports.pick('mongodb');
     const dbpath = join(supervisor.dataDir, 'mongod');
     mkdirSync(dbpath, { recursive: true });
-    const child = supervisor.spawn('mongod', mongod, ['--dbpath', dbpath, '--bind_ip', '127.0.0.1', '--port', String(port)]);
+    const child = supervisor.spawn('mongod', mongod, ['--dbpath', dbpath, '--bind_ip', '127.0.0.1', '--port', String(port)], { restart: true });
     const uri = `mongodb://127.0.0.1:${port}/`;
     await waitForMongo(uri, () => child.assertRunning());
     ports.keep('mongodb', port);
@@ -179,9 +179,11 @@ async function startMongo(supervisor: Supervisor, ports: SavedPorts, log: Log): 
   let port = await ports.reuse('mongodb'); // else FerretDB picks one itself
   const uri = await retryTakenPort('FerretDB', log, async (taken) => {
     if (taken !== null) port = null;
-    const child = supervisor.spawn('ferretdb', binary, ['--listen', `127.0.0.1:${port ?? 0}`, '--dir', join(supervisor.dataDir, 'ferretdb')], {
+    const dir = join(supervisor.dataDir, 'ferretdb');
+    const child = supervisor.spawn('ferretdb', binary, ['--listen', `127.0.0.1:${port ?? 0}`, '--dir', dir], {
       stdin: 'pipe', // FerretDB exits when this pipe closes, i.e. when we do.
       stdout: 'pipe', // its one line: the URI, once it listens
+      restart: true,
     });
     const lines = createInterface({ input: child.child.stdout! });
     const [line] = (await Promise.race([
@@ -189,6 +191,8 @@ async function startMongo(supervisor: Supervisor, ports: SavedPorts, log: Log): 
       child.exited.then(() => Promise.reject(child.failure())),
     ])) as [string];
     await waitForMongo(line, () => child.assertRunning());
+    // Restarted after a crash, it listens where clients already connect.
+    supervisor.restartWith('ferretdb', ['--listen', `127.0.0.1:${new URL(line).port}`, '--dir', dir]);
     return line;
   });
   const listening = Number(new URL(uri).port);
@@ -246,7 +250,7 @@ async function startTemporal(
       '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort),
       '--namespace', namespace,
       '--log-level', 'warn',
-    ]);
+    ], { restart: true });
     await waitForTemporal(`127.0.0.1:${port}`, { check: () => child.assertRunning() });
   });
   ports.keep('temporal', port);
@@ -274,8 +278,8 @@ async function startApp(supervisor: Supervisor, stack: Stack, port?: number): Pr
     ...(stack.temporalUiUrl ? { OFFEROPS_TEMPORAL_UI_URL: stack.temporalUiUrl } : {}),
   };
   const dist = resolve(__dirname, '../..');
-  const worker = supervisor.spawn('worker', process.execPath, [join(dist, 'worker/main.js')], { env });
-  const api = supervisor.spawn('api', process.execPath, [join(dist, 'api/main.js')], { env });
+  const worker = supervisor.spawn('worker', process.execPath, [join(dist, 'worker/main.js')], { env, restart: true });
+  const api = supervisor.spawn('api', process.execPath, [join(dist, 'api/main.js')], { env, restart: true });
   const origin = `http://127.0.0.1:${apiPort}`;
   await poll(
     `${origin}/healthz`,

@@ -110,6 +110,8 @@ async function main(): Promise<void> {
   });
   try {
     const stack = await startStack({ supervisor, withApp: true, port, log });
+    // A server that crashes is started again; one that keeps crashing stops everything.
+    supervisor.restartCrashed();
     supervisor.onUnexpectedExit = (child) => {
       log(child.failure().message);
       log('stopping …');

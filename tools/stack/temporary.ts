@@ -37,6 +37,7 @@ export async function runOnTemporaryStack(run: TemporaryRun): Promise<number | n
   });
   try {
     const stack = await startStack({ supervisor, log, ...run.stack });
+    supervisor.restartCrashed();
     const started: { main?: ManagedChild } = {};
     // The main child's exit is the end of the run, not a failure of the stack.
     supervisor.onUnexpectedExit = (child) => {
