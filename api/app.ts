@@ -29,7 +29,8 @@ import { AppDeps, Handler, HandlerDeps, OperationId, Request } from './handlers/
 import { authenticate, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
 import { idempotency } from './middleware/idempotency';
-import { front } from './middleware/errors';
+import { front, UNAVAILABLE_RETRY_AFTER_S } from './middleware/errors';
+import { unavailableDependency } from '../domain/dependencies';
 import { rateLimit } from './middleware/rate-limit';
 import { RequestLog } from './middleware/request-log';
 import { AppMiddleware, AsyncStep, authOf, RequestState } from './middleware/state';
@@ -39,6 +40,8 @@ import { RouteTable } from './routes';
 export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT = 128 * 1024;
 export const RATE_LIMIT = { limit: DEFAULT_RATE_LIMIT, windowMs: 60_000 };
+/** How long a request may take before it is answered 503 `service_unavailable`. */
+export const REQUEST_TIMEOUT_MS = 10_000;
 
 function invoke(op: Operation, handler: Handler<OperationId>, deps: HandlerDeps): AppMiddleware {
   return async (ctx) => {
@@ -59,21 +62,67 @@ function invoke(op: Operation, handler: Handler<OperationId>, deps: HandlerDeps)
   };
 }
 
-/** Answers healthy only when MongoDB and Temporal both answer. */
-function healthz(deps: AppDeps): AppMiddleware {
-  return async (ctx) => {
-    const [mongodb, temporal] = await Promise.all([
-      deps.db.command({ ping: 1 }).then(
-        () => true,
-        () => false,
+/** How long a health check waits for each dependency: /healthz and /readyz answer within 2 s whatever happens. */
+export const HEALTH_CHECK_MS = 1_500;
+
+/** `probe` resolved within HEALTH_CHECK_MS: null, else why not. */
+async function check(probe: () => Promise<unknown>): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>(
+    (resolve) => (timer = setTimeout(() => resolve(`no answer within ${HEALTH_CHECK_MS / 1000} s`), HEALTH_CHECK_MS)),
+  );
+  const answered = probe().then(
+    () => null,
+    (err: unknown) => `unreachable (${unavailableDependency(err) ? 'no answer' : 'error'})`,
+  );
+  try {
+    return await Promise.race([answered, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Each dependency's state: null when it answers, else why not. */
+async function dependencies(deps: AppDeps): Promise<{ mongodb: string | null; temporal: string | null }> {
+  const [mongodb, temporal] = await Promise.all([
+    check(() => deps.db.command({ ping: 1 })),
+    check(() =>
+      deps.temporal.client.withDeadline(Date.now() + HEALTH_CHECK_MS, () =>
+        deps.temporal.client.workflowService.describeNamespace({ namespace: deps.temporal.namespace }),
       ),
-      deps.temporal.client.workflowService.describeNamespace({ namespace: deps.temporal.namespace }).then(
-        () => true,
-        () => false,
-      ),
-    ]);
-    ctx.status = mongodb && temporal ? 200 : 503;
-    ctx.body = { status: mongodb && temporal ? 'ok' : 'unavailable', mongodb, temporal, request_id: ctx.state.requestId };
+    ),
+  ]);
+  return { mongodb, temporal };
+}
+
+/**
+ * `/healthz`: 200 only when MongoDB and Temporal both answer, else 503 naming
+ * the one down and why; `/readyz` (for load balancers): the same, and 503
+ * while the process drains for a stop; `/livez`: 200 while the process answers.
+ */
+function health(deps: AppDeps, draining: () => boolean): Record<string, AsyncStep> {
+  const report = async (ctx: Parameters<AppMiddleware>[0], ready: boolean) => {
+    const state = await dependencies(deps);
+    const down = Object.entries(state).filter(([, why]) => why !== null);
+    const ok = down.length === 0 && (!ready || !draining());
+    ctx.status = ok ? 200 : 503;
+    if (!ok) ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
+    ctx.body = {
+      status: ok ? 'ok' : 'unavailable',
+      mongodb: state.mongodb === null,
+      temporal: state.temporal === null,
+      ...(down.length ? { down: Object.fromEntries(down) } : {}),
+      ...(ready && draining() ? { draining: true } : {}),
+      request_id: ctx.state.requestId,
+    };
+  };
+  return {
+    '/healthz': (ctx) => report(ctx, false),
+    '/readyz': (ctx) => report(ctx, true),
+    '/livez': (ctx) => {
+      ctx.body = { status: 'ok', request_id: ctx.state.requestId };
+      return Promise.resolve();
+    },
   };
 }
 
@@ -155,8 +204,14 @@ function dispatch(routes: RouteTable<AsyncStep>): AsyncStep {
 /** What an app holds beyond its requests: waiting log lines, reserved rate-limit slots, clicks, bookkeeping after answers. */
 const held = new WeakMap<
   Koa<RequestState>,
-  { log: RequestLog; windows: WindowReserver; clicks: ClickBuffer; redirect: LinkRedirect; afterAnswer: AfterAnswer }
+  { log: RequestLog; windows: WindowReserver; clicks: ClickBuffer; redirect: LinkRedirect; afterAnswer: AfterAnswer; draining: boolean }
 >();
+
+/** Marks the app as stopping: /readyz answers 503 from now on, so a load balancer sends no new requests. */
+export function drainApp(app: Koa<RequestState>): void {
+  const h = held.get(app);
+  if (h) h.draining = true;
+}
 
 /** Writes the access log lines still waiting for their batch (at once) and stores their request-log entries (resolves when stored). */
 export async function flushRequestLog(app: Koa<RequestState>): Promise<void> {
@@ -206,15 +261,19 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   const windows = new WindowReserver(deps.db, (deps.rateLimit ?? RATE_LIMIT).windowMs);
   const clicks = new ClickBuffer(deps.db, deps.logger, deps.clickFlushMs);
   const afterAnswer = new AfterAnswer((err) => deps.logger.error({ err }, 'bookkeeping after an answer failed'));
-  held.set(app, { log, windows, clicks, redirect: linkRedirect(deps, clicks, log), afterAnswer });
+  const h = { log, windows, clicks, redirect: linkRedirect(deps, clicks, log), afterAnswer, draining: false };
+  held.set(app, h);
   const api = dispatch(buildRoutes({ ...deps, afterAnswer }, windows));
-  app.use(front(log));
-  const health = healthz(deps);
+  const { client } = deps.temporal;
+  app.use(
+    front(log, { ms: deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, temporalDeadline: (deadline, fn) => client.withDeadline(deadline, fn) }),
+  );
+  const probes = health(deps, () => h.draining);
   // Everything outside the versioned API; none of it answers a path under `/api/v1/`.
   const site = compose<ParameterizedContext<RequestState>>([
     async (ctx, next) => {
-      if (ctx.path === '/healthz' && ctx.method === 'GET') await health(ctx, next);
-      else await next();
+      const probe = ctx.method === 'GET' ? probes[ctx.path] : undefined;
+      await (probe ? probe(ctx, next) : next());
     },
     inbound(deps),
     oauthToken(deps),
@@ -230,6 +289,13 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   // Koa's central error log: a bug inside a request (front answered 500) or an error outside one (a broken response stream).
   app.on('error', (err: unknown, ctx?: { state?: { requestId?: string } }) => {
     deps.logger.error({ err, request_id: ctx?.state?.requestId }, 'request failed');
+  });
+  // A dependency that did not answer (answered 503), and work that failed after its request's deadline had answered it.
+  app.on('unavailable', (err: unknown, ctx?: { state?: { requestId?: string } }) => {
+    deps.logger.warn({ err, request_id: ctx?.state?.requestId }, 'a dependency did not answer');
+  });
+  app.on('late', (err: unknown, ctx?: { state?: { requestId?: string } }) => {
+    deps.logger.warn({ err, request_id: ctx?.state?.requestId }, 'request failed after its deadline');
   });
   return app;
 }

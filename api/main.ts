@@ -2,13 +2,20 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import pino from 'pino';
-import { closeApp, createApp, requestListener } from './app';
+import { closeApp, createApp, drainApp, requestListener } from './app';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { configFromEnv, connectMongo, connectTemporal } from '../domain/config';
 import { createLogger } from '../domain/logger';
 import { ensureIndexes } from '../domain/db';
 import { startMonthBuckets } from '../domain/analytics/buckets';
+
+/** A duration in ms from the environment: a positive integer, else the process refuses to start. */
+function positiveMs(name: string): number {
+  const value = Number(process.env[name]);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive number of milliseconds, not ${process.env[name]}`);
+  return value;
+}
 
 async function main(): Promise<void> {
   // Asynchronous writes: a batch of access-log lines (RequestLog) leaves in few writes, off the response path.
@@ -29,6 +36,7 @@ async function main(): Promise<void> {
     ...(process.env.OFFEROPS_SHOPEE_API_URL ? { shopeeApiUrl: process.env.OFFEROPS_SHOPEE_API_URL } : {}),
     ...(process.env.OFFEROPS_TEMPORAL_UI_URL ? { temporalUiUrl: process.env.OFFEROPS_TEMPORAL_UI_URL } : {}),
     publicUrl: process.env.OFFEROPS_PUBLIC_URL || `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? 8080}`,
+    ...(process.env.OFFEROPS_REQUEST_TIMEOUT_MS ? { requestTimeoutMs: positiveMs('OFFEROPS_REQUEST_TIMEOUT_MS') } : {}),
   });
   const server = createServer(requestListener(app));
   server.listen(Number(process.env.PORT ?? 8080), process.env.HOST ?? '127.0.0.1');
@@ -36,8 +44,9 @@ async function main(): Promise<void> {
   logger.info({ address: server.address() }, 'listening');
 
   const stop = async () => {
-    // Answer what is under way (at most 10 s), then run the bookkeeping left after answers, write the waiting log lines
-    // and give unused rate-limit slots back.
+    // Not ready any more (/readyz 503), answer what is under way (at most 10 s), then run the bookkeeping left after
+    // answers, write the waiting log lines and give unused rate-limit slots back.
+    drainApp(app);
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
     const cut = setTimeout(() => server.closeAllConnections(), 10_000).unref();

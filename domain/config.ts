@@ -34,14 +34,39 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConnectionC
   };
 }
 
-export async function connectMongo(config: Pick<ConnectionConfig, 'mongodbUri' | 'mongodbDb'>): Promise<{ client: MongoClient; db: Db }> {
-  const client = await MongoClient.connect(config.mongodbUri, { serverSelectionTimeoutMS: 10_000 });
+/**
+ * How long the driver waits for the database before it gives up: a stalled
+ * or dead server is an error within seconds (the API answers 503), never a
+ * hang. The socket time-out bounds each wait for a reply, so it is also the
+ * longest a single command may run; the worker allows longer ones.
+ */
+export interface DbTimeouts {
+  /** A server to send to (none answering: MongoServerSelectionError). */
+  serverSelectionTimeoutMS: number;
+  /** A new connection, its handshake included. */
+  connectTimeoutMS: number;
+  /** A reply on an open connection (MongoNetworkTimeoutError). */
+  socketTimeoutMS: number;
+}
+
+export const API_DB_TIMEOUTS: DbTimeouts = { serverSelectionTimeoutMS: 3_000, connectTimeoutMS: 3_000, socketTimeoutMS: 5_000 };
+/** Activities have their own start-to-close time-outs; sweeps and imports may run longer commands. */
+export const WORKER_DB_TIMEOUTS: DbTimeouts = { ...API_DB_TIMEOUTS, socketTimeoutMS: 30_000 };
+
+export async function connectMongo(
+  config: Pick<ConnectionConfig, 'mongodbUri' | 'mongodbDb'>,
+  timeouts: DbTimeouts = API_DB_TIMEOUTS,
+): Promise<{ client: MongoClient; db: Db }> {
+  const client = await MongoClient.connect(config.mongodbUri, timeouts);
   return { client, db: client.db(config.mongodbDb) };
 }
+
+/** How long a new connection to Temporal may take; each call's deadline is its caller's (the API's request deadline). */
+export const TEMPORAL_CONNECT_TIMEOUT_MS = 5_000;
 
 export async function connectTemporal(
   config: Pick<ConnectionConfig, 'temporalAddress' | 'temporalNamespace'>,
 ): Promise<{ connection: Connection; client: Client }> {
-  const connection = await Connection.connect({ address: config.temporalAddress });
+  const connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: TEMPORAL_CONNECT_TIMEOUT_MS });
   return { connection, client: new Client({ connection, namespace: config.temporalNamespace }) };
 }

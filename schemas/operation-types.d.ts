@@ -3960,6 +3960,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A dependency (the database or Temporal) did not answer in time, or the request ran past its 10 s deadline. A mutation may still have been applied: repeat it after `Retry-After` seconds with the same `Idempotency-Key` (applied at most once), or read the resource first. */
+        Error503: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                /** @description Seconds to wait before repeating the request. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "service_unavailable",
+                 *       "message": "A dependency (the database or Temporal) did not answer in time, or the request ran past its 10 s deadline. A mutation may still have been applied: repeat it after `Retry-After` seconds with the same `Idempotency-Key` (applied at most once), or read the resource first.",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Server failure (retry with backoff and jitter), or 501 when the operation is not built yet. */
         Error5XX: {
             headers: {
@@ -4048,6 +4067,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4134,6 +4154,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4264,6 +4285,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4333,6 +4355,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4375,6 +4398,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4449,6 +4473,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4509,6 +4534,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4596,6 +4622,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4665,6 +4692,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4719,6 +4747,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4778,6 +4807,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4846,6 +4876,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4915,6 +4946,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -4972,6 +5004,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5013,6 +5046,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5075,6 +5109,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5173,6 +5208,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5269,6 +5305,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5348,6 +5385,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5390,6 +5428,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5474,6 +5513,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5573,6 +5613,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5630,6 +5671,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5706,6 +5748,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5795,6 +5838,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5863,6 +5907,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -5937,6 +5982,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -6007,6 +6053,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -6064,6 +6111,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -6105,6 +6153,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -6167,6 +6216,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -6251,6 +6301,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -6330,6 +6381,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -6395,6 +6447,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -6436,6 +6489,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -6506,6 +6560,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -6606,6 +6661,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -6746,6 +6802,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -6892,6 +6949,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -7017,6 +7075,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -7058,6 +7117,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -7188,6 +7248,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -7274,6 +7335,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -7365,6 +7427,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -7434,6 +7497,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -7504,6 +7568,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -7610,6 +7675,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -7721,6 +7787,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -7812,6 +7879,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -7853,6 +7921,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -7949,6 +8018,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8048,6 +8118,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8119,6 +8190,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8201,6 +8273,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8298,6 +8371,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8364,6 +8438,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8435,6 +8510,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8510,6 +8586,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8581,6 +8658,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8659,6 +8737,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8726,6 +8805,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8795,6 +8875,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8869,6 +8950,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -8945,6 +9027,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -9016,6 +9099,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -9921,6 +10005,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -9983,6 +10068,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -10051,6 +10137,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -10122,6 +10209,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -10177,6 +10265,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -10218,6 +10307,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -10278,6 +10368,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };
@@ -10357,6 +10448,7 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
     };

@@ -5,7 +5,7 @@
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index';
-import { configFromEnv, connectMongo, WORKFLOW_BUNDLE } from '../domain/config';
+import { configFromEnv, connectMongo, WORKER_DB_TIMEOUTS, WORKFLOW_BUNDLE } from '../domain/config';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { createLogger } from '../domain/logger';
@@ -33,7 +33,7 @@ async function ensureSchedules(client: Client, taskQueue: string): Promise<void>
 async function main(): Promise<void> {
   const logger = createLogger('offerops-worker');
   const config = configFromEnv();
-  const mongo = await connectMongo(config);
+  const mongo = await connectMongo(config, WORKER_DB_TIMEOUTS);
   await ensureIndexes(mongo.db);
   await startMonthBuckets(mongo.db);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });

@@ -31,8 +31,10 @@ export interface AppDeps extends DomainDeps {
   storefrontCacheMs?: number;
   /** Temporal UI (OFFEROPS_TEMPORAL_UI_URL, set by `npm start`), linked from the panel. */
   temporalUiUrl?: string;
-  /** How long `POST /schedules/{id}/run` waits for its run to queue the publication (default 20 s). */
+  /** How long `POST /schedules/{id}/run` waits for its run to queue the publication (default RUN_WAIT_MS). */
   scheduleRunWaitMs?: number;
+  /** How long a request may take before it is answered 503 (OFFEROPS_REQUEST_TIMEOUT_MS; default REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
 }
 
 /** What a handler is given: the app's dependencies and what the app holds for them (createApp). */

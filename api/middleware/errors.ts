@@ -1,7 +1,9 @@
 import { ErrorCode } from '../../schemas/openapi/common';
 import { documentedError, HttpError } from '../errors';
 import { newId } from '../../domain/ids';
+import { Dependency, unavailableDependency } from '../../domain/dependencies';
 import { RequestLog } from './request-log';
+import { Next } from 'koa';
 import { AppMiddleware } from './state';
 
 /** Statuses Koa or a dependency may raise on its own, mapped to our codes. */
@@ -29,13 +31,16 @@ function exposedClientError(err: unknown): HttpError | null {
  *   code's status. Anything else is a bug: a 500 whose message is never sent
  *   (the client sees only the request id to quote); the error goes to the
  *   app's `error` event, which logs it (createApp);
+ * - a deadline (`limit.ms`): a request not answered by then gets 503
+ *   `service_unavailable` (its work goes on, and is logged if it fails), and
+ *   every Temporal call it makes carries that deadline;
  * - one access-log line per request once it is answered (the error too):
  *   route template, status, duration, request and credential ids, never
  *   headers or bodies. A v1 request of a credential is also stored in its
  *   request log (the same fields and the account; never a query value).
  *   Written in batches (RequestLog).
  */
-export function front(log: RequestLog): AppMiddleware {
+export function front(log: RequestLog, limit: RequestLimit): AppMiddleware {
   return async (ctx, next) => {
     const requestId = newId('req');
     ctx.state.requestId = requestId;
@@ -43,7 +48,7 @@ export function front(log: RequestLog): AppMiddleware {
     const time = new Date();
     const started = process.hrtime.bigint();
     try {
-      await next();
+      await withinDeadline(ctx, next, limit);
     } catch (err) {
       answerError(ctx, err);
     } finally {
@@ -77,12 +82,55 @@ export function front(log: RequestLog): AppMiddleware {
   };
 }
 
+export interface RequestLimit {
+  /** How long a request may take before it is answered 503. */
+  ms: number;
+  /** Runs `fn` with every Temporal call in it bounded by `deadline` (the Temporal client's withDeadline). */
+  temporalDeadline?: <R>(deadline: number, fn: () => Promise<R>) => Promise<R>;
+}
+
+/** Runs the rest of the request, or throws 503 when it is still running at the deadline. */
+function withinDeadline(ctx: Parameters<AppMiddleware>[0], next: Next, limit: RequestLimit): Promise<void> {
+  const deadline = Date.now() + limit.ms;
+  const work = limit.temporalDeadline ? limit.temporalDeadline(deadline, next) : next();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // The work goes on; if it fails later, the log says so (the client has its answer already).
+      work.catch((err: unknown) => ctx.app.emit('late', err, ctx));
+      reject(serviceUnavailable(`The request did not finish within ${limit.ms / 1000} s`));
+    }, limit.ms);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+/** Seconds a client should wait before repeating a request a dependency could not serve. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+const DEPENDENCY_NAMES: Record<Dependency, string> = { database: 'The database', temporal: 'The workflow engine (Temporal)' };
+
+/** 503 `service_unavailable` with Retry-After, in words: what did not answer and what to do. */
+export function serviceUnavailable(what: string): HttpError {
+  return new HttpError(
+    'service_unavailable',
+    `${what}; retry in ${UNAVAILABLE_RETRY_AFTER_S} s (a POST with the same Idempotency-Key is applied at most once).`,
+    { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+  );
+}
+
 /** The answer to a failure, in the error shape (see `front`). */
 function answerError(ctx: Parameters<AppMiddleware>[0], err: unknown): void {
   let known = documentedError(err) ?? documentedError(exposedClientError(err));
   if (!known) {
-    ctx.app.emit('error', err, ctx);
-    known = documentedError(new HttpError('internal_error', 'Internal error; quote the request_id when reporting it.'))!;
+    const dependency = unavailableDependency(err);
+    if (dependency) {
+      // A dependency's trouble, not a bug: logged as a warning, answered 503.
+      ctx.app.emit('unavailable', err, ctx);
+      known = documentedError(serviceUnavailable(`${DEPENDENCY_NAMES[dependency]} did not answer in time`))!;
+    } else {
+      ctx.app.emit('error', err, ctx);
+      known = documentedError(new HttpError('internal_error', 'Internal error; quote the request_id when reporting it.'))!;
+    }
   }
   ctx.status = known.status;
   ctx.set(known.headers);

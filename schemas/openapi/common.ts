@@ -296,6 +296,10 @@ export const ERROR_RESPONSES: Record<string, string> = {
   '413': 'The JSON body exceeds 128 KB.',
   '415': 'The body is not JSON.',
   '429': 'More than 120 requests in the current one-minute window of this key.',
+  '503':
+    'A dependency (the database or Temporal) did not answer in time, or the request ran past its 10 s deadline. A ' +
+    'mutation may still have been applied: repeat it after `Retry-After` seconds with the same `Idempotency-Key` (applied ' +
+    'at most once), or read the resource first.',
   '5XX': 'Server failure (retry with backoff and jitter), or 501 when the operation is not built yet.',
 };
 

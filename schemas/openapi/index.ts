@@ -160,7 +160,9 @@ function build(): JsonSchema {
               RateLimit: { description: 'Remaining requests and seconds to reset: `"default";r=0;t=42`.', schema: { type: 'string' } },
               'RateLimit-Policy': { description: 'The policy: `"default";q=120;w=60`.', schema: { type: 'string' } },
             }
-          : {}),
+          : status === '503'
+            ? { 'Retry-After': { description: 'Seconds to wait before repeating the request.', schema: { type: 'integer' } } }
+            : {}),
       },
       content: {
         'application/json': {
