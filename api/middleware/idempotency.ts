@@ -60,7 +60,11 @@ function withKey(db: Db): AsyncStep {
       throw new HttpError('idempotency_key_reused', 'This Idempotency-Key was used for a different request (method, path or body).');
     }
     if (claim.kind === 'running') {
-      throw new HttpError('idempotency_in_progress', 'A request with this Idempotency-Key is still running; repeat it once it has answered.');
+      throw new HttpError(
+        'idempotency_in_progress',
+        'A request with this Idempotency-Key is still running; repeat it once it has answered (a key whose request was cut ' +
+          'short, e.g. answered 503, is free again within a minute).',
+      );
     }
     if (claim.kind === 'replay') {
       ctx.status = claim.answer.status;

@@ -17,12 +17,14 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** The longest key accepted (longer: 400). */
 export const IDEMPOTENCY_KEY_MAX = 255;
 /**
- * A claim still running after this long is taken to be abandoned (its API
- * process died before answering): a repeat may run the request again. No
- * request of the API runs this long (the longest, a schedule's run-now,
- * waits 20 s).
+ * A claim still running after this long is taken to be abandoned: its API
+ * process died before answering, or the claim reached a stalled database
+ * only after its request had been answered 503. A repeat may then run the
+ * request again. Requests are answered within their 10 s deadline, and the
+ * work of one answered 503 meanwhile ends within the database's and
+ * Temporal's own time-outs, well inside this.
  */
-export const IDEMPOTENCY_ABANDONED_MS = 5 * 60_000;
+export const IDEMPOTENCY_ABANDONED_MS = 60_000;
 
 /** An answer as replayed: the status and the body without its request id. */
 export interface StoredAnswer {

@@ -22,6 +22,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Send no Authorization header. */
   anonymous?: boolean;
+  /** Give up on the answer after this long (the call rejects): for tests that prove an answer comes. */
+  timeoutMs?: number;
 }
 
 const ERROR_SCHEMA = { $ref: '#/components/schemas/Error' };
@@ -67,7 +69,8 @@ export class ApiClient {
     let body: string | Buffer | undefined = opts.raw;
     if (body === undefined && opts.body !== undefined) body = JSON.stringify(opts.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const res = await fetch(this.baseUrl + path, { method, headers, body });
+    const signal = opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined;
+    const res = await fetch(this.baseUrl + path, { method, headers, body, signal });
     const text = await res.text();
     let parsed: unknown;
     try {

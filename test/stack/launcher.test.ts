@@ -9,10 +9,11 @@ import assert from 'node:assert/strict';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_SEED } from '../../domain/sandbox/seed';
 import { freePorts } from '../../tools/stack/processes';
 
@@ -177,24 +178,72 @@ describe('npm start, stopped every way', () => {
     },
   );
 
-  test('SIGTERM to the launcher itself stops everything', { timeout: TIMEOUT }, async () => {
-    const started = await npmStart(port);
-    assert.equal(uiUrl(started.stdout), ui, 'the new port is kept');
-    const launcher = [...started.pids].find(([, what]) => what === 'supervisor')![0];
-    process.kill(launcher, 'SIGTERM');
-    await assertAllStopped(started, 'npm exits');
-  });
+  test(
+    'a client connecting to the port during start-up, never closing, does not hold it up; SIGTERM to the launcher stops everything',
+    { timeout: TIMEOUT },
+    async () => {
+      // A health poller without a time-out: connects again and again, closes nothing, until the start is done.
+      const strangers: Socket[] = [];
+      let polling = true;
+      const poller = (async () => {
+        while (polling) {
+          const socket = connect(port, '127.0.0.1');
+          socket.on('error', () => undefined);
+          strangers.push(socket);
+          await sleep(5);
+        }
+      })();
+      let started: Started;
+      try {
+        started = await npmStart(port);
+      } finally {
+        polling = false;
+        await poller;
+        for (const socket of strangers) socket.destroy();
+      }
+      assert.equal(uiUrl(started.stdout), ui, 'the new port is kept');
+      const launcher = [...started.pids].find(([, what]) => what === 'supervisor')![0];
+      process.kill(launcher, 'SIGTERM');
+      await assertAllStopped(started, 'npm exits');
+    },
+  );
 
   test(
-    'a server ended alone by a stop signal (SIGHUP to FerretDB, not to the group): named as the failure, and everything stops',
+    'a server that dies on its own (SIGHUP to FerretDB alone) is restarted and said so; one that keeps crashing stops everything',
     { timeout: TIMEOUT },
     async () => {
       const started = await npmStart(port);
-      const ferretdb = [...started.pids].find(([, what]) => what === 'ferretdb')![0];
-      process.kill(ferretdb, 'SIGHUP');
+      const current = () => (JSON.parse(readFileSync(join(dataDir, 'run', 'ferretdb.json'), 'utf8')) as { pid: number }).pid;
+      const restarted = async (old: number): Promise<number> => {
+        for (;;) {
+          try {
+            const pid = current();
+            if (pid !== old) return pid;
+          } catch {
+            // between the crash and the restart there is no pid file
+          }
+          await sleep(100);
+        }
+      };
+      let pid = [...started.pids].find(([, what]) => what === 'ferretdb')![0];
+      process.kill(pid, 'SIGHUP');
+      pid = await restarted(pid);
+      assert.match(started.stderr(), /offerops: ferretdb was killed by SIGHUP; restarting it in 1 s/);
+      for (let healthy = false; !healthy; await sleep(200)) {
+        healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (res) => res.status === 200,
+          () => false,
+        );
+      }
+      // Five more crashes within the window: it keeps crashing.
+      for (let crash = 2; crash <= 6; crash++) {
+        process.kill(pid, 'SIGKILL');
+        if (crash < 6) pid = await restarted(pid);
+      }
       await started.ended;
       assert.equal(started.npm.exitCode, 1);
-      assert.match(started.stderr(), /offerops: ferretdb was killed by SIGHUP; last lines of .*ferretdb\.log:\n/);
+      assert.match(started.stderr(), /ferretdb crashed 6 times within 5 min: it keeps crashing, so the stack stops/);
+      assert.match(started.stderr(), /offerops: ferretdb was killed by SIGKILL; last lines of .*ferretdb\.log:\n/);
       const live = liveProcesses();
       assert.deepEqual(
         [...started.pids].filter(([pid]) => live.has(pid)),

@@ -3,8 +3,9 @@
  * runs `node --test` over every compiled test file — or the files, folders and
  * `--flag=value` options given after `npm test --` — with the stack's
  * coordinates in its environment, stops the stack and exits with the tests'
- * exit code. When every file given is under test/unit (stack-free tests), no
- * stack starts. OFFEROPS_KEEP_TEST_DATA=1 keeps the data directory (logs included).
+ * exit code. When every file given needs no shared stack (test/unit: pure
+ * functions; test/stack and test/faults: stacks of their own), none starts.
+ * OFFEROPS_KEEP_TEST_DATA=1 keeps the data directory (logs included).
  */
 import { secretKeyFor } from '../cli/stack-config';
 import { spawn } from 'node:child_process';
@@ -16,8 +17,8 @@ import { log, Supervisor } from './processes';
 import { exitWith, runOnTemporaryStack } from './temporary';
 
 const DIST = resolve(__dirname, '../..');
-/** Tests that need no stack: pure functions only. */
-const UNIT_DIR = join(DIST, 'test', 'unit');
+/** Tests that need no shared stack: pure functions, and tests that start stacks of their own. */
+const STANDALONE_DIRS = ['unit', 'stack', 'faults'].map((dir) => join(DIST, 'test', dir));
 /** Every test run's data directory lives here, so a later run can clear a crashed one's. */
 const RUNS_DIR = join(tmpdir(), 'offerops-tests');
 
@@ -66,7 +67,7 @@ async function removeAbandonedRuns(except: string): Promise<void> {
 async function main(): Promise<number | null> {
   const args = process.argv.slice(2).flatMap(compiledPaths);
   const named = args.filter((arg) => !arg.startsWith('-'));
-  if (named.length && named.every((file) => isUnder(file, UNIT_DIR))) return runWithoutStack(args);
+  if (named.length && named.every((file) => STANDALONE_DIRS.some((dir) => isUnder(file, dir)))) return runWithoutStack(args);
   mkdirSync(RUNS_DIR, { recursive: true });
   const dataDir = mkdtempSync(join(RUNS_DIR, 'run-'));
   await removeAbandonedRuns(dataDir);

@@ -1,0 +1,105 @@
+/**
+ * A whole stack of its own, started as an operator starts it (the launcher of
+ * `npm start`, in a child process, on a fresh data directory and a free API
+ * port): FerretDB, Temporal, the worker and the API as separate processes,
+ * supervised and restarted by the launcher. Fault tests signal those
+ * processes by the pids the launcher records (`<data>/run/<name>.json`), so
+ * nothing outside this stack is touched.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePorts } from '../../tools/stack/processes';
+
+export type Server = 'ferretdb' | 'temporal' | 'worker' | 'api';
+
+export interface LaunchedStack {
+  origin: string;
+  /** `<origin>/api/v1` */
+  baseUrl: string;
+  dataDir: string;
+  accountId: string;
+  liveKey: string;
+  /** What `<data>/stack.json` says: the database and Temporal the processes use. */
+  info: { mongodb_uri: string; mongodb_db: string; temporal_address: string; temporal_namespace: string };
+  /** The pid `name` runs as now (after a restart, the new one), or null while it is down. */
+  pid(name: Server): number | null;
+  /** Sends `signal` to `name`'s current process; its pid. */
+  signal(name: Server, signal: NodeJS.Signals): number;
+  /** Waits until the launcher has started `name` again after `oldPid` ended; the new pid. */
+  restarted(name: Server, oldPid: number, timeoutMs?: number): Promise<number>;
+  /** Everything the launcher printed on stderr so far. */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+const DIST = resolve(__dirname, '../..');
+
+export async function launchStack(env: Record<string, string> = {}): Promise<LaunchedStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-faults-'));
+  const [port] = (await freePorts(1)) as [number];
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, OFFEROPS_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ...env };
+  for (const name of ['MONGODB_URI', 'MONGODB_DB', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'OFFEROPS_SECRET_KEY', 'OFFEROPS_TEST_DATA_DIR']) {
+    delete childEnv[name];
+  }
+  const launcher: ChildProcess = spawn(process.execPath, [join(DIST, 'tools/stack/start.js')], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  launcher.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  launcher.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(launcher, 'exit');
+  await new Promise<void>((done, fail) => {
+    launcher.stdout!.on('data', () => stdout.includes('Press Ctrl-C to stop.') && done());
+    void exited.then(() => fail(new Error(`the launcher ended before the stack was up:\n${stdout}\n${stderr}`)));
+  });
+  const accountId = /Demo account (acc_\w+)/.exec(stdout)![1]!;
+  const liveKey = /live key: (oo_live_\w+)/.exec(stdout)![1]!;
+  const info = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8')) as LaunchedStack['info'];
+
+  const pid = (name: Server): number | null => {
+    try {
+      return (JSON.parse(readFileSync(join(dataDir, 'run', `${name}.json`), 'utf8')) as { pid: number }).pid;
+    } catch {
+      return null;
+    }
+  };
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    baseUrl: `${origin}/api/v1`,
+    dataDir,
+    accountId,
+    liveKey,
+    info,
+    pid,
+    signal(name, signal) {
+      const current = pid(name);
+      if (current === null) throw new Error(`${name} is not running`);
+      process.kill(current, signal);
+      return current;
+    },
+    async restarted(name, oldPid, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const current = pid(name);
+        if (current !== null && current !== oldPid) return current;
+        if (Date.now() > deadline) throw new Error(`${name} was not restarted within ${timeoutMs / 1000} s:\n${stderr}`);
+        await sleep(100);
+      }
+    },
+    stderr: () => stderr,
+    async stop() {
+      if (launcher.exitCode === null && launcher.signalCode === null) {
+        launcher.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
