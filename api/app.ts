@@ -29,7 +29,7 @@ import { AppDeps, Handler, HandlerDeps, OperationId, Request } from './handlers/
 import { authenticate, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
 import { idempotency } from './middleware/idempotency';
-import { front, UNAVAILABLE_RETRY_AFTER_S } from './middleware/errors';
+import { front, serviceUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './middleware/errors';
 import { unavailableDependency } from '../domain/dependencies';
 import { rateLimit } from './middleware/rate-limit';
 import { RequestLog } from './middleware/request-log';
@@ -98,13 +98,15 @@ async function dependencies(deps: AppDeps): Promise<{ mongodb: string | null; te
 /**
  * `/healthz`: 200 only when MongoDB and Temporal both answer, else 503 naming
  * the one down and why; `/readyz` (for load balancers): the same, and 503
- * while the process drains for a stop; `/livez`: 200 while the process answers.
+ * while the process is `starting` or `draining` for a stop; `/livez`: 200
+ * while the process answers.
  */
-function health(deps: AppDeps, draining: () => boolean): Record<string, AsyncStep> {
+function health(deps: AppDeps, notReady: () => 'starting' | 'draining' | null): Record<string, AsyncStep> {
   const report = async (ctx: Parameters<AppMiddleware>[0], ready: boolean) => {
     const state = await dependencies(deps);
     const down = Object.entries(state).filter(([, why]) => why !== null);
-    const ok = down.length === 0 && (!ready || !draining());
+    const not = ready ? notReady() : null;
+    const ok = down.length === 0 && not === null;
     ctx.status = ok ? 200 : 503;
     if (!ok) ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
     ctx.body = {
@@ -112,7 +114,7 @@ function health(deps: AppDeps, draining: () => boolean): Record<string, AsyncSte
       mongodb: state.mongodb === null,
       temporal: state.temporal === null,
       ...(down.length ? { down: Object.fromEntries(down) } : {}),
-      ...(ready && draining() ? { draining: true } : {}),
+      ...(not ? { not_ready: not } : {}),
       request_id: ctx.state.requestId,
     };
   };
@@ -204,7 +206,16 @@ function dispatch(routes: RouteTable<AsyncStep>): AsyncStep {
 /** What an app holds beyond its requests: waiting log lines, reserved rate-limit slots, clicks, bookkeeping after answers. */
 const held = new WeakMap<
   Koa<RequestState>,
-  { log: RequestLog; windows: WindowReserver; clicks: ClickBuffer; redirect: LinkRedirect; afterAnswer: AfterAnswer; draining: boolean }
+  {
+    log: RequestLog;
+    windows: WindowReserver;
+    clicks: ClickBuffer;
+    redirect: LinkRedirect;
+    afterAnswer: AfterAnswer;
+    draining: boolean;
+    /** The database is set up (createApp's `ready`). */
+    ready: boolean;
+  }
 >();
 
 /** Marks the app as stopping: /readyz answers 503 from now on, so a load balancer sends no new requests. */
@@ -261,14 +272,16 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   const windows = new WindowReserver(deps.db, (deps.rateLimit ?? RATE_LIMIT).windowMs);
   const clicks = new ClickBuffer(deps.db, deps.logger, deps.clickFlushMs);
   const afterAnswer = new AfterAnswer((err) => deps.logger.error({ err }, 'bookkeeping after an answer failed'));
-  const h = { log, windows, clicks, redirect: linkRedirect(deps, clicks, log), afterAnswer, draining: false };
+  const h = { log, windows, clicks, redirect: linkRedirect(deps, clicks, log), afterAnswer, draining: false, ready: !deps.ready };
+  void deps.ready?.then(() => (h.ready = true));
   held.set(app, h);
   const api = dispatch(buildRoutes({ ...deps, afterAnswer }, windows));
   const { client } = deps.temporal;
   app.use(
     front(log, { ms: deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, temporalDeadline: (deadline, fn) => client.withDeadline(deadline, fn) }),
   );
-  const probes = health(deps, () => h.draining);
+  const probes = health(deps, () => (h.draining ? 'draining' : h.ready ? null : 'starting'));
+  const starting = () => serviceUnavailable('The API is starting and waits for the database');
   // Everything outside the versioned API; none of it answers a path under `/api/v1/`.
   const site = compose<ParameterizedContext<RequestState>>([
     async (ctx, next) => {
@@ -285,7 +298,10 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
     api,
   ]);
   // An API request goes straight to the route table (the hot path), anything else through the site first.
-  app.use((ctx, next) => (ctx.path.startsWith(`${API_PREFIX}/`) ? api(ctx, next) : site(ctx, next)));
+  app.use((ctx, next) => {
+    if (!h.ready && !probes[ctx.path]) throw starting();
+    return ctx.path.startsWith(`${API_PREFIX}/`) ? api(ctx, next) : site(ctx, next);
+  });
   // Koa's central error log: a bug inside a request (front answered 500) or an error outside one (a broken response stream).
   app.on('error', (err: unknown, ctx?: { state?: { requestId?: string } }) => {
     deps.logger.error({ err, request_id: ctx?.state?.requestId }, 'request failed');

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { closeApp, createApp, drainApp, requestListener } from './app';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
-import { configFromEnv, connectMongo, connectTemporal } from '../domain/config';
+import { configFromEnv, lazyMongo, lazyTemporal, untilAvailable } from '../domain/config';
 import { createLogger } from '../domain/logger';
 import { ensureIndexes } from '../domain/db';
 import { startMonthBuckets } from '../domain/analytics/buckets';
@@ -22,11 +22,19 @@ async function main(): Promise<void> {
   const out = pino.destination({ dest: 1, sync: false });
   const logger = createLogger('offerops-api', undefined, out);
   const config = configFromEnv();
-  const mongo = await connectMongo(config);
-  await ensureIndexes(mongo.db);
-  await startMonthBuckets(mongo.db);
-  const temporal = await connectTemporal(config);
+  // The API listens at once; until the database has its indexes it answers 503 (a restart while the database is away waits for it).
+  const mongo = lazyMongo(config);
+  const temporal = lazyTemporal(config);
+  const ready = untilAvailable(
+    'the database',
+    async () => {
+      await ensureIndexes(mongo.db);
+      await startMonthBuckets(mongo.db);
+    },
+    (message) => logger.warn(message),
+  );
   const app = createApp({
+    ready,
     db: mongo.db,
     secretKey: secretKeyFromEnv(),
     temporal: { client: temporal.client, namespace: config.temporalNamespace, taskQueue: config.taskQueue },
@@ -42,6 +50,7 @@ async function main(): Promise<void> {
   server.listen(Number(process.env.PORT ?? 8080), process.env.HOST ?? '127.0.0.1');
   await once(server, 'listening');
   logger.info({ address: server.address() }, 'listening');
+  void ready.then(() => logger.info('ready'));
 
   const stop = async () => {
     // Not ready any more (/readyz 503), answer what is under way (at most 10 s), then run the bookkeeping left after

@@ -61,6 +61,34 @@ export async function connectMongo(
   return { client, db: client.db(config.mongodbDb) };
 }
 
+/** A client that connects on its first operation (and again after losing the server): a process starts while the database is away. */
+export function lazyMongo(config: Pick<ConnectionConfig, 'mongodbUri' | 'mongodbDb'>, timeouts: DbTimeouts = API_DB_TIMEOUTS) {
+  const client = new MongoClient(config.mongodbUri, timeouts);
+  return { client, db: client.db(config.mongodbDb) };
+}
+
+/** How often a process that starts while a dependency is away tries again. */
+const RETRY_START_MS = 2_000;
+
+/**
+ * Runs `attempt` until it succeeds, every 2 s, saying each distinct reason
+ * it failed: a process started while the database or Temporal is away (or
+ * being restarted) waits for it instead of exiting.
+ */
+export async function untilAvailable<T>(what: string, attempt: () => Promise<T>, log: (message: string) => void): Promise<T> {
+  let said = '';
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      const why = (err as Error).message.split('\n')[0]!;
+      if (why !== said) log(`waiting for ${what}: ${why}`);
+      said = why;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_START_MS));
+    }
+  }
+}
+
 /** How long a new connection to Temporal may take; each call's deadline is its caller's (the API's request deadline). */
 export const TEMPORAL_CONNECT_TIMEOUT_MS = 5_000;
 
@@ -68,5 +96,14 @@ export async function connectTemporal(
   config: Pick<ConnectionConfig, 'temporalAddress' | 'temporalNamespace'>,
 ): Promise<{ connection: Connection; client: Client }> {
   const connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: TEMPORAL_CONNECT_TIMEOUT_MS });
+  return { connection, client: new Client({ connection, namespace: config.temporalNamespace }) };
+}
+
+/** A Temporal client that connects on its first call. */
+export function lazyTemporal(config: Pick<ConnectionConfig, 'temporalAddress' | 'temporalNamespace'>): {
+  connection: Connection;
+  client: Client;
+} {
+  const connection = Connection.lazy({ address: config.temporalAddress, connectTimeout: TEMPORAL_CONNECT_TIMEOUT_MS });
   return { connection, client: new Client({ connection, namespace: config.temporalNamespace }) };
 }

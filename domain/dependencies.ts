@@ -14,7 +14,11 @@ import {
   MongoTopologyClosedError,
 } from 'mongodb';
 
-export type Dependency = 'database' | 'temporal';
+/** `connection`: a raw socket error that reached us unwrapped (the driver lets some through, e.g. EPIPE on a server just killed). */
+export type Dependency = 'database' | 'temporal' | 'connection';
+
+/** Node's codes of a connection refused, reset or cut. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
 
 /** gRPC statuses of a server that did not answer (in time), or refused for load: CANCELLED, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE. */
 const UNAVAILABLE_GRPC = new Set([1, 4, 8, 14]);
@@ -34,6 +38,8 @@ export function unavailableDependency(err: unknown): Dependency | null {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
     if (MONGO_UNAVAILABLE.some((type) => e instanceof type)) return 'database';
     if (isGrpcServiceError(e) && UNAVAILABLE_GRPC.has(e.code)) return 'temporal';
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && CONNECTION_CODES.has(code)) return 'connection';
   }
   return null;
 }

@@ -5,7 +5,7 @@
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index';
-import { configFromEnv, connectMongo, WORKER_DB_TIMEOUTS, WORKFLOW_BUNDLE } from '../domain/config';
+import { configFromEnv, lazyMongo, untilAvailable, WORKER_DB_TIMEOUTS, WORKFLOW_BUNDLE } from '../domain/config';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { createLogger } from '../domain/logger';
@@ -33,13 +33,21 @@ async function ensureSchedules(client: Client, taskQueue: string): Promise<void>
 async function main(): Promise<void> {
   const logger = createLogger('offerops-worker');
   const config = configFromEnv();
-  const mongo = await connectMongo(config, WORKER_DB_TIMEOUTS);
-  await ensureIndexes(mongo.db);
-  await startMonthBuckets(mongo.db);
-  const connection = await NativeConnection.connect({ address: config.temporalAddress });
-  const clientConnection = await Connection.connect({ address: config.temporalAddress });
+  // Started while the database or Temporal is away (or being restarted), the worker waits for them instead of exiting.
+  const wait = (message: string) => logger.warn(message);
+  const mongo = lazyMongo(config, WORKER_DB_TIMEOUTS);
+  await untilAvailable(
+    'the database',
+    async () => {
+      await ensureIndexes(mongo.db);
+      await startMonthBuckets(mongo.db);
+    },
+    wait,
+  );
+  const connection = await untilAvailable('Temporal', () => NativeConnection.connect({ address: config.temporalAddress }), wait);
+  const clientConnection = await untilAvailable('Temporal', () => Connection.connect({ address: config.temporalAddress }), wait);
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
-  await ensureSchedules(client, config.taskQueue);
+  await untilAvailable('Temporal', () => ensureSchedules(client, config.taskQueue), wait);
   // The bookkeeping activities leave for after their results: run when the worker has drained (nothing lost on a clean stop).
   const afterAnswer = new AfterAnswer((err) => logger.error({ err }, 'bookkeeping after an activity failed'));
   const worker = await Worker.create({

@@ -35,6 +35,8 @@ export interface AppDeps extends DomainDeps {
   scheduleRunWaitMs?: number;
   /** How long a request may take before it is answered 503 (OFFEROPS_REQUEST_TIMEOUT_MS; default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
+  /** Resolves once the database is set up (indexes): until then every request but the health probes answers 503. */
+  ready?: Promise<void>;
 }
 
 /** What a handler is given: the app's dependencies and what the app holds for them (createApp). */

@@ -107,7 +107,11 @@ function withinDeadline(ctx: Parameters<AppMiddleware>[0], next: Next, limit: Re
 /** Seconds a client should wait before repeating a request a dependency could not serve. */
 export const UNAVAILABLE_RETRY_AFTER_S = 5;
 
-const DEPENDENCY_NAMES: Record<Dependency, string> = { database: 'The database', temporal: 'The workflow engine (Temporal)' };
+const UNAVAILABLE_MESSAGES: Record<Dependency, string> = {
+  database: 'The database did not answer in time',
+  temporal: 'The workflow engine (Temporal) did not answer in time',
+  connection: 'A connection to the database or Temporal was cut',
+};
 
 /** 503 `service_unavailable` with Retry-After, in words: what did not answer and what to do. */
 export function serviceUnavailable(what: string): HttpError {
@@ -126,7 +130,7 @@ function answerError(ctx: Parameters<AppMiddleware>[0], err: unknown): void {
     if (dependency) {
       // A dependency's trouble, not a bug: logged as a warning, answered 503.
       ctx.app.emit('unavailable', err, ctx);
-      known = documentedError(serviceUnavailable(`${DEPENDENCY_NAMES[dependency]} did not answer in time`))!;
+      known = documentedError(serviceUnavailable(UNAVAILABLE_MESSAGES[dependency]))!;
     } else {
       ctx.app.emit('error', err, ctx);
       known = documentedError(new HttpError('internal_error', 'Internal error; quote the request_id when reporting it.'))!;

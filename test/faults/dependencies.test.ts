@@ -7,7 +7,7 @@
  * acknowledged is lost, nothing is done twice, and everything recovers on its own.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient } from 'mongodb';
 import { secretKeyFor } from '../../tools/cli/stack-config';
@@ -82,7 +82,10 @@ async function health(path = '/healthz'): Promise<{ status: number; body: any }>
   return { status: res.status, body: await res.json() };
 }
 
-const healthy = () => until('the stack to be healthy again', async () => ((await health()).status === 200 ? true : undefined), 90_000);
+const healthy = () => until('the stack to be ready again', async () => ((await health('/readyz')).status === 200 ? true : undefined), 90_000);
+
+// Each test starts from a whole stack, whatever the one before left.
+beforeEach(() => healthy());
 
 describe('a stalled dependency answers 503 within the deadline, and recovery is automatic', () => {
   test('the database stopped (SIGSTOP): reads and writes answer 503, /healthz names it within 2 s; after SIGCONT all answers again', async () => {
@@ -164,7 +167,7 @@ describe('a crashed process loses nothing acknowledged', () => {
         );
         answers.push(reply.status);
         if (reply.status === 201) acknowledged.push(reply.body.data.id);
-        else assertUnavailable(reply, `POST /offers #${i}`);
+        else assertUnavailable(reply, `POST /offers #${i} (the API's log:\n${stack.logTail('api')})`);
       } catch (err) {
         assert.fail(`POST /offers #${i} got no answer: ${(err as Error).message}`);
       }
@@ -175,6 +178,23 @@ describe('a crashed process loses nothing acknowledged', () => {
     assert.match(stack.stderr(), /ferretdb was killed by SIGKILL; restarting it in/);
     await healthy();
     for (const id of acknowledged) assert.equal((await api.get(`/offers/${id}`)).status, 200, `acknowledged offer ${id} is there`);
+  });
+
+  test('the API killed while the database is stalled: restarted, it answers 503 until the database is back, then serves', async () => {
+    const db = stack.signal('ferretdb', 'SIGSTOP');
+    try {
+      const old = stack.signal('api', 'SIGKILL');
+      await stack.restarted('api', old);
+      const reply = await until('the restarted API to answer', () => api.get('/offers', { timeoutMs: ANSWER_WITHIN_MS }));
+      assertUnavailable(reply, 'GET /offers while the database is away');
+      const ready = await health('/readyz');
+      assert.equal(ready.status, 503);
+    } finally {
+      process.kill(db, 'SIGCONT');
+    }
+    await healthy();
+    assert.equal((await api.get('/offers')).status, 200);
+    assert.doesNotMatch(stack.stderr(), /keeps crashing/);
   });
 
   test('the API killed between its write and the workflow start: restarted, and the publication is sent exactly once', async () => {

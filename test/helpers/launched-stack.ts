@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePorts } from '../../tools/stack/processes';
+import { freePorts, logTail } from '../../tools/stack/processes';
 
 export type Server = 'ferretdb' | 'temporal' | 'worker' | 'api';
 
@@ -33,6 +33,8 @@ export interface LaunchedStack {
   restarted(name: Server, oldPid: number, timeoutMs?: number): Promise<number>;
   /** Everything the launcher printed on stderr so far. */
   stderr(): string;
+  /** The last lines of a server's log (for the message of a failed assertion). */
+  logTail(name: Server, lines?: number): string;
   stop(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function launchStack(env: Record<string, string> = {}): Promise<Lau
       }
     },
     stderr: () => stderr,
+    logTail: (name, lines = 40) => logTail(join(dataDir, 'logs', `${name}.log`), lines),
     async stop() {
       if (launcher.exitCode === null && launcher.signalCode === null) {
         launcher.kill('SIGTERM');
