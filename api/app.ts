@@ -10,7 +10,6 @@ import Koa, { ParameterizedContext } from 'koa';
 import compose from 'koa-compose';
 import { openapiDocument } from '../schemas/openapi/index';
 import { Operation, operations } from '../schemas/operations';
-import { HttpError } from './errors';
 import { handlers } from './handlers/index';
 import { inbound } from './inbound';
 import { LinkRedirect, linkRedirect } from './links';
@@ -35,7 +34,7 @@ import { rateLimit } from './middleware/rate-limit';
 import { RequestLog } from './middleware/request-log';
 import { AppMiddleware, AsyncStep, authOf, RequestState } from './middleware/state';
 import { validateRequest } from './middleware/validate';
-import { RouteTable } from './routes';
+import { apiRoutes, Route } from './router';
 
 export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT = 128 * 1024;
@@ -140,11 +139,11 @@ let collection: { variable?: { key: string; value: string }[] } | undefined;
  * (POST) Idempotency-Key → handler; a step that need not wait (a cached key,
  * a slot of a held block, no body) calls the next one in the same turn.
  */
-function buildRoutes(deps: HandlerDeps, windows: WindowReserver): RouteTable<AsyncStep> {
-  const routes: { method: string; path: string; target: AsyncStep }[] = [
+function buildRoutes(deps: HandlerDeps, windows: WindowReserver): AsyncStep {
+  const routes: Route[] = [
     {
       method: 'GET',
-      path: `${API_PREFIX}/openapi.json`,
+      path: '/openapi.json',
       target: (ctx) => {
         ctx.body = openapiDocument;
         return Promise.resolve();
@@ -153,7 +152,7 @@ function buildRoutes(deps: HandlerDeps, windows: WindowReserver): RouteTable<Asy
     {
       // The same collection, its base_url the origin it was fetched from.
       method: 'GET',
-      path: `${API_PREFIX}/collection.json`,
+      path: '/collection.json',
       target: (ctx) => {
         collection ??= JSON.parse(readFileSync(COLLECTION_JSON, 'utf8')) as typeof collection;
         const baseUrl = `${ctx.protocol}://${ctx.host}${API_PREFIX}`;
@@ -177,30 +176,14 @@ function buildRoutes(deps: HandlerDeps, windows: WindowReserver): RouteTable<Asy
     ]);
     routes.push({
       method: op.method,
-      path: `${API_PREFIX}${op.path}`,
+      path: op.path,
       target: (ctx, next) => {
         ctx.state.operation = op;
         return step(ctx, next);
       },
     });
   }
-  return new RouteTable(routes);
-}
-
-/** Answers a request from the route table: its route's step, else 405 (with Allow) when the path is known under other methods, else 404. */
-function dispatch(routes: RouteTable<AsyncStep>): AsyncStep {
-  return (ctx, next) => {
-    const match = routes.match(ctx.path, ctx.method);
-    if (match && 'target' in match) {
-      ctx.state.params = match.params;
-      return match.target(ctx, next);
-    }
-    if (match) {
-      const allowed = match.allowed.join(', ');
-      throw new HttpError('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed}.`, { Allow: allowed });
-    }
-    throw new HttpError('route_not_found', `No operation at ${ctx.method} ${ctx.path}.`);
-  };
+  return apiRoutes(API_PREFIX, routes);
 }
 
 /** What an app holds beyond its requests: waiting log lines, reserved rate-limit slots, clicks, bookkeeping after answers. */
@@ -275,7 +258,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   const h = { log, windows, clicks, redirect: linkRedirect(deps, clicks, log), afterAnswer, draining: false, ready: !deps.ready };
   void deps.ready?.then(() => (h.ready = true));
   held.set(app, h);
-  const api = dispatch(buildRoutes({ ...deps, afterAnswer }, windows));
+  const api = buildRoutes({ ...deps, afterAnswer }, windows);
   const { client } = deps.temporal;
   app.use(
     front(log, { ms: deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, temporalDeadline: (deadline, fn) => client.withDeadline(deadline, fn) }),
@@ -297,7 +280,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
     panel(deps),
     api,
   ]);
-  // An API request goes straight to the route table (the hot path), anything else through the site first.
+  // An API request goes straight to its router (the hot path), anything else through the site first.
   app.use((ctx, next) => {
     if (!h.ready && !probes[ctx.path]) throw starting();
     return ctx.path.startsWith(`${API_PREFIX}/`) ? api(ctx, next) : site(ctx, next);

@@ -12,7 +12,7 @@ export interface RequestState {
   auth?: AuthState;
   /** body.ts: the parsed JSON body, undefined when none was sent */
   body?: unknown;
-  /** app.ts: the path's parameters, as the route table matched them; validate.ts checks them against the operation's schema */
+  /** router.ts: the path's parameters, as the router matched them; validate.ts checks them against the operation's schema */
   params?: Record<string, string>;
   /** validate.ts: the query, checked against the operation's schema */
   query?: Record<string, unknown>;
