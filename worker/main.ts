@@ -55,6 +55,8 @@ async function main(): Promise<void> {
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     workflowBundle: { codePath: WORKFLOW_BUNDLE },
+    // On SIGTERM or SIGINT: no new tasks, and those under way have this long to finish before they are cancelled.
+    shutdownGraceTime: '10 seconds',
     activities: createActivities({
       db: mongo.db,
       temporal: client,

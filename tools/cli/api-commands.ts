@@ -112,7 +112,7 @@ export interface ApiGroup {
 }
 
 /** Words of the CLI itself; a document group of the same name is prefixed `api-`. */
-export const BUILT_IN = ['admin', 'dev', 'recipes', 'login', 'completion', 'help', 'mcp'];
+export const BUILT_IN = ['admin', 'dev', 'recipes', 'login', 'completion', 'help', 'mcp', 'api', 'worker'];
 /** Options every API command takes; a parameter of the same name is prefixed with where it goes. */
 export const COMMON_FLAGS = ['help', 'json', 'all', 'data', 'profile'];
 

@@ -28,6 +28,8 @@ export interface Command {
   stream?: (db: Db, input: admin.AdminInput, out: NodeJS.WritableStream) => Promise<void>;
   /** A dev server: runs until SIGINT or SIGTERM. */
   dev?: 'gateway' | 'receiver';
+  /** A process of the service itself (the API or a worker), run in this one until stopped. */
+  serve?: 'api' | 'worker';
   /** A recipes command: reads the library (and for install, calls the API); returns the object to print. */
   recipes?: (args: string[], values: Record<string, string | boolean | undefined>) => Promise<object>;
 }
@@ -38,6 +40,8 @@ const B = { type: 'boolean' } as const;
 const tenantDetails = ['--account ID          the account (acc_…)', '--env live|test       its environment (default live)'];
 
 export const AREAS: Record<string, string> = {
+  api: 'run an API process (as many as you like, behind a load balancer) against the stack or MONGODB_URI and TEMPORAL_ADDRESS',
+  worker: 'run a Temporal worker process (as many as you like) against the stack or MONGODB_URI and TEMPORAL_ADDRESS',
   admin: "accounts, API keys, channels and groups, written straight into the running stack's MongoDB",
   dev: 'a sample chat gateway and a sample webhook receiver, to try offerops on one machine',
   recipes: 'the library of journey recipes: list them, install one as a draft journey through the API',
@@ -58,7 +62,36 @@ export const NOUNS: Record<string, string> = {
   'admin collection': 'editorial collections of the public store (ordered offers; GET /store/collections lists them)',
 };
 
+const SERVE_DETAILS = [
+  'Configured as npm start configures its own: the environment (MONGODB_URI, MONGODB_DB, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,',
+  'OFFEROPS_TASK_QUEUE, OFFEROPS_SECRET_KEY, … see docs/operations/configuration.md), else the stack running in',
+  'OFFEROPS_DATA_DIR (default ./.offerops: its stack.json and secret.key). Every process is stateless: run more of them to scale.',
+  'SIGTERM or SIGINT stops it gracefully.',
+];
+
 export const COMMANDS: Command[] = [
+  {
+    words: ['api'],
+    args: [],
+    synopsis: '[--port 8080] [--host 127.0.0.1]',
+    summary: 'run an API process: it answers until SIGTERM, then drains (/readyz 503, requests under way answered)',
+    details: [
+      '--port N              port to listen on (default PORT, else 8080)',
+      '--host H              address to listen on (default HOST, else 127.0.0.1)',
+      ...SERVE_DETAILS,
+    ],
+    options: { port: S, host: S },
+    serve: 'api',
+  },
+  {
+    words: ['worker'],
+    args: [],
+    synopsis: '',
+    summary: "run a worker process: it runs offerops' workflows and activities until SIGTERM, then finishes its tasks (10 s grace)",
+    details: [...SERVE_DETAILS],
+    options: {},
+    serve: 'worker',
+  },
   {
     words: ['admin', 'account', 'create'],
     args: [],

@@ -11,6 +11,7 @@
  * (anything else). `recipes` commands print one JSON object too. `dev`
  * commands run until interrupted.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TemporalDeps } from '../../domain/temporal/start';
 import { DomainError } from '../../domain/errors';
@@ -115,6 +116,25 @@ async function runDev(command: Command, values: Record<string, string | boolean 
   await server.close();
 }
 
+/**
+ * `offerops api` / `offerops worker`: the process runs here, configured from
+ * the environment, else from the stack running in the data directory.
+ */
+async function runServe(which: 'api' | 'worker', values: Record<string, string | boolean | undefined>): Promise<void> {
+  if (!process.env.MONGODB_URI || !process.env.TEMPORAL_ADDRESS) {
+    const info = stackInfo();
+    process.env.MONGODB_URI ??= info.mongodb_uri;
+    process.env.MONGODB_DB ??= info.mongodb_db;
+    if (info.temporal_address) process.env.TEMPORAL_ADDRESS ??= info.temporal_address;
+    if (info.temporal_namespace) process.env.TEMPORAL_NAMESPACE ??= info.temporal_namespace;
+  }
+  process.env.OFFEROPS_SECRET_KEY ??= existingSecretKey(dataDir()).toString('base64');
+  if (typeof values.port === 'string') process.env.PORT = values.port;
+  if (typeof values.host === 'string') process.env.HOST = values.host;
+  // The process's own entry point (dist/api/main.js or dist/worker/main.js), which starts on load.
+  await import(resolve(__dirname, '../..', which, 'main.js'));
+}
+
 /** The API commands of the document, or why there are none (the built-in commands work without it). */
 function tryLoadApi(): { api: Api } | { error: string } {
   try {
@@ -169,6 +189,7 @@ async function main(argv: string[], json: boolean): Promise<void> {
   const { values, args } = parse(command, rest, usageLine);
   if (command.admin || command.stream) await runAdmin(command, values, args);
   else if (command.recipes) process.stdout.write(`${JSON.stringify(await command.recipes(args, values))}\n`);
+  else if (command.serve) await runServe(command.serve, values);
   else await runDev(command, values, json);
 }
 
