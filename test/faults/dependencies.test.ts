@@ -35,7 +35,7 @@ before(async () => {
   mongo = await MongoClient.connect(stack.info.mongodb_uri);
   // The tests poll the API while it recovers: the rate limit should not be what they meet.
   await setAccountRateLimit(mongo.db(stack.info.mongodb_db), stack.accountId, 100_000);
-  api = new ApiClient(stack.baseUrl, stack.liveKey);
+  api = new ApiClient(stack.baseUrl, stack.keys!.live);
   gateway = await startFakeGateway({ token: 'faults-token' });
   const tenant = { accountId: stack.accountId, env: 'live' as const };
   const db = mongo.db(stack.info.mongodb_db);

@@ -22,7 +22,8 @@ export interface LaunchedStack {
   baseUrl: string;
   dataDir: string;
   accountId: string;
-  liveKey: string;
+  /** The demo account's keys, printed at the first start of a data directory only. */
+  keys: { live: string; test: string } | null;
   /** What `<data>/stack.json` says: the database and Temporal the processes use. */
   info: { mongodb_uri: string; mongodb_db: string; temporal_address: string; temporal_namespace: string };
   /** The pid `name` runs as now (after a restart, the new one), or null while it is down. */
@@ -40,8 +41,10 @@ export interface LaunchedStack {
 
 const DIST = resolve(__dirname, '../..');
 
-export async function launchStack(env: Record<string, string> = {}): Promise<LaunchedStack> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'offerops-faults-'));
+/** `dataDir`: start on that data directory (e.g. a restored one) instead of a fresh one; it is left in place on stop. */
+export async function launchStack(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<LaunchedStack> {
+  const env = opts.env ?? {};
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'offerops-faults-'));
   const [port] = (await freePorts(1)) as [number];
   const childEnv: NodeJS.ProcessEnv = { ...process.env, OFFEROPS_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ...env };
   for (const name of ['MONGODB_URI', 'MONGODB_DB', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'OFFEROPS_SECRET_KEY', 'OFFEROPS_TEST_DATA_DIR']) {
@@ -61,7 +64,8 @@ export async function launchStack(env: Record<string, string> = {}): Promise<Lau
     void exited.then(() => fail(new Error(`the launcher ended before the stack was up:\n${stdout}\n${stderr}`)));
   });
   const accountId = /Demo account (acc_\w+)/.exec(stdout)![1]!;
-  const liveKey = /live key: (oo_live_\w+)/.exec(stdout)![1]!;
+  const live = /live key: (oo_live_\w+)/.exec(stdout)?.[1];
+  const test = /test key: (oo_test_\w+)/.exec(stdout)?.[1];
   const info = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8')) as LaunchedStack['info'];
 
   const pid = (name: Server): number | null => {
@@ -77,7 +81,7 @@ export async function launchStack(env: Record<string, string> = {}): Promise<Lau
     baseUrl: `${origin}/api/v1`,
     dataDir,
     accountId,
-    liveKey,
+    keys: live && test ? { live, test } : null,
     info,
     pid,
     signal(name, signal) {
@@ -102,7 +106,7 @@ export async function launchStack(env: Record<string, string> = {}): Promise<Lau
         launcher.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -5,7 +5,17 @@
  */
 import { Db } from 'mongodb';
 import * as admin from './admin';
+import { resolve } from 'node:path';
+import { UsageError } from './errors';
 import { parseSettings, recipeInstall, recipesList } from './recipes';
+import { dataDir } from './stack-config';
+
+/** A string option the command needs. */
+function need(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
 
 export type OptionSpec = { type: 'string' } | { type: 'boolean' };
 
@@ -30,6 +40,8 @@ export interface Command {
   dev?: 'gateway' | 'receiver';
   /** A process of the service itself (the API or a worker), run in this one until stopped. */
   serve?: 'api' | 'worker';
+  /** An admin command on the data directory's files (no connection to the stack); returns the object to print. */
+  files?: (values: Record<string, string | boolean | undefined>) => Promise<object>;
   /** A recipes command: reads the library (and for install, calls the API); returns the object to print. */
   recipes?: (args: string[], values: Record<string, string | boolean | undefined>) => Promise<object>;
 }
@@ -60,6 +72,8 @@ export const NOUNS: Record<string, string> = {
   'admin commissions': 'commission reports of an affiliate network, imported for reconciliation',
   'admin sandbox': "an account's test environment: its seeded sample data, and resetting it to that seed",
   'admin collection': 'editorial collections of the public store (ordered offers; GET /store/collections lists them)',
+  'admin backup': 'a consistent copy of the embedded stack (database, Temporal, sealing key), taken while it runs',
+  'admin restore': 'a backup put back into an empty data directory, for npm start to run',
 };
 
 const SERVE_DETAILS = [
@@ -524,6 +538,43 @@ export const COMMANDS: Command[] = [
     options: { key: S, since: S, until: S },
     prints: 'CSV: a header line, then one line per request',
     stream: admin.logsExport,
+  },
+  {
+    words: ['admin', 'backup'],
+    args: [],
+    synopsis: '--to DIR',
+    summary: "copy the embedded stack's database, Temporal state and sealing key into DIR, while it runs",
+    details: [
+      '--to DIR              an empty or new directory for the backup',
+      'Reads OFFEROPS_DATA_DIR (default ./.offerops). Each SQLite file is a consistent snapshot (SQLite online backup,',
+      "through python3); Temporal's is taken first. The backup holds the sealing key: keep it as secret as the key.",
+    ],
+    options: { to: S },
+    prints: '{"backup": "DIR", "created_at": "…", "files": [{"path", "bytes", "sha256"}, …]}',
+    files: async (values) => {
+      const { backupStack } = await import('./backup.js');
+      const to = need(values, 'to');
+      const manifest = await backupStack(dataDir(), resolve(to));
+      return { backup: resolve(to), created_at: manifest.created_at, files: manifest.files };
+    },
+  },
+  {
+    words: ['admin', 'restore'],
+    args: [],
+    synopsis: '--from DIR',
+    summary: 'put a backup back into the data directory (OFFEROPS_DATA_DIR), which must be empty; then npm start runs it',
+    details: [
+      '--from DIR            a directory written by admin backup (its manifest.json and checksums are checked first)',
+      'The data directory is OFFEROPS_DATA_DIR (default ./.offerops); it must be empty or not exist.',
+    ],
+    options: { from: S },
+    prints: '{"restored": "DATA_DIR", "from": "DIR", "created_at": "…", "files": N}',
+    files: async (values) => {
+      const { restoreStack } = await import('./backup.js');
+      const from = resolve(need(values, 'from'));
+      const manifest = restoreStack(from, dataDir());
+      return { restored: dataDir(), from, created_at: manifest.created_at, files: manifest.files.length };
+    },
   },
   {
     words: ['dev', 'gateway'],

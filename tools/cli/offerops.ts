@@ -190,6 +190,7 @@ async function main(argv: string[], json: boolean): Promise<void> {
   if (command.admin || command.stream) await runAdmin(command, values, args);
   else if (command.recipes) process.stdout.write(`${JSON.stringify(await command.recipes(args, values))}\n`);
   else if (command.serve) await runServe(command.serve, values);
+  else if (command.files) process.stdout.write(`${JSON.stringify(await command.files(values))}\n`);
   else await runDev(command, values, json);
 }
 
