@@ -7,38 +7,34 @@
  * pacing.ts). Early, it waits in the activity (the workflow wakes it shortly
  * before its slot). Past the slot's window, it does not send: it takes the
  * next free slot, and waits for it in the activity when it is near
- * (INLINE_WAIT_MS), else fails with `SlotMissed` (first attempt: the workflow
- * waits for that slot on a durable timer, waking earlier by how late the send
- * was, and sends again) or `SendDeferred` (a retry: Temporal retries it at
- * that slot). A retry after a transient error also goes in a reserved slot,
- * the first free one after its backoff.
+ * (INLINE_WAIT_MS), else returns `wait` with that slot, reserved, which the
+ * workflow waits for on a durable timer before it sends again. A wait is an
+ * outcome, never a failure: only what the channel (or our side) did wrong fails
+ * a send, and the workflow counts those as attempts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { msOptionalToNumber } from '@temporalio/common/lib/time';
 import { ChannelConfig, channelForSend, getChannel } from '../domain/channels/store';
 import { Tenant } from '../domain/db';
 import { getGroup, getGroups, GroupDoc } from '../domain/groups/store';
 import { sealedAddress } from '../domain/inbox/store';
 import { unseal } from '../domain/sealing';
-import { groupSlotRequest, isPaced, releaseSendSlot, reserveSendSlot, slotCheck, SlotRequest } from '../domain/channels/pacing';
+import { groupSlotRequest, isPaced, reserveSendSlot, slotStep, SlotRequest } from '../domain/channels/pacing';
 import type { TemplateFormat } from '../domain/templates/store';
 import { ConnectorError, connectorFor } from './connectors/index';
 import type { ActivityDeps } from './index';
 
-/** What is sent, and how: the text, its markup, an image, the idempotency key and the pacing. */
+/** What is sent, and how: the text, its markup, an image, the idempotency key and the slot. */
 export interface SendContent {
   text: string;
   format?: TemplateFormat;
   imageUrl: string | null;
   idempotencyKey: string;
   /**
-   * A paced send's slot (reserved for its first attempt; null when the
-   * workflow reserved none, the group being unpaced when the publication
-   * began) and which attempt of the activity this is.
+   * The slot the workflow reserved and woke the send for; absent when it
+   * reserved none (the send takes one itself should the target be paced).
    */
-  pacing?: { slot: string | null; attempt: number };
+  slot?: string;
 }
 
 export interface SendInput extends SendContent {
@@ -62,19 +58,18 @@ export interface ConversationSendInput extends ConversationTarget, SendContent {
   addressId: string;
 }
 
-/** How near a slot must be for a send to wait for it in its activity; a later one is waited for durably. */
-export const INLINE_WAIT_MS = 1000;
-/** How early a retry wakes before its slot (it waits the rest in its activity). */
-const RETRY_LEAD_MS = 800;
+/** A send that did not go: its slot had passed, or was not near. The next free slot, reserved, and how late (ms) the send was. */
+export interface SlotWait {
+  outcome: 'wait';
+  slot: string;
+  late_ms: number;
+}
 
-/** The failure of a first attempt that missed its slot; its details: the next slot, reserved, and how late (ms) the send was. */
-export const SLOT_MISSED = 'SlotMissed';
-/** The failure of a retry that missed its slot: Temporal retries it at the next slot, reserved. */
-export const SEND_DEFERRED = 'SendDeferred';
+/** What a send did: the gateway's message id (null when it gives none) and whether the image went with it; or that it waits for a slot. */
+export type SendOutcome = { outcome: 'sent'; providerMessageId: string | null; withImage: boolean } | SlotWait;
 
-/** Whether `err` is a send put off to a later slot (not an error of the channel). */
-export const isPacingWait = (err: unknown): boolean =>
-  err instanceof ApplicationFailure && (err.type === SLOT_MISSED || err.type === SEND_DEFERRED);
+/** The type of the failure of a send the channel may accept later: its details hold the pause the far end asked for (ms), if any. */
+const CHANNEL_TRANSIENT = 'ChannelTransient';
 
 const slotRequest = (group: GroupDoc, channel: Pick<ChannelConfig, 'id' | 'minIntervalMs'> | null): SlotRequest =>
   groupSlotRequest(group, channel && { id: channel.id, minIntervalMs: channel.minIntervalMs });
@@ -88,9 +83,6 @@ const conversationSlot = (conversationId: string, channelId: string | null, chan
 });
 
 const permanent = (message: string) => ApplicationFailure.nonRetryable(message, 'ChannelPermanent');
-
-/** What a send did: the gateway's message id (null when it gives none) and whether the image went with it. */
-type Sent = { providerMessageId: string | null; withImage: boolean };
 
 /**
  * A group to send to, and its channel as read (undefined: not read, as in
@@ -112,76 +104,31 @@ export function createChannelActivities(deps: ActivityDeps) {
   }
 
   /** Sends `content` to `group` through `channel` (the sandbox's in the test environment): the group must be active, and connected when live. */
-  function sendTo(tenant: Tenant, group: GroupDoc, channel: ChannelConfig | null, content: SendContent): Promise<Sent> {
+  function sendTo(tenant: Tenant, group: GroupDoc, channel: ChannelConfig | null, content: SendContent): Promise<SendOutcome> {
     if (!group.active) throw permanent('the group is inactive');
     if (tenant.env === 'live' && !channel) throw permanent('the group is not connected to a channel');
     return send(tenant, slotRequest(group, channel), channel, content, () => Promise.resolve(group.address ?? group._id));
   }
 
-  /** Attempt `attempt`'s own reservations are named after the send and the attempt: a retry finds its slot again. */
-  const owner = (idempotencyKey: string, attempt: number) => `${idempotencyKey}#${attempt}`;
-
   /**
-   * Returns when the send may go now, inside its slot's window; waits in the
-   * activity for a near slot, and throws SLOT_MISSED or SEND_DEFERRED for a far one.
+   * Waits in the activity until the send may go, inside its slot's window
+   * (the slot given, or one it reserves); the slot to wait for durably instead when that one is far.
    */
-  async function holdSlot(request: SlotRequest, idempotencyKey: string, pacing: { slot: string | null; attempt: number }): Promise<void> {
-    const mine = owner(idempotencyKey, pacing.attempt);
-    // The first attempt waits for the slot it was woken for, however early the workflow woke it.
-    let given = pacing.attempt === 1 && pacing.slot !== null;
-    // A retry's slot was reserved by the attempt before it (or is the next free one); so is a send the workflow reserved none for.
-    let slot = given ? new Date(pacing.slot!) : await reserveSendSlot(deps.db, request, new Date(), mine);
+  async function holdSlot(request: SlotRequest, given: string | undefined): Promise<SlotWait | undefined> {
+    let slot = given ? new Date(given) : await reserveSendSlot(deps.db, request);
+    let woken = given !== undefined;
     let lateMs = 0;
     for (;;) {
-      const check = slotCheck(slot);
-      if (check.state === 'go') return;
-      if (check.state === 'late') {
-        lateMs ||= check.ms;
-        given = false;
-        slot = await reserveSendSlot(deps.db, request, new Date(), mine);
-      } else if (given || check.ms <= INLINE_WAIT_MS) {
-        await sleep(check.ms);
-      } else if (pacing.attempt === 1) {
-        throw ApplicationFailure.create({
-          message: 'the send missed its slot and waits for the next free one',
-          type: SLOT_MISSED,
-          nonRetryable: true,
-          details: [slot.toISOString(), lateMs],
-        });
-      } else {
-        // The slot passes to the next attempt.
-        await releaseSendSlot(deps.db, request, slot, mine);
-        const next = await reserveSendSlot(deps.db, request, slot, owner(idempotencyKey, pacing.attempt + 1));
-        throw ApplicationFailure.create({
-          message: 'the retry missed its slot and waits for the next free one',
-          type: SEND_DEFERRED,
-          nextRetryDelay: Math.max(0, next.getTime() - Date.now() - RETRY_LEAD_MS),
-        });
+      const next = slotStep(slot, woken);
+      if (next.step === 'go') return undefined;
+      if (next.step === 'defer') return { outcome: 'wait', slot: slot.toISOString(), late_ms: lateMs };
+      if (next.step === 'sleep') await sleep(next.ms);
+      else {
+        lateMs ||= next.ms;
+        woken = false;
+        slot = await reserveSendSlot(deps.db, request);
       }
     }
-  }
-
-  /**
-   * The delay before retrying a paced send that failed transiently: to the
-   * first free slot after its backoff (the policy's, or the one the far end
-   * asked for), reserved for the retry.
-   */
-  async function retryDelay(
-    request: SlotRequest,
-    idempotencyKey: string,
-    attempt: number,
-    retryAfterMs: number | undefined,
-  ): Promise<number | undefined> {
-    const policy = Context.current().info.retryPolicy;
-    if (policy?.maximumAttempts && attempt >= policy.maximumAttempts) return retryAfterMs; // no retry follows
-    const initial = msOptionalToNumber(policy?.initialInterval) ?? 1000;
-    const backoff = Math.min(
-      msOptionalToNumber(policy?.maximumInterval) ?? 100 * initial,
-      initial * (policy?.backoffCoefficient ?? 2) ** (attempt - 1),
-    );
-    const earliest = new Date(Date.now() + (retryAfterMs ?? backoff));
-    const next = await reserveSendSlot(deps.db, request, earliest, owner(idempotencyKey, attempt + 1));
-    return Math.max(0, next.getTime() - Date.now() - RETRY_LEAD_MS);
   }
 
   /** Holds the send's slot (live and paced), then sends through the channel's connector to `to()`, resolved last. */
@@ -191,9 +138,11 @@ export function createChannelActivities(deps: ActivityDeps) {
     channel: ChannelConfig | null,
     input: SendContent,
     to: () => Promise<string>,
-  ): Promise<Sent> {
-    const pacing = tenant.env === 'live' && isPaced(request) ? input.pacing : undefined;
-    if (pacing) await holdSlot(request, input.idempotencyKey, pacing);
+  ): Promise<SendOutcome> {
+    if (tenant.env === 'live' && isPaced(request)) {
+      const wait = await holdSlot(request, input.slot);
+      if (wait) return wait;
+    }
     try {
       const connector = connectorFor(channel, deps);
       const withImage = input.imageUrl !== null && connector.supportsImages;
@@ -206,28 +155,41 @@ export function createChannelActivities(deps: ActivityDeps) {
         },
         input.idempotencyKey,
       );
-      return { providerMessageId, withImage };
+      return { outcome: 'sent', providerMessageId, withImage };
     } catch (err) {
       if (!(err instanceof ConnectorError)) throw err;
       if (err.permanent) throw permanent(err.message);
-      // Transient: retried by the activity's policy, after the pause the far end asked for if any (paced: in a slot).
-      const nextRetryDelay = pacing ? await retryDelay(request, input.idempotencyKey, pacing.attempt, err.retryAfterMs) : err.retryAfterMs;
+      // Transient: the workflow tries again after its backoff, or after the pause the far end asked for.
       throw ApplicationFailure.create({
         message: err.message,
-        type: 'ChannelTransient',
-        ...(nextRetryDelay !== undefined ? { nextRetryDelay } : {}),
+        type: CHANNEL_TRANSIENT,
+        ...(err.retryAfterMs !== undefined ? { details: [err.retryAfterMs] } : {}),
       });
     }
   }
 
+  /** The first free slot at or after `notBefore` (now when absent), reserved; null when the send is not paced. */
+  async function reserve(request: SlotRequest, notBefore: string | undefined): Promise<string | null> {
+    if (!isPaced(request)) return null;
+    const now = new Date();
+    const from = notBefore && Date.parse(notBefore) > now.getTime() ? new Date(notBefore) : now;
+    return (await reserveSendSlot(deps.db, request, from)).toISOString();
+  }
+
   return {
     /**
-     * The earliest time the group may receive a message (per-group and
-     * per-channel pacing), reserved. The sandbox has no anti-spam to respect:
-     * test-environment sends are not paced.
+     * The earliest time, at or after `notBefore`, the group may receive a
+     * message (per-group and per-channel pacing), reserved; null when its sends
+     * are not paced. The sandbox has no anti-spam to respect: test-environment
+     * sends are not paced.
      */
-    async reserveSendSlot(input: { account: string; environment: 'live' | 'test'; groupId: string }): Promise<string> {
-      if (input.environment === 'test') return new Date().toISOString();
+    async reserveSendSlot(input: {
+      account: string;
+      environment: 'live' | 'test';
+      groupId: string;
+      notBefore?: string;
+    }): Promise<string | null> {
+      if (input.environment === 'test') return null;
       // Pacing needs the channel's id and interval, not its credentials: those are unsealed by the send only.
       const tenant: Tenant = { accountId: input.account, env: input.environment };
       const group = await getGroup(deps.db, tenant, input.groupId);
@@ -235,10 +197,10 @@ export function createChannelActivities(deps: ActivityDeps) {
       const channel = group.channel_id ? await getChannel(deps.db, tenant, group.channel_id) : null;
       if (group.channel_id && !channel) throw permanent("the group's channel no longer exists");
       const pacing = channel && { id: channel._id, minIntervalMs: channel.min_interval_ms ?? 0 };
-      return (await reserveSendSlot(deps.db, slotRequest(group, pacing))).toISOString();
+      return reserve(slotRequest(group, pacing), input.notBefore);
     },
 
-    async sendToGroup(input: SendInput | PendingSendInput): Promise<Sent> {
+    async sendToGroup(input: SendInput | PendingSendInput): Promise<SendOutcome> {
       const tenant = { accountId: input.account, env: input.environment };
       const [{ group, channel }, content] = await Promise.all([target(tenant, input.groupId), 'content' in input ? input.content : input]);
       return sendTo(tenant, group, channel, content);
@@ -247,15 +209,15 @@ export function createChannelActivities(deps: ActivityDeps) {
     /**
      * Sends to several groups at once (a chunk of a fan-out), each as
      * sendToGroup would: the groups are read first (by `_id`, side by side)
-     * and each of their channels once, its credentials unsealed once. What each send did and when it was done, or the error
-     * sendToGroup would have thrown, in the order of `groupIds`.
+     * and each of their channels once, its credentials unsealed once. What each send did (and when it was sent), or the
+     * error sendToGroup would have thrown, in the order of `groupIds`.
      */
     async sendToGroups(input: {
       account: string;
       environment: 'live' | 'test';
       groupIds: string[];
       content: (groupId: string) => Promise<SendContent>;
-    }): Promise<PromiseSettledResult<Sent & { sentAt: Date }>[]> {
+    }): Promise<PromiseSettledResult<SendOutcome & { at: Date }>[]> {
       const tenant = { accountId: input.account, env: input.environment };
       const groups = await getGroups(deps.db, tenant, input.groupIds);
       const channelIds = tenant.env === 'test' ? [] : [...new Set([...groups.values()].flatMap((g) => (g.channel_id ? [g.channel_id] : [])))];
@@ -266,21 +228,22 @@ export function createChannelActivities(deps: ActivityDeps) {
         input.groupIds.map(async (groupId) => {
           const group = groups.get(groupId);
           const to = targetOf(tenant, group, group?.channel_id ? channels.get(group.channel_id) : undefined);
-          return { ...(await sendTo(tenant, to.group, to.channel, await input.content(groupId))), sentAt: new Date() };
+          return { ...(await sendTo(tenant, to.group, to.channel, await input.content(groupId))), at: new Date() };
         }),
       );
     },
 
     /**
-     * The earliest time a reply may go on the conversation's channel (the
-     * channel's pacing; a conversation has no interval of its own), reserved.
+     * The earliest time, at or after `notBefore`, a reply may go on the
+     * conversation's channel (the channel's pacing; a conversation has no
+     * interval of its own), reserved; null when the channel is not paced.
      * Test-environment sends are not paced.
      */
-    async reserveConversationSlot(input: ConversationTarget): Promise<string> {
-      if (input.environment === 'test') return new Date().toISOString();
+    async reserveConversationSlot(input: ConversationTarget & { notBefore?: string }): Promise<string | null> {
+      if (input.environment === 'test') return null;
       const channel = await getChannel(deps.db, { accountId: input.account, env: input.environment }, input.channelId);
       if (!channel) throw permanent("the conversation's channel no longer exists");
-      return (await reserveSendSlot(deps.db, conversationSlot(input.conversationId, channel._id, channel.min_interval_ms ?? 0))).toISOString();
+      return reserve(conversationSlot(input.conversationId, channel._id, channel.min_interval_ms ?? 0), input.notBefore);
     },
 
     /**
@@ -288,7 +251,7 @@ export function createChannelActivities(deps: ActivityDeps) {
      * here, once the slot is held, right before the connector's request; the
      * sandbox (test environment) records the conversation id instead.
      */
-    async sendToConversation(input: ConversationSendInput): Promise<Sent> {
+    async sendToConversation(input: ConversationSendInput): Promise<SendOutcome> {
       const tenant: Tenant = { accountId: input.account, env: input.environment };
       const channel = tenant.env === 'test' ? null : await channelForSend(deps.db, tenant, input.channelId, deps.secretKey);
       if (tenant.env === 'live' && !channel) throw permanent("the conversation's channel no longer exists");

@@ -2,7 +2,6 @@
  * The activities of the publication workflow: they move the publication and
  * its deliveries in MongoDB and send through the group's channel connector.
  */
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { commitEvent, commitEvents } from '../domain/events/commit';
 import { toPublication } from '../domain/publications/queue';
@@ -33,7 +32,8 @@ import {
 } from '../domain/publications/store';
 import { textForGroup } from '../domain/links/service';
 import type { ActivityDeps } from './index';
-import { createChannelActivities, isPacingWait, SendContent } from './channels';
+import { createChannelActivities, SendContent, SlotWait } from './channels';
+import { heartbeating } from './heartbeat';
 import { isPacedSend } from '../domain/channels/pacing';
 import { reportInternalError, safeFailure, withSafeFailures } from './internal-errors';
 
@@ -44,37 +44,41 @@ interface Ref {
 }
 interface GroupRef extends Ref {
   group_id: string;
-  /** The send's reserved slot (deliverToGroup; absent in workflows started before send windows). */
-  slot?: string;
-  /**
-   * The workflow reserved no slot, as beginPublication found the group
-   * unpaced: should pacing have been set since, the send reserves its slot itself.
-   */
-  unreserved?: boolean;
+}
+
+/** One attempt to send to a group (deliverToGroup). */
+interface SendRef extends GroupRef {
+  /** The slot the workflow reserved and woke the send for; null when it reserved none (the send takes one itself when the group is paced). */
+  slot: string | null;
+  /** Which attempt of the send this is (the workflow counts them: a wait for a slot is none). */
+  attempt: number;
   /**
    * The workflow records the send itself, with others (recordSentDeliveries,
    * completePublication): the send writes nothing on success and reports
-   * what to record. Absent in workflows started before sends were recorded in batches.
+   * what to record.
    */
   deferred?: boolean;
   /**
    * The workflow's only send (deferred): once sent, the send completes the
    * publication itself (as completePublication with this send) and reports
-   * its final status; absent in workflows started before.
+   * its final status.
    */
   complete?: boolean;
-  /** Attempts its chunk made before the workflow sent the group on its own (deliverToGroups): counted with this send's. */
-  tried?: number;
 }
 
-/** A chunk of unpaced groups one activity sends to (deliverToGroups). */
+/** One attempt of the sends to a chunk of unpaced groups (deliverToGroups): which one, counted for each group. */
 interface ChunkRef extends Ref {
   group_ids: string[];
+  attempt: number;
 }
 
-/** What a chunk's send did for one group: what to record of it, or the (tenant-safe) reason it was not sent and how often the chunk tried it. */
+/**
+ * What a chunk's send did for one group: what to record of it; the slot it
+ * waits for, reserved (pacing was set since the publication began); or the
+ * (tenant-safe) reason it was not sent.
+ */
 export type ChunkSendResult =
-  { group_id: string; message_id: string | null; record: SentRecord } | { group_id: string; error: string; attempts: number };
+  { group_id: string; message_id: string | null; record: SentRecord } | { group_id: string; slot: string } | { group_id: string; error: string };
 
 /** A batch of sends to record, numbered from 0 by the workflow, recorded in order. */
 interface SentBatch extends Ref {
@@ -85,12 +89,11 @@ interface SentBatch extends Ref {
 /**
  * How a publication ends: with `sent`, every send the workflow recorded in
  * batches (recordSentDeliveries), of which the first `recorded` are written;
- * complete writes the rest. Both absent in workflows started before sends
- * were recorded in batches (the deliveries are then read).
+ * complete writes the rest.
  */
 interface Completion extends Ref {
-  sent?: SentRecord[];
-  recorded?: number;
+  sent: SentRecord[];
+  recorded: number;
 }
 
 export type { SentRecord };
@@ -125,20 +128,17 @@ async function mustGetPublication(deps: ActivityDeps, r: Ref) {
 
 /** What a send reads of its publication: set when it is queued, never changed after. */
 type Content = Pick<PublicationDoc, '_id' | 'text' | 'format' | 'image_url' | 'with_image' | 'link_codes'>;
-/** What a send of `publication` to a group carries: its text (with the group's tracked link), markup, image, idempotency key and pacing. */
-const sendContent = (publication: Content, groupId: string, pacing: SendContent['pacing']): SendContent => ({
+/** What a send of `publication` to a group carries: its text (with the group's tracked link), markup, image, idempotency key and slot. */
+const sendContent = (publication: Content, groupId: string, slot: string | null): SendContent => ({
   text: textForGroup(publication.text, publication.link_codes, groupId),
   ...(publication.format ? { format: publication.format } : {}),
   imageUrl: publication.with_image ? publication.image_url : null,
   idempotencyKey: `${publication._id}:${groupId}`,
-  ...(pacing ? { pacing } : {}),
+  ...(slot ? { slot } : {}),
 });
 
 /** Publications whose content a worker keeps, so the sends of a fan-out read it once rather than once per group. */
 const CONTENT_CACHE_SIZE = 256;
-
-/** How often a chunk's sends report that they are still under way (the workflow's heartbeat timeout is a few times this). */
-const CHUNK_HEARTBEAT_MS = 2000;
 
 export function createPublicationActivities(deps: ActivityDeps) {
   const channels = createChannelActivities(deps);
@@ -184,7 +184,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
   async function completeWith(r: Completion, read?: PublicationDoc): Promise<string> {
     const tenant = tenantOf(r);
     const publication = read ?? (await mustGetPublication(deps, r));
-    const unrecorded = r.sent?.slice(r.recorded ?? 0) ?? [];
+    const unrecorded = r.sent.slice(r.recorded);
     if (publication.completed_at) {
       // Completed by an attempt before this one, which may have died before its other writes: the sends are
       // written again (the same values), and what it left in the outbox is relayed.
@@ -192,9 +192,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
       if (publication._outbox?.length) await commitEvents(eventDeps, 'publications', publication._id);
       return publication.status;
     }
-    const deliveries = r.sent
-      ? await deliveriesWithSent(deps.db, tenant, publication, r.sent)
-      : await deliveriesOfPublication(deps.db, tenant, publication);
+    const deliveries = await deliveriesWithSent(deps.db, tenant, publication, r.sent);
     const sent = deliveries.filter((d) => d.status === 'sent').length;
     const status = sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
     // The final state and the sends not recorded yet side by side (a repeated completion writes those again).
@@ -260,9 +258,17 @@ export function createPublicationActivities(deps: ActivityDeps) {
       });
     },
 
-    /** The earliest time this group may receive a message (pacing per group and per channel), reserved. */
-    async reserveDeliverySlot(r: GroupRef): Promise<string> {
-      return channels.reserveSendSlot({ account: r.account, environment: r.environment, groupId: r.group_id });
+    /**
+     * The earliest time, at or after `not_before`, this group may receive a
+     * message (pacing per group and per channel), reserved; null when its sends are not paced.
+     */
+    async reserveDeliverySlot(r: GroupRef & { not_before?: string }): Promise<string | null> {
+      return channels.reserveSendSlot({
+        account: r.account,
+        environment: r.environment,
+        groupId: r.group_id,
+        ...(r.not_before ? { notBefore: r.not_before } : {}),
+      });
     },
 
     async markDeliveryWaiting(r: GroupRef): Promise<void> {
@@ -275,57 +281,55 @@ export function createPublicationActivities(deps: ActivityDeps) {
      * that error: a channel's own (an ApplicationFailure made from a
      * ConnectorError, activities/channels.ts) as it is, anything else as the
      * internal-error text, its cause logged. Returns the gateway's message id
-     * and the outcome, which the workflow's history shows.
+     * and the outcome, which the workflow's history shows; or the slot to wait
+     * for when the send's own had passed (no attempt: nothing was sent).
      */
-    async deliverToGroup(r: GroupRef): Promise<GroupSendResult> {
+    async deliverToGroup(r: SendRef): Promise<GroupSendResult | SlotWait> {
       const tenant = tenantOf(r);
-      const attempt = Context.current().info.attempt;
       try {
-        // The delivery moves to `sending` unless it was sent by an attempt whose completion was lost. A deferred
-        // send skips both: the workflow records it once it is sent (a send cut short is sent again under the same
-        // idempotency key, which the connector honours).
-        const delivery = r.deferred ? null : await startDeliveryAttempt(deps.db, tenant, r.publication_id, r.group_id, attempt);
-        if (delivery?.status === 'sent') return { outcome: 'sent_before', message_id: null };
-        // The publication's content and the group (in sendToGroup) are read side by side. A send that completes the
-        // publication reads it whole (the completion's read: one that completed it before shows `completed_at`).
-        const whole = r.complete ? mustGetPublication(deps, r) : undefined;
-        const sent = await channels.sendToGroup({
-          account: r.account,
-          environment: r.environment,
-          groupId: r.group_id,
-          content: (whole ?? contentOf(r)).then((publication) =>
-            sendContent(publication, r.group_id, r.slot || r.unreserved ? { slot: r.slot ?? null, attempt } : undefined),
-          ),
+        return await heartbeating(async () => {
+          // The delivery moves to `sending` unless it was sent by an attempt whose completion was lost. A deferred
+          // send skips both: the workflow records it once it is sent (a send cut short is sent again under the same
+          // idempotency key, which the connector honours).
+          const delivery = r.deferred ? null : await startDeliveryAttempt(deps.db, tenant, r.publication_id, r.group_id, r.attempt);
+          if (delivery?.status === 'sent') return { outcome: 'sent_before', message_id: null };
+          // The publication's content and the group (in sendToGroup) are read side by side. A send that completes the
+          // publication reads it whole (the completion's read: one that completed it before shows `completed_at`).
+          const whole = r.complete ? mustGetPublication(deps, r) : undefined;
+          const sent = await channels.sendToGroup({
+            account: r.account,
+            environment: r.environment,
+            groupId: r.group_id,
+            content: (whole ?? contentOf(r)).then((publication) => sendContent(publication, r.group_id, r.slot)),
+          });
+          if (sent.outcome === 'wait') {
+            // Not sent: the delivery waits again, this attempt not counted.
+            if (delivery) await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { status: 'waiting', attempts: r.attempt - 1 });
+            return sent;
+          }
+          const record = { with_image: sent.withImage, sent_at: new Date() };
+          if (r.deferred) {
+            const deferred: SentRecord = { group_id: r.group_id, ...record, sent_at: record.sent_at.toISOString(), attempts: r.attempt };
+            // Sent: a failure to complete is no failure of the send (a retry would send again); the workflow completes then.
+            const status = r.complete
+              ? await completeWith({ ...r, sent: [deferred], recorded: 0 }, await whole).catch((err: unknown) => {
+                  reportInternalError('completing a publication after its send', err);
+                  return undefined;
+                })
+              : undefined;
+            return { outcome: 'sent', message_id: sent.providerMessageId, record: deferred, ...(status ? { status } : {}) };
+          }
+          if (delivery && (await markDeliverySent(deps.db, tenant, delivery, record)))
+            await counted(countDelivery(deps.db, tenant, delivery, 'sent'));
+          return { outcome: 'sent', message_id: sent.providerMessageId };
         });
-        const record = { with_image: sent.withImage, sent_at: new Date() };
-        if (r.deferred) {
-          const deferred: SentRecord = {
-            group_id: r.group_id,
-            ...record,
-            sent_at: record.sent_at.toISOString(),
-            attempts: (r.tried ?? 0) + attempt,
-          };
-          // Sent: a failure to complete is no failure of the send (a retry would send again); the workflow completes then.
-          const status = r.complete
-            ? await completeWith({ ...r, sent: [deferred], recorded: 0 }, await whole).catch((err: unknown) => {
-                reportInternalError('completing a publication after its send', err);
-                return undefined;
-              })
-            : undefined;
-          return { outcome: 'sent', message_id: sent.providerMessageId, record: deferred, ...(status ? { status } : {}) };
-        }
-        if (delivery && (await markDeliverySent(deps.db, tenant, delivery, record)))
-          await counted(countDelivery(deps.db, tenant, delivery, 'sent'));
-        return { outcome: 'sent', message_id: sent.providerMessageId };
       } catch (err) {
-        // A send put off to a later slot is no error; anything else is retried like any transient failure,
-        // and what the workflow records when retries run out is this same safe text.
-        if (isPacingWait(err)) throw err;
+        // The workflow tries again while attempts remain, and records this same safe text when they run out.
         const failure = safeFailure('a delivery attempt', err);
         try {
           await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, {
             error: failure.message,
-            ...(r.deferred ? { attempts: (r.tried ?? 0) + attempt } : {}),
+            ...(r.deferred ? { attempts: r.attempt } : {}),
           });
         } catch (writeErr) {
           reportInternalError('recording a delivery error', writeErr);
@@ -335,45 +339,41 @@ export function createPublicationActivities(deps: ActivityDeps) {
     },
 
     /**
-     * Sends the publication to a chunk of unpaced groups at once, each as a
-     * deferred deliverToGroup would (same idempotency key, nothing written
-     * on success: the workflow records the sends). A group whose send fails
-     * is reported, not retried here: the workflow sends it again on its own,
-     * with deliverToGroup's retries and failure record. A retry of the whole
-     * chunk (a worker lost mid-chunk) sends again under the same keys; a
-     * failure of the whole chunk (reading its groups or channels) shows only
+     * One attempt of the sends to a chunk of unpaced groups, at once, each as
+     * a deferred deliverToGroup would (same idempotency key, nothing written
+     * on success: the workflow records the sends). A group whose send fails,
+     * or that waits for a slot (pacing set since the publication began), is
+     * reported, not tried again here: the workflow sends it on its own, with
+     * deliverToGroup's retries and failure record. Another attempt of the
+     * whole chunk (a worker lost mid-chunk) sends again under the same keys;
+     * a failure of the whole chunk (reading its groups or channels) shows only
      * the internal-error text, its cause logged.
      */
     deliverToGroups: withSafeFailures('a chunk of sends', async (r: ChunkRef): Promise<ChunkSendResult[]> => {
-      const context = Context.current();
-      const attempt = context.info.attempt;
       const content = contentOf(r);
-      // Alive while its sends are under way: a chunk lost with its worker is retried after the heartbeat timeout.
-      const beating = setInterval(() => context.heartbeat(), CHUNK_HEARTBEAT_MS);
-      const sends = await channels
-        .sendToGroups({
+      // Alive while its sends are under way: a chunk lost with its worker is tried again after the heartbeat timeout.
+      const sends = await heartbeating(() =>
+        channels.sendToGroups({
           account: r.account,
           environment: r.environment,
           groupIds: r.group_ids,
-          // Unreserved: should pacing have been set since, the send holds a slot itself (or fails, and goes alone).
-          content: async (group_id) => sendContent(await content, group_id, { slot: null, attempt }),
-        })
-        .finally(() => clearInterval(beating));
+          content: async (group_id) => sendContent(await content, group_id, null),
+        }),
+      );
       return sends.map((send, i): ChunkSendResult => {
         const group_id = r.group_ids[i]!;
-        if (send.status === 'rejected') {
-          const err: unknown = send.reason;
-          return { group_id, error: isPacingWait(err) ? 'waits for a slot' : safeFailure('a delivery attempt', err).message, attempts: attempt };
-        }
-        const record = { group_id, with_image: send.value.withImage, sent_at: send.value.sentAt.toISOString(), attempts: attempt };
-        return { group_id, message_id: send.value.providerMessageId, record };
+        if (send.status === 'rejected') return { group_id, error: safeFailure('a delivery attempt', send.reason).message };
+        const done = send.value;
+        if (done.outcome === 'wait') return { group_id, slot: done.slot };
+        const record = { group_id, with_image: done.withImage, sent_at: done.at.toISOString(), attempts: r.attempt };
+        return { group_id, message_id: done.providerMessageId, record };
       });
     }),
 
-    /** A group the publication could not reach: permanent error, or retries exhausted. */
-    async failDelivery(r: GroupRef & { error: string }): Promise<void> {
+    /** A group the publication could not reach: a permanent error, or its attempts spent (how many, in all). */
+    async failDelivery(r: GroupRef & { error: string; attempts: number }): Promise<void> {
       const tenant = tenantOf(r);
-      const before = await markDeliveryFailed(deps.db, tenant, r.publication_id, r.group_id, r.error);
+      const before = await markDeliveryFailed(deps.db, tenant, r.publication_id, r.group_id, r.error, r.attempts);
       if (before && before.status !== 'failed' && before.status !== 'sent') await counted(countDelivery(deps.db, tenant, before, 'failed'));
     },
 

@@ -3,14 +3,14 @@
  * channel, the send (the thread's address unsealed in activities/channels.ts
  * right before the request), and the message's final state with its event.
  */
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { Environment, Tenant } from '../domain/db';
 import { markReplyFailed, markReplySent, noteReplyError, queuedRepliesBefore } from '../domain/inbox/replies';
 import { conversations, MessageDoc, messages } from '../domain/inbox/store';
 import { startReply } from '../domain/temporal/start';
 import type { ActivityDeps } from './index';
-import { createChannelActivities, isPacingWait } from './channels';
+import { createChannelActivities, SlotWait } from './channels';
+import { heartbeating } from './heartbeat';
 import { reportInternalError, safeFailure, withSafeFailures } from './internal-errors';
 import type { GroupSendResult } from './publications';
 
@@ -33,47 +33,51 @@ export function createReplyActivities(deps: ActivityDeps) {
   }
 
   return {
-    /** The earliest time the reply may go on its conversation's channel, reserved. */
-    reserveReplySlot: withSafeFailures('reserving a reply slot', async (r: ReplyRef): Promise<string> => {
+    /** The earliest time, at or after `not_before`, the reply may go on its conversation's channel, reserved; null when it is not paced. */
+    reserveReplySlot: withSafeFailures('reserving a reply slot', async (r: ReplyRef & { not_before?: string }): Promise<string | null> => {
       const message = await mustGetMessage(r);
       return channels.reserveConversationSlot({
         account: r.account,
         environment: r.environment,
         conversationId: message.conversation_id,
         channelId: message.channel_id,
+        ...(r.not_before ? { notBefore: r.not_before } : {}),
       });
     }),
 
     /**
-     * One attempt to send the reply (the message id is the idempotency key);
-     * the error of an attempt that fails is noted on the message, which
-     * stays `queued` while retries remain. Tenants read only texts made safe
+     * One attempt to send the reply (the message id is the idempotency key)
+     * in `slot` (null: none reserved, the send takes one itself when the
+     * channel is paced); the slot to wait for when that one had passed. The
+     * error of an attempt that fails is noted on the message, which stays
+     * `queued` while attempts remain. Tenants read only texts made safe
      * (activities/internal-errors.ts).
      */
-    async deliverReply(r: ReplyRef & { slot: string }): Promise<GroupSendResult> {
+    async deliverReply(r: ReplyRef & { slot: string | null; attempt: number }): Promise<GroupSendResult | SlotWait> {
       const tenant = tenantOf(r);
       try {
-        const message = await mustGetMessage(r);
-        if (message.status !== 'queued') return { outcome: 'sent_before', message_id: null }; // finished by an attempt whose completion was lost
-        const conversation = await conversations(deps.db, tenant).findById(message.conversation_id);
-        if (!conversation) throw ApplicationFailure.nonRetryable('the conversation no longer exists', 'ChannelPermanent');
-        const attempt = Context.current().info.attempt;
-        const sent = await channels.sendToConversation({
-          account: r.account,
-          environment: r.environment,
-          conversationId: conversation._id,
-          channelId: message.channel_id,
-          addressId: conversation.address_id,
-          text: message.text ?? '',
-          ...(message.format ? { format: message.format } : {}),
-          imageUrl: message.media_urls[0] ?? null,
-          idempotencyKey: message._id,
-          pacing: { slot: r.slot, attempt },
+        return await heartbeating(async () => {
+          const message = await mustGetMessage(r);
+          if (message.status !== 'queued') return { outcome: 'sent_before', message_id: null }; // finished by an attempt whose completion was lost
+          const conversation = await conversations(deps.db, tenant).findById(message.conversation_id);
+          if (!conversation) throw ApplicationFailure.nonRetryable('the conversation no longer exists', 'ChannelPermanent');
+          const sent = await channels.sendToConversation({
+            account: r.account,
+            environment: r.environment,
+            conversationId: conversation._id,
+            channelId: message.channel_id,
+            addressId: conversation.address_id,
+            text: message.text ?? '',
+            ...(message.format ? { format: message.format } : {}),
+            imageUrl: message.media_urls[0] ?? null,
+            idempotencyKey: message._id,
+            ...(r.slot ? { slot: r.slot } : {}),
+          });
+          if (sent.outcome === 'wait') return sent;
+          await markReplySent(domainDeps, tenant, message, new Date());
+          return { outcome: 'sent', message_id: sent.providerMessageId };
         });
-        await markReplySent(domainDeps, tenant, message, new Date());
-        return { outcome: 'sent', message_id: sent.providerMessageId };
       } catch (err) {
-        if (isPacingWait(err)) throw err;
         const failure = safeFailure('a reply attempt', err);
         try {
           await noteReplyError(deps.db, tenant, r.message_id, failure.message);

@@ -51,8 +51,8 @@ export interface WebhookTargets {
   /** The event's kind ('' when the event does not exist). */
   kind: string;
   webhook_ids: string[];
-  /** The host of each webhook's URL (never its path or query), for summaries; absent from results recorded before it was returned. */
-  hosts?: string[];
+  /** The host of each webhook's URL (never its path or query), for summaries. */
+  hosts: string[];
 }
 
 /** The Standard Webhooks signature of `body` sent as message `id` at `timestamp` (unix seconds). */
@@ -149,7 +149,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
      */
     async webhookTargets(input: { event_id: string }): Promise<WebhookTargets> {
       const event = await eventById(deps.db, input.event_id);
-      if (!event) return { account: '', environment: 'live', kind: '', webhook_ids: [] };
+      if (!event) return { account: '', environment: 'live', kind: '', webhook_ids: [], hosts: [] };
       await followUp(event);
       const hooks = await subscribedWebhooks(deps.db, { accountId: event.account, env: event.environment }, event.kind);
       return {
@@ -167,19 +167,17 @@ export function createWebhookActivities(deps: ActivityDeps) {
      * secret) is logged and shows as the internal-error text only, here and
      * (through withSafeFailures, below) when the activity itself fails.
      */
-    async attemptWebhookDelivery(input: AttemptInput): Promise<AttemptResult & { event_kind: string }> {
+    async attemptWebhookDelivery(input: AttemptInput): Promise<AttemptResult> {
       const tenant: Tenant = { accountId: input.account, env: input.environment };
       const started = Date.now();
       const at = new Date(started).toISOString();
       const [webhook, event] = await Promise.all([getWebhook(deps.db, tenant, input.webhook_id), getEvent(deps.db, tenant, input.event_id)]);
-      const kind = event?.kind ?? '';
       const result = (outcome: AttemptResult['outcome'], http_status: number | null, error: string | null) => ({
         outcome,
         at,
         http_status,
         duration_ms: Date.now() - started,
         error,
-        event_kind: kind,
       });
       if (!webhook || !event) return result('stopped', null, 'not sent: the webhook or the event no longer exists');
       if (webhook.state !== 'enabled') return result('stopped', null, 'not sent: the webhook is disabled');

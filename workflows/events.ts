@@ -1,14 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { getExternalWorkflowHandle, ParentClosePolicy, patched, proxyActivities, startChild } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import {
-  deliveryStartOptions,
-  deliveryWorkflowId,
-  executionStartOptions,
-  JOURNEY_REPLY_SIGNAL,
-  offeropsSearchAttributes,
-} from '../domain/temporal/names';
-import { DELIVERY_STATE_PATCH, JOURNEYS_PATCH } from './patches';
+import { deliveryStartOptions, executionStartOptions, JOURNEY_REPLY_SIGNAL } from '../domain/temporal/names';
 
 const { journeyTargets, markEventDispatched, relayPendingEvents, webhookTargets } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -29,23 +22,15 @@ export async function dispatchEvent(input: { event_id: string }): Promise<void> 
     [input],
   );
   for (const [i, webhookId] of webhook_ids.entries()) {
-    const host = hosts?.[i];
-    const delivery = { webhook_id: webhookId, event_id: input.event_id, account, environment, ...(host ? { host } : {}) };
-    // Deliveries dispatched before DELIVERY_STATE_PATCH were started without their kind and state.
-    const options = patched(DELIVERY_STATE_PATCH)
-      ? deliveryStartOptions({ ...delivery, event_kind: kind }, new Date())
-      : {
-          workflowId: deliveryWorkflowId(webhookId, input.event_id),
-          args: [delivery] as [typeof delivery],
-          typedSearchAttributes: offeropsSearchAttributes(account, environment, webhookId, 'webhook_delivery'),
-        };
+    const delivery = { webhook_id: webhookId, event_id: input.event_id, event_kind: kind, account, environment, host: hosts[i]! };
+    const options = deliveryStartOptions(delivery, new Date());
     try {
       await startChild('webhookDelivery', { ...options, parentClosePolicy: ParentClosePolicy.ABANDON });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }
   }
-  if (patched(JOURNEYS_PATCH)) await startJourneys(input.event_id);
+  await startJourneys(input.event_id);
   await markEventDispatched.executeWithOptions(summary('mark dispatched:'), [input.event_id]);
 }
 

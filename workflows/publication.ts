@@ -1,17 +1,8 @@
-import { condition, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { condition, isCancellation, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
 import type { ChunkSendResult, GroupSendResult, PendingGroup, SentRecord } from '../activities/publications';
-import { CHANNEL_SEND_OPTIONS, MAX_WAKE_EARLY_MS, missedSlot, reason, WAKE_EARLY_MS, WAKE_MARGIN_MS } from './paced';
-import {
-  CHUNKED_SENDS_PATCH,
-  GROUPS_IN_INPUT_PATCH,
-  LOCAL_STEPS_PATCH,
-  PUBLICATION_PATCHES_PATCH,
-  SEND_COMPLETES_PATCH,
-  SEND_WINDOW_PATCH,
-  SENT_BATCHES_PATCH,
-  UNPACED_SEND_PATCH,
-} from './patches';
+import { reason, SEND_ATTEMPT_OPTIONS, sendWithRetries } from './sending';
+import { retryPauseMs, spoken } from './send-timing';
 
 export interface PublicationInput {
   publication_id: string;
@@ -20,8 +11,9 @@ export interface PublicationInput {
   /**
    * The groups to send to, as the request that queued the publication found
    * them (it moved the publication to `sending`): no beginPublication. Absent
-   * in starts that must begin (see GROUPS_IN_INPUT_PATCH). Never passed on to
-   * an activity.
+   * when the workflow begins on its own: a repeated request, the sweep of
+   * queued publications, a fan-out too large for the input. Never passed on
+   * to an activity.
    */
   groups?: PendingGroup[];
 }
@@ -30,114 +22,144 @@ const STEP_OPTIONS = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 } as const;
-const { beginPublication, reserveDeliverySlot, markDeliveryWaiting, failDelivery, completePublication } =
-  proxyActivities<Activities>(STEP_OPTIONS);
+const { reserveDeliverySlot, markDeliveryWaiting, failDelivery } = proxyActivities<Activities>(STEP_OPTIONS);
 /**
- * The first and last steps are a few database reads and writes: run in the
- * worker as local activities (recorded as markers), they need no round trip
- * through the server's task queue. Publications started before this choose
- * the scheduled ones above when replayed.
+ * The first and last steps, and the records of sends in batches, are a few
+ * database reads and writes: run in the worker as local activities (recorded
+ * as markers), they need no round trip through the server's task queue.
  */
 const local = proxyLocalActivities<Activities>(STEP_OPTIONS);
 
-/** One send to one group: transient channel errors retry with backoff; permanent ones fail that group only. */
-const { deliverToGroup } = proxyActivities<Activities>(CHANNEL_SEND_OPTIONS);
+/** One attempt to send to one group (workflows/sending.ts counts and retries them). */
+const { deliverToGroup } = proxyActivities<Activities>(SEND_ATTEMPT_OPTIONS);
 
 /**
- * The sends of a chunk of unpaced groups, at once: a few attempts for the
- * whole chunk (a worker lost mid-chunk), as the sends are idempotent; a
- * group the chunk did not send is then sent on its own (deliverToGroup).
+ * One attempt of the sends of a chunk of unpaced groups, at once: a chunk
+ * lost with its worker (10 s without a heartbeat) or failed as a whole is
+ * tried again, CHUNK_ATTEMPTS in all; a group the chunk did not send is then
+ * sent on its own (deliverToGroup), the chunk's attempts counted.
  */
 const { deliverToGroups } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '10 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
+  retry: { maximumAttempts: 1 },
 });
+const CHUNK_ATTEMPTS = 3;
 
 /** Unpaced groups one deliverToGroups sends to. */
 const SEND_CHUNK = 25;
 
 /** A group as summaries name it: "Grupo 1 (grp_…)", or its id alone when the name is unknown. */
 const named = (g: PendingGroup): string => (g.name === null ? g.group_id : `${g.name.replace(/\s+/g, ' ')} (${g.group_id})`);
+/** A group as pacing timers name it: "Grupo 1", or its id. */
+const shortName = (g: PendingGroup): string => (g.name === null ? g.group_id : g.name.replace(/\s+/g, ' '));
 
-/** Whether the execution takes the path of patch `id` (see PUBLICATION_PATCHES_PATCH). */
-type Patched = (id: string) => boolean;
+interface DeliverOptions {
+  /** The workflow records the send (recordSentDeliveries, completePublication): the activity writes nothing when it sends. */
+  deferred?: boolean;
+  /** The publication's only send: once sent, it completes the publication. */
+  complete?: boolean;
+  /** Attempts a chunk made of this group before it goes alone. */
+  tried?: number;
+  /** A slot a chunk's send found the group waits for, reserved. */
+  slot?: string;
+}
 
 /**
- * Every activity and timer carries a summary naming its group, which is
- * what Temporal UI shows on the publication's page instead of the bare
- * activity type and timer number.
+ * Sends to one group, paced and retried (workflows/sending.ts); what the
+ * send did, or undefined when it failed (recorded by failDelivery). Every
+ * activity and timer carries a summary naming the group, which is what
+ * Temporal UI shows on the publication's page.
  */
-async function deliver(
-  input: PublicationInput,
-  group: PendingGroup,
-  isPatched: Patched,
-  deferred = false,
-  complete = false,
-  tried = 0,
-): Promise<GroupSendResult | undefined> {
-  const ref = {
-    ...input,
-    group_id: group.group_id,
-    ...(deferred ? { deferred } : {}),
-    ...(complete ? { complete } : {}),
-    ...(tried ? { tried } : {}),
+async function deliver(input: PublicationInput, group: PendingGroup, opts: DeliverOptions = {}): Promise<GroupSendResult | undefined> {
+  const ref = { ...input, group_id: group.group_id };
+  const reserve = (notBefore?: string) =>
+    reserveDeliverySlot.executeWithOptions({ summary: `pacing: reserve ${group.group_id}'s slot` }, [
+      { ...ref, ...(notBefore ? { not_before: notBefore } : {}) },
+    ]);
+  const fail = async (error: string, attempts: number) => {
+    await failDelivery.executeWithOptions({ summary: `record the failure of ${group.group_id}` }, [{ ...ref, error, attempts }]);
+    return undefined;
   };
-  // Pacing: the slot is reserved durably, and the wait is a durable timer.
-  // The send checks its slot again right before it goes; one that missed
-  // it has reserved the next free slot, waited for here in the same way.
-  const windowed = isPatched(SEND_WINDOW_PATCH);
-  let wakeEarly = windowed ? WAKE_EARLY_MS : 0;
-  // An unpaced group needs no slot: its send goes at once (and reserves one itself should pacing have been set since).
-  const unreserved = group.paced === false && isPatched(UNPACED_SEND_PATCH);
-  let slot: string | undefined = unreserved
-    ? undefined
-    : await reserveDeliverySlot.executeWithOptions({ summary: `pacing: reserve ${group.group_id}'s slot` }, [ref]);
-  let first = true;
-  let result: GroupSendResult | undefined;
-  while (first || slot) {
-    if (slot) {
-      const wait = Date.parse(slot) - Date.now() - wakeEarly;
-      if (wait > 0) {
-        await markDeliveryWaiting.executeWithOptions({ summary: `pacing: ${group.group_id} waits for its slot` }, [ref]);
-        await sleep(wait, { summary: `pacing: wait for ${group.group_id}'s slot` });
-      }
-    }
-    const pacing = slot ? (windowed ? { slot } : {}) : { unreserved: true };
-    first = false;
+  // An unpaced group needs no slot: its send goes at once (and takes one itself should pacing have been set since).
+  let slot: string | null = opts.slot ?? null;
+  if (group.paced && !slot) {
     try {
-      result = await deliverToGroup.executeWithOptions({ summary: `send to ${named(group)}` }, [{ ...ref, ...pacing }]);
-      slot = undefined;
+      slot = await reserve();
     } catch (err) {
-      const missed = missedSlot(err);
-      if (!missed)
-        await failDelivery.executeWithOptions({ summary: `record the failure of ${group.group_id}` }, [{ ...ref, error: reason(err) }]);
-      else wakeEarly = Math.min(MAX_WAKE_EARLY_MS, wakeEarly + missed.lateMs + WAKE_MARGIN_MS);
-      slot = missed?.slot;
+      if (isCancellation(err)) throw err;
+      return fail(reason(err), opts.tried ?? 0);
     }
   }
-  return result;
+  const sends = { ...(opts.deferred ? { deferred: true } : {}), ...(opts.complete ? { complete: true } : {}) };
+  const result = await sendWithRetries({
+    slotOf: `${shortName(group)}'s slot`,
+    target: named(group),
+    slot,
+    tried: opts.tried ?? 0,
+    attempt: (at, attempt) =>
+      deliverToGroup.executeWithOptions({ summary: `send to ${named(group)}${attempt > 1 ? `, attempt ${attempt}` : ''}` }, [
+        { ...ref, ...sends, slot: at, attempt },
+      ]),
+    ...(group.paced ? { reserve } : {}),
+    waiting: () => markDeliveryWaiting.executeWithOptions({ summary: `pacing: ${group.group_id} waits for its slot` }, [ref]),
+  });
+  return 'error' in result ? fail(result.error, result.attempts) : result.sent;
+}
+
+/**
+ * Sends to a chunk of unpaced groups with deliverToGroups, trying the whole
+ * chunk again when an attempt is lost or fails as a whole; reports each
+ * group it sent (`sent`), and sends the others alone (`alone`).
+ */
+async function deliverChunk(
+  input: PublicationInput,
+  chunk: PendingGroup[],
+  sent: (record: SentRecord) => void,
+  alone: (group: PendingGroup, opts: DeliverOptions) => Promise<void>,
+): Promise<void> {
+  const label = `${chunk.length} groups: ${named(chunk[0]!)}${chunk.length > 1 ? ` … ${named(chunk[chunk.length - 1]!)}` : ''}`;
+  let results: ChunkSendResult[] | undefined;
+  let attempt = 1;
+  for (; ; attempt++) {
+    try {
+      const summary = `send to ${label}${attempt > 1 ? `, attempt ${attempt}` : ''}`;
+      results = await deliverToGroups.executeWithOptions({ summary }, [{ ...input, group_ids: chunk.map((g) => g.group_id), attempt }]);
+      break;
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      if (attempt >= CHUNK_ATTEMPTS) break;
+      const pause = retryPauseMs(attempt)!;
+      await sleep(pause, { summary: `retry: wait ${spoken(pause)} before attempt ${attempt + 1} to ${label}` });
+    }
+  }
+  // Each attempt may have sent to every group of the chunk: a group sent alone counts them.
+  const byGroup = new Map((results ?? []).map((r) => [r.group_id, r]));
+  const unsent: [PendingGroup, DeliverOptions][] = [];
+  for (const group of chunk) {
+    const result = byGroup.get(group.group_id);
+    if (result && 'record' in result) sent(result.record);
+    else unsent.push([group, result && 'slot' in result ? { tried: attempt - 1, slot: result.slot } : { tried: attempt }]);
+  }
+  await Promise.all(unsent.map(([group, opts]) => alone(group, opts)));
 }
 
 /** The most sends one recordSentDeliveries writes. */
 const SENT_BATCH = 100;
 
 /**
- * Sends to every group, the unpaced ones deferred (their sends are recorded
- * by the workflow, in batches); the sends not recorded yet when all are done
- * go to completePublication with the rest.
+ * Sends to every group: the unpaced ones in chunks, their sends recorded by
+ * the workflow in batches; the sends not recorded yet when all are done go
+ * to completePublication with the rest.
  */
-async function deliverInBatches(
-  input: PublicationInput,
-  groups: PendingGroup[],
-  isPatched: Patched,
-): Promise<{ sent: SentRecord[]; recorded: number }> {
+async function deliverInBatches(input: PublicationInput, groups: PendingGroup[]): Promise<{ sent: SentRecord[]; recorded: number }> {
   const sent: SentRecord[] = [];
   let recorded = 0;
-  let sending = groups.filter((g) => g.paced === false).length;
+  const unpaced = groups.filter((g) => !g.paced);
+  let sending = unpaced.length;
   let done = false;
   // A batch is recorded when it is full, or when as many sends wait to be recorded as are still under way:
-  // a fan-out's deliveries show as sent while it runs, and a single send waits for completePublication only.
+  // a fan-out's deliveries show as sent while it runs.
   const recording = (async () => {
     for (let batch = 0; ; batch++) {
       await condition(() => done || (sending > 0 && sent.length - recorded >= Math.min(SENT_BATCH, sending)));
@@ -147,76 +169,46 @@ async function deliverInBatches(
       recorded += deliveries.length;
     }
   })();
-  const alone = async (group: PendingGroup, tried = 0) => {
-    const record = (await deliver(input, group, isPatched, true, false, tried))?.record;
-    if (record) sent.push(record);
+  const record = (r: SentRecord) => {
+    sent.push(r);
     sending--;
   };
-  const unpaced = groups.filter((g) => g.paced === false);
-  if (unpaced.length > 1 && patched(CHUNKED_SENDS_PATCH)) {
-    const chunks = Array.from({ length: Math.ceil(unpaced.length / SEND_CHUNK) }, (_, i) => unpaced.slice(i * SEND_CHUNK, (i + 1) * SEND_CHUNK));
-    await Promise.all([
-      ...groups.filter((g) => g.paced !== false).map((group) => deliver(input, group, isPatched)),
-      ...chunks.map(async (chunk) => {
-        let results: ChunkSendResult[] = [];
-        try {
-          const summary = `send to ${chunk.length} groups: ${named(chunk[0]!)}${chunk.length > 1 ? ` … ${named(chunk[chunk.length - 1]!)}` : ''}`;
-          results = await deliverToGroups.executeWithOptions({ summary }, [{ ...input, group_ids: chunk.map((g) => g.group_id) }]);
-        } catch (err) {
-          // The chunk failed as a whole (its attempts ran out): each of its groups goes on its own.
-          if (isCancellation(err)) throw err;
-        }
-        const byGroup = new Map(results.map((r) => [r.group_id, r]));
-        const unsent: [PendingGroup, number][] = [];
-        for (const group of chunk) {
-          const result = byGroup.get(group.group_id);
-          if (!result || !('record' in result)) unsent.push([group, result?.attempts ?? 0]);
-          else {
-            sent.push(result.record);
-            sending--;
-          }
-        }
-        await Promise.all(unsent.map(([group, tried]) => alone(group, tried)));
-      }),
-    ]);
-  } else {
-    await Promise.all(groups.map((group) => (group.paced !== false ? deliver(input, group, isPatched) : alone(group))));
-  }
+  const alone = async (group: PendingGroup, opts: DeliverOptions = {}) => {
+    const result = await deliver(input, group, { ...opts, deferred: true });
+    if (result?.record) sent.push(result.record);
+    sending--;
+  };
+  const chunks =
+    unpaced.length > 1
+      ? Array.from({ length: Math.ceil(unpaced.length / SEND_CHUNK) }, (_, i) => unpaced.slice(i * SEND_CHUNK, (i + 1) * SEND_CHUNK))
+      : [];
+  await Promise.all([
+    ...groups.filter((g) => g.paced).map((group) => deliver(input, group)),
+    ...(chunks.length ? chunks.map((chunk) => deliverChunk(input, chunk, record, alone)) : unpaced.map((group) => alone(group))),
+  ]);
   done = true;
   await recording;
   return { sent, recorded };
 }
 
 /**
- * Sends one publication: one activity per group, all groups in parallel
- * (each paced), then the final state. Started as `publication-<id>`; the
- * connector receives `<publication>:<group>` as idempotency key, so no group
- * receives it twice — not on retry, not after a worker crash.
+ * Sends one publication: every group in parallel (the paced ones each on
+ * its slot, the unpaced ones in chunks), then the final state. Started as
+ * `publication-<id>`; the connector receives `<publication>:<group>` as
+ * idempotency key, so no group receives it twice — not when an attempt is
+ * tried again, not after a worker crash.
  */
 export async function publication({ groups: given, ...input }: PublicationInput): Promise<{ status: string }> {
-  // Asked once, first: a new execution records one marker for every patch; one recorded before takes each as it did.
-  const all = patched(PUBLICATION_PATCHES_PATCH);
-  const isPatched: Patched = (id) => all || patched(id);
-  const steps = isPatched(LOCAL_STEPS_PATCH) ? local : { beginPublication, completePublication };
-  // Histories recorded before beginPublication returned group names hold bare group ids.
-  const pending: (string | PendingGroup)[] =
-    given && isPatched(GROUPS_IN_INPUT_PATCH)
-      ? given
-      : await steps.beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [input]);
-  const groups: PendingGroup[] = pending.map((g) => (typeof g === 'string' ? { group_id: g, name: null } : g));
+  const groups = given ?? (await local.beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [input]));
   const summary = { summary: 'complete: the final state from the deliveries' };
-  if (isPatched(SENT_BATCHES_PATCH)) {
-    const [only] = groups;
-    if (groups.length === 1 && only!.paced === false && isPatched(SEND_COMPLETES_PATCH)) {
-      // One unpaced send: it completes the publication itself (no local activity after it), or says it could not.
-      const result = await deliver(input, only!, isPatched, true, true);
-      if (result?.status) return { status: result.status };
-      const sent = result?.record ? [result.record] : [];
-      return { status: await local.completePublication.executeWithOptions(summary, [{ ...input, sent, recorded: 0 }]) };
-    }
-    const sends = await deliverInBatches(input, groups, isPatched);
-    return { status: await local.completePublication.executeWithOptions(summary, [{ ...input, ...sends }]) };
+  const [only] = groups;
+  if (groups.length === 1 && !only!.paced) {
+    // One unpaced send: it completes the publication itself (no local activity after it), or says it could not.
+    const result = await deliver(input, only!, { deferred: true, complete: true });
+    if (result?.status) return { status: result.status };
+    const sent = result?.record ? [result.record] : [];
+    return { status: await local.completePublication.executeWithOptions(summary, [{ ...input, sent, recorded: 0 }]) };
   }
-  await Promise.all(groups.map((group) => deliver(input, group, isPatched)));
-  return { status: await steps.completePublication.executeWithOptions(summary, [input]) };
+  const sends = await deliverInBatches(input, groups);
+  return { status: await local.completePublication.executeWithOptions(summary, [{ ...input, ...sends }]) };
 }

@@ -1,6 +1,6 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import { CHANNEL_SEND_OPTIONS, MAX_WAKE_EARLY_MS, missedSlot, reason, WAKE_EARLY_MS, WAKE_MARGIN_MS } from './paced';
+import { reason, SEND_ATTEMPT_OPTIONS, sendWithRetries } from './sending';
 
 /** Ids only: the address a reply goes to is unsealed by the send activity, never carried here. */
 export interface ReplyInput {
@@ -14,40 +14,45 @@ const { reserveReplySlot, failReply } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-/** The send: the retry policy of publication sends (transient errors retried with backoff, permanent ones fail the reply). */
-const { deliverReply } = proxyActivities<Activities>(CHANNEL_SEND_OPTIONS);
+/** One attempt of the send (workflows/sending.ts counts and retries them, as for publications). */
+const { deliverReply } = proxyActivities<Activities>(SEND_ATTEMPT_OPTIONS);
 
 /**
  * Delivers one outbound message of a conversation, started as `reply-<msg>`
  * (so a message is delivered by one workflow only): paced like a publication
  * send — a slot of the channel reserved durably, waited for on a durable
- * timer, checked again right before the send, the next free one taken when
- * missed — then `sent`, or `failed` with the reason when the channel refuses
- * it or retries run out. The connector gets the message id as idempotency key.
+ * timer, checked again right before the send, the next free one waited for
+ * when missed — and retried like one; then `sent`, or `failed` with the
+ * reason when the channel refuses it or the attempts run out. The connector
+ * gets the message id as idempotency key.
  */
 export async function reply(input: ReplyInput): Promise<{ status: 'sent' | 'failed' }> {
-  const fail = async (err: unknown) => {
-    await failReply.executeWithOptions({ summary: `record the failure of ${input.message_id}` }, [{ ...input, error: reason(err) }]);
+  const fail = async (error: string) => {
+    await failReply.executeWithOptions({ summary: `record the failure of ${input.message_id}` }, [{ ...input, error }]);
     return { status: 'failed' as const };
   };
-  let slot: string;
+  const reserve = (notBefore?: string) =>
+    reserveReplySlot.executeWithOptions({ summary: "pacing: reserve the channel's slot" }, [
+      { ...input, ...(notBefore ? { not_before: notBefore } : {}) },
+    ]);
+  let slot: string | null;
   try {
-    slot = await reserveReplySlot.executeWithOptions({ summary: "pacing: reserve the channel's slot" }, [input]);
+    slot = await reserve();
   } catch (err) {
-    return fail(err);
+    if (isCancellation(err)) throw err;
+    return fail(reason(err));
   }
-  let wakeEarly = WAKE_EARLY_MS;
-  for (;;) {
-    const wait = Date.parse(slot) - Date.now() - wakeEarly;
-    if (wait > 0) await sleep(wait, { summary: "pacing: wait for the channel's slot" });
-    try {
-      await deliverReply.executeWithOptions({ summary: `send ${input.message_id}` }, [{ ...input, slot }]);
-      return { status: 'sent' };
-    } catch (err) {
-      const missed = missedSlot(err);
-      if (!missed) return fail(err);
-      wakeEarly = Math.min(MAX_WAKE_EARLY_MS, wakeEarly + missed.lateMs + WAKE_MARGIN_MS);
-      slot = missed.slot;
-    }
-  }
+  const result = await sendWithRetries({
+    slotOf: "the channel's slot",
+    target: input.message_id,
+    slot,
+    tried: 0,
+    attempt: (at, attempt) =>
+      deliverReply.executeWithOptions({ summary: `send ${input.message_id}${attempt > 1 ? `, attempt ${attempt}` : ''}` }, [
+        { ...input, slot: at, attempt },
+      ]),
+    // A channel not paced when the reply began needs no slot for a retry (a send takes one itself should that change).
+    ...(slot === null ? {} : { reserve }),
+  });
+  return 'error' in result ? fail(result.error) : { status: 'sent' };
 }

@@ -1,17 +1,8 @@
-import {
-  ActivityFailure,
-  continueAsNew,
-  patched,
-  proxyActivities,
-  sleep,
-  upsertMemo,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ActivityFailure, continueAsNew, proxyActivities, sleep, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
 import type { AttemptResult } from '../activities/webhooks';
 import { DeliveryAttempt, DeliveryInput, DeliveryMemo, DeliveryState, OfferopsState } from '../domain/temporal/names';
-import { DELIVERY_STATE_PATCH } from './patches';
+import { spoken } from './send-timing';
 
 /** Standard Webhooks / Svix schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const RETRY_DELAYS_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -27,16 +18,6 @@ const { purgeWebhookDeliveries } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-/** A delay as summaries say it: 50 ms, 5 s, 5 min, 2 h. */
-const spoken = (ms: number): string =>
-  ms < 1000
-    ? `${ms} ms`
-    : ms < 60_000
-      ? `${Math.round(ms / 1000)} s`
-      : ms < 3_600_000
-        ? `${Math.round(ms / 60_000)} min`
-        : `${Math.round(ms / 3_600_000)} h`;
-
 /** ±10% jitter, deterministic under replay (the workflow's Math.random is seeded). */
 const jitter = (ms: number): number => Math.round(ms * (0.9 + Math.random() * 0.2));
 
@@ -49,22 +30,20 @@ const jitter = (ms: number): number => Math.round(ms * (0.9 + Math.random() * 0.
  */
 export async function webhookDelivery(input: DeliveryInput): Promise<{ state: DeliveryState; attempts: number }> {
   const delays = input.delays_ms ?? RETRY_DELAYS_MS;
-  const mirrorState = patched(DELIVERY_STATE_PATCH);
   const attempts: DeliveryAttempt[] = [];
-  let kind = input.event_kind ?? '';
   let mirrored: DeliveryState = 'pending'; // what the start set
   const record = (state: DeliveryState, nextAt: number | null) => {
     const delivery: DeliveryMemo = {
       webhook_id: input.webhook_id,
       event_id: input.event_id,
-      event_kind: kind,
+      event_kind: input.event_kind,
       state,
       attempts,
       next_attempt_at: nextAt === null ? null : new Date(nextAt).toISOString(),
       updated_at: new Date().toISOString(),
     };
     upsertMemo({ delivery });
-    if (mirrorState && state !== mirrored) {
+    if (state !== mirrored) {
       upsertSearchAttributes([{ key: OfferopsState, value: state }]);
       mirrored = state;
     }
@@ -75,14 +54,13 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ state: De
       record(i === 0 ? 'pending' : 'retrying', Date.now() + wait);
       await sleep(wait, { summary: `wait ${spoken(delays[i]!)} before attempt ${i + 1}` });
     }
-    let result: AttemptResult & { event_kind: string };
+    let result: AttemptResult;
     try {
-      // The host is the one the URL had at dispatch (a delivery started before hosts were passed names the webhook).
-      result = await attemptWebhookDelivery.executeWithOptions({ summary: `POST to ${input.host ?? input.webhook_id} attempt ${i + 1}` }, [
-        input,
-      ]);
+      // The host is the one the URL had at dispatch.
+      result = await attemptWebhookDelivery.executeWithOptions({ summary: `POST to ${input.host} attempt ${i + 1}` }, [input]);
     } catch (err) {
-      if (!mirrorState || !(err instanceof ActivityFailure)) throw err;
+      // An attempt that did not complete (a worker lost, a failure of ours) is a failed attempt: the schedule goes on.
+      if (!(err instanceof ActivityFailure)) throw err;
       const why = err.cause?.message ?? err.message;
       result = {
         outcome: 'failed',
@@ -90,11 +68,9 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ state: De
         http_status: null,
         duration_ms: 0,
         error: `the attempt did not complete: ${why}`,
-        event_kind: kind,
       };
     }
-    const { outcome, event_kind, ...attempt } = result;
-    kind = event_kind || kind;
+    const { outcome, ...attempt } = result;
     attempts.push({ attempt: i + 1, ...attempt });
     if (outcome === 'succeeded') {
       record('succeeded', null);

@@ -94,17 +94,35 @@ export function slotCheck(slotAt: Date, now = new Date()): { state: 'wait' | 'la
   return -early <= SEND_WINDOW_MS ? { state: 'go' } : { state: 'late', ms: -early };
 }
 
+/** How near a slot must be for a send to wait for it in its activity; a later one is waited for on a durable timer. */
+export const INLINE_WAIT_MS = 1000;
+
 /**
- * Takes cell `id` unless someone else has it; whether it is ours. A named
- * owner finds a cell it took earlier again (a reservation made for it before).
+ * What a send does about its slot at `now`, right before the connector:
+ * `go`; `sleep` that long in its activity (the slot is near, or is the one the
+ * workflow woke it for, `woken`: it woke a little early on purpose); `retake`
+ * (past its window, `ms` late: it takes the next free slot); or `defer` (a slot
+ * it took itself is far: the workflow waits for it on a durable timer).
  */
-async function take(db: Db, id: string, at: Date, owner: string, named: boolean): Promise<boolean> {
+export function slotStep(
+  slotAt: Date,
+  woken: boolean,
+  now = new Date(),
+): { step: 'go' } | { step: 'sleep' | 'retake'; ms: number } | { step: 'defer' } {
+  const check = slotCheck(slotAt, now);
+  if (check.state === 'go') return { step: 'go' };
+  if (check.state === 'late') return { step: 'retake', ms: check.ms };
+  return woken || check.ms <= INLINE_WAIT_MS ? { step: 'sleep', ms: check.ms } : { step: 'defer' };
+}
+
+/** Takes cell `id` unless someone has it; whether it is ours. */
+async function take(db: Db, id: string, at: Date, owner: string): Promise<boolean> {
   try {
     await cells(db).insertOne({ _id: id, at, owner });
     return true;
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    return named && (await cells(db).findOne({ _id: id }))?.owner === owner;
+    return false;
   }
 }
 
@@ -114,49 +132,35 @@ async function giveBack(db: Db, ids: string[], owner: string): Promise<void> {
 
 /**
  * Reserves the earliest time, at or after `now`, a message may go to
- * `groupId` on `channelId`; the time (`now` itself when the send is not
- * paced). `owner` names the reservation (else it is anonymous): cells already
- * held by that owner count as its own, so a send that reserved for a later
- * attempt finds that slot again.
+ * `groupId` on `channelId`; the time (`now` itself when the send is not paced).
  */
-export async function reserveSendSlot(db: Db, slot: SlotRequest, now = new Date(), owner?: string): Promise<Date> {
+export async function reserveSendSlot(db: Db, slot: SlotRequest, now = new Date()): Promise<Date> {
   const cellsOf = layout(slot);
   if (!cellsOf) return now;
   const { width, groupCells, channelPaced } = cellsOf;
-  const named = owner !== undefined;
-  const who = owner ?? randomBytes(12).toString('base64url');
+  const owner = randomBytes(12).toString('base64url');
   for (let m = Math.ceil(now.getTime() / width); ; m++) {
     const at = new Date(m * width);
     const held: string[] = [];
     if (channelPaced) {
       const id = channelCell(slot.channelId, width, m);
-      if (!(await take(db, id, at, who, named))) continue;
+      if (!(await take(db, id, at, owner))) continue;
       held.push(id);
     }
     let blocked = -1;
     for (let n = m; n < m + groupCells; n++) {
       const id = groupCell(slot.groupId, width, n);
-      if (!(await take(db, id, new Date(n * width), who, named))) {
+      if (!(await take(db, id, new Date(n * width), owner))) {
         blocked = n;
         break;
       }
       held.push(id);
     }
     if (blocked < 0) return at;
-    await giveBack(db, held, who);
+    await giveBack(db, held, owner);
     // Every start up to `blocked` would need the taken cell.
     m = blocked;
   }
-}
-
-/** Gives back the cells a reservation of `owner` at `at` holds (a slot it will not use). */
-export async function releaseSendSlot(db: Db, slot: SlotRequest, at: Date, owner: string): Promise<void> {
-  const cellsOf = layout(slot);
-  if (!cellsOf) return;
-  const m = Math.round(at.getTime() / cellsOf.width);
-  const ids = Array.from({ length: cellsOf.groupCells }, (_, i) => groupCell(slot.groupId, cellsOf.width, m + i));
-  if (cellsOf.channelPaced) ids.push(channelCell(slot.channelId, cellsOf.width, m));
-  await giveBack(db, ids, owner);
 }
 
 /** Removes cells that started before `before`; how many. */

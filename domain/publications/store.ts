@@ -96,13 +96,12 @@ export const getPublication = (db: Db, tenant: Tenant, id: string): Promise<Publ
  * A group a publication sends to, as its workflow needs it: its name for the
  * summaries (null when the group was deleted) and whether its sends are paced
  * (the group's or its channel's interval, live data only; the workflow
- * reserves no slot for an unpaced group; absent in histories recorded before
- * it was given).
+ * reserves no slot for an unpaced group, and sends unpaced ones in chunks).
  */
 export interface PublicationGroup {
   group_id: string;
   name: string | null;
-  paced?: boolean;
+  paced: boolean;
 }
 
 /** What makes two publications the same request: their content and destination (and schedule). */
@@ -307,9 +306,9 @@ export async function deliveriesWithSent(db: Db, tenant: Tenant, publication: Pu
 }
 
 /**
- * Records that one group's delivery failed for good, with its error: the
- * delivery as this write found it (null when missing), so that the caller
- * sees whether this write is the one that failed it.
+ * Records that one group's delivery failed for good, with its error and the
+ * attempts made in all: the delivery as this write found it (null when
+ * missing), so that the caller sees whether this write is the one that failed it.
  */
 export async function markDeliveryFailed(
   db: Db,
@@ -317,10 +316,11 @@ export async function markDeliveryFailed(
   publicationId: string,
   groupId: string,
   error: string,
+  attempts: number,
 ): Promise<DeliveryDoc | null> {
   const coll = deliveries(db, tenant);
   const current = await coll.findById(deliveryId(publicationId, groupId));
-  return current && coll.updateRead(current, { $set: { status: 'failed', error } }, 'before');
+  return current && coll.updateRead(current, { $set: { status: 'failed', error, attempts } }, 'before');
 }
 
 /**

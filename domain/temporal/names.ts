@@ -123,16 +123,16 @@ export interface DeliveryInput {
   event_id: string;
   account: string;
   environment: 'live' | 'test';
-  /** The event's kind (absent from deliveries started before it was passed). */
-  event_kind?: string;
+  /** The event's kind. */
+  event_kind: string;
   /** The retry schedule (tests shorten it); the Standard Webhooks schedule by default. */
   delays_ms?: number[];
-  /** The host of the webhook's URL when the event was dispatched, for summaries in Temporal UI (absent from deliveries started before it was passed). */
-  host?: string;
+  /** The host of the webhook's URL when the event was dispatched (or redelivered), for summaries in Temporal UI. */
+  host: string;
 }
 
 /** Start options of the delivery of `input`: its id, search attributes and first memo (pending, due now). */
-export function deliveryStartOptions(input: DeliveryInput & { event_kind: string }, now: Date) {
+export function deliveryStartOptions(input: DeliveryInput, now: Date) {
   const memo: DeliveryMemo = {
     webhook_id: input.webhook_id,
     event_id: input.event_id,
@@ -151,7 +151,7 @@ export function deliveryStartOptions(input: DeliveryInput & { event_kind: string
       { key: OfferopsEventKind, value: input.event_kind },
     ],
     memo: { delivery: memo },
-    staticSummary: `Deliver ${input.event_kind} ${input.event_id} to webhook ${input.webhook_id}${input.host ? ` at ${input.host}` : ''}`,
+    staticSummary: `Deliver ${input.event_kind} ${input.event_id} to webhook ${input.webhook_id} at ${input.host}`,
   };
 }
 

@@ -154,7 +154,7 @@ export function monitorRunAction(
  * (allowed once the earlier run closed), so the receiver gets the same
  * `webhook-id` and can tell it is the same message: the panel's "redeliver".
  */
-export async function startRedelivery(t: TemporalDeps, input: DeliveryInput & { event_kind: string }): Promise<void> {
+export async function startRedelivery(t: TemporalDeps, input: DeliveryInput): Promise<void> {
   await t.client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
     ...deliveryStartOptions(input, new Date()),
     taskQueue: t.taskQueue ?? TASK_QUEUE,

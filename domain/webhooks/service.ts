@@ -180,5 +180,6 @@ export async function redeliver(deps: DomainDeps, tenant: Tenant, id: string, de
     event_kind: delivery.event_kind,
     account: tenant.accountId,
     environment: tenant.env,
+    host: new URL(webhook.url).hostname,
   });
 }

@@ -60,7 +60,7 @@ async function rejection(p: Promise<unknown>): Promise<ApplicationFailure> {
 test('live: sends to the group address through its channel, with the image and the idempotency key', async () => {
   const { input, address } = await connected();
   const sent = await activities.sendToGroup({ ...input, text: 'Oferta!', imageUrl: 'https://img.example/p.png', idempotencyKey: 'pub_a:grp_a' });
-  assert.deepEqual(sent, { providerMessageId: 'msg-pub_a:grp_a', withImage: true });
+  assert.deepEqual(sent, { outcome: 'sent', providerMessageId: 'msg-pub_a:grp_a', withImage: true });
   assert.deepEqual(gateway.messages(address), [
     { to: address, text: 'Oferta!', image_url: 'https://img.example/p.png', idempotency_key: 'pub_a:grp_a' },
   ]);
@@ -68,7 +68,7 @@ test('live: sends to the group address through its channel, with the image and t
   await activities.sendToGroup({ ...input, text: 'Oferta!', imageUrl: 'https://img.example/p.png', idempotencyKey: 'pub_a:grp_a' });
   assert.equal(gateway.messages(address).length, 1);
   const noImage = await activities.sendToGroup({ ...input, text: 'Sem imagem', imageUrl: null, idempotencyKey: 'pub_b:grp_a' });
-  assert.equal(noImage.withImage, false);
+  assert.deepEqual(noImage, { outcome: 'sent', providerMessageId: 'msg-pub_b:grp_a', withImage: false });
   assert.equal(gateway.messages(address)[1]!.image_url, undefined);
 });
 
@@ -77,7 +77,7 @@ test('test environment: always the sandbox, even for a group on an http channel'
   const before = gateway.requests.length;
   const sent = await activities.sendToGroup({ ...input, text: 'Teste', imageUrl: null, idempotencyKey: 'pub_t:grp_t' });
   await activities.sendToGroup({ ...input, text: 'Teste', imageUrl: null, idempotencyKey: 'pub_t:grp_t' });
-  assert.equal(sent.providerMessageId, 'pub_t:grp_t');
+  assert.deepEqual(sent, { outcome: 'sent', providerMessageId: 'pub_t:grp_t', withImage: false });
   assert.equal(gateway.requests.length, before, 'nothing reached the gateway');
   assert.equal(gateway.messages(address).length, 0);
   const recorded = await app.db
@@ -133,30 +133,59 @@ test('a channel of another account is not found: the group cannot send', async (
   assert.equal(gateway.messages('x@g.us').length, 0);
 });
 
-test('transient gateway errors are retryable; a 429 asks Temporal to wait what the gateway said', async () => {
+test('transient gateway errors are retryable; a 429 carries the pause the gateway asked for', async () => {
   const { input } = await connected();
   gateway.failNext(1, 503);
   const unavailable = await rejection(activities.sendToGroup({ ...input, text: 'x', imageUrl: null, idempotencyKey: 'k6' }));
   assert.equal(unavailable.nonRetryable, false);
   assert.equal(unavailable.type, 'ChannelTransient');
-  assert.equal(unavailable.nextRetryDelay, undefined);
+  assert.deepEqual(unavailable.details ?? [], []);
   gateway.failNext(1, 429);
   const throttled = await rejection(activities.sendToGroup({ ...input, text: 'x', imageUrl: null, idempotencyKey: 'k6' }));
   assert.equal(throttled.nonRetryable, false);
-  assert.equal(throttled.nextRetryDelay, 1000);
+  assert.deepEqual(throttled.details, [1000]);
 });
 
-test('reserveSendSlot: live sends to one group are spaced by its interval; test sends are not paced', async () => {
-  const live = await connected({ groupIntervalMs: 3000, channelIntervalMs: 1000 });
-  const first = Date.parse(await activities.reserveSendSlot(live.input));
-  const second = Date.parse(await activities.reserveSendSlot(live.input));
-  assert.ok(second - first >= 3000, `${second - first} ms apart`);
+test('a paced send whose slot is far sends nothing and returns that slot, reserved; woken for it, it goes in it', async () => {
+  const { input, address } = await connected({ groupIntervalMs: 2000 });
+  // Another send holds the group's next slot.
+  await activities.reserveSendSlot(input);
+  const content = { text: 'Pausado', imageUrl: null, idempotencyKey: 'pub_w:grp_w' };
+  const waiting = await activities.sendToGroup({ ...input, ...content });
+  assert.equal(waiting.outcome, 'wait');
+  assert.ok(waiting.outcome === 'wait' && Date.parse(waiting.slot) - Date.now() > 1000, 'a slot not near');
+  assert.equal(gateway.requests.filter((r) => r.to === address).length, 0, 'nothing sent');
+  const slot = waiting.outcome === 'wait' ? waiting.slot : '';
+  const sent = await activities.sendToGroup({ ...input, ...content, slot });
+  assert.equal(sent.outcome, 'sent');
+  const [arrival] = gateway.requests.filter((r) => r.to === address);
+  assert.ok(arrival!.at >= Date.parse(slot), 'not before its slot');
+});
 
+test('a paced send woken for a slot that passed takes the next free one: it waits for it, how late it was said', async () => {
+  const { input, address } = await connected({ groupIntervalMs: 2000 });
+  await activities.reserveSendSlot(input);
+  const passed = new Date(Date.now() - 1500).toISOString();
+  const late = await activities.sendToGroup({ ...input, text: 'Atrasado', imageUrl: null, idempotencyKey: 'pub_l:grp_l', slot: passed });
+  assert.equal(late.outcome, 'wait');
+  assert.ok(late.outcome === 'wait' && late.late_ms >= 1500 && late.slot > passed, JSON.stringify(late));
+  assert.equal(gateway.requests.filter((r) => r.to === address).length, 0, 'nothing sent');
+});
+
+test('reserveSendSlot: live sends to one group are spaced by its interval, from a time given; unpaced and test sends have no slot', async () => {
+  const live = await connected({ groupIntervalMs: 3000, channelIntervalMs: 1000 });
+  const first = Date.parse((await activities.reserveSendSlot(live.input))!);
+  const second = Date.parse((await activities.reserveSendSlot(live.input))!);
+  assert.ok(second - first >= 3000, `${second - first} ms apart`);
+  // A retry's slot: the first free one at or after its pause.
+  const notBefore = new Date(second + 60_000);
+  const later = Date.parse((await activities.reserveSendSlot({ ...live.input, notBefore: notBefore.toISOString() }))!);
+  assert.ok(later >= notBefore.getTime(), 'not before the time given');
+
+  const unpaced = await connected();
+  assert.equal(await activities.reserveSendSlot(unpaced.input), null);
   const sandbox = await connected({ env: 'test', groupIntervalMs: 3000 });
   const cellsBefore = await app.db.collection('send_slots').countDocuments();
-  for (let i = 0; i < 2; i++) {
-    const slot = Date.parse(await activities.reserveSendSlot(sandbox.input));
-    assert.ok(slot <= Date.now(), 'no wait');
-  }
+  for (let i = 0; i < 2; i++) assert.equal(await activities.reserveSendSlot(sandbox.input), null);
   assert.equal(await app.db.collection('send_slots').countDocuments(), cellsBefore);
 });

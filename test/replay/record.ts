@@ -1,11 +1,12 @@
 /**
  * Records the histories the replay test replays: runs each workflow type on
  * the test stack with fake activities and writes its history to
- * test/replay/histories/<type>.<case>.json. Run it (with the stack's
- * TEMPORAL_ADDRESS) after a deliberate, versioned workflow change:
+ * test/replay/histories/<type>.<case>.json, one case per type that takes
+ * its interesting paths. Run it (with the stack's TEMPORAL_ADDRESS) after a
+ * deliberate workflow change (docs/architecture/workflow-versioning.md):
  *   npm test -- dist/test/replay/record.js
  * (`node dist/test/replay/record.js TYPE…`, or `RECORD_ONLY=TYPE,… npm test -- dist/test/replay/record.js`,
- * records only those workflow types; TYPE.CASE one case.)
+ * records only those workflow types.)
  */
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -23,64 +24,44 @@ const DIR = resolve(__dirname, '../../../test/replay/histories');
 
 /** Fake activities: enough for every workflow to take its interesting paths. */
 function fakeActivities() {
-  const flaky = new Set<string>();
-  const missed = new Set<string>();
-  const tried = new Set<string>();
+  const once = new Set<string>();
+  /** Whether `what` happens for the first time (then true), each later time false. */
+  const first = (what: string) => !once.has(what) && !!once.add(what);
+  const record = (group_id: string, attempts: number) => ({ group_id, with_image: false, sent_at: new Date().toISOString(), attempts });
+  const nextSlot = () => new Date(Date.now() + 1000).toISOString();
+  /** The slot a late send takes: far enough to be waited for on a timer, however early it wakes. */
+  const laterSlot = () => new Date(Date.now() + 3000).toISOString();
   let purges = 0;
   return {
-    async beginPublication(input: { publication_id: string }) {
-      // pub_replay_unpaced: every group but grp_paced is unpaced (no slot reserved for it).
-      const unpaced = input.publication_id === 'pub_replay_unpaced';
-      return ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'].map((group_id) => ({
-        group_id,
-        name: `Group ${group_id}`,
-        ...(unpaced ? { paced: group_id === 'grp_paced' } : {}),
-      }));
-    },
-    async reserveDeliverySlot(r: { group_id: string }) {
-      return new Date(Date.now() + (r.group_id === 'grp_paced' ? 1000 : 0)).toISOString();
+    async reserveDeliverySlot(r: { not_before?: string }) {
+      return r.not_before ?? nextSlot();
     },
     async markDeliveryWaiting() {},
-    async deliverToGroup(r: { group_id: string; deferred?: boolean; complete?: boolean }) {
+    async deliverToGroup(r: { group_id: string; attempt: number }) {
       if (r.group_id === 'grp_bad') throw ApplicationFailure.nonRetryable('refused', 'ChannelPermanent');
-      // The paced group's first send wakes too late for its slot and is given the next one (activities/channels.ts).
-      if (r.group_id === 'grp_paced' && !missed.has(r.group_id)) {
-        missed.add(r.group_id);
-        const details = [new Date(Date.now() + 1000).toISOString(), 1500];
-        throw ApplicationFailure.create({ message: 'missed its slot', type: 'SlotMissed', nonRetryable: true, details });
-      }
-      if (r.group_id === 'grp_flaky' && !flaky.has(r.group_id)) {
-        flaky.add(r.group_id);
-        throw new Error('503');
-      }
-      // A deferred send reports what the workflow records; the one that completes its publication, the status too.
-      if (r.deferred) {
-        const record = { group_id: r.group_id, with_image: false, sent_at: new Date().toISOString(), attempts: 1 };
-        return { outcome: 'sent', message_id: 'gw_1', record, ...(r.complete ? { status: 'sent' } : {}) };
-      }
-      return undefined;
+      // The paced group's first send wakes too late for its slot and waits for the next (activities/channels.ts).
+      if (r.group_id === 'grp_paced' && first('grp_paced late')) return { outcome: 'wait', slot: laterSlot(), late_ms: 1500 };
+      // The flaky group, sent alone after its chunk, fails once more and is tried again.
+      if (r.group_id === 'grp_flaky' && first('grp_flaky alone')) throw ApplicationFailure.create({ message: '503', type: 'ChannelTransient' });
+      return { outcome: 'sent', message_id: 'gw_1', ...(r.group_id === 'grp_paced' ? {} : { record: record(r.group_id, r.attempt) }) };
     },
     /** A chunk of unpaced groups: grp_ok is sent, the others are reported not sent (and go alone). */
-    async deliverToGroups(r: { group_ids: string[] }) {
+    async deliverToGroups(r: { group_ids: string[]; attempt: number }) {
       return r.group_ids.map((group_id) =>
         group_id === 'grp_ok'
-          ? { group_id, message_id: 'gw_1', record: { group_id, with_image: false, sent_at: new Date().toISOString(), attempts: 1 } }
-          : { group_id, error: 'the gateway answered 503', attempts: 1 },
+          ? { group_id, message_id: 'gw_1', record: record(group_id, r.attempt) }
+          : { group_id, error: 'the gateway answered 503' },
       );
     },
     async recordSentDeliveries() {},
     async failDelivery() {},
-    async reserveReplySlot() {
-      return new Date(Date.now() + 1000).toISOString();
+    async reserveReplySlot(r: { not_before?: string }) {
+      return r.not_before ?? nextSlot();
     },
     async deliverReply(r: { message_id: string }) {
-      if (r.message_id === 'msg_refused') throw ApplicationFailure.nonRetryable('the gateway answered 400', 'ChannelPermanent');
-      // The first send misses its slot and is given the next one, as a paced publication send.
-      if (!missed.has(r.message_id)) {
-        missed.add(r.message_id);
-        const details = [new Date(Date.now() + 1000).toISOString(), 1500];
-        throw ApplicationFailure.create({ message: 'missed its slot', type: 'SlotMissed', nonRetryable: true, details });
-      }
+      // The first send misses its slot and waits for the next one; the one after fails once and is tried again.
+      if (first(`${r.message_id} late`)) return { outcome: 'wait', slot: laterSlot(), late_ms: 1500 };
+      if (first(`${r.message_id} 503`)) throw ApplicationFailure.create({ message: 'the gateway answered 503', type: 'ChannelTransient' });
       return { outcome: 'sent', message_id: 'gw_1' };
     },
     async failReply() {},
@@ -95,20 +76,18 @@ function fakeActivities() {
     },
     async markEventDispatched() {},
     async webhookTargets() {
-      return { account: 'acc_replay', environment: 'live', kind: 'offer.created', webhook_ids: ['whk_replay'] };
+      return { account: 'acc_replay', environment: 'live', kind: 'offer.created', webhook_ids: ['whk_replay'], hosts: ['hooks.example'] };
     },
     async attemptWebhookDelivery(input: { event_id: string }) {
-      // The first attempt of each event fails: answered 503, or for evt_crash the activity itself fails (a worker lost mid-attempt).
-      const ok = tried.has(input.event_id);
-      tried.add(input.event_id);
-      if (!ok && input.event_id === 'evt_crash') throw ApplicationFailure.nonRetryable('worker lost', 'Crash');
+      // The first attempt does not complete (a worker lost mid-attempt), the second is answered 503, the third succeeds.
+      if (first(`${input.event_id} crash`)) throw ApplicationFailure.nonRetryable('worker lost', 'Crash');
+      const ok = !first(`${input.event_id} 503`);
       return {
         outcome: ok ? 'succeeded' : 'failed',
         at: new Date().toISOString(),
         http_status: ok ? 200 : 503,
         duration_ms: 12,
         error: ok ? null : 'the destination answered 503',
-        event_kind: 'offer.created',
       };
     },
     async purgeWebhookDeliveries() {
@@ -132,8 +111,7 @@ function fakeActivities() {
       return { status: 200, body: { ok: true }, error: null };
     },
     async journeyClose() {},
-    async journeySend(input: { block_id: string }) {
-      if (input.block_id === 'broken') throw ApplicationFailure.nonRetryable('the channel is gone', 'JourneyBlockRefused');
+    async journeySend() {
       return 'msg_replay2';
     },
     async startMonitorRun() {
@@ -186,16 +164,6 @@ const JOURNEY_INPUT = {
   ],
 };
 
-/** The same journey whose message block fails: the execution ends `failed` at it. */
-const FAILING_JOURNEY_INPUT = {
-  ...JOURNEY_INPUT,
-  event: { ...JOURNEY_INPUT.event, id: 'evt_replay5' },
-  blocks: [
-    { id: 'start', type: 'trigger', config: {}, next: ['broken'] },
-    { id: 'broken', type: 'message', config: { text: 'Oi!' }, next: [] },
-  ],
-};
-
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const env = stackEnv();
@@ -211,85 +179,36 @@ async function main(): Promise<void> {
     workflowBundle: { codePath: WORKFLOW_BUNDLE },
     activities: fakeActivities(),
   });
-  // The groups of a fan-out given in the input: three unpaced (ok, refused, flaky) and a paced one.
+  // A fan-out given in the input: three unpaced groups (ok, refused, flaky) in a chunk, and a paced one.
   const fanOutGroups = ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'].map((group_id) => ({
     group_id,
     name: `Group ${group_id}`,
     paced: group_id === 'grp_paced',
   }));
   const cases: [string, string, unknown[]][] = [
-    // publication.fan-out.json (bare group ids, no send window) was recorded before the send window; it stays as it is.
-    ['publication', 'send-window', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live' }]],
-    // publication.unpaced.json was recorded before begin and complete became local activities; local-steps after.
-    ['publication', 'local-steps', [{ publication_id: 'pub_replay_unpaced', account: 'acc_replay', environment: 'live' }]],
-    // Groups in the input, every patch behind one marker (publication-patches-2026-11): a fan-out with sends
-    // recorded in batches and a paced group, and a single unpaced send that completes its publication.
-    [
-      'publication',
-      'one-patch-fan-out',
-      [
-        {
-          publication_id: 'pub_replay_batches',
-          account: 'acc_replay',
-          environment: 'live',
-          groups: fanOutGroups,
-        },
-      ],
-    ],
-    // The same fan-out after publication-chunked-sends: its unpaced groups in one chunk, those it did not send alone.
-    [
-      'publication',
-      'chunked-sends',
-      [
-        {
-          publication_id: 'pub_replay_chunks',
-          account: 'acc_replay',
-          environment: 'live',
-          groups: fanOutGroups,
-        },
-      ],
-    ],
-    [
-      'publication',
-      'one-patch-single',
-      [
-        {
-          publication_id: 'pub_replay_single',
-          account: 'acc_replay',
-          environment: 'live',
-          groups: [{ group_id: 'grp_ok', name: 'Group grp_ok', paced: false }],
-        },
-      ],
-    ],
+    ['publication', 'fan-out', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live', groups: fanOutGroups }]],
     ['reply', 'paced', [{ message_id: 'msg_replay', account: 'acc_replay', environment: 'live' }]],
-    ['reply', 'refused', [{ message_id: 'msg_refused', account: 'acc_replay', environment: 'live' }]],
     ['retentionSweep', 'sweep', []],
     ['outboxSweep', 'sweep', []],
-    // dispatchEvent.one-webhook.json was recorded before the journeys' part of a dispatch; it stays as it is.
     ['dispatchEvent', 'webhook-and-journeys', [{ event_id: 'evt_replay' }]],
     [
       'webhookDelivery',
       'retried',
-      [{ webhook_id: 'whk_replay', event_id: 'evt_replay2', account: 'acc_replay', environment: 'live', delays_ms: [0, 500, 500] }],
-    ],
-    [
-      'webhookDelivery',
-      'attempt-crashed',
       [
         {
           webhook_id: 'whk_replay',
-          event_id: 'evt_crash',
+          event_id: 'evt_replay2',
+          event_kind: 'offer.created',
           account: 'acc_replay',
           environment: 'live',
-          event_kind: 'offer.created',
-          delays_ms: [0, 500],
+          host: 'hooks.example',
+          delays_ms: [0, 500, 500],
         },
       ],
     ],
     ['webhookCleanup', 'purged', [{ webhook_id: 'whk_replay', account: 'acc_replay', environment: 'live' }]],
     ['scheduleRun', 'triggered', [{ schedule_id: 'sch_replay', account: 'acc_replay', environment: 'live' }]],
     ['journeyExecution', 'replied', [JOURNEY_INPUT]],
-    ['journeyExecution', 'failed', [FAILING_JOURNEY_INPUT]],
     ['monitorRun', 'two-sources', [{ monitor_id: 'mon_replay', account: 'acc_replay', environment: 'live' }]],
   ];
   /** Runs `type` as a Temporal Schedule starts it (scheduleRun reads what only a Schedule sets); its workflow id. */
@@ -309,21 +228,19 @@ async function main(): Promise<void> {
   /** Runs a journey execution; when it waits for a reply (its timer is started), signals one. */
   async function executeJourney(workflowId: string, args: unknown[]): Promise<void> {
     const handle = await client.workflow.start('journeyExecution', { workflowId, taskQueue, args });
-    if (args[0] === JOURNEY_INPUT) {
-      // The first timer is the wait block's; the second, the reply's time-out.
-      await waitFor('the wait for a reply', async () => {
-        const { events } = await handle.fetchHistory();
-        return (events ?? []).filter((e) => e.timerStartedEventAttributes).length >= 2 ? true : undefined;
-      });
-      await handle.signal('journeyReply', { message_id: 'msg_replay' });
-    }
+    // The first timer is the wait block's; the second, the reply's time-out.
+    await waitFor('the wait for a reply', async () => {
+      const { events } = await handle.fetchHistory();
+      return (events ?? []).filter((e) => e.timerStartedEventAttributes).length >= 2 ? true : undefined;
+    });
+    await handle.signal('journeyReply', { message_id: 'msg_replay' });
     await handle.result();
   }
-  // `node dist/test/replay/record.js scheduleRun publication.unpaced` (or RECORD_ONLY=scheduleRun,publication.unpaced,
-  // under `npm test --`) records only the types (or type.case) named.
+  // `node dist/test/replay/record.js scheduleRun publication` (or RECORD_ONLY=scheduleRun,publication under
+  // `npm test --`) records only the types named.
   const only = [...process.argv.slice(2), ...(process.env.RECORD_ONLY?.split(',').filter(Boolean) ?? [])];
   await worker.runUntil(async () => {
-    for (const [type, name, args] of cases.filter(([type, name]) => !only.length || only.includes(type) || only.includes(`${type}.${name}`))) {
+    for (const [type, name, args] of cases.filter(([type]) => !only.length || only.includes(type))) {
       let workflowId = `record-${type}-${randomBytes(4).toString('hex')}`;
       if (type === 'scheduleRun') workflowId = await executeFromSchedule(type, args);
       else if (type === 'journeyExecution') await executeJourney(workflowId, args);

@@ -1,7 +1,8 @@
 /**
  * The publication workflow with fake activities on the real Temporal server:
- * fan-out, retries of transient errors, permanent errors failing one group
- * only, durable pacing waits, and the final state.
+ * fan-out, attempts counted by the workflow (transient errors tried again
+ * after their pause, permanent errors failing one group only), durable
+ * pacing waits that are never attempts, chunks, and the final state.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -30,10 +31,13 @@ after(async () => {
 
 interface Calls {
   deliver: string[];
+  /** The attempt number each deliverToGroup was given, in call order. */
+  attempts: number[];
   reserved: string[];
-  unreserved: string[];
-  slots: (string | undefined)[];
-  failed: { group: string; error: string }[];
+  /** The `not_before` of each reservation for a retry. */
+  notBefore: string[];
+  slots: (string | null)[];
+  failed: { group: string; error: string; attempts: number }[];
   waiting: string[];
   begun: number;
   /** The sends asked to complete the publication. */
@@ -42,21 +46,43 @@ interface Calls {
   completedWith: unknown[][];
   /** The activity inputs that carried the workflow's groups (none should). */
   carried: number;
-  /** The groups of each deliverToGroups. */
+  /** The groups and attempt of each deliverToGroups. */
   chunks: string[][];
+  chunkAttempts: number[];
   /** The groups of each batch of sends recorded (recordSentDeliveries). */
   recorded: string[][];
 }
 
-function fakes(plan: {
-  groups: (string | { group_id: string; name: string; paced: boolean })[];
-  slots?: Record<string, number>;
-  behaviour: Record<string, 'ok' | 'permanent' | 'flaky' | 'late' | 'late-unreserved' | 'uncompleted' | 'breaks-chunk'>;
-}) {
+type Behaviour =
+  | 'ok'
+  | 'permanent'
+  | 'flaky'
+  | 'throttled'
+  | 'always-transient'
+  | 'late'
+  | 'late-unreserved'
+  | 'uncompleted'
+  | 'breaks-chunk'
+  | 'breaks-chunk-once'
+  | 'waits-in-chunk';
+
+interface Group {
+  group_id: string;
+  name: string | null;
+  paced: boolean;
+}
+
+/** A paced group named by its id only (as beginPublication reports a deleted group). */
+const bare = (group_id: string): Group => ({ group_id, name: null, paced: true });
+
+const sentRecord = (group_id: string, attempts: number) => ({ group_id, with_image: false, sent_at: new Date().toISOString(), attempts });
+
+function fakes(plan: { groups: Group[]; slots?: Record<string, number>; behaviour: Record<string, Behaviour> }) {
   const calls: Calls = {
     deliver: [],
+    attempts: [],
     reserved: [],
-    unreserved: [],
+    notBefore: [],
     slots: [],
     failed: [],
     waiting: [],
@@ -65,70 +91,97 @@ function fakes(plan: {
     completedWith: [],
     carried: 0,
     chunks: [],
+    chunkAttempts: [],
     recorded: [],
   };
   const sent = new Set<string>();
   const flakes = new Set<string>();
   const late = new Set<string>();
+  const broken = new Set<string>();
   const activities = {
     async beginPublication() {
       calls.begun++;
       return plan.groups;
     },
-    async reserveDeliverySlot(r: { group_id: string }) {
+    async reserveDeliverySlot(r: { group_id: string; not_before?: string }) {
       calls.reserved.push(r.group_id);
-      return new Date(Date.now() + (plan.slots?.[r.group_id] ?? 0)).toISOString();
+      if (r.not_before) calls.notBefore.push(r.not_before);
+      const at = Date.now() + (plan.slots?.[r.group_id] ?? 0);
+      return new Date(Math.max(at, r.not_before ? Date.parse(r.not_before) : 0)).toISOString();
     },
     async markDeliveryWaiting(r: { group_id: string }) {
       calls.waiting.push(r.group_id);
     },
-    async deliverToGroup(r: { group_id: string; slot?: string; unreserved?: boolean; groups?: unknown; complete?: boolean }) {
+    async deliverToGroup(r: {
+      group_id: string;
+      slot: string | null;
+      attempt: number;
+      groups?: unknown;
+      deferred?: boolean;
+      complete?: boolean;
+    }) {
       calls.deliver.push(r.group_id);
+      calls.attempts.push(r.attempt);
       if (r.groups !== undefined) calls.carried++;
-      if (r.unreserved) calls.unreserved.push(r.group_id);
       calls.slots.push(r.slot);
       const behaviour = plan.behaviour[r.group_id];
       // Started 2 s past its slot: no send, the next free slot (4 s on) reserved instead.
       if ((behaviour === 'late' || behaviour === 'late-unreserved') && !late.has(r.group_id)) {
         late.add(r.group_id);
-        const next = new Date(Date.now() + 4000).toISOString();
-        throw ApplicationFailure.create({ message: 'the send missed its slot', type: 'SlotMissed', nonRetryable: true, details: [next, 2000] });
+        return { outcome: 'wait', slot: new Date(Date.now() + 4000).toISOString(), late_ms: behaviour === 'late' ? 2000 : 0 };
       }
       if (behaviour === 'permanent') throw ApplicationFailure.nonRetryable('the gateway refused the destination', 'ChannelPermanent');
       if (behaviour === 'flaky' && !flakes.has(r.group_id)) {
         flakes.add(r.group_id);
         throw new Error('gateway unavailable (503)');
       }
+      if (behaviour === 'throttled' && !flakes.has(r.group_id)) {
+        flakes.add(r.group_id);
+        throw ApplicationFailure.create({ message: 'the gateway answered 429', type: 'ChannelTransient', details: [1500] });
+      }
+      if (behaviour === 'always-transient')
+        throw ApplicationFailure.create({ message: 'the gateway answered 503', type: 'ChannelTransient', details: [10] });
       sent.add(r.group_id);
-      if (!r.complete) return undefined;
+      if (!r.complete) return { outcome: 'sent', message_id: null, ...(r.deferred ? { record: sentRecord(r.group_id, r.attempt) } : {}) };
       calls.completing.push(r.group_id);
-      const record = { group_id: r.group_id, with_image: false, sent_at: new Date().toISOString(), attempts: 1 };
       // 'uncompleted': sent, but the completion failed (the send reports no status).
-      return { outcome: 'sent', message_id: null, record, ...(behaviour === 'uncompleted' ? {} : { status: 'sent' }) };
+      return {
+        outcome: 'sent',
+        message_id: null,
+        record: sentRecord(r.group_id, r.attempt),
+        ...(behaviour === 'uncompleted' ? {} : { status: 'sent' }),
+      };
     },
-    async deliverToGroups(r: { group_ids: string[] }) {
+    async deliverToGroups(r: { group_ids: string[]; attempt: number }) {
       calls.chunks.push(r.group_ids);
-      // 'breaks-chunk': the chunk fails as a whole (its attempts ran out).
-      if (r.group_ids.some((g) => plan.behaviour[g] === 'breaks-chunk')) throw ApplicationFailure.nonRetryable('the chunk failed');
+      calls.chunkAttempts.push(r.attempt);
+      // 'breaks-chunk': the chunk fails as a whole, every attempt; 'breaks-chunk-once': its first attempt only.
+      if (r.group_ids.some((g) => plan.behaviour[g] === 'breaks-chunk')) throw ApplicationFailure.create({ message: 'the chunk failed' });
+      const once = r.group_ids.find((g) => plan.behaviour[g] === 'breaks-chunk-once' && !broken.has(g));
+      if (once) {
+        broken.add(once);
+        throw ApplicationFailure.create({ message: 'the chunk failed once' });
+      }
       return r.group_ids.map((group_id) => {
         const behaviour = plan.behaviour[group_id];
         if (behaviour === 'flaky' && !flakes.has(group_id)) flakes.add(group_id);
-        else if (behaviour === 'ok') {
+        else if (behaviour === 'waits-in-chunk') return { group_id, slot: new Date(Date.now() + 1500).toISOString() };
+        else if (behaviour !== 'permanent') {
           sent.add(group_id);
-          return { group_id, message_id: null, record: { group_id, with_image: false, sent_at: new Date().toISOString(), attempts: 1 } };
+          return { group_id, message_id: null, record: sentRecord(group_id, r.attempt) };
         }
-        return { group_id, error: behaviour === 'permanent' ? 'the gateway refused the destination' : 'gateway unavailable (503)', attempts: 1 };
+        return { group_id, error: behaviour === 'permanent' ? 'the gateway refused the destination' : 'gateway unavailable (503)' };
       });
     },
     async recordSentDeliveries(r: { deliveries: { group_id: string }[] }) {
       calls.recorded.push(r.deliveries.map((d) => d.group_id));
     },
-    async failDelivery(r: { group_id: string; error: string }) {
-      calls.failed.push({ group: r.group_id, error: r.error });
+    async failDelivery(r: { group_id: string; error: string; attempts: number }) {
+      calls.failed.push({ group: r.group_id, error: r.error, attempts: r.attempts });
     },
-    async completePublication(r: { groups?: unknown; sent?: unknown[] }) {
+    async completePublication(r: { groups?: unknown; sent: unknown[] }) {
       if (r.groups !== undefined) calls.carried++;
-      calls.completedWith.push(r.sent ?? []);
+      calls.completedWith.push(r.sent);
       return sent.size === plan.groups.length ? 'sent' : sent.size === 0 ? 'failed' : 'partial';
     },
   };
@@ -158,62 +211,98 @@ async function run(plan: Parameters<typeof fakes>[0], inInput = false) {
   return { result, calls, history };
 }
 
+type History = Awaited<ReturnType<typeof run>>['history'];
+type HistoryEvent = NonNullable<History['events']>[number];
+const summary = (e: HistoryEvent) => String(defaultPayloadConverter.fromPayload(e.userMetadata!.summary!));
+const timers = (history: History) => history.events!.filter((e) => e.timerStartedEventAttributes);
+const timerSeconds = (e: HistoryEvent) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0);
+/** Activities the history shows as failed (a wait for a slot must never be one). */
+const failedActivities = (history: History) => history.events!.filter((e) => e.activityTaskFailedEventAttributes);
+
 test('every group is sent to once; the publication is sent', async () => {
-  const { result, calls } = await run({ groups: ['grp_a', 'grp_b', 'grp_c'], behaviour: { grp_a: 'ok', grp_b: 'ok', grp_c: 'ok' } });
+  const { result, calls, history } = await run({
+    groups: ['grp_a', 'grp_b', 'grp_c'].map(bare),
+    behaviour: { grp_a: 'ok', grp_b: 'ok', grp_c: 'ok' },
+  });
   assert.deepEqual(result, { status: 'sent' });
   assert.deepEqual([...calls.deliver].sort(), ['grp_a', 'grp_b', 'grp_c']);
+  assert.deepEqual(calls.attempts, [1, 1, 1]);
   assert.deepEqual(calls.failed, []);
+  assert.deepEqual(failedActivities(history), []);
 });
 
-test('a transient error is retried; a permanent one fails that group only (partial)', async () => {
-  const { result, calls } = await run({
-    groups: ['grp_ok', 'grp_bad', 'grp_flaky'],
+test('a transient error is tried again after its pause, in a slot reserved for it; a permanent one fails that group only (partial)', async () => {
+  const { result, calls, history } = await run({
+    groups: ['grp_ok', 'grp_bad', 'grp_flaky'].map(bare),
     behaviour: { grp_ok: 'ok', grp_bad: 'permanent', grp_flaky: 'flaky' },
   });
   assert.deepEqual(result, { status: 'partial' });
-  assert.equal(calls.deliver.filter((g) => g === 'grp_flaky').length, 2, 'retried once');
-  assert.equal(calls.deliver.filter((g) => g === 'grp_bad').length, 1, 'a permanent error is not retried');
-  assert.deepEqual(calls.failed, [{ group: 'grp_bad', error: 'the gateway refused the destination' }]);
+  assert.deepEqual(
+    calls.deliver.flatMap((g, i) => (g === 'grp_flaky' ? [calls.attempts[i]] : [])),
+    [1, 2],
+    'tried again as attempt 2',
+  );
+  assert.equal(calls.deliver.filter((g) => g === 'grp_bad').length, 1, 'a permanent error is not tried again');
+  assert.deepEqual(calls.failed, [{ group: 'grp_bad', error: 'the gateway refused the destination', attempts: 1 }]);
+  // The retry of a paced group goes in a slot reserved no sooner than its pause (2 s after the first failure).
+  assert.equal(calls.notBefore.length, 1);
+  const retryTimers = timers(history).filter((e) => summary(e).startsWith('retry:'));
+  assert.deepEqual(retryTimers.map(summary), ["retry: wait for grp_flaky's slot before attempt 2"]);
+  const retrySend = history.events!.filter(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverToGroup' && summary(e).includes('attempt 2'),
+  );
+  assert.deepEqual(retrySend.map(summary), ['send to grp_flaky, attempt 2']);
+});
+
+test('a pause the gateway asked for is honoured; attempts run out after six, the failure recorded with them', async () => {
+  const throttled = await run({ groups: [{ group_id: 'grp_429', name: 'Throttled', paced: false }], behaviour: { grp_429: 'throttled' } }, true);
+  assert.deepEqual(throttled.result, { status: 'sent' });
+  // An unpaced group waits for the pause on a timer of its own.
+  assert.deepEqual(timers(throttled.history).map(summary), ['retry: wait 2 s before attempt 2 to Throttled (grp_429)']);
+
+  const spent = await run({ groups: [bare('grp_down')], behaviour: { grp_down: 'always-transient' } });
+  assert.deepEqual(spent.result, { status: 'failed' });
+  assert.deepEqual(spent.calls.attempts, [1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(spent.calls.failed, [{ group: 'grp_down', error: 'the gateway answered 503', attempts: 6 }]);
 });
 
 test('when every group fails the publication fails', async () => {
-  const { result } = await run({ groups: ['grp_x'], behaviour: { grp_x: 'permanent' } });
+  const { result } = await run({ groups: [bare('grp_x')], behaviour: { grp_x: 'permanent' } });
   assert.deepEqual(result, { status: 'failed' });
 });
 
 test('a paced group waits on a durable timer before its send', async () => {
   const { result, calls, history } = await run({
-    groups: ['grp_now', 'grp_later'],
+    groups: [bare('grp_now'), { group_id: 'grp_later', name: 'Later group', paced: true }],
     slots: { grp_later: 1500 },
     behaviour: { grp_now: 'ok', grp_later: 'ok' },
   });
   assert.deepEqual(result, { status: 'sent' });
   assert.deepEqual(calls.waiting, ['grp_later']);
-  const timers = history.events!.filter((e) => e.timerStartedEventAttributes);
-  assert.equal(timers.length, 1);
-  const seconds = Number(timers[0]!.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0);
+  assert.equal(timers(history).length, 1);
+  const seconds = timerSeconds(timers(history)[0]!);
   assert.ok(seconds <= 2, `timer of ${seconds}s`);
-  // These fakes return bare group ids, as beginPublication did before it returned names: summaries then name the id alone.
-  const summary = (e: (typeof timers)[number]) => String(defaultPayloadConverter.fromPayload(e.userMetadata!.summary!));
-  assert.equal(summary(timers[0]!), "pacing: wait for grp_later's slot");
+  assert.equal(summary(timers(history)[0]!), "pacing: wait for Later group's slot");
   const sends = history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverToGroup');
-  assert.deepEqual(sends.map(summary).sort(), ['send to grp_later', 'send to grp_now']);
+  // A group whose name is unknown is named by its id alone.
+  assert.deepEqual(sends.map(summary).sort(), ['send to Later group (grp_later)', 'send to grp_now']);
 });
 
-test('a send that missed its slot waits on a durable timer for the next one it reserved (waking earlier by how late it was), then goes', async () => {
-  const { result, calls, history } = await run({ groups: ['grp_late'], behaviour: { grp_late: 'late' } });
+test('a send that found its slot passed waits on a durable timer for the next one (waking earlier by how late it was): no attempt, no failure', async () => {
+  const { result, calls, history } = await run({ groups: [bare('grp_late')], behaviour: { grp_late: 'late' } });
   assert.deepEqual(result, { status: 'sent' });
   assert.deepEqual(calls.deliver, ['grp_late', 'grp_late']);
-  assert.deepEqual(calls.failed, [], 'a missed slot is not a failure');
+  assert.deepEqual(calls.attempts, [1, 1], 'the wait is no attempt');
+  assert.deepEqual(calls.failed, []);
+  assert.deepEqual(failedActivities(history), [], 'nothing failed: Temporal UI shows no red row');
   assert.deepEqual(calls.waiting, ['grp_late']);
-  // Each send carries its slot: the reserved one, then the one the missed send reserved.
+  // Each send carries its slot: the reserved one, then the one the late send reserved.
   assert.equal(calls.slots.length, 2);
   assert.ok(calls.slots.every((slot) => typeof slot === 'string'));
   assert.notEqual(calls.slots[0], calls.slots[1]);
-  const timers = history.events!.filter((e) => e.timerStartedEventAttributes);
-  assert.equal(timers.length, 1);
+  assert.deepEqual(timers(history).map(summary), ["pacing: wait for grp_late's slot"]);
   // 4 s away, but the send was 2 s late: it wakes about 3 s before the slot instead of 0.8 s.
-  const seconds = Number(timers[0]!.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0);
+  const seconds = timerSeconds(timers(history)[0]!);
   assert.ok(seconds <= 1, `timer of ${seconds}s`);
 });
 
@@ -227,7 +316,7 @@ test('an unpaced group is sent to at once, without a slot; a paced one still res
   });
   assert.deepEqual(result, { status: 'sent' });
   assert.deepEqual(calls.reserved, ['grp_paced']);
-  assert.deepEqual(calls.unreserved, ['grp_free']);
+  assert.equal(calls.slots[calls.deliver.indexOf('grp_free')], null);
   const types = history.events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
   assert.equal(types.filter((t) => t === 'reserveDeliverySlot').length, 1);
   assert.equal(types.filter((t) => t === 'deliverToGroup').length, 2);
@@ -244,9 +333,9 @@ test('an unpaced group whose pacing was set since: the send reserves its slot, t
   assert.deepEqual(result, { status: 'sent' });
   assert.deepEqual(calls.reserved, []);
   assert.deepEqual(calls.deliver, ['grp_now_paced', 'grp_now_paced']);
+  assert.deepEqual(calls.attempts, [1, 1]);
   // The first send had no slot; the second goes in the one the first reserved.
-  assert.deepEqual(calls.unreserved, ['grp_now_paced']);
-  assert.equal(calls.slots[0], undefined);
+  assert.equal(calls.slots[0], null);
   assert.equal(typeof calls.slots[1], 'string');
   assert.deepEqual(calls.waiting, ['grp_now_paced']);
 });
@@ -265,24 +354,24 @@ test('groups given in the input: no beginPublication, and no activity receives t
   assert.deepEqual(result, { status: 'sent' });
   assert.equal(calls.begun, 0);
   assert.equal(calls.carried, 0);
-  assert.deepEqual(calls.unreserved, ['grp_given']);
   assert.deepEqual(calls.reserved, ['grp_given_paced']);
   // One local activity: complete.
   assert.equal(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length, 1);
 });
 
-test('unpaced groups in a fan-out go in chunks of 25, one activity each; a group its chunk did not send goes alone', async () => {
+test('unpaced groups in a fan-out go in chunks of 25, one activity each; a group its chunk did not send goes alone, the chunk counted', async () => {
   const groups = Array.from({ length: 30 }, (_, i) => ({ group_id: `grp_c${i}`, name: `Chunk ${i}`, paced: false }));
-  const behaviour = Object.fromEntries(groups.map((g) => [g.group_id, 'ok' as const]));
+  const behaviour: Record<string, Behaviour> = Object.fromEntries(groups.map((g) => [g.group_id, 'ok']));
   const { result, calls, history } = await run({ groups, behaviour: { ...behaviour, grp_c3: 'flaky', grp_c27: 'permanent' } }, true);
   assert.deepEqual(result, { status: 'partial' });
   assert.deepEqual(
     calls.chunks,
     [groups.slice(0, 25), groups.slice(25)].map((chunk) => chunk.map((g) => g.group_id)),
   );
-  // The two the chunks did not send, each alone: the flaky one sent, the refused one failed (no retry of a permanent error).
+  // The two the chunks did not send, each alone as its second attempt: the flaky one sent, the refused one failed.
   assert.deepEqual(calls.deliver.sort(), ['grp_c27', 'grp_c3']);
-  assert.deepEqual(calls.failed, [{ group: 'grp_c27', error: 'the gateway refused the destination' }]);
+  assert.deepEqual(calls.attempts, [2, 2]);
+  assert.deepEqual(calls.failed, [{ group: 'grp_c27', error: 'the gateway refused the destination', attempts: 2 }]);
   // Every send a chunk made is recorded once, by the workflow (in batches, the rest with the completion).
   const recorded = [
     ...calls.recorded.flat(),
@@ -295,19 +384,37 @@ test('unpaced groups in a fan-out go in chunks of 25, one activity each; a group
     recorded.sort(),
     groups
       .map((g) => g.group_id)
-      .filter((g) => g !== 'grp_c3' && g !== 'grp_c27')
+      .filter((g) => g !== 'grp_c27')
       .sort(),
   );
-  const summary = (e: NonNullable<typeof history.events>[number]) => String(defaultPayloadConverter.fromPayload(e.userMetadata!.summary!));
   assert.deepEqual(
     history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverToGroups').map(summary),
     ['send to 25 groups: Chunk 0 (grp_c0) … Chunk 24 (grp_c24)', 'send to 5 groups: Chunk 25 (grp_c25) … Chunk 29 (grp_c29)'],
   );
+});
 
-  // A chunk that fails as a whole: each of its groups goes alone.
-  const broken = await run({ groups: groups.slice(0, 3), behaviour: { ...behaviour, grp_c1: 'breaks-chunk' } }, true);
-  assert.deepEqual(broken.calls.chunks, [['grp_c0', 'grp_c1', 'grp_c2']]);
-  assert.deepEqual(broken.calls.deliver.sort(), ['grp_c0', 'grp_c1', 'grp_c2']);
+test('a chunk that fails is tried again as a whole, three attempts in all; then each of its groups goes alone, those counted', async () => {
+  const groups = Array.from({ length: 3 }, (_, i) => ({ group_id: `grp_k${i}`, name: `Chunk ${i}`, paced: false }));
+  const once = await run({ groups, behaviour: { grp_k0: 'ok', grp_k1: 'breaks-chunk-once', grp_k2: 'ok' } }, true);
+  assert.deepEqual(once.result, { status: 'sent' });
+  assert.deepEqual(once.calls.chunkAttempts, [1, 2]);
+  assert.deepEqual(once.calls.deliver, []);
+  assert.deepEqual(timers(once.history).map(summary), ['retry: wait 2 s before attempt 2 to 3 groups: Chunk 0 (grp_k0) … Chunk 2 (grp_k2)']);
+
+  const broken = await run({ groups, behaviour: { grp_k0: 'ok', grp_k1: 'breaks-chunk', grp_k2: 'ok' } }, true);
+  assert.deepEqual(broken.calls.chunkAttempts, [1, 2, 3]);
+  assert.deepEqual(broken.calls.deliver.sort(), ['grp_k0', 'grp_k1', 'grp_k2']);
+  assert.deepEqual(broken.calls.attempts, [4, 4, 4], "each alone as its fourth attempt, the chunk's three counted");
+});
+
+test('a group that waits for a slot in its chunk (pacing set since) goes alone in that slot, no attempt counted', async () => {
+  const groups = Array.from({ length: 2 }, (_, i) => ({ group_id: `grp_s${i}`, name: `Slot ${i}`, paced: false }));
+  const { result, calls, history } = await run({ groups, behaviour: { grp_s0: 'ok', grp_s1: 'waits-in-chunk' } }, true);
+  assert.deepEqual(result, { status: 'sent' });
+  assert.deepEqual(calls.deliver, ['grp_s1']);
+  assert.deepEqual(calls.attempts, [1]);
+  assert.equal(typeof calls.slots[0], 'string');
+  assert.deepEqual(timers(history).map(summary), ["pacing: wait for Slot 1's slot"]);
 });
 
 test('one unpaced group: its send completes the publication, no local activity; if it could not, complete runs with that send', async () => {

@@ -402,7 +402,6 @@ describe('attempts', () => {
             http_status: 204,
             duration_ms: 3,
             error: null,
-            event_kind: 'offer.created',
           };
         },
       },
@@ -415,6 +414,7 @@ describe('attempts', () => {
         environment: 'test',
         event_kind: 'offer.created',
         delays_ms: [0, 50, 50],
+        host: 'hooks.example',
       },
       new Date(),
     );

@@ -1,0 +1,93 @@
+/**
+ * The arithmetic of sends over time: where a send stands against its slot
+ * and what it does about it (domain/channels/pacing.ts), and the workflow's
+ * pauses between attempts, how early it wakes before a slot, and how a delay
+ * reads in a summary (workflows/send-timing.ts).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { INLINE_WAIT_MS, SEND_WINDOW_MS, slotCheck, slotStep } from '../../domain/channels/pacing';
+import {
+  MAX_SEND_ATTEMPTS,
+  MAX_WAKE_EARLY_MS,
+  msBeforeSlot,
+  retryPauseMs,
+  spoken,
+  WAKE_EARLY_MS,
+  wakeEarlier,
+} from '../../workflows/send-timing';
+
+const slot = new Date(1_000_000);
+const at = (ms: number) => new Date(1_000_000 + ms);
+
+describe('slotCheck', () => {
+  test('a slot is valid only inside its window: early waits, late must not send', () => {
+    assert.deepEqual(slotCheck(slot, at(-300)), { state: 'wait', ms: 300 });
+    assert.deepEqual(slotCheck(slot, at(0)), { state: 'go' });
+    assert.deepEqual(slotCheck(slot, at(SEND_WINDOW_MS)), { state: 'go' });
+    assert.deepEqual(slotCheck(slot, at(SEND_WINDOW_MS + 1)), { state: 'late', ms: SEND_WINDOW_MS + 1 });
+  });
+});
+
+describe('slotStep', () => {
+  test('inside the window the send goes, woken or not', () => {
+    assert.deepEqual(slotStep(slot, true, at(50)), { step: 'go' });
+    assert.deepEqual(slotStep(slot, false, at(0)), { step: 'go' });
+  });
+
+  test('past the window it takes the next slot, saying how late it was', () => {
+    assert.deepEqual(slotStep(slot, true, at(2500)), { step: 'retake', ms: 2500 });
+    assert.deepEqual(slotStep(slot, false, at(SEND_WINDOW_MS + 1)), { step: 'retake', ms: SEND_WINDOW_MS + 1 });
+  });
+
+  test('early for the slot it was woken for, it waits in its activity however early', () => {
+    assert.deepEqual(slotStep(slot, true, at(-4000)), { step: 'sleep', ms: 4000 });
+  });
+
+  test('for a slot it took itself, it waits in its activity only when the slot is near; else the workflow waits durably', () => {
+    assert.deepEqual(slotStep(slot, false, at(-INLINE_WAIT_MS)), { step: 'sleep', ms: INLINE_WAIT_MS });
+    assert.deepEqual(slotStep(slot, false, at(-INLINE_WAIT_MS - 1)), { step: 'defer' });
+  });
+});
+
+describe('retryPauseMs', () => {
+  test('2 s after the first failed attempt, doubling up to a minute', () => {
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((failed) => retryPauseMs(failed)),
+      [2000, 4000, 8000, 16_000, 32_000],
+    );
+  });
+
+  test('the pause the far end asked for wins', () => {
+    assert.equal(retryPauseMs(1, 7000), 7000);
+    assert.equal(retryPauseMs(3, 500), 500);
+  });
+
+  test(`no pause, no attempt after the ${MAX_SEND_ATTEMPTS}th failed one`, () => {
+    assert.equal(MAX_SEND_ATTEMPTS, 6);
+    assert.equal(retryPauseMs(MAX_SEND_ATTEMPTS), undefined);
+    assert.equal(retryPauseMs(MAX_SEND_ATTEMPTS, 1000), undefined);
+  });
+});
+
+describe('waking before a slot', () => {
+  test('a send wakes WAKE_EARLY_MS before its slot; no timer when that is past', () => {
+    const slotIso = new Date(10_000).toISOString();
+    assert.equal(msBeforeSlot(slotIso, 5000, WAKE_EARLY_MS), 5000 - WAKE_EARLY_MS);
+    assert.equal(msBeforeSlot(slotIso, 9500, WAKE_EARLY_MS), 0);
+    assert.equal(msBeforeSlot(slotIso, 12_000, WAKE_EARLY_MS), 0);
+  });
+
+  test('after a send found its slot passed, it wakes earlier by how late it was (and 200 ms more), up to 5 s', () => {
+    assert.equal(wakeEarlier(WAKE_EARLY_MS, 1000), WAKE_EARLY_MS + 1000 + 200);
+    assert.equal(wakeEarlier(4000, 3000), MAX_WAKE_EARLY_MS);
+    // A slot the send took for itself, not late for any: as early as before.
+    assert.equal(wakeEarlier(WAKE_EARLY_MS, 0), WAKE_EARLY_MS);
+  });
+});
+
+describe('spoken', () => {
+  test('a delay as a summary says it', () => {
+    assert.deepEqual([50, 1500, 5000, 300_000, 7_200_000].map(spoken), ['50 ms', '2 s', '5 s', '5 min', '2 h']);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * How every send to a channel goes over time, publications and replies alike
+ * (docs/architecture/send-attempts.md): one activity per attempt, counted by
+ * the workflow; a wait for a pacing slot is a durable timer, never an attempt;
+ * a failed or lost attempt is tried again after a pause (in a slot reserved
+ * for it when the target is paced) while attempts remain.
+ */
+import { ActivityFailure, ActivityOptions, ApplicationFailure, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
+import type { SlotWait } from '../activities/channels';
+import { msBeforeSlot, retryPauseMs, spoken, WAKE_EARLY_MS, wakeEarlier } from './send-timing';
+
+/**
+ * One attempt of a send: Temporal does not retry it (the workflow does, and
+ * counts); a worker lost mid-send is noticed after 10 s without a heartbeat.
+ */
+export const SEND_ATTEMPT_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: '10 seconds',
+  retry: { maximumAttempts: 1 },
+};
+
+/** The text a failed send records: the activity's own (made safe for tenants, activities/internal-errors.ts), or what became of it. */
+export function reason(err: unknown): string {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof TimeoutFailure) return 'the send did not complete in time (its worker may have stopped)';
+  if (cause instanceof ApplicationFailure || cause instanceof Error) return cause.message;
+  return 'the channel did not accept the message';
+}
+
+/**
+ * The pause before trying a send again after `failed` failed attempts, the
+ * last one `err`; undefined when it must not be tried again: the channel
+ * refused it for good, or the attempts are spent.
+ */
+export function retryPause(err: ActivityFailure, failed: number): number | undefined {
+  const cause = err.cause;
+  if (cause instanceof ApplicationFailure && cause.nonRetryable) return undefined;
+  const [asked] = cause instanceof ApplicationFailure && cause.type === 'ChannelTransient' ? (cause.details ?? []) : [];
+  return retryPauseMs(failed, typeof asked === 'number' ? asked : undefined);
+}
+
+/** How a send ended: what its last attempt returned, or the reason it failed; and the attempts it made in all. */
+export type Attempted<T> = { sent: T; attempts: number } | { error: string; attempts: number };
+
+export interface SendPlan<T> {
+  /** What pacing timers wait for: "Grupo 1's slot". */
+  slotOf: string;
+  /** What retry timers name: "Grupo 1 (grp_…)". */
+  target: string;
+  /** The first slot, reserved; null when none was (the target is not paced, or the send takes its slot itself). */
+  slot: string | null;
+  /** Attempts made before this send began (a chunk's). */
+  tried: number;
+  /** Runs attempt number `attempt` (its activity) in `slot`. */
+  attempt(slot: string | null, attempt: number): Promise<T | SlotWait>;
+  /** Reserves a retry's slot, the first free one at or after `notBefore`; absent when the target is not paced. */
+  reserve?: (notBefore: string) => Promise<string | null>;
+  /** Runs once, before the first wait for a slot. */
+  waiting?: () => Promise<void>;
+}
+
+/**
+ * Sends as `plan` says: waits for the slot on a durable timer (waking a
+ * little early; the activity waits the rest), runs an attempt, and waits for
+ * the slot the attempt returns when its own had passed. A failed attempt, or
+ * one that did not complete (a worker lost), counts; the next goes after its
+ * pause while attempts remain.
+ */
+export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T>> {
+  let attempts = plan.tried;
+  let slot = plan.slot;
+  let wakeEarly = WAKE_EARLY_MS;
+  let retrying = false;
+  let waited = false;
+  for (;;) {
+    const ms = slot === null ? 0 : msBeforeSlot(slot, Date.now(), wakeEarly);
+    if (ms > 0) {
+      if (!waited && plan.waiting) await plan.waiting();
+      waited = true;
+      const summary = retrying ? `retry: wait for ${plan.slotOf} before attempt ${attempts + 1}` : `pacing: wait for ${plan.slotOf}`;
+      await sleep(ms, { summary });
+    }
+    let outcome: T | SlotWait;
+    try {
+      outcome = await plan.attempt(slot, attempts + 1);
+    } catch (err) {
+      if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
+      attempts++;
+      const pause = retryPause(err, attempts);
+      if (pause === undefined) return { error: reason(err), attempts };
+      try {
+        slot = plan.reserve ? await plan.reserve(new Date(Date.now() + pause).toISOString()) : null;
+      } catch (reserveErr) {
+        if (isCancellation(reserveErr) || !(reserveErr instanceof ActivityFailure)) throw reserveErr;
+        return { error: reason(reserveErr), attempts };
+      }
+      if (slot === null) await sleep(pause, { summary: `retry: wait ${spoken(pause)} before attempt ${attempts + 1} to ${plan.target}` });
+      wakeEarly = WAKE_EARLY_MS;
+      retrying = true;
+      continue;
+    }
+    if (isSlotWait(outcome)) {
+      slot = outcome.slot;
+      retrying = false;
+      wakeEarly = wakeEarlier(wakeEarly, outcome.late_ms);
+      continue;
+    }
+    return { sent: outcome, attempts: attempts + 1 };
+  }
+}
+
+const isSlotWait = (outcome: unknown): outcome is SlotWait =>
+  typeof outcome === 'object' && outcome !== null && (outcome as { outcome?: unknown }).outcome === 'wait';
