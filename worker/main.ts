@@ -48,6 +48,9 @@ async function main(): Promise<void> {
   const clientConnection = await untilAvailable('Temporal', () => Connection.connect({ address: config.temporalAddress }), wait);
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
   await untilAvailable('Temporal', () => ensureSchedules(client, config.taskQueue), wait);
+  // The HTTP client compiles on its first use (tens of ms, more on a busy machine): now, not between the first paced
+  // send's slot check and its request.
+  await fetch('data:,');
   // The bookkeeping activities leave for after their results: run when the worker has drained (nothing lost on a clean stop).
   const afterAnswer = new AfterAnswer((err) => logger.error({ err }, 'bookkeeping after an activity failed'));
   const worker = await Worker.create({

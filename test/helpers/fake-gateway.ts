@@ -20,7 +20,7 @@ export interface FakeGateway {
   url: string;
   /** Messages delivered (after deduplication), all or to one destination. */
   messages(to?: string): GatewayMessage[];
-  /** Every request received (with its arrival time, ms), duplicates and failures included. */
+  /** Every valid request received (with its arrival time, ms), duplicates and failures included. */
   requests: (GatewayMessage & { at: number })[];
   /** The next `count` requests fail with `status` (429 comes with `Retry-After: 1`). */
   failNext(count: number, status: number): void;
@@ -59,6 +59,8 @@ export async function startFakeGateway(opts: { token: string }): Promise<FakeGat
   };
   const server = createServer(
     listener(async (req, res) => {
+      // When the request arrived, before its body is read (the test process may be busy meanwhile).
+      const at = Date.now();
       const reply = (status: number, payload: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(payload));
@@ -77,7 +79,7 @@ export async function startFakeGateway(opts: { token: string }): Promise<FakeGat
         typeof message.idempotency_key === 'string' &&
         (message.image_url === undefined || typeof message.image_url === 'string');
       if (!valid) return reply(400, { error: 'to, text and idempotency_key are required' });
-      gateway.requests.push({ ...message, at: Date.now() });
+      gateway.requests.push({ ...message, at });
       if (gateway.delayMs) await new Promise((r) => setTimeout(r, gateway.delayMs));
       if (failures.count > 0) {
         failures.count--;

@@ -1,0 +1,273 @@
+/**
+ * Worker crashes while sending, on a stack of its own per test started as
+ * `npm start` starts it (test/helpers/launched-stack.ts): the worker is
+ * killed with SIGKILL (by the pid the launcher recorded, nothing else) in the
+ * middle of a fan-out — twice in a row — or while a send waits for its pacing
+ * slot, and the launcher starts it again. Every group ends with exactly one
+ * message at the gateway, the publication ends `sent` with no delivery
+ * `failed`, and a wait for a slot is never counted as an attempt. Replies
+ * (and the journey messages that queue them) go the same way.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Db, MongoClient } from 'mongodb';
+import { Client, Connection } from '@temporalio/client';
+import { secretKeyFor } from '../../tools/cli/stack-config';
+import { setAccountRateLimit } from '../../domain/accounts/store';
+import { accountTimeZone, localDayHour, readBuckets } from '../../domain/analytics/buckets';
+import { connectChannel } from '../../domain/channels/service';
+import { createChannel } from '../../domain/channels/store';
+import { createGroup } from '../../domain/groups/store';
+import { secretKeyFromEnv } from '../../domain/sealing';
+import { publicationWorkflowId, replyWorkflowId } from '../../domain/temporal/names';
+import { ApiClient } from '../helpers/client';
+import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
+import { launchStack, LaunchedStack } from '../helpers/launched-stack';
+import { waitFor } from '../helpers/worker';
+
+const GROUPS = 30;
+const TOKEN = 'faults-gateway-token';
+
+interface Scene {
+  stack: LaunchedStack;
+  db: Db;
+  api: ApiClient;
+  tenant: { accountId: string; env: 'live' };
+  secretKey: Buffer;
+  gateway: FakeGateway;
+  /** The workflow's history: the messages of the activities that failed in it (a worker lost is a timeout, not a failure). */
+  failedActivities(workflowId: string): Promise<string[]>;
+}
+
+/** Runs `body` on a stack of its own (its worker's restarts counted for this test alone), and a fake gateway. */
+async function onOwnStack(body: (scene: Scene) => Promise<void>): Promise<void> {
+  const stack = await launchStack();
+  const mongo = await MongoClient.connect(stack.info.mongodb_uri);
+  const connection = await Connection.connect({ address: stack.info.temporal_address });
+  const gateway = await startFakeGateway({ token: TOKEN });
+  try {
+    const db = mongo.db(stack.info.mongodb_db);
+    // The test polls the API while the worker comes back: the rate limit should not be what it meets.
+    await setAccountRateLimit(db, stack.accountId, 100_000);
+    const temporal = new Client({ connection, namespace: stack.info.temporal_namespace });
+    await body({
+      stack,
+      db,
+      api: new ApiClient(stack.baseUrl, stack.keys!.live),
+      tenant: { accountId: stack.accountId, env: 'live' },
+      secretKey: secretKeyFromEnv({ OFFEROPS_SECRET_KEY: secretKeyFor(stack.dataDir, {}) }),
+      gateway,
+      async failedActivities(workflowId) {
+        const events = (await temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+        return events.flatMap((e) => (e.activityTaskFailedEventAttributes ? [e.activityTaskFailedEventAttributes.failure?.message ?? ''] : []));
+      },
+    });
+  } finally {
+    await Promise.allSettled([gateway.close(), mongo.close(), connection.close()]);
+    await stack.stop();
+  }
+}
+
+/** Kills the worker (SIGKILL) and waits until the launcher has started it again. */
+async function killWorker(stack: LaunchedStack): Promise<void> {
+  const pid = stack.signal('worker', 'SIGKILL');
+  await stack.restarted('worker', pid);
+}
+
+/** Waits until `probe` holds (a worker coming back and resuming takes a while on a busy machine). */
+const until = (what: string, probe: () => Promise<boolean> | boolean): Promise<true> =>
+  waitFor(what, async () => ((await probe()) ? true : undefined), 120_000);
+
+/** An http channel to the gateway (`channelIntervalMs` between its sends) with `count` groups in a segment, and an offer. */
+async function fanOut({ db, api, tenant, secretKey, gateway }: Scene, prefix: string, count: number, channelIntervalMs: number) {
+  const channel = await createChannel(db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: channelIntervalMs }, secretKey);
+  const segment = (await api.post('/segments', { name: `Faults ${prefix}` })).body.data;
+  const addresses: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const address = `${prefix}${String(i).padStart(4, '0')}@g.us`;
+    addresses.push(address);
+    await createGroup(db, tenant, {
+      name: `Faults ${prefix} ${i}`,
+      segment_id: segment.id,
+      channel: { id: channel._id, type: 'http', address },
+      minIntervalMs: 0,
+    });
+  }
+  const offer = (await api.post('/offers', { url: `https://shop.example/faults/${prefix}`, title: `Faults ${prefix} offer` })).body.data;
+  const publish = async (): Promise<{ id: string; queued_at: string }> =>
+    (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
+  return { addresses, publish };
+}
+
+/** Waits for the publication to finish; its final record. */
+async function finished(api: ApiClient, publicationId: string) {
+  let done: { status: string; completed_at: string | null; deliveries: { group_id: string; status: string; attempts: number }[] } | undefined;
+  await until('the publication to finish', async () => {
+    done = (await api.get(`/publications/${publicationId}`)).body.data;
+    return done !== undefined && done.completed_at !== null && done.status !== 'sending';
+  });
+  return done!;
+}
+
+/** The requests the gateway received for `addresses` (duplicates and failures included), in arrival order. */
+const requestsTo = (gateway: FakeGateway, addresses: string[]) =>
+  gateway.requests.filter((r) => addresses.includes(r.to)).sort((a, b) => a.at - b.at);
+
+/** The gaps between the arrivals of those requests (ms). */
+const gapsOf = (requests: { at: number }[]) => requests.slice(1).map((r, i) => r.at - requests[i]!.at);
+
+/** Every delivery sent, none failed; each group exactly one message, every request under its group's one key. */
+function assertExactlyOnce(gateway: FakeGateway, done: { status: string; deliveries: { status: string }[] }, addresses: string[]) {
+  assert.equal(done.status, 'sent');
+  assert.deepEqual(
+    done.deliveries.map((d) => d.status),
+    addresses.map(() => 'sent'),
+  );
+  for (const address of addresses) assert.equal(gateway.messages(address).length, 1, `${address} received exactly one message`);
+  const requests = requestsTo(gateway, addresses);
+  for (const address of addresses) {
+    const keys = new Set(requests.filter((r) => r.to === address).map((r) => r.idempotency_key));
+    assert.equal(keys.size, 1, `${address}: one idempotency key`);
+  }
+  assert.equal(new Set(requests.map((r) => r.idempotency_key)).size, addresses.length, 'one key per group');
+}
+
+test('a paced fan-out (30 groups, one channel at 300 ms), the worker SIGKILLed twice mid-fan-out: sent, one message each, pacing held', () =>
+  onOwnStack(async (scene) => {
+    const INTERVAL_MS = 300;
+    const { stack, api, gateway } = scene;
+    const { addresses, publish } = await fanOut(scene, '55110', GROUPS, INTERVAL_MS);
+    gateway.delayMs = 150;
+    const reached = () => new Set(requestsTo(gateway, addresses).map((r) => r.to)).size;
+
+    const queued = await publish();
+    await until('6 groups to be reached', () => reached() >= 6);
+    await killWorker(stack);
+    const atFirstKill = reached();
+    await until('6 more groups to be reached', () => reached() >= atFirstKill + 6);
+    await killWorker(stack);
+    const atSecondKill = reached();
+    assert.ok(atSecondKill < GROUPS, `killed mid-fan-out (${atFirstKill}, then ${atSecondKill} of ${GROUPS} groups reached)`);
+
+    const done = await finished(api, queued.id);
+    assertExactlyOnce(gateway, done, addresses);
+    // Pacing holds between the real sends, the ones cut short by a kill included: the channel saw them an interval apart.
+    const gaps = gapsOf(requestsTo(gateway, addresses));
+    assert.ok(
+      gaps.every((gap) => gap >= INTERVAL_MS),
+      `channel gaps ${gaps.join(', ')} ms`,
+    );
+    assert.deepEqual(await scene.failedActivities(publicationWorkflowId(queued.id)), [], 'waits and crashes are no failed activity');
+  }));
+
+test('an unpaced fan-out in chunks (30 groups), the worker SIGKILLed twice while the sends are under way: sent, one message each, counted once', () =>
+  onOwnStack(async (scene) => {
+    const { stack, api, gateway, db, tenant } = scene;
+    const { addresses, publish } = await fanOut(scene, '55120', GROUPS, 0);
+    // A slow gateway: every send has reached it, unanswered, when the worker dies.
+    gateway.delayMs = 1500;
+    const requests = (address: string) => gateway.requests.filter((r) => r.to === address).length;
+    const day = localDayHour(new Date(), await accountTimeZone(db, tenant.accountId)).day;
+    const sentOn = async () => Number((await readBuckets(db, tenant, 'totals', [day]))[0]?.c.deliveries_sent ?? 0);
+    const sentBefore = await sentOn();
+
+    const queued = await publish();
+    await until('every send to reach the gateway', () => addresses.every((a) => requests(a) >= 1));
+    await killWorker(stack);
+    await until('every send to reach the gateway again', () => addresses.every((a) => requests(a) >= 2));
+    await killWorker(stack);
+
+    const done = await finished(api, queued.id);
+    assertExactlyOnce(gateway, done, addresses);
+    // Each delivery counts the attempts that reached the gateway: every one was a real send.
+    for (const d of done.deliveries) assert.equal(d.attempts, 3, `${d.group_id}: two attempts cut short by a kill, one answered`);
+    assert.equal(
+      done.deliveries.reduce((n, d) => n + d.attempts, 0),
+      requestsTo(gateway, addresses).length,
+      'the attempts recorded are the requests the gateway received',
+    );
+    // The sends recorded by the workflow are counted once each, whatever the kills repeated.
+    // (Counted right after the completion's answer, within a quarter second.)
+    await until('the sends to be counted', async () => (await sentOn()) - sentBefore >= GROUPS);
+    assert.equal((await sentOn()) - sentBefore, GROUPS);
+    assert.deepEqual(await scene.failedActivities(publicationWorkflowId(queued.id)), []);
+  }));
+
+test('the worker SIGKILLed while a send waits for its slot, back after the slot passed: the send takes the next slot, one attempt', () =>
+  onOwnStack(async (scene) => {
+    const INTERVAL_MS = 2000;
+    const { stack, api, gateway } = scene;
+    const { addresses, publish } = await fanOut(scene, '55130', 2, INTERVAL_MS);
+    const queued = await publish();
+    // One group is sent at once; the other waits on a durable timer for its slot, an interval later.
+    await until('one group to be reached and the other to wait for its slot', async () => {
+      const deliveries = (await api.get(`/publications/${queued.id}`)).body.data.deliveries as { status: string }[];
+      return requestsTo(gateway, addresses).length === 1 && deliveries.some((d) => d.status === 'waiting');
+    });
+    // Killed twice in a row (the launcher waits 1 s, then 2 s, before each restart): down past the waiting send's
+    // slot, so its timer fires late, when a worker is back.
+    await killWorker(stack);
+    await killWorker(stack);
+
+    const done = await finished(api, queued.id);
+    assertExactlyOnce(gateway, done, addresses);
+    assert.deepEqual(
+      done.deliveries.map((d) => d.attempts),
+      [1, 1],
+      'the wait is no attempt',
+    );
+    const [gap] = gapsOf(requestsTo(gateway, addresses));
+    assert.ok(gap! >= INTERVAL_MS, `${gap} ms apart`);
+    assert.deepEqual(await scene.failedActivities(publicationWorkflowId(queued.id)), []);
+  }));
+
+test('replies on a paced channel (1 s), the worker SIGKILLed twice while they go: each sent once, the interval held', () =>
+  onOwnStack(async (scene) => {
+    const INTERVAL_MS = 1000;
+    const phone = '5511977770001@s.whatsapp.net';
+    const { stack, api, gateway, db, tenant, secretKey } = scene;
+    const { channel, inboundSecret } = await connectChannel(
+      db,
+      tenant,
+      { type: 'http', url: gateway.url, token: TOKEN, name: 'Faults replies', minIntervalMs: INTERVAL_MS },
+      () => secretKey,
+    );
+    const inbound = await fetch(`${stack.origin}/inbound/${channel._id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${inboundSecret}` },
+      body: JSON.stringify({ id: 'wamid.faults', from: phone, name: 'Ana', text: 'Oi!' }),
+    });
+    assert.equal(inbound.status, 201, await inbound.clone().text());
+    const conversationId = ((await inbound.json()) as { data: { conversation_id: string } }).data.conversation_id;
+    gateway.delayMs = 150;
+    const reached = () => requestsTo(gateway, [phone]).length;
+
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++)
+      ids.push((await api.post(`/inbox/conversations/${conversationId}/reply`, { text: `resposta ${i}` })).body.data.id);
+    await until('2 replies to reach the gateway', () => reached() >= 2);
+    await killWorker(stack);
+    const atFirstKill = reached();
+    await until('2 more replies to reach the gateway', () => reached() >= atFirstKill + 2);
+    await killWorker(stack);
+    assert.ok(new Set(requestsTo(gateway, [phone]).map((r) => r.idempotency_key)).size < ids.length, 'killed while replies were still going');
+
+    await until('every reply to be sent', async () => {
+      const messages: { id: string; status: string }[] = (await api.get(`/inbox/conversations/${conversationId}/messages`)).body.data;
+      return ids.every((id) => messages.find((m) => m.id === id)?.status === 'sent');
+    });
+    // One message per reply at the gateway, under its own key; every request an interval after the one before.
+    assert.deepEqual(
+      gateway
+        .messages(phone)
+        .map((m) => m.idempotency_key)
+        .sort(),
+      [...ids].sort(),
+    );
+    const gaps = gapsOf(requestsTo(gateway, [phone]));
+    assert.ok(
+      gaps.every((gap) => gap >= INTERVAL_MS),
+      `gaps ${gaps.join(', ')} ms`,
+    );
+    for (const id of ids) assert.deepEqual(await scene.failedActivities(replyWorkflowId(id)), [], id);
+  }));
