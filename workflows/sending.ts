@@ -1,6 +1,6 @@
 /**
  * How every send to a channel goes over time, publications and replies alike
- * (docs/architecture/send-attempts.md): one activity per attempt, counted by
+ * (docs/architecture/decisions/0017-send-attempts-counted-by-the-workflow.md): one activity per attempt, counted by
  * the workflow; a wait for a pacing slot is a durable timer, never an attempt;
  * a failed or lost attempt is tried again after a pause (in a slot reserved
  * for it when the target is paced) while attempts remain.
