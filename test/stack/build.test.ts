@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
-import { checkGo } from '../../tools/stack/binaries';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { cached, checkGo } from '../../tools/stack/binaries';
 
 const REPO = resolve(__dirname, '../../..');
 const scratch = mkdtempSync(join(tmpdir(), 'offerops-build-'));
@@ -121,5 +122,35 @@ describe('the Go check before the FerretDB build', () => {
       check(empty),
       /built from source with Go ≥ .*, and go is not on PATH: install Go .* or later \(https:\/\/go\.dev\/dl\/\), or put mongod on PATH/,
     );
+  });
+});
+
+describe('the cache of binaries', () => {
+  test('starts that ask for the same missing binary at once produce it once: the others wait and say so', async () => {
+    const before = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = join(scratch, 'cache');
+    try {
+      let produced = 0;
+      const lines: string[] = [];
+      const produce = async (dir: string) => {
+        produced++;
+        await sleep(300);
+        writeFileSync(join(dir, 'tool'), '#!/bin/sh\n');
+      };
+      const paths = await Promise.all([1, 2, 3].map(() => cached('tool-1', 'tool', (line) => lines.push(line), produce)));
+      assert.equal(produced, 1);
+      assert.deepEqual(new Set(paths).size, 1);
+      assert.ok(
+        lines.some((line) => /is producing tool-1: waiting for it/.test(line)),
+        lines.join('\n'),
+      );
+      // A lock left by a start that died is taken over.
+      writeFileSync(join(scratch, 'cache', 'offerops', '.lock-tool-2'), '999999999');
+      assert.match(await cached('tool-2', 'tool', () => undefined, produce), /tool-2\/tool$/);
+      assert.equal(produced, 2);
+    } finally {
+      if (before === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = before;
+    }
   });
 });

