@@ -51,10 +51,10 @@ module.exports = {
     {
       name: 'domain-npm-allow-list',
       comment:
-        'Of npm packages, domain/ imports only mongodb, @temporalio/client, @temporalio/common, pino and the feed parsers sax and csv-parse (never koa, @koa/router, @temporalio/workflow, @temporalio/worker or @temporalio/activity).',
+        'Of npm packages, domain/ imports only mongodb, @temporalio/client, @temporalio/common, pino, the feed parsers sax and csv-parse and the address classifier ipaddr.js (never koa, @koa/router, @temporalio/workflow, @temporalio/worker or @temporalio/activity).',
       severity: 'error',
       from: { path: '^domain/' },
-      to: { path: '^node_modules/', pathNot: '^node_modules/(mongodb|@temporalio/(client|common)|pino|sax|csv-parse)/' },
+      to: { path: '^node_modules/', pathNot: '^node_modules/(mongodb|@temporalio/(client|common)|pino|sax|csv-parse|ipaddr\\.js)/' },
     },
 
     // domain/temporal/names.ts is shared with the workflows: it must stay workflow-safe.

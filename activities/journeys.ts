@@ -19,7 +19,7 @@ import { Condition, holds, subjectOf } from '../domain/journeys/conditions';
 import { journeysConcerned, recordProgress } from '../domain/journeys/store';
 import { DomainError } from '../domain/errors';
 import { JourneyExecutionInput } from '../domain/temporal/names';
-import { checkDestination, DestinationError, ResolvedAddress } from '../domain/webhooks/destinations';
+import { checkDestination, DestinationError, pinnedLookup, ResolvedAddress } from '../domain/webhooks/destinations';
 import type { ActivityDeps } from './index';
 import { publishingDeps } from './publishing';
 
@@ -70,11 +70,7 @@ function needConversation(ref: ExecutionRef): string {
 }
 
 /** One request to the checked addresses only; the status and the JSON body, or why there was no answer. */
-function call(url: string, addresses: ResolvedAddress[], method: string, body: string | null, timeoutMs: number, ca?: string) {
-  const pinned: LookupFunction = (_host, opts, callback) => {
-    if (opts.all) callback(null, addresses);
-    else callback(null, addresses[0]!.address, addresses[0]!.family);
-  };
+function call(url: string, pinned: LookupFunction, method: string, body: string | null, timeoutMs: number, ca?: string) {
   return new Promise<HttpAnswer>((resolve) => {
     const headers: Record<string, string | number> = { accept: 'application/json' };
     if (body !== null) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -246,7 +242,7 @@ export function createJourneyActivities(deps: ActivityDeps) {
         throw err;
       }
       const body = method === 'POST' ? JSON.stringify(input.config.body ?? input.event) : null;
-      return call(url, addresses, method, body, timeoutMs, deps.webhookCa);
+      return call(url, pinnedLookup(addresses, deps.webhookAllow ?? []), method, body, timeoutMs, deps.webhookCa);
     },
 
     /**

@@ -10,7 +10,7 @@ import { request } from 'node:https';
 import { LookupFunction } from 'node:net';
 import { isGrpcServiceError } from '@temporalio/client';
 import { commitEvents } from '../domain/events/commit';
-import { checkDestination, DestinationError, ResolvedAddress } from '../domain/webhooks/destinations';
+import { checkDestination, DestinationError, pinnedLookup } from '../domain/webhooks/destinations';
 import { unseal } from '../domain/sealing';
 import { Environment, Tenant } from '../domain/db';
 import { eventById, getEvent, prepareEvent } from '../domain/events/store';
@@ -77,17 +77,7 @@ function unreachable(err: unknown): AttemptError {
  * redirect; gives up after `timeoutMs` in all. Resolves with the status; rejects with
  * an AttemptError when the destination did not answer.
  */
-function post(
-  url: string,
-  addresses: ResolvedAddress[],
-  headers: Record<string, string>,
-  body: string,
-  tls: { ca?: string; timeoutMs: number },
-) {
-  const pinned: LookupFunction = (_host, opts, callback) => {
-    if (opts.all) callback(null, addresses);
-    else callback(null, addresses[0]!.address, addresses[0]!.family);
-  };
+function post(url: string, pinned: LookupFunction, headers: Record<string, string>, body: string, tls: { ca?: string; timeoutMs: number }) {
   return new Promise<number>((resolve, reject) => {
     const req = request(
       url,
@@ -192,7 +182,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
           'webhook-timestamp': String(timestamp),
           'webhook-signature': signature(unseal(webhook.secret, deps.secretKey), event.id, timestamp, body),
         };
-        status = await post(webhook.url, addresses, headers, body, {
+        status = await post(webhook.url, pinnedLookup(addresses, allow), headers, body, {
           ca: deps.webhookCa,
           timeoutMs: deps.webhookTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
         });

@@ -8,20 +8,16 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { LookupFunction } from 'node:net';
 import { invalid } from '../errors';
 import { checkSourceUrl, SourceError } from '../monitors/feeds';
+import { pinnedLookup } from '../webhooks/destinations';
 
 export const MAX_REDIRECTS = 5;
 const HOP_TIMEOUT_MS = 5_000;
 
 /** The status and Location of one request to `url` from its checked addresses. */
 async function hop(url: string, method: 'HEAD' | 'GET', allow: readonly string[]): Promise<{ status: number; location: string | null }> {
-  const addresses = await checkSourceUrl(url, allow);
-  const pinned: LookupFunction = (_host, o, callback) => {
-    if (o.all) callback(null, addresses);
-    else callback(null, addresses[0]!.address, addresses[0]!.family);
-  };
+  const pinned = pinnedLookup(await checkSourceUrl(url, allow), allow);
   const request = url.startsWith('https:') ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers: { 'user-agent': 'offerops-links/1', accept: '*/*' }, lookup: pinned, agent: false }, (res) => {

@@ -16,12 +16,11 @@
  */
 import { IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { LookupFunction } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { parse as parseCsv } from 'csv-parse';
 import sax from 'sax';
 import { MONITOR_FEED_MAX_BYTES, MONITOR_SEARCH_MAX_BYTES } from '../../schemas/openapi/monitors';
-import { checkDestination, DestinationError, ResolvedAddress } from '../webhooks/destinations';
+import { checkDestination, DestinationError, pinnedLookup, ResolvedAddress } from '../webhooks/destinations';
 import { MappingField, MonitorSource } from './store';
 
 /** An item as read from a feed, before the criteria: every field as the feed gave it. */
@@ -92,11 +91,7 @@ export interface OpenSource {
 
 /** GET `url` from its checked addresses; the response once it answered 200. */
 export async function openSource(url: string, opts: FetchOptions): Promise<OpenSource> {
-  const addresses = await checkSourceUrl(url, opts.allow);
-  const pinned: LookupFunction = (_host, o, callback) => {
-    if (o.all) callback(null, addresses);
-    else callback(null, addresses[0]!.address, addresses[0]!.family);
-  };
+  const pinned = pinnedLookup(await checkSourceUrl(url, opts.allow), opts.allow);
   const idle = opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
   const request = url.startsWith('https:') ? httpsRequest : httpRequest;
   let idleError: SourceError | null = null;

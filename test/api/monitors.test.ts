@@ -195,6 +195,20 @@ describe('bad input is a 4xx with the contract error shape', () => {
       'sources[0].url',
     ],
     ['a private address', { sources: [{ type: 'csv', url: 'https://10.1.2.3/x.csv' }] }, 400, 'validation_failed', 'sources[0].url'],
+    [
+      'the metadata address in NAT64 form',
+      { sources: [{ type: 'csv', url: 'https://[64:ff9b::a9fe:a9fe]/x.csv' }] },
+      400,
+      'validation_failed',
+      'sources[0].url',
+    ],
+    [
+      'the metadata address in 6to4 form',
+      { sources: [{ type: 'csv', url: 'https://[2002:a9fe:a9fe::1]/x.csv' }] },
+      400,
+      'validation_failed',
+      'sources[0].url',
+    ],
     ['search without a mapping', { sources: [{ type: 'search', url: 'https://api.example/s' }] }, 400, 'validation_failed', 'sources.0.mapping'],
     [
       'search without items',

@@ -159,9 +159,15 @@ describe('SSRF guard', () => {
     '[::ffff:127.0.0.1]',
     '[::ffff:10.0.0.1]',
     'localhost',
+    // IPv6 forms that carry 169.254.169.254 (cloud metadata): NAT64, 6to4, Teredo (client XOR-ed), IPv4-translated
+    '[64:ff9b::a9fe:a9fe]',
+    '[2002:a9fe:a9fe::1]',
+    '[2001:0:4136:e378:8000:63bf:5601:5601]',
+    '[::ffff:0:a9fe:a9fe]',
+    '[64:ff9b:1::a9fe:a9fe]',
   ];
 
-  test('loopback, private, link-local, unique-local and mapped destinations are refused without the allow-list', async () => {
+  test('loopback, private, link-local, unique-local, mapped and IPv4-carrying destinations are refused without the allow-list', async () => {
     const api = await tenant(strict);
     for (const host of PRIVATE) {
       const res = await api.post('/webhooks', { url: `https://${host}/hook`, events: ['offer.created'] });
