@@ -6,8 +6,9 @@
 import { ERROR_CODES, ERROR_STATUS, ErrorCode } from './openapi/common';
 
 export const ERROR_MEANINGS: Record<ErrorCode, string> = {
-  validation_failed: 'path, query or body does not match the contract (`details` lists every field)',
-  malformed_json: 'the body is not JSON',
+  validation_failed:
+    'path, query or body does not match the contract (`details` lists each field, the first 20; `details_omitted` counts the rest)',
+  malformed_json: 'the body is not JSON, or not UTF-8',
   body_not_allowed: 'a body sent to an operation that takes none',
   invalid_transition: 'a state move the resource does not allow',
   unknown_reference: 'a body names an id (e.g. `segment_id`) this account does not have',
@@ -27,6 +28,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   route_not_found: 'no operation at this path',
   integration_missing: "`POST /links/convert`: the account has no integration for the URL's marketplace (the message names it)",
   method_not_allowed: 'the path exists with other methods (`Allow` header)',
+  request_timeout: 'the request head did not arrive within 60 s, or the whole request within 5 minutes (the connection is closed)',
   conflict: 'the resource changed while the request ran, or its state prevents the change (the message says which)',
   resource_in_use: 'something still links to the resource (the message names it)',
   slug_taken: 'the slug is taken: a segment or store page of the account, or a store subdomain of any account',
@@ -39,6 +41,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   channel_unavailable: "the conversation's channel was deleted or can no longer send (no gateway URL, no bot token)",
   payload_too_large: 'body over 128 KB',
   unsupported_media_type: 'a body that is not `application/json`',
+  header_too_large: 'the request line and headers exceed 16 KB (the connection is closed)',
   rate_limited: "over the credential's requests per minute (120 unless an operator set another; `Retry-After`)",
   internal_error: 'a bug; the message never carries internals — quote the `request_id`',
   not_implemented: 'the operation is in the contract but not built yet (docs/README.md lists such operations)',

@@ -1277,12 +1277,14 @@ export interface components {
              * @description Stable machine-readable code; docs/api-conventions.md ("Error codes") gives the meaning of each.
              * @enum {string}
              */
-            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "unknown_marketplace" | "link_unresolvable" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "expired_token" | "revoked_token" | "invalid_signature" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "integration_missing" | "method_not_allowed" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "idempotency_in_progress" | "conversation_closed" | "channel_unavailable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "not_implemented" | "service_unavailable";
+            code: "invalid_request" | "validation_failed" | "malformed_json" | "body_not_allowed" | "invalid_transition" | "unknown_reference" | "unknown_marketplace" | "link_unresolvable" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "revoked_api_key" | "expired_token" | "revoked_token" | "invalid_signature" | "plan_required" | "insufficient_scope" | "not_found" | "route_not_found" | "integration_missing" | "method_not_allowed" | "request_timeout" | "conflict" | "resource_in_use" | "slug_taken" | "offer_archived" | "offer_not_publishable" | "destination_unavailable" | "idempotency_key_reused" | "idempotency_in_progress" | "conversation_closed" | "channel_unavailable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "header_too_large" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description Human-readable explanation; never contains secrets. */
             message: string;
             request_id: components["schemas"]["RequestId"];
-            /** @description Present on validation errors: each invalid field. */
+            /** @description Present on validation errors: each invalid field, in the order of the request, the first 20 when there are more (`details_omitted` says how many more). At most 20 items. */
             details?: components["schemas"]["ErrorDetail"][];
+            /** @description Present when `details` was cut to its first 20: how many further details there were. */
+            details_omitted?: number;
         };
         Account: {
             id: string;
@@ -1685,7 +1687,7 @@ export interface components {
              * @default false
              */
             first_purchase_only: boolean;
-            /** @description eligibility: product categories the coupon applies to; empty for the whole store */
+            /** @description eligibility: product categories the coupon applies to; empty for the whole store; at most 50 items */
             categories?: string[];
             /**
              * Format: uri
@@ -1725,7 +1727,7 @@ export interface components {
             min_purchase?: number | null;
             /** @description eligibility: only a shopper's first order at the store */
             first_purchase_only?: boolean;
-            /** @description eligibility: product categories the coupon applies to; empty for the whole store */
+            /** @description eligibility: product categories the coupon applies to; empty for the whole store; at most 50 items */
             categories?: string[];
             /**
              * Format: uri
@@ -2263,17 +2265,17 @@ export interface components {
         };
         /** @description What a found item must meet; an omitted criterion does not filter. Replaced as a whole on update. */
         MonitorCriteria: {
-            /** @description every one of these words must be in the title (case and accents ignored) */
+            /** @description every one of these words must be in the title (case and accents ignored); at most 20 items */
             keywords_include?: string[];
-            /** @description none of these words may be in the title */
+            /** @description none of these words may be in the title; at most 20 items */
             keywords_exclude?: string[];
             /** @description the item's category must contain this text (case ignored) */
             category?: string;
             /** @description only items of this marketplace (the item's, else its source's) */
             marketplace?: string;
-            /** @description only items of these stores (case ignored) */
+            /** @description only items of these stores (case ignored); at most 100 items */
             stores_allow?: string[];
-            /** @description never items of these stores (case ignored) */
+            /** @description never items of these stores (case ignored); at most 100 items */
             stores_deny?: string[];
             /** @description at least this many percent off (an item without an original price has 0) */
             min_discount_pct?: number;
@@ -2383,6 +2385,7 @@ export interface components {
         MonitorCreate: {
             /** @description name shown to the team */
             name: string;
+            /** @description At most 10 items. */
             sources: components["schemas"]["MonitorSource"][];
             criteria?: components["schemas"]["MonitorCriteria"];
             frequency: components["schemas"]["MonitorFrequency"];
@@ -2397,6 +2400,7 @@ export interface components {
         /** @description Only the fields sent change; `sources`, `criteria`, `frequency` and `automation` are replaced as a whole. */
         MonitorUpdate: {
             name?: string;
+            /** @description At most 10 items. */
             sources?: components["schemas"]["MonitorSource"][];
             criteria?: components["schemas"]["MonitorCriteria"];
             frequency?: components["schemas"]["MonitorFrequency"];
@@ -2532,7 +2536,7 @@ export interface components {
             /** @description site link; null when not set */
             site: string | null;
         };
-        /** @description Service hours, one entry per day and period (at most two per day), in the store time zone. */
+        /** @description Service hours, one entry per day and period (at most two per day), in the store time zone. At most 14 items. */
         StoreHours: {
             /** @enum {string} */
             day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
@@ -2775,9 +2779,9 @@ export interface components {
         };
         /** @description Change tags or the stage of the contact. */
         JourneyTagConfig: {
-            /** @description tags to add to the conversation and contact */
+            /** @description tags to add to the conversation and contact; at most 20 items */
             add?: string[];
-            /** @description tags to remove */
+            /** @description tags to remove; at most 20 items */
             remove?: string[];
             /**
              * @description set the contact's stage
@@ -2804,7 +2808,7 @@ export interface components {
              * @enum {string}
              */
             method?: "GET" | "POST";
-            /** @description JSON sent with POST (default: the triggering event) */
+            /** @description JSON sent with POST (default: the triggering event); at most 100 fields at its top level, and the request as a whole nests at most 32 levels deep */
             body?: Record<string, never>;
             /** @description give up after this long (10000 when omitted) */
             timeout_ms?: number;
@@ -2852,7 +2856,7 @@ export interface components {
             /** @description label shown in the editor */
             name?: string;
             config: components["schemas"]["JourneyTriggerConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
         } | {
@@ -2863,7 +2867,7 @@ export interface components {
             /** @description label shown in the editor */
             name?: string;
             config: components["schemas"]["JourneyMessageConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
         } | {
@@ -2874,7 +2878,7 @@ export interface components {
             /** @description label shown in the editor */
             name?: string;
             config: components["schemas"]["JourneyWaitConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
         } | {
@@ -2885,7 +2889,7 @@ export interface components {
             /** @description label shown in the editor */
             name?: string;
             config: components["schemas"]["JourneyWaitReplyConfig"];
-            /** @description [block on a reply, block on the time-out] */
+            /** @description [block on a reply, block on the time-out]; at most 2 items */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
         } | {
@@ -2896,7 +2900,7 @@ export interface components {
             /** @description label shown in the editor */
             name?: string;
             config: components["schemas"]["JourneyConditionConfig"];
-            /** @description [block when true, block when false] */
+            /** @description [block when true, block when false]; at most 2 items */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
         } | {
@@ -2907,7 +2911,7 @@ export interface components {
             /** @description label shown in the editor */
             name?: string;
             config: components["schemas"]["JourneyTagConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
         } | {
@@ -2918,7 +2922,7 @@ export interface components {
             /** @description label shown in the editor */
             name?: string;
             config: components["schemas"]["JourneyAssignConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
         } | {
@@ -2929,7 +2933,7 @@ export interface components {
             /** @description label shown in the editor */
             name?: string;
             config: components["schemas"]["JourneyHttpConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
         } | {
@@ -2940,7 +2944,7 @@ export interface components {
             /** @description label shown in the editor */
             name?: string;
             config: components["schemas"]["JourneyPublishConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
         } | {
@@ -2951,7 +2955,7 @@ export interface components {
             /** @description label shown in the editor */
             name?: string;
             config: components["schemas"]["JourneyEndConfig"];
-            /** @description always empty: `end` closes the path */
+            /** @description always empty: `end` closes the path; at most 0 items */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
         };
@@ -2963,7 +2967,7 @@ export interface components {
             type: "trigger";
             name: string | null;
             config: components["schemas"]["JourneyTriggerConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
             metrics: components["schemas"]["JourneyBlockMetrics"];
@@ -2974,7 +2978,7 @@ export interface components {
             type: "message";
             name: string | null;
             config: components["schemas"]["JourneyMessageConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
             metrics: components["schemas"]["JourneyBlockMetrics"];
@@ -2985,7 +2989,7 @@ export interface components {
             type: "wait";
             name: string | null;
             config: components["schemas"]["JourneyWaitConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
             metrics: components["schemas"]["JourneyBlockMetrics"];
@@ -2996,7 +3000,7 @@ export interface components {
             type: "wait_reply";
             name: string | null;
             config: components["schemas"]["JourneyWaitReplyConfig"];
-            /** @description [block on a reply, block on the time-out] */
+            /** @description [block on a reply, block on the time-out]; at most 2 items */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
             metrics: components["schemas"]["JourneyBlockMetrics"];
@@ -3007,7 +3011,7 @@ export interface components {
             type: "condition";
             name: string | null;
             config: components["schemas"]["JourneyConditionConfig"];
-            /** @description [block when true, block when false] */
+            /** @description [block when true, block when false]; at most 2 items */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
             metrics: components["schemas"]["JourneyBlockMetrics"];
@@ -3018,7 +3022,7 @@ export interface components {
             type: "tag";
             name: string | null;
             config: components["schemas"]["JourneyTagConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
             metrics: components["schemas"]["JourneyBlockMetrics"];
@@ -3029,7 +3033,7 @@ export interface components {
             type: "assign";
             name: string | null;
             config: components["schemas"]["JourneyAssignConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
             metrics: components["schemas"]["JourneyBlockMetrics"];
@@ -3040,7 +3044,7 @@ export interface components {
             type: "http";
             name: string | null;
             config: components["schemas"]["JourneyHttpConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
             metrics: components["schemas"]["JourneyBlockMetrics"];
@@ -3051,7 +3055,7 @@ export interface components {
             type: "publish";
             name: string | null;
             config: components["schemas"]["JourneyPublishConfig"];
-            /** @description the following block; empty ends the path */
+            /** @description the following block; empty ends the path; at most 1 item */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
             metrics: components["schemas"]["JourneyBlockMetrics"];
@@ -3062,7 +3066,7 @@ export interface components {
             type: "end";
             name: string | null;
             config: components["schemas"]["JourneyEndConfig"];
-            /** @description always empty: `end` closes the path */
+            /** @description always empty: `end` closes the path; at most 0 items */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
             metrics: components["schemas"]["JourneyBlockMetrics"];
@@ -3100,11 +3104,11 @@ export interface components {
              * @enum {string}
              */
             trigger: "application.created" | "application.revoked" | "commission.approved" | "commission.created" | "commission.status_changed" | "contact.created" | "contract_test.completed" | "conversation.closed" | "conversation.created" | "conversation.updated" | "coupon.created" | "coupon.deactivated" | "coupon.updated" | "group.updated" | "journey.created" | "journey.deleted" | "journey.updated" | "link.created" | "message.failed" | "message.received" | "message.sent" | "monitor.created" | "monitor.deleted" | "monitor.ran" | "monitor.updated" | "offer.archived" | "offer.created" | "offer.previewed" | "offer.updated" | "publication.completed" | "publication.queued" | "sandbox.reset" | "schedule.created" | "schedule.deleted" | "schedule.ran" | "schedule.updated" | "segment.created" | "segment.deleted" | "segment.updated" | "store.page_created" | "store.updated" | "template.created" | "template.deleted" | "template.updated" | "webhook.created" | "webhook.deleted" | "webhook.updated";
-            /** @description tests on fields of the triggering event (`event.data.…`), all of which must hold for an execution to start */
+            /** @description tests on fields of the triggering event (`event.data.…`), all of which must hold for an execution to start; at most 20 items */
             filter?: components["schemas"]["JourneyFilterCondition"][];
-            /** @description channels the journey runs on; every channel when omitted */
+            /** @description channels the journey runs on; every channel when omitted; at most 5 items */
             channels?: components["schemas"]["ChannelType"][];
-            /** @description The graph: exactly one `trigger` block (the entry), ids unique, every `next` naming a block of the journey, no loop without a `wait` or `wait_reply` block, every block reachable from the trigger, every template named existing. A graph that breaks these rules is a 400 `validation_failed` whose `details` name the block (`blocks[<id>]`) and the rule. */
+            /** @description The graph: exactly one `trigger` block (the entry), ids unique, every `next` naming a block of the journey, no loop without a `wait` or `wait_reply` block, every block reachable from the trigger, every template named existing. A graph that breaks these rules is a 400 `validation_failed` whose `details` name the block (`blocks[<id>]`) and the rule. At most 200 items. */
             blocks: components["schemas"]["JourneyBlockInput"][];
         };
         /** @description Only the fields sent change; `blocks` replaces the whole graph. Executions already running finish on the graph they started with. */
@@ -3116,11 +3120,11 @@ export interface components {
              * @enum {string}
              */
             trigger?: "application.created" | "application.revoked" | "commission.approved" | "commission.created" | "commission.status_changed" | "contact.created" | "contract_test.completed" | "conversation.closed" | "conversation.created" | "conversation.updated" | "coupon.created" | "coupon.deactivated" | "coupon.updated" | "group.updated" | "journey.created" | "journey.deleted" | "journey.updated" | "link.created" | "message.failed" | "message.received" | "message.sent" | "monitor.created" | "monitor.deleted" | "monitor.ran" | "monitor.updated" | "offer.archived" | "offer.created" | "offer.previewed" | "offer.updated" | "publication.completed" | "publication.queued" | "sandbox.reset" | "schedule.created" | "schedule.deleted" | "schedule.ran" | "schedule.updated" | "segment.created" | "segment.deleted" | "segment.updated" | "store.page_created" | "store.updated" | "template.created" | "template.deleted" | "template.updated" | "webhook.created" | "webhook.deleted" | "webhook.updated";
-            /** @description tests on fields of the triggering event (`event.data.…`), all of which must hold for an execution to start */
+            /** @description tests on fields of the triggering event (`event.data.…`), all of which must hold for an execution to start; at most 20 items */
             filter?: components["schemas"]["JourneyFilterCondition"][];
-            /** @description channels the journey runs on */
+            /** @description channels the journey runs on; at most 5 items */
             channels?: components["schemas"]["ChannelType"][];
-            /** @description The graph: exactly one `trigger` block (the entry), ids unique, every `next` naming a block of the journey, no loop without a `wait` or `wait_reply` block, every block reachable from the trigger, every template named existing. A graph that breaks these rules is a 400 `validation_failed` whose `details` name the block (`blocks[<id>]`) and the rule. */
+            /** @description The graph: exactly one `trigger` block (the entry), ids unique, every `next` naming a block of the journey, no loop without a `wait` or `wait_reply` block, every block reachable from the trigger, every template named existing. A graph that breaks these rules is a 400 `validation_failed` whose `details` name the block (`blocks[<id>]`) and the rule. At most 200 items. */
             blocks?: components["schemas"]["JourneyBlockInput"][];
         };
         /** @description A journey (DU automation): a graph of blocks started by an event kind. */
@@ -3305,7 +3309,7 @@ export interface components {
              */
             closed_at: string | null;
             contact: components["schemas"]["Contact"];
-            /** @description the latest 20 messages, newest first */
+            /** @description the latest 20 messages, newest first; at most 20 items */
             last_messages: components["schemas"]["Message"][];
         };
         /** @description Assign, prioritise, tag, move between open and pending, or change the DU mode. Only the fields sent change. */
@@ -3314,7 +3318,7 @@ export interface components {
             assignee?: string | null;
             priority?: components["schemas"]["Priority"];
             du_mode?: components["schemas"]["DuMode"];
-            /** @description replaces the conversation's tags */
+            /** @description replaces the conversation's tags; at most 30 items */
             tags?: string[];
             /**
              * @description `open` (waiting for the team) or `pending` (waiting for the contact); closing is `POST …/close`, and a closed conversation reopens with a new inbound message
@@ -3376,7 +3380,7 @@ export interface components {
         ConversationReply: {
             /** @description the reply text */
             text: string;
-            /** @description an image to send with the text (one link; the gateway gets it as `image_url`, Telegram as a photo) */
+            /** @description an image to send with the text (one link; the gateway gets it as `image_url`, Telegram as a photo); at most 1 item */
             media_urls?: string[];
             /** @description the team member replying, shown on the message (`agent`) */
             agent?: string;
@@ -3385,7 +3389,7 @@ export interface components {
             template_id: string;
             /** @description fills the template placeholders (`{title}`, `{price}`, …) from this offer */
             offer_id?: string;
-            /** @description an image to send with the text (one link; the gateway gets it as `image_url`, Telegram as a photo) */
+            /** @description an image to send with the text (one link; the gateway gets it as `image_url`, Telegram as a photo); at most 1 item */
             media_urls?: string[];
             /** @description the team member replying, shown on the message (`agent`) */
             agent?: string;
@@ -3573,7 +3577,7 @@ export interface components {
             last_day: string;
             /** @description clicks in the window */
             clicks: number;
-            /** @description every weekday × hour (168 cells, zeros included), Sunday 0:00 first */
+            /** @description every weekday × hour (168 cells, zeros included), Sunday 0:00 first; at most 168 items */
             hours: {
                 /** @description 0 = Sunday, of the local day */
                 weekday: number;
@@ -3582,14 +3586,14 @@ export interface components {
                 /** @description clicks */
                 clicks: number;
             }[];
-            /** @description clicks per storefront page element, most clicked first, at most 500 */
+            /** @description clicks per storefront page element, most clicked first, at most 500; at most 500 items */
             elements: {
                 /** @description the storefront element clicked (offer card, button…) */
                 element: string;
                 /** @description clicks */
                 clicks: number;
             }[];
-            /** @description clicks per storefront page, most clicked first, at most 500 */
+            /** @description clicks per storefront page, most clicked first, at most 500; at most 500 items */
             pages: {
                 /** @description the storefront page */
                 page_id: string;
@@ -3656,7 +3660,7 @@ export interface components {
              * @description HTTPS destination. Addresses that resolve to loopback, private, link-local or unique-local networks are refused (400 `validation_failed`); redirects are not followed.
              */
             url: string;
-            /** @description the event kinds to deliver */
+            /** @description the event kinds to deliver, each once; at most 48 items */
             events: ("*" | "application.created" | "application.revoked" | "commission.approved" | "commission.created" | "commission.status_changed" | "contact.created" | "contract_test.completed" | "conversation.closed" | "conversation.created" | "conversation.updated" | "coupon.created" | "coupon.deactivated" | "coupon.updated" | "group.updated" | "journey.created" | "journey.deleted" | "journey.updated" | "link.created" | "message.failed" | "message.received" | "message.sent" | "monitor.created" | "monitor.deleted" | "monitor.ran" | "monitor.updated" | "offer.archived" | "offer.created" | "offer.previewed" | "offer.updated" | "publication.completed" | "publication.queued" | "sandbox.reset" | "schedule.created" | "schedule.deleted" | "schedule.ran" | "schedule.updated" | "segment.created" | "segment.deleted" | "segment.updated" | "store.page_created" | "store.updated" | "template.created" | "template.deleted" | "template.updated" | "webhook.created" | "webhook.deleted" | "webhook.updated")[];
             description?: string;
             /**
@@ -3673,7 +3677,7 @@ export interface components {
              * @description HTTPS destination. Addresses that resolve to loopback, private, link-local or unique-local networks are refused (400 `validation_failed`); redirects are not followed.
              */
             url?: string;
-            /** @description the event kinds to deliver */
+            /** @description the event kinds to deliver, each once; at most 48 items */
             events?: ("*" | "application.created" | "application.revoked" | "commission.approved" | "commission.created" | "commission.status_changed" | "contact.created" | "contract_test.completed" | "conversation.closed" | "conversation.created" | "conversation.updated" | "coupon.created" | "coupon.deactivated" | "coupon.updated" | "group.updated" | "journey.created" | "journey.deleted" | "journey.updated" | "link.created" | "message.failed" | "message.received" | "message.sent" | "monitor.created" | "monitor.deleted" | "monitor.ran" | "monitor.updated" | "offer.archived" | "offer.created" | "offer.previewed" | "offer.updated" | "publication.completed" | "publication.queued" | "sandbox.reset" | "schedule.created" | "schedule.deleted" | "schedule.ran" | "schedule.updated" | "segment.created" | "segment.deleted" | "segment.updated" | "store.page_created" | "store.updated" | "template.created" | "template.deleted" | "template.updated" | "webhook.created" | "webhook.deleted" | "webhook.updated")[];
             description?: string | null;
             /**
@@ -3886,6 +3890,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request was not received in time (its head within 60 s, the whole of it within 5 minutes). */
+        Error408: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "request_timeout",
+                 *       "message": "The request was not received in time (its head within 60 s, the whole of it within 5 minutes).",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The current state of the resource prevents the operation. */
         Error409: {
             headers: {
@@ -3954,6 +3975,23 @@ export interface components {
                  * @example {
                  *       "code": "rate_limited",
                  *       "message": "More than 120 requests in the current one-minute window of this key.",
+                 *       "request_id": "req_0a1b2c3d4e5f6a7b"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request head (request line and headers) exceeds 16 KB. */
+        Error431: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "header_too_large",
+                 *       "message": "The request head (request line and headers) exceeds 16 KB.",
                  *       "request_id": "req_0a1b2c3d4e5f6a7b"
                  *     }
                  */
@@ -4063,10 +4101,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -4150,10 +4190,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -4281,10 +4323,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -4351,10 +4395,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -4394,10 +4440,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -4469,10 +4517,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -4530,10 +4580,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -4618,10 +4670,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -4688,10 +4742,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -4743,10 +4799,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -4803,10 +4861,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -4872,10 +4932,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -4942,10 +5004,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5000,10 +5064,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5042,10 +5108,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5105,10 +5173,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5204,10 +5274,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5301,10 +5373,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5381,10 +5455,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5424,10 +5500,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5509,10 +5587,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5609,10 +5689,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5667,10 +5749,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5744,10 +5828,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5834,10 +5920,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5903,10 +5991,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -5978,10 +6068,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -6049,10 +6141,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -6107,10 +6201,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -6149,10 +6245,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -6212,10 +6310,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -6297,10 +6397,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -6377,10 +6479,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -6443,10 +6547,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -6485,10 +6591,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -6556,10 +6664,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -6657,10 +6767,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -6798,10 +6910,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -6945,10 +7059,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -7071,10 +7187,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -7113,10 +7231,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -7244,10 +7364,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -7331,10 +7453,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -7423,10 +7547,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -7493,10 +7619,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -7564,10 +7692,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -7671,10 +7801,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -7783,10 +7915,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -7875,10 +8009,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -7917,10 +8053,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8014,10 +8152,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8114,10 +8254,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8186,10 +8328,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8269,10 +8413,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8367,10 +8513,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8434,10 +8582,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8506,10 +8656,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8582,10 +8734,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8654,10 +8808,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8733,10 +8889,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8801,10 +8959,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8871,10 +9031,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -8946,10 +9108,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -9023,10 +9187,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -9095,10 +9261,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -10001,10 +10169,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -10064,10 +10234,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -10133,10 +10305,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -10205,10 +10379,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -10261,10 +10437,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -10303,10 +10481,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -10364,10 +10544,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };
@@ -10444,10 +10626,12 @@ export interface operations {
             402: components["responses"]["Error402"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
             503: components["responses"]["Error503"];
             "5XX": components["responses"]["Error5XX"];
         };

@@ -1,4 +1,5 @@
-import { ErrorCode } from '../../schemas/openapi/common';
+import { ErrorCode, MAX_ERROR_DETAILS } from '../../schemas/openapi/common';
+import { ErrorDetail } from '../../domain/errors';
 import { documentedError, HttpError } from '../errors';
 import { newId } from '../../domain/ids';
 import { Dependency, unavailableDependency } from '../../domain/dependencies';
@@ -138,10 +139,20 @@ function answerError(ctx: Parameters<AppMiddleware>[0], err: unknown): void {
   }
   ctx.status = known.status;
   ctx.set(known.headers);
-  ctx.body = {
-    code: known.code,
-    message: known.message,
-    request_id: ctx.state.requestId,
-    ...(known.details ? { details: known.details } : {}),
+  ctx.body = errorBody(known, ctx.state.requestId);
+}
+
+/** The error shape: `details` cut to the first MAX_ERROR_DETAILS, `details_omitted` counting the rest (an answer stays small). */
+export function errorBody(
+  err: { code: ErrorCode; message: string; details?: readonly ErrorDetail[] },
+  requestId: string,
+): { code: ErrorCode; message: string; request_id: string; details?: ErrorDetail[]; details_omitted?: number } {
+  const details = err.details;
+  return {
+    code: err.code,
+    message: err.message,
+    request_id: requestId,
+    ...(details ? { details: details.slice(0, MAX_ERROR_DETAILS) } : {}),
+    ...(details && details.length > MAX_ERROR_DETAILS ? { details_omitted: details.length - MAX_ERROR_DETAILS } : {}),
   };
 }

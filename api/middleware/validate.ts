@@ -1,7 +1,7 @@
 import { JsonSchema } from '../../schemas/openapi/common';
 import { openapiDocument } from '../../schemas/openapi/index';
 import { Operation } from '../../schemas/operations';
-import { ErrorObject, FORM_KEYWORD, validatorFor } from '../../schemas/validator';
+import { ErrorObject, FORM_KEYWORD, isGuard, validatorFor } from '../../schemas/validator';
 import { ErrorDetail } from '../../domain/errors';
 import { HttpError } from '../errors';
 import { AppMiddleware } from './state';
@@ -12,6 +12,21 @@ const components = (openapiDocument.components as { schemas: Record<string, Json
 function declaredType(schema: JsonSchema): unknown {
   const target = typeof schema.$ref === 'string' ? components[schema.$ref.split('/').pop()!] : schema;
   return target?.type;
+}
+
+/**
+ * The query's parameters, a repeated one as a list, in one pass (Koa's `ctx.query` reads every repeat of a name
+ * again for each: quadratic in the parameters). `__proto__` is a parameter like any other.
+ */
+function queryOf(search: string): Record<string, string | string[]> {
+  const out = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of new URLSearchParams(search)) {
+    const had = out[name];
+    if (had === undefined) out[name] = value;
+    else if (Array.isArray(had)) had.push(value);
+    else out[name] = [had, value];
+  }
+  return out;
 }
 
 /** Query strings are text: turn numbers and booleans into their JSON types so the schema can judge them. */
@@ -46,6 +61,9 @@ function explain(e: ErrorObject): string {
     }
     case 'format':
       return `must be a valid ${(e.params as { format: string }).format}`;
+    case 'maxProperties':
+      // Also a closed object's cut-off (schemas/validator.ts): past it, its unknown fields are not listed one by one.
+      return `has ${typeof e.data === 'object' && e.data !== null ? Object.keys(e.data).length : 'more'} fields, more than it takes (see its description in the contract)`;
     default:
       return e.message ?? 'is invalid';
   }
@@ -79,6 +97,42 @@ function conditionOf(ifSchema: unknown): string {
   return parts.length ? parts.join(' and ') : 'the other fields allow it';
 }
 
+/** True when the JSON pointer `path` is `ancestor` or lies below it. */
+const within = (path: string, ancestor: string): boolean => path === ancestor || path.startsWith(`${ancestor}/`);
+
+/** The index of the branch of the alternative `alt` an error arose in; -1 when it arose outside `alt`. */
+function branchOf(e: ErrorObject, alt: ErrorObject): number {
+  if (!within(e.instancePath, alt.instancePath) || !e.schemaPath.startsWith(`${alt.schemaPath}/`)) return -1;
+  return Number(e.schemaPath.slice(alt.schemaPath.length + 1).split('/', 1)[0]);
+}
+
+/** The `if` error that decides the `then`/`else` branch holding `never` (a `not`), if any: the innermost. */
+function causeOf(never: ErrorObject, ifErrors: ReadonlyMap<string, ErrorObject>): { cause: ErrorObject; branch: string } | null {
+  // The `if` sits on the object `never` is in, or on one it is inside of.
+  const parts = never.instancePath.split('/');
+  const ancestors = parts.map((_, i) => parts.slice(0, parts.length - i).join('/'));
+  for (const m of [...never.schemaPath.matchAll(/\/(then|else)\//g)].reverse()) {
+    const ifPath = `${never.schemaPath.slice(0, m.index)}/if`;
+    for (const at of ancestors) {
+      const cause = ifErrors.get(`${ifPath}|${at}`);
+      if (cause) return { cause, branch: m[1]! };
+    }
+  }
+  return null;
+}
+
+/** A tagged `oneOf` (`discriminator`) whose tag is missing or names no branch: the values the tag takes. */
+function untagged(location: ErrorDetail['location'], e: ErrorObject): ErrorDetail {
+  const tag = (e.params as { tag: string }).tag;
+  const branches = ((e.parentSchema?.oneOf ?? []) as JsonSchema[]).map((b) => (b.properties as Record<string, JsonSchema>)[tag]?.const);
+  return {
+    location,
+    field: join(fieldOf(e.instancePath), tag),
+    rule: 'enum',
+    message: `must be one of: ${branches.map((v) => JSON.stringify(v)).join(', ')}`,
+  };
+}
+
 /**
  * Alternatives fail once per branch, which reads as noise ("cron is
  * required", "rrule is not a known field", "must match exactly one schema").
@@ -94,27 +148,35 @@ function conditionOf(ifSchema: unknown): string {
  *   errors are kept; with none or several, one error says which values or
  *   fields to choose from.
  * The `if` errors themselves say nothing a client can act on and are dropped.
+ *
+ * Linear in the errors: Ajv reports an alternative right after the errors of
+ * its branches (schemas/validator.ts inlines references, so their schema
+ * paths lie below the alternative's). Walking from the end meets an outer
+ * alternative before the ones inside it, and its branches' errors are the run
+ * just before it.
  */
-function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObject[]): { errors: ErrorObject[]; details: ErrorDetail[] } {
-  let kept = errors.filter((e) => e.keyword !== 'if');
-  const details: ErrorDetail[] = [];
+function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObject[]): ErrorDetail[] {
+  const dropped = errors.map((e) => e.keyword === 'if');
+  // The details each error gives, by its place: a client reads them in the order of the body.
+  const byError: ErrorDetail[][] = errors.map(() => []);
   const dataOf = (e: ErrorObject) => (typeof e.data === 'object' && e.data !== null ? e.data : {}) as Record<string, unknown>;
-  // Outer alternatives first: the errors of the branches they drop (an inner `oneOf` among them) are not reported.
-  const outerFirst = errors.filter((e) => e.keyword === 'oneOf').sort((a, b) => a.instancePath.length - b.instancePath.length);
-  for (const alt of outerFirst) {
-    if (!kept.includes(alt)) continue;
+  for (let k = errors.length - 1; k >= 0; k--) {
+    const alt = errors[k]!;
+    if (alt.keyword === 'discriminator') byError[k]!.push(untagged(location, alt));
+    if (alt.keyword !== 'oneOf' || dropped[k]) continue;
+    let start = k;
+    while (start > 0 && branchOf(errors[start - 1]!, alt) >= 0) start--;
     const branches = (Array.isArray(alt.schema) ? alt.schema : []) as JsonSchema[];
     const base = fieldOf(alt.instancePath);
     const data = dataOf(alt);
-    const inBranch = (e: ErrorObject, i?: number) =>
-      e.instancePath.startsWith(alt.instancePath) && e.schemaPath.startsWith(`${alt.schemaPath}/${i ?? ''}`);
+    dropped[k] = true;
     const presence = branches.map(presenceOnly);
     if (presence.every((p) => p !== null)) {
       const choices = presence.flatMap((p) => p ?? []);
       const sent = choices.filter((f) => data[f] !== undefined);
       const message = sent.length ? `takes only one of ${choices.join(', ')}` : `needs one of ${choices.join(', ')}`;
-      for (const f of sent.length ? sent : choices) details.push({ location, field: join(base, f), rule: 'oneOf', message });
-      kept = kept.filter((e) => e !== alt && !inBranch(e));
+      for (const f of sent.length ? sent : choices) byError[k]!.push({ location, field: join(base, f), rule: 'oneOf', message });
+      for (let j = start; j < k; j++) dropped[j] = true;
       continue;
     }
     const required = branches.map((b) => (Array.isArray(b.required) ? (b.required as string[]) : []));
@@ -122,24 +184,16 @@ function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObj
     const own = required.map((r) => r.filter((p) => !shared.includes(p)));
     // Branches told apart by a constant (a block's `type`): the one whose constants the value has.
     const consts = branches.map((b) =>
-      Object.entries((b.properties ?? {}) as Record<string, JsonSchema>).flatMap(([k, p]) => ('const' in p ? [[k, p.const] as const] : [])),
+      Object.entries((b.properties ?? {}) as Record<string, JsonSchema>).flatMap(([key, p]) => ('const' in p ? [[key, p.const] as const] : [])),
     );
-    const tagged = consts.flatMap((c, i) => (c.length && c.every(([k, v]) => data[k] === v) ? [i] : []));
+    const tagged = consts.flatMap((c, i) => (c.length && c.every(([key, v]) => data[key] === v) ? [i] : []));
     const fits =
       tagged.length === 1 ? tagged : own.flatMap((props, i) => (props.length && props.every((p) => data[p] !== undefined) ? [i] : []));
-    // A branch's errors inside a `$ref` carry that schema's own paths: tell them by validating the value against each branch.
-    const keyOf = (e: ErrorObject, prefix = '') => `${prefix}${e.instancePath}|${e.keyword}|${e.message}`;
-    const byBranch = branches.map((b) => {
-      const v = validatorFor(b);
-      return new Set(v(alt.data) ? [] : (v.errors ?? []).map((e) => keyOf(e, alt.instancePath)));
-    });
-    const chosen = fits.length === 1 ? byBranch[fits[0]!]! : new Set<string>();
-    const fromBranch = (e: ErrorObject) => inBranch(e) || byBranch.some((set) => set.has(keyOf(e)));
-    kept = kept.filter((e) => e !== alt && (!fromBranch(e) || (fits.length === 1 && (inBranch(e, fits[0]) || chosen.has(keyOf(e))))));
+    for (let j = start; j < k; j++) if (fits.length !== 1 || branchOf(errors[j]!, alt) !== fits[0]) dropped[j] = true;
     const tag = consts[0]?.length === 1 && consts.every((c) => c.length === 1 && c[0]![0] === consts[0]![0]![0]) ? consts[0][0]![0] : null;
     if (fits.length !== 1 && tag) {
       const values = consts.map((c) => JSON.stringify(c[0]![1])).join(', ');
-      details.push({ location, field: join(base, tag), rule: 'enum', message: `must be one of: ${values}` });
+      byError[k]!.push({ location, field: join(base, tag), rule: 'enum', message: `must be one of: ${values}` });
     } else if (fits.length !== 1) {
       const choices = (fits.length ? fits.map((i) => own[i]!) : own).flat();
       const message = fits.length
@@ -147,45 +201,40 @@ function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObj
         : choices.length
           ? `needs one of ${choices.join(', ')}`
           : 'matches none of its alternatives (see its description in the contract)';
-      details.push({ location, field: base, rule: 'oneOf', message });
+      byError[k]!.push({ location, field: base, rule: 'oneOf', message });
     }
   }
-  for (const never of errors.filter((e) => e.keyword === 'not' && kept.includes(e))) {
+  const ifErrors = new Map<string, ErrorObject>();
+  for (const e of errors) if (e.keyword === 'if' && !isGuard(e.parentSchema?.if)) ifErrors.set(`${e.schemaPath}|${e.instancePath}`, e);
+  errors.forEach((never, k) => {
+    if (never.keyword !== 'not' || dropped[k]) return;
     const fields = presenceOnly(never.schema);
-    if (!fields) continue;
-    kept = kept.filter((e) => e !== never);
+    if (!fields) return;
+    dropped[k] = true;
     const base = fieldOf(never.instancePath);
     if (fields.length > 1) {
-      for (const f of fields) details.push({ location, field: join(base, f), rule: 'oneOf', message: `takes only one of ${fields.join(', ')}` });
-      continue;
+      for (const f of fields)
+        byError[k]!.push({ location, field: join(base, f), rule: 'oneOf', message: `takes only one of ${fields.join(', ')}` });
+      return;
     }
     // One field refused by a branch of an `if` (on the object itself, or on an object inside it: a source's
     // `mapping`): say on what condition it is taken.
-    const branch = /^(.*)\/(then|else)\//.exec(never.schemaPath);
-    const cause = branch
-      ? errors.find(
-          (e) =>
-            e.keyword === 'if' &&
-            e.schemaPath === `${branch[1]}/if` &&
-            (never.instancePath === e.instancePath || never.instancePath.startsWith(`${e.instancePath}/`)),
-        )
-      : undefined;
-    const when = cause ? conditionOf(cause.parentSchema?.if) : null;
-    const message = !when ? 'is not taken here' : branch![2] === 'else' ? `is taken only when ${when}` : `is not taken when ${when}`;
-    details.push({ location, field: join(base, fields[0]!), rule: 'not', message });
-  }
-  return { errors: kept, details };
+    const found = causeOf(never, ifErrors);
+    const when = found ? conditionOf(found.cause.parentSchema?.if) : null;
+    const message = !when ? 'is not taken here' : found!.branch === 'else' ? `is taken only when ${when}` : `is not taken when ${when}`;
+    byError[k]!.push({ location, field: join(base, fields[0]!), rule: 'not', message });
+  });
+  return errors.flatMap((e, k) => (byError[k]!.length ? byError[k]! : dropped[k] || e.keyword === 'anyOf' ? [] : [detail(location, e)]));
 }
 
 export function check(location: ErrorDetail['location'], schema: JsonSchema, value: unknown): ErrorDetail[] {
   const validate = validatorFor(schema);
   if (validate(value)) return [];
-  const { errors, details } = resolveAlternatives(location, validate.errors ?? []);
   // anyOf (nullable references) repeats each failure once per branch; keep one line per field and rule.
   const seen = new Set<string>();
-  return [...details, ...errors.map((e) => detail(location, e))].filter((d) => {
+  return resolveAlternatives(location, validate.errors ?? []).filter((d) => {
     const k = `${d.field}|${d.rule}`;
-    return d.rule !== 'anyOf' && !seen.has(k) && !!seen.add(k);
+    return !seen.has(k) && !!seen.add(k);
   });
 }
 
@@ -203,7 +252,7 @@ export function validateRequest(op: Operation): AppMiddleware {
   for (const schema of [op.pathSchema, op.querySchema, ...(op.body ? [op.body.schema] : [])]) validatorFor(schema);
   return (ctx, next) => {
     const params = ctx.state.params ?? {};
-    const query = coerceQuery(op, ctx.query);
+    const query = coerceQuery(op, queryOf(ctx.querystring));
     const body: unknown = ctx.state.body;
     const details = [...check('path', op.pathSchema, params), ...check('query', op.querySchema, query)];
     if (op.body) {

@@ -5,10 +5,12 @@
  * does not pass through a waiting block (it would spin without pause), valid
  * time zones, conditions that name an `http` block of the graph. Pure: the
  * references to other resources (templates) are checked by the service.
+ * Linear in blocks and edges.
  */
 import { ErrorDetail } from '../errors';
 import { Schema } from '../../schemas/types';
 import { BlockType, WAITING_BLOCKS } from '../../schemas/openapi/journeys';
+import { isTimeZone } from '../schedules/recurrence';
 
 export type BlockInput = Schema<'JourneyBlockInput'>;
 
@@ -29,15 +31,6 @@ const detail = (id: string, rule: string, message: string, where = ''): ErrorDet
   rule,
   message,
 });
-
-const isTimeZone = (tz: string): boolean => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The `http` block a condition's field names (`http.<id>.…`), if any. */
 export const httpBlockOf = (field: string): string | null => /^http\.([a-z0-9_-]+)\./.exec(field)?.[1] ?? null;
@@ -87,10 +80,11 @@ export function graphErrors(blocks: readonly GraphBlock[]): ErrorDetail[] {
   }
 
   if (entry) {
+    // Breadth-first; the queue is read by index (an Array#shift would make the walk quadratic).
     const reached = new Set<string>([entry.id]);
     const queue = [entry.id];
-    while (queue.length) {
-      for (const t of byId.get(queue.shift()!)?.next ?? []) {
+    for (let head = 0; head < queue.length; head++) {
+      for (const t of byId.get(queue[head]!)?.next ?? []) {
         if (byId.has(t) && !reached.has(t)) {
           reached.add(t);
           queue.push(t);

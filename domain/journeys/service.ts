@@ -90,7 +90,7 @@ function refuse(errors: ErrorDetail[]): void {
   if (!errors.length) return;
   throw invalid(
     'validation_failed',
-    `The journey breaks ${errors.length === 1 ? 'a rule' : `${errors.length} rules`}: ${errors.map((e) => `${e.field} ${e.rule}: ${e.message}`).join('; ')}.`,
+    `The journey breaks ${errors.length === 1 ? 'a rule' : `${errors.length} rules`}: ${errors[0]!.field} ${errors[0]!.rule}: ${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more, in details)` : ''}.`,
     errors,
   );
 }

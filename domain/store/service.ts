@@ -12,6 +12,7 @@ import { conflict, ErrorDetail, invalid } from '../errors';
 import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
 import { changedFields, DomainDeps, iso, written } from '../resource';
+import { isTimeZone } from '../schedules/recurrence';
 import { slugify } from '../segments/service';
 import {
   CollectionDoc,
@@ -160,13 +161,7 @@ function checkStoreInput(input: Schema<'StoreUpdate'>): void {
     perDay.set(h.day, (perDay.get(h.day) ?? 0) + 1);
     if (perDay.get(h.day) === 3) details.push(detail(`hours.${i}`, 'max_per_day', `at most two periods per day (${h.day})`));
   }
-  if (input.timezone !== undefined) {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: input.timezone });
-    } catch {
-      details.push(detail('timezone', 'timezone', 'is not an IANA time zone'));
-    }
-  }
+  if (input.timezone !== undefined && !isTimeZone(input.timezone)) details.push(detail('timezone', 'timezone', 'is not an IANA time zone'));
   if (input.contact && PRIVATE_CONTACT.test(decoded(input.contact.url))) {
     details.push(
       detail('contact.url', 'no_private_contact', 'must not reveal a phone number or an e-mail address; link a group, channel or page'),

@@ -77,14 +77,33 @@ export const str = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ..
 export const int = (extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', ...extra });
 export const num = (extra: JsonSchema = {}): JsonSchema => ({ type: 'number', ...extra });
 export const bool = (extra: JsonSchema = {}): JsonSchema => ({ type: 'boolean', ...extra });
-export const arr = (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: 'array', items, ...extra });
+/** An array; its `maxItems`, when given, is also said in its description (the API reference shows it in words). */
+export const arr = (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => {
+  const max = extra.maxItems;
+  if (typeof max !== 'number') return { type: 'array', items, ...extra };
+  const said = typeof extra.description === 'string' ? extra.description : '';
+  const limit = `at most ${max} ${max === 1 ? 'item' : 'items'}`;
+  const description = !said
+    ? `${limit[0]!.toUpperCase()}${limit.slice(1)}.`
+    : said.endsWith('.')
+      ? `${said} ${limit[0]!.toUpperCase()}${limit.slice(1)}.`
+      : `${said}; ${limit}`;
+  return { type: 'array', items, ...extra, description };
+};
 export const nullable = (schema: JsonSchema): JsonSchema => {
   const type = schema.type;
   const withNull = Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {};
   if (typeof type === 'string') return { ...schema, type: [type, 'null'], ...withNull };
   return { anyOf: [schema, { type: 'null' }] };
 };
-export const dateTime = (description: string): JsonSchema => ({ type: 'string', format: 'date-time', description });
+/** Longest date-time taken (RFC 3339 with nine digits of fraction and an offset is 35 characters). */
+export const DATE_TIME_MAX_LENGTH = 40;
+export const dateTime = (description: string): JsonSchema => ({
+  type: 'string',
+  format: 'date-time',
+  maxLength: DATE_TIME_MAX_LENGTH,
+  description,
+});
 export const httpsUrl = (extra: JsonSchema = {}): JsonSchema => ({
   type: 'string',
   format: 'uri',
@@ -94,6 +113,7 @@ export const httpsUrl = (extra: JsonSchema = {}): JsonSchema => ({
 /** An id with a known prefix, e.g. `idOf('seg')` matches `seg_…`. */
 export const idOf = (prefix: string, description?: string): JsonSchema => ({
   type: 'string',
+  maxLength: prefix.length + 41,
   pattern: `^${prefix}_[0-9a-z]{8,40}$`,
   ...(description ? { description } : {}),
 });
@@ -194,6 +214,12 @@ export const IDEMPOTENCY_KEY_SCHEMA = {
 
 // --- errors (spec 7) --------------------------------------------------------
 
+/** At most this many `details` in an error; `details_omitted` counts the rest. */
+export const MAX_ERROR_DETAILS = 20;
+
+/** The deepest nesting of arrays and objects a JSON body may have (api/middleware/body.ts). */
+export const MAX_BODY_DEPTH = 32;
+
 /** Every documented error `code`, by HTTP status. Stable: clients may switch on them. */
 export const ERROR_CODES = {
   400: [
@@ -211,6 +237,7 @@ export const ERROR_CODES = {
   403: ['insufficient_scope'],
   404: ['not_found', 'route_not_found', 'integration_missing'],
   405: ['method_not_allowed'],
+  408: ['request_timeout'],
   409: [
     'conflict',
     'resource_in_use',
@@ -225,6 +252,7 @@ export const ERROR_CODES = {
   ],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],
+  431: ['header_too_large'],
   429: ['rate_limited'],
   500: ['internal_error'],
   501: ['not_implemented'],
@@ -292,9 +320,11 @@ export const ERROR_RESPONSES: Record<string, string> = {
   '402': 'The account plan does not include API access.',
   '403': 'The key lacks the scope this operation requires.',
   '404': 'The resource does not exist in this account and environment.',
+  '408': 'The request was not received in time (its head within 60 s, the whole of it within 5 minutes).',
   '409': 'The current state of the resource prevents the operation.',
   '413': 'The JSON body exceeds 128 KB.',
   '415': 'The body is not JSON.',
+  '431': 'The request head (request line and headers) exceeds 16 KB.',
   '429': 'More than 120 requests in the current one-minute window of this key.',
   '503':
     'A dependency (the database or Temporal) did not answer in time, or the request ran past its 10 s deadline. A ' +
@@ -330,7 +360,14 @@ export const COMMON_SCHEMAS: Record<string, JsonSchema> = {
       }),
       message: str({ description: 'Human-readable explanation; never contains secrets.' }),
       request_id: ref('RequestId'),
-      details: arr(ref('ErrorDetail'), { description: 'Present on validation errors: each invalid field.' }),
+      details: arr(ref('ErrorDetail'), {
+        maxItems: MAX_ERROR_DETAILS,
+        description: `Present on validation errors: each invalid field, in the order of the request, the first ${MAX_ERROR_DETAILS} when there are more (\`details_omitted\` says how many more).`,
+      }),
+      details_omitted: int({
+        minimum: 1,
+        description: `Present when \`details\` was cut to its first ${MAX_ERROR_DETAILS}: how many further details there were.`,
+      }),
     },
     ['code', 'message', 'request_id'],
     { [STATE_DECIDED_EXTENSION]: STATE_DECIDED },

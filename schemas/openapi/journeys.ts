@@ -7,6 +7,7 @@ import {
   idOf,
   int,
   JsonSchema,
+  MAX_BODY_DEPTH,
   nullable,
   num,
   object,
@@ -19,7 +20,7 @@ import {
 } from './common';
 import { EVENT_KIND_NAMES } from '../events/kinds';
 import { resource } from './crud';
-import { CONTACT_STAGES, TAG } from './inbox';
+import { CHANNEL_TYPES, CONTACT_STAGES, TAG } from './inbox';
 
 export const BLOCK_TYPES = ['trigger', 'message', 'wait', 'wait_reply', 'condition', 'tag', 'assign', 'http', 'publish', 'end'] as const;
 export type BlockType = (typeof BLOCK_TYPES)[number];
@@ -27,6 +28,9 @@ export const EXECUTION_STATUSES = ['running', 'completed', 'failed', 'cancelled'
 export const CONDITION_OPERATORS = ['eq', 'neq', 'contains', 'exists', 'gt', 'lt'] as const;
 /** Blocks that wait on a durable timer: a loop of the graph must pass through one. */
 export const WAITING_BLOCKS: readonly BlockType[] = ['wait', 'wait_reply'];
+
+/** The most top-level fields the free JSON body of an `http` block takes. */
+const HTTP_BODY_MAX_FIELDS = 100;
 
 const EVENT_KIND = str({ enum: [...EVENT_KIND_NAMES], description: 'an event kind of the catalogue, e.g. `conversation.updated`' });
 const BLOCK_ID = str({ minLength: 1, maxLength: 40, pattern: '^[a-z0-9_-]+$', description: 'id of the block, unique in the journey' });
@@ -76,7 +80,7 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
         object({ minutes: int({ minimum: 1, maximum: 43200, description: 'wait this long (at most 30 days)' }) }, ['minutes']),
         object(
           {
-            until: str({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'wall-clock time of day, `HH:MM`' }),
+            until: str({ maxLength: 5, pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'wall-clock time of day, `HH:MM`' }),
             timezone: str({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. `America/Sao_Paulo`' }),
           },
           ['until', 'timezone'],
@@ -138,7 +142,13 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
           description: 'an HTTPS URL; the destination rules of webhooks apply (no loopback or private address)',
         }),
         method: str({ enum: ['GET', 'POST'], description: '`POST` when omitted' }),
-        body: { type: 'object', description: 'JSON sent with POST (default: the triggering event)' },
+        body: {
+          type: 'object',
+          maxProperties: HTTP_BODY_MAX_FIELDS,
+          description:
+            `JSON sent with POST (default: the triggering event); at most ${HTTP_BODY_MAX_FIELDS} fields at its top level, ` +
+            `and the request as a whole nests at most ${MAX_BODY_DEPTH} levels deep`,
+        },
         timeout_ms: int({ minimum: 1000, maximum: 15000, description: 'give up after this long (10000 when omitted)' }),
       },
       ['url'],
@@ -228,6 +238,7 @@ const journeyFields = (create: boolean): Record<string, JsonSchema> => ({
   }),
   channels: arr(ref('ChannelType'), {
     minItems: 1,
+    maxItems: CHANNEL_TYPES.length,
     uniqueItems: true,
     description: 'channels the journey runs on' + (create ? '; every channel when omitted' : ''),
   }),

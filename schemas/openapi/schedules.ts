@@ -6,6 +6,7 @@ import {
   eventEnvelope,
   exactlyOne,
   filter,
+  DATE_TIME_MAX_LENGTH,
   FORM_KEYWORD,
   idOf,
   int,
@@ -27,6 +28,7 @@ export const SCHEDULE_STATUSES = ['active', 'paused', 'completed'] as const;
 const offsetDateTime = (description: string): JsonSchema =>
   str({
     format: 'date-time',
+    maxLength: DATE_TIME_MAX_LENGTH,
     pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,9})?(?:[Zz]|[+-]\\d{2}:\\d{2})$',
     [FORM_KEYWORD]: 'an RFC 3339 date-time with a UTC offset, e.g. 2030-01-01T09:00:00-03:00 or 2030-01-01T12:00:00Z',
     description:

@@ -14,7 +14,7 @@ const segmentFields: Record<string, JsonSchema> = {
   description: str({ maxLength: 2000 }),
   store_name: str({ maxLength: 120, description: 'storefront name' }),
   store_tagline: str({ maxLength: 240, description: 'storefront phrase' }),
-  store_color: str({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'main colour, #RRGGBB' }),
+  store_color: str({ maxLength: 7, pattern: '^#[0-9A-Fa-f]{6}$', description: 'main colour, #RRGGBB' }),
   auto_expand: bool({ description: 'open a new group automatically when the linked ones are full' }),
   distribution: ref('Distribution'),
   waitlist: bool({ description: 'keep a waiting list when every group is full' }),

@@ -44,9 +44,13 @@ const flag = (description: string): JsonSchema => int({ enum: [0, 1], descriptio
 
 export const schemas: Record<string, JsonSchema> = {
   StoreTheme: str({ enum: [...STORE_THEMES], description: 'Visual theme of the public store.' }),
-  StoreColorsInput: object(Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ pattern: HEX, description: `${c} colour, #RRGGBB` })])), [], {
-    description: 'Colour overrides; an omitted colour follows the theme. Replaced as a whole on update.',
-  }),
+  StoreColorsInput: object(
+    Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ maxLength: 7, pattern: HEX, description: `${c} colour, #RRGGBB` })])),
+    [],
+    {
+      description: 'Colour overrides; an omitted colour follows the theme. Replaced as a whole on update.',
+    },
+  ),
   StoreColors: record(Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ pattern: HEX })])), {
     description: "The colours in effect: the overrides sent, else the theme's.",
   }),
@@ -67,8 +71,8 @@ export const schemas: Record<string, JsonSchema> = {
     object(
       {
         day: str({ enum: [...WEEKDAYS] }),
-        opens: str({ pattern: HHMM, description: 'HH:MM, 24-hour clock' }),
-        closes: str({ pattern: HHMM, description: 'HH:MM, later than `opens`' }),
+        opens: str({ maxLength: 5, pattern: HHMM, description: 'HH:MM, 24-hour clock' }),
+        closes: str({ maxLength: 5, pattern: HHMM, description: 'HH:MM, later than `opens`' }),
       },
       ['day', 'opens', 'closes'],
     ),

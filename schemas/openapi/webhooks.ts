@@ -31,7 +31,7 @@ const webhookFields = (create: boolean): Record<string, JsonSchema> => ({
   }),
   events: arr(
     str({ enum: ['*', ...EVENT_KIND_NAMES], description: 'an event kind of the catalogue (e.g. `offer.created`), or `*` for every kind' }),
-    { minItems: 1, maxItems: 100, uniqueItems: true, description: 'the event kinds to deliver' },
+    { minItems: 1, maxItems: EVENT_KIND_NAMES.length + 1, uniqueItems: true, description: 'the event kinds to deliver, each once' },
   ),
   description: create ? str({ maxLength: 500 }) : nullable(str({ maxLength: 500 })),
   state: str({

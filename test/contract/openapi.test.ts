@@ -129,6 +129,52 @@ test('request bodies, path and query parameters refuse unknown properties', () =
   }
 });
 
+const SCALARS = ['string', 'number', 'integer', 'boolean'];
+
+/**
+ * Every value a request may carry is bounded, so no request is expensive to validate (docs/api-conventions.md, Limits):
+ * each array has maxItems (said in its description) and unique items only of scalars (Ajv compares other items pairwise),
+ * each string maxLength unless an enum or const fixes it, each object is closed or has maxProperties.
+ */
+function assertBounded(schema: any, where: string, seen = new Set<any>()): void {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
+  seen.add(schema);
+  if (Array.isArray(schema)) return schema.forEach((s) => assertBounded(s, where, seen));
+  if (typeof schema.$ref === 'string') return assertBounded(resolved(schema), `${where} → ${schema.$ref.split('/').pop()}`, seen);
+  const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  if (types.includes('array')) {
+    assert.equal(typeof schema.maxItems, 'number', `${where}: an array without maxItems`);
+    assert.match(schema.description ?? '', new RegExp(`at most ${schema.maxItems} item`, 'i'), `${where}: the description says maxItems`);
+    if (schema.uniqueItems) assert.ok(SCALARS.includes(resolved(schema.items).type), `${where}: uniqueItems over items that are no scalar`);
+  }
+  if (types.includes('string') && !schema.enum && !('const' in schema)) {
+    assert.equal(typeof schema.maxLength, 'number', `${where}: a string without maxLength`);
+  }
+  const alternatives = ['oneOf', 'anyOf', 'allOf', 'not', 'if'].some((k) => k in schema);
+  if (types.includes('object') && !schema.properties && !alternatives) {
+    assert.equal(typeof schema.maxProperties, 'number', `${where}: a free-form object without maxProperties`);
+  }
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === 'properties') for (const [name, p] of Object.entries<any>(v as object)) assertBounded(p, `${where}.${name}`, seen);
+    else if (!['enum', 'const', 'default', 'examples', 'example'].includes(k)) assertBounded(v, where, seen);
+  }
+}
+
+test('every array, string and free-form object of a request is bounded (maxItems, maxLength, maxProperties)', () => {
+  for (const op of operations) {
+    if (op.body) assertBounded(op.body.schema, `${op.operationId} body`);
+    assertBounded(op.querySchema, `${op.operationId} query`);
+    assertBounded(op.pathSchema, `${op.operationId} path`);
+  }
+});
+
+test('error details are capped in the contract: at most 20, details_omitted counts the rest', () => {
+  const error = components.Error as any;
+  assert.equal(error.properties.details.maxItems, 20);
+  assert.equal(error.properties.details_omitted.type, 'integer');
+  assert.equal(error.properties.details_omitted.minimum, 1);
+});
+
 test('spec 2.2 offer constraints are in the contract exactly', () => {
   const p = (components.OfferCreate as any).properties;
   assert.deepEqual((components.OfferCreate as any).required, ['url', 'title']);
