@@ -4,7 +4,7 @@
  * plan and scope → JSON body → validation → (POST) Idempotency-Key → handler.
  */
 import { readFileSync } from 'node:fs';
-import { RequestListener } from 'node:http';
+import { createServer, RequestListener, Server } from 'node:http';
 import { resolve } from 'node:path';
 import Koa, { ParameterizedContext } from 'koa';
 import compose from 'koa-compose';
@@ -28,7 +28,7 @@ import { AppDeps, Handler, HandlerDeps, OperationId, Request } from './handlers/
 import { authenticate, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
 import { idempotency } from './middleware/idempotency';
-import { front, serviceUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './middleware/errors';
+import { clientErrorListener, front, serviceUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './middleware/errors';
 import { unavailableDependency } from '../domain/dependencies';
 import { rateLimit } from './middleware/rate-limit';
 import { RequestLog } from './middleware/request-log';
@@ -236,7 +236,7 @@ export async function closeApp(app: Koa<RequestState>): Promise<void> {
 /**
  * What a server runs for an app: the tracked-link redirect (`/l/{code}`,
  * api/links.ts) answered ahead of Koa, every other request handed to the
- * app's Koa callback. `main` and the tests' stack both serve this; the Koa
+ * app's Koa callback. `main` and the tests' stack both serve this (createAppServer); the Koa
  * callback alone has no `/l/` route.
  */
 export function requestListener(app: Koa<RequestState>): RequestListener {
@@ -246,6 +246,16 @@ export function requestListener(app: Koa<RequestState>): RequestListener {
   return (req, res) => {
     if (!h.redirect(req, res)) void handle(req, res);
   };
+}
+
+/**
+ * The HTTP server of an app, not yet listening: requestListener, and the refusals Node's HTTP parser makes before a
+ * request exists answered in the error shape (clientErrorListener). `main` and the tests' stack both serve through it.
+ */
+export function createAppServer(app: Koa<RequestState>): Server {
+  const server = createServer(requestListener(app));
+  server.on('clientError', clientErrorListener(held.get(app)!.log));
+  return server;
 }
 
 export function createApp(deps: AppDeps): Koa<RequestState> {

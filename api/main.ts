@@ -1,8 +1,7 @@
 /** The API process: wires MongoDB and Temporal into the app and listens. */
 import { once } from 'node:events';
-import { createServer } from 'node:http';
 import pino from 'pino';
-import { closeApp, createApp, drainApp, requestListener } from './app';
+import { closeApp, createApp, createAppServer, drainApp } from './app';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { configFromEnv, lazyMongo, lazyTemporal, untilAvailable } from '../domain/config';
@@ -46,7 +45,7 @@ async function main(): Promise<void> {
     publicUrl: process.env.OFFEROPS_PUBLIC_URL || `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? 8080}`,
     ...(process.env.OFFEROPS_REQUEST_TIMEOUT_MS ? { requestTimeoutMs: positiveMs('OFFEROPS_REQUEST_TIMEOUT_MS') } : {}),
   });
-  const server = createServer(requestListener(app));
+  const server = createAppServer(app);
   server.listen(Number(process.env.PORT ?? 8080), process.env.HOST ?? '127.0.0.1');
   await once(server, 'listening');
   logger.info({ address: server.address() }, 'listening');

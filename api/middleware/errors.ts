@@ -1,4 +1,6 @@
-import { ErrorCode, MAX_ERROR_DETAILS } from '../../schemas/openapi/common';
+import { STATUS_CODES } from 'node:http';
+import { Duplex } from 'node:stream';
+import { ERROR_STATUS, ErrorCode, MAX_ERROR_DETAILS } from '../../schemas/openapi/common';
 import { ErrorDetail } from '../../domain/errors';
 import { documentedError, HttpError } from '../errors';
 import { newId } from '../../domain/ids';
@@ -154,5 +156,38 @@ export function errorBody(
     request_id: requestId,
     ...(details ? { details: details.slice(0, MAX_ERROR_DETAILS) } : {}),
     ...(details && details.length > MAX_ERROR_DETAILS ? { details_omitted: details.length - MAX_ERROR_DETAILS } : {}),
+  };
+}
+
+/** What Node's HTTP parser refuses before a request exists, by its error code; anything else it refuses is a 400. */
+const PARSER_REFUSALS: Record<string, { code: ErrorCode; message: string }> = {
+  HPE_HEADER_OVERFLOW: { code: 'header_too_large', message: 'The request line and headers exceed 16 KB.' },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { code: 'payload_too_large', message: 'The chunk extensions of the body exceed 16 KB.' },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'request_timeout', message: 'The request did not arrive in time.' },
+};
+
+/**
+ * The server's `clientError` listener: a request Node's parser refuses (a head over 16 KB, a bare CR, LF or NUL in a
+ * header, a request too slow to arrive) is answered in the error shape with a request id, as every other refusal, then
+ * the connection is closed (the parser cannot read on). Nothing is written when a response on the connection has
+ * begun (it would corrupt it) or the peer is gone. One access-log line per answer.
+ */
+export function clientErrorListener(log: RequestLog): (err: Error & { code?: string; reason?: string }, socket: Duplex) => void {
+  return (err, socket) => {
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const reason = typeof err.reason === 'string' && /^[\w ,.'-]{1,100}$/.test(err.reason) ? `: ${err.reason}` : '';
+    const refusal = PARSER_REFUSALS[err.code ?? ''] ?? { code: 'invalid_request', message: `The request is not valid HTTP/1.1${reason}.` };
+    const status = ERROR_STATUS[refusal.code];
+    const requestId = newId('req');
+    const body = JSON.stringify(errorBody(refusal, requestId));
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    log.record({ request_id: requestId, status, parser_error: err.code ?? null, duration_ms: 0 });
   };
 }

@@ -4,11 +4,11 @@
  * a real HTTP server on loopback.
  */
 import { once } from 'node:events';
-import { createServer, Server } from 'node:http';
+import { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Db } from 'mongodb';
-import { closeApp, createApp, flushAfterAnswer, requestListener } from '../../api/app';
+import { closeApp, createApp, createAppServer, flushAfterAnswer } from '../../api/app';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { connectMongo, connectTemporal } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
@@ -89,7 +89,7 @@ export async function startTestApp(
     await closeConnections();
     throw err;
   }
-  const server: Server = createServer(requestListener(app));
+  const server: Server = createAppServer(app);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
