@@ -13,7 +13,7 @@ import { verifyPostback } from '../domain/commissions/postbacks';
 import { reportOf } from '../domain/commissions/report';
 import { HttpError } from './errors';
 import { AppDeps } from './handlers/types';
-import { readRaw } from './middleware/body';
+import { bodyText, parseJson, readRaw } from './middleware/body';
 import { AppMiddleware } from './middleware/state';
 import { validationFailed } from './middleware/validate';
 
@@ -42,12 +42,7 @@ export function postbacks(deps: AppDeps): AppMiddleware {
     if (!/^application\/json\s*(;|$)/i.test(ctx.get('Content-Type'))) {
       throw new HttpError('unsupported_media_type', 'Send the postback as Content-Type: application/json.');
     }
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString('utf8'));
-    } catch (err) {
-      throw new HttpError('malformed_json', `The body is not valid JSON: ${(err as Error).message}`);
-    }
+    const body = parseJson(bodyText(raw));
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw validationFailed([{ location: 'body', field: '', rule: 'type', message: 'must be a JSON object' }]);
     }
