@@ -10,6 +10,8 @@ import { ApiClient, assertMatchesContract, Reply } from '../helpers/client';
 import { addKey, seedTenant, startTestApp, TestApp } from '../helpers/stack';
 import { setAccountRateLimit } from '../../domain/accounts/store';
 import { WindowReserver } from '../../domain/accounts/rate-limits';
+import { MAX_BODY_DEPTH, MAX_ERROR_DETAILS, ref } from '../../schemas/openapi/common';
+import { validatorFor } from '../../schemas/validator';
 
 const LIMIT = 128 * 1024;
 
@@ -231,6 +233,122 @@ describe('media type, JSON syntax, bodies where none is taken', () => {
     const seg = await api.delete('/segments/seg_0000000000000000000000', { raw: '{"a":1}' });
     assert.equal(seg.status, 400, seg.text);
     assert.equal(seg.body.code, 'body_not_allowed');
+  });
+});
+
+describe('request bodies: UTF-8, empty, nesting', () => {
+  test('a body that is not UTF-8 is a 400 malformed_json, not stored with U+FFFD in its place', async () => {
+    const url = uniqueUrl();
+    const raw = Buffer.concat([Buffer.from(`{"url":${JSON.stringify(url)},"title":"Caf`), Buffer.from([0xe9]), Buffer.from(' latin-1"}')]);
+    const res = await api.post('/offers', undefined, { raw });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.code, 'malformed_json');
+    assert.match(res.body.message, /UTF-8/);
+    assert.equal(await app.db.collection('offers').countDocuments({ url }), 0);
+  });
+
+  test('an empty body where the operation requires one is a 400, with a JSON Content-Type or with no body at all', async () => {
+    for (const path of ['/offers', '/journeys', '/webhooks']) {
+      // `raw: ''` sends Content-Type: application/json and Content-Length: 0; no body sends neither.
+      for (const [how, res] of [
+        ['empty, declared JSON', await api.post(path, undefined, { raw: '' })],
+        ['no body', await api.post(path)],
+      ] as const) {
+        assert.equal(res.status, 400, `${path}, ${how}: ${res.text}`);
+        assert.equal(res.body.code, 'validation_failed');
+        assert.deepEqual(
+          res.body.details.map((d: any) => [d.location, d.field, d.rule]),
+          [['body', '', 'required']],
+        );
+      }
+    }
+  });
+
+  test(`a body nested deeper than ${MAX_BODY_DEPTH} levels is a 400 naming the rule; as deep as that is judged as usual`, async () => {
+    const nested = (depth: number) => '['.repeat(depth - 1) + ']'.repeat(depth - 1);
+    const body = (depth: number) => `{"url":${JSON.stringify(uniqueUrl())},"title":"Deep","extra":${nested(depth)}}`;
+    const deep = await api.post('/offers', undefined, { raw: body(MAX_BODY_DEPTH + 1) });
+    assert.equal(deep.status, 400, deep.text);
+    assert.deepEqual(
+      deep.body.details.map((d: any) => [d.location, d.field, d.rule]),
+      [['body', '', 'maxDepth']],
+    );
+    const limit = await api.post('/offers', undefined, { raw: body(MAX_BODY_DEPTH) });
+    assert.deepEqual(
+      limit.body.details.map((d: any) => [d.field, d.rule]),
+      [['extra', 'additionalProperties']],
+    );
+    // Brackets inside strings are text, not nesting.
+    const text = await api.post('/offers', { url: uniqueUrl(), title: 'Brackets', copy: '['.repeat(1000) + '{"'.repeat(100) });
+    assert.equal(text.status, 201, text.text);
+  });
+});
+
+describe('errors: details capped', () => {
+  test(`a request with more than ${MAX_ERROR_DETAILS} invalid fields lists the first ${MAX_ERROR_DETAILS} and counts the rest`, async () => {
+    const tags = Array.from({ length: 30 }, (_, i) => `bad tag ${i} !`);
+    const res = await api.post('/journeys', {
+      name: 'Many errors',
+      trigger: 'offer.created',
+      blocks: [{ id: 'start', type: 'trigger', config: {} }, ...tags.map((t, i) => ({ id: `t${i}`, type: 'tag', config: { add: [t] } }))],
+    });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.details.length, MAX_ERROR_DETAILS);
+    assert.equal(res.body.details_omitted, 30 - MAX_ERROR_DETAILS);
+    assert.deepEqual(
+      res.body.details.map((d: any) => d.field),
+      tags.slice(0, MAX_ERROR_DETAILS).map((_, i) => `blocks.${i + 1}.config.add.0`),
+      'the first ones, in the order of the body',
+    );
+    assert.match(res.body.message, /\(and 29 more\)/);
+  });
+
+  test('up to the cap, details are all there and nothing is counted', async () => {
+    const res = await api.post('/webhooks', { url: 'https://hooks.example/x', events: ['offer.nope', 'offer.nada'] });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.details.length, 2);
+    assert.equal(res.body.details_omitted, undefined);
+  });
+});
+
+/** Writes `raw` on a fresh connection and reads until the server closes it: the first response in it. */
+async function rawExchange(raw: string): Promise<{ status: number; headers: Record<string, string>; body: any }> {
+  const socket = connect(Number(new URL(app.origin).port), '127.0.0.1');
+  let received = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (d: string) => (received += d));
+  socket.on('error', () => undefined);
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  socket.write(raw);
+  await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const first = firstResponse(received);
+  assert.ok(first, `no complete response: ${JSON.stringify(received.slice(0, 200))}`);
+  return { status: first.status, headers: first.headers, body: JSON.parse(first.body) };
+}
+
+describe("refusals of Node's HTTP parser, in the error shape", () => {
+  const head = (extra: string) => `GET /api/v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\n${extra}\r\n`;
+  const cases: [string, string, number, string][] = [
+    ['a head over 16 KB', head(`X-Padding: ${'a'.repeat(17 * 1024)}\r\n`), 431, 'header_too_large'],
+    ['a bare CR in a header', head('X-Odd: a\rb\r\n'), 400, 'invalid_request'],
+    ['a bare LF in a header', head('X-Odd: a\nb\r\n'), 400, 'invalid_request'],
+    ['a NUL in a header', head('X-Odd: a\0b\r\n'), 400, 'invalid_request'],
+  ];
+  for (const [what, raw, status, code] of cases) {
+    test(`${what}: ${status} ${code} with a request id, and the connection closed`, async () => {
+      const res = await rawExchange(raw);
+      assert.equal(res.status, status);
+      assert.equal(res.body.code, code);
+      assert.match(res.body.request_id, /^req_[0-9a-z]+$/);
+      assert.equal(res.headers['x-request-id'], res.body.request_id);
+      assert.match(res.headers['content-type'] ?? '', /^application\/json/);
+      assert.equal(res.headers.connection, 'close');
+      assert.ok(validatorFor(ref('Error'))(res.body), JSON.stringify(res.body));
+    });
+  }
+
+  test('the server answers normally afterwards', async () => {
+    assert.equal((await api.get('/me')).status, 200);
   });
 });
 
