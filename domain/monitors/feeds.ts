@@ -467,24 +467,25 @@ const httpsUrl = (v: unknown): string | null => {
 
 const clip = (s: string | null, max: number): string | null => (s === null ? null : s.length > max ? s.slice(0, max) : s);
 
+/** A value a feed gave: an empty cell (most rows of a merchant CSV have no `sale_price`) or blank text gives none. */
+const given = (v: unknown): boolean => v !== undefined && v !== null && !(typeof v === 'string' && v.trim() === '');
+
 /** Reads a raw item through the source's mapping (defaults in the contract); null when it has no usable title or HTTPS URL. */
 export function toFoundItem(raw: RawItem, source: MonitorSource): FoundItem | null {
   const m = source.mapping ?? {};
   const get = (field: MappingField, ...defaults: string[]): unknown => {
     const path = m[field];
     if (path) return at(raw, path);
-    for (const d of defaults) {
-      const v = raw[d];
-      if (v !== undefined && v !== null && v !== '') return v;
-    }
-    return undefined;
+    return defaults.map((d) => raw[d]).find(given);
   };
   const title = clip(text(get('title', 'title', 'name')), 240);
   const url = httpsUrl(get('url', 'url', 'link'));
   if (!title || title.length < 3 || !url) return null;
-  const current = parsePrice(m.price ? at(raw, m.price) : (raw.sale_price ?? raw.price));
+  // Merchant feeds: the sale price is the price when given, and the price then is the one before the discount.
+  const onSale = !m.price && given(raw.sale_price);
+  const current = parsePrice(m.price ? at(raw, m.price) : onSale ? raw.sale_price : raw.price);
   const before = parsePrice(
-    m.original_price ? at(raw, m.original_price) : (raw.original_price ?? (raw.sale_price !== undefined && !m.price ? raw.price : undefined)),
+    m.original_price ? at(raw, m.original_price) : given(raw.original_price) ? raw.original_price : onSale ? raw.price : undefined,
   );
   const commission = get('commission_pct', 'commission_pct');
   const commissionPct = typeof commission === 'number' ? commission : parsePrice(commission).amount;

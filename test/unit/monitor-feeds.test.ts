@@ -87,6 +87,18 @@ describe('items through a mapping', () => {
       marketplace: 'loja',
     });
   });
+  test('an empty sale_price cell (most rows of a merchant CSV) leaves the price where it is', () => {
+    const source = { type: 'csv' as const, url: 'https://feeds.example/f.csv' };
+    const row = (sale_price: string) => ({ title: 'Air Fryer', link: 'https://s.example/1', price: '499.90 BRL', sale_price });
+    for (const empty of ['', '  ']) {
+      const item = toFoundItem(row(empty), source);
+      assert.deepEqual([item?.price, item?.original_price], [499.9, null], JSON.stringify(empty));
+    }
+    const sale = toFoundItem(row('299.90 BRL'), source);
+    assert.deepEqual([sale?.price, sale?.original_price], [299.9, 499.9]);
+    const noOriginal = toFoundItem({ ...row(''), original_price: '' }, source);
+    assert.deepEqual([noOriginal?.price, noOriginal?.original_price], [499.9, null]);
+  });
   test('dot paths of a search mapping', () => {
     const item = toFoundItem(
       { name: { text: 'Cafeteira' }, permalink: 'https://m.example/p/9', pricing: { now: 149.9, was: 199.9, cur: 'BRL' }, pct: '7.5' },
