@@ -54,13 +54,17 @@ export function createMonitorActivities(deps: ActivityDeps) {
   const domain = publishingDeps(deps);
 
   return {
-    /** The rule to run; null when the monitor is gone (its Temporal Schedule, left behind, is removed). */
+    /**
+     * The rule to run; null when there is none: the monitor is gone (its Temporal Schedule, left behind, is removed),
+     * or paused (its schedule is paused too, but a trigger from Temporal UI or the CLI starts a run all the same).
+     */
     async startMonitorRun(input: MonitorRunInput): Promise<MonitorRunPlan | null> {
       const doc = await getMonitor(deps.db, tenantOf(input), input.monitor_id);
       if (!doc) {
         await deleteMonitorSchedule(temporal, input.monitor_id);
         return null;
       }
+      if (doc.state !== 'active') return null;
       return { sources: doc.sources.map((s) => ({ ...s, name: labelOf(s) })), criteria: doc.criteria, automation: doc.automation };
     },
 

@@ -68,9 +68,9 @@ async function tenant(env: 'live' | 'test' = 'live') {
   return { tenant: t, api: new ApiClient(app.baseUrl, t.apiKey) };
 }
 
-/** A paused monitor (it runs only when triggered here). */
+/** An active monitor that runs only when triggered here: its schedule's time is 29 February, midnight. */
 async function monitor(api: ApiClient, body: Record<string, unknown>) {
-  const res = await api.post('/monitors', { name: `Monitor ${++n}`, frequency: { every_minutes: 60 }, state: 'paused', ...body });
+  const res = await api.post('/monitors', { name: `Monitor ${++n}`, frequency: { cron: '0 0 29 2 *' }, ...body });
   assert.equal(res.status, 201, res.text);
   return res.body.data;
 }
@@ -167,6 +167,44 @@ test('every format, a missing feed and a feed that is not what it claims, side b
   // DELETE removes the rule; the offers it created stay.
   assert.equal((await api.delete(`/monitors/${m.id}`)).status, 200);
   assert.equal((await offersOf(api, 'rss')).length, 3);
+});
+
+test('a paused monitor runs nothing when its Temporal Schedule is triggered anyway (e.g. from Temporal UI)', async () => {
+  const { api } = await tenant();
+  const url = feeds.serve('/p/feed.csv', 'text/csv', csvFeed(items('paused', 2)));
+  const m = await monitor(api, { sources: [{ type: 'csv', url }], automation: { mode: 'create' }, state: 'paused' });
+  await app.temporal.client.schedule.getHandle(`monitor-${m.id}`).trigger();
+  const run = await waitFor(
+    'the triggered run to close',
+    async () => {
+      for await (const wf of app.temporal.client.workflow.list({
+        query: `${OfferopsResourceId.name} = '${m.id}' AND ExecutionStatus != 'Running'`,
+      }))
+        return wf;
+      return undefined;
+    },
+    90_000,
+  );
+  assert.equal(run.status.name, 'COMPLETED');
+  const after = (await api.get(`/monitors/${m.id}`)).body.data;
+  assert.deepEqual([after.state, after.last_result], ['paused', null]);
+  assert.deepEqual(await offersOf(api, 'paused'), []);
+  assert.equal(feeds.hits.get('/p/feed.csv') ?? 0, 0, 'the feed was not even read');
+});
+
+test('a merchant CSV whose sale_price cells are mostly empty: each row keeps its price, and price criteria see it', async () => {
+  const { api } = await tenant();
+  const csv =
+    'id,title,link,price,sale_price,brand\r\n' +
+    'a1,Air Fryer CSV 0,https://shop.example/msale/0,499.90 BRL,,Loja A\r\n' +
+    'a2,Air Fryer CSV 1,https://shop.example/msale/1,399.90 BRL,299.90 BRL,Loja A\r\n' +
+    'a3,Air Fryer CSV 2,https://shop.example/msale/2,199.90 BRL, ,Loja A\r\n';
+  const url = feeds.serve('/m/merchant.csv', 'text/csv', csv);
+  const m = await monitor(api, { sources: [{ type: 'csv', url }], criteria: { max_price: 1000 }, automation: { mode: 'create' } });
+  const r = (await runOnce(api, m.id)).last_result;
+  assert.deepEqual([r.seen, r.matched, r.created], [3, 3, 3]);
+  const prices = Object.fromEntries((await offersOf(api, 'msale')).map((o) => [o.url.split('/').pop(), [o.price, o.original_price]]));
+  assert.deepEqual(prices, { '0': [499.9, null], '1': [299.9, 399.9], '2': [199.9, null] });
 });
 
 test('criteria filter; dedupe by URL against the catalogue and across runs; none only counts', async () => {

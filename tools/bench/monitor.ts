@@ -194,8 +194,9 @@ async function main(): Promise<void> {
       name: 'Bench',
       sources: [{ type: 'merchant_xml', url }],
       criteria: { keywords_include: ['air fryer'], min_discount_pct: 10 },
-      frequency: { every_minutes: 10080 },
-      state: 'paused',
+      // Active (a paused monitor's runs do nothing) and due only on 29 February: it runs when triggered below.
+      frequency: { cron: '0 0 29 2 *' },
+      state: 'active',
     });
 
     const runOnce = async () => {
