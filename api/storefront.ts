@@ -3,8 +3,8 @@
  * `/s/{subdomain}/sitemap.xml` and `/s/{subdomain}/robots.txt`, and the same at the root of a
  * store's verified custom domain (by `Host`, outside the API's own paths). Server-rendered
  * HTML (api/storefront-html.ts), no key needed. Only live, active stores are
- * public: anything else is a 404 page. Answers carry an ETag (a matching
- * `If-None-Match` gets 304) and `Cache-Control: public, max-age=60`; each API
+ * public: anything else is a 404 page. Answers carry an ETag (an
+ * `If-None-Match` naming it, `*` or a list, weak or strong, gets 304) and `Cache-Control: public, max-age=60`; each API
  * process keeps what it rendered for STOREFRONT_CACHE_MS, so a busy page costs
  * no database read per visit and a change shows within that time.
  */
@@ -62,6 +62,18 @@ async function render(deps: AppDeps, origin: string, where: Where, rest: string)
   if (!SLUG.test(slug) || slug.length > 80) return answer(404, html, renderNotFound());
   const page = await publicPage(deps.db, tenant, slug);
   return page ? answer(200, html, renderPage(store, home, page)) : answer(404, html, renderNotFound());
+}
+
+/**
+ * Whether `If-None-Match` names the current representation (RFC 9110 §13.1.2): `*`, or a list of entity tags one of
+ * which equals `etag` by the weak comparison (a `W/` prefix on either side does not count).
+ */
+function noneMatchFails(header: string, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = etag.replace(/^W\//, '');
+  for (const m of header.matchAll(/(?:W\/)?("[^"]*")/g)) if (m[1] === opaque) return true;
+  return false;
 }
 
 export function storefront(deps: AppDeps): AppMiddleware {
@@ -128,7 +140,7 @@ export function storefront(deps: AppDeps): AppMiddleware {
     }
     ctx.set('Cache-Control', 'public, max-age=60');
     ctx.set('ETag', entry.etag);
-    if (ctx.get('If-None-Match') === entry.etag) {
+    if (noneMatchFails(ctx.get('If-None-Match'), entry.etag)) {
       ctx.status = 304;
       return;
     }

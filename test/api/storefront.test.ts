@@ -97,6 +97,13 @@ describe('public storefront', () => {
     const etag = res.headers.get('etag');
     assert.ok(etag);
     assert.equal((await get(`/s/${sub}/`, { 'if-none-match': etag })).status, 304);
+    // RFC 9110 §13.1.2: a list, a weak tag (weak comparison) and `*` match too; a list without it does not.
+    for (const header of [`"other", ${etag}`, `W/${etag}`, `W/"x",W/${etag}`, '*']) {
+      assert.equal((await get(`/s/${sub}/`, { 'if-none-match': header })).status, 304, header);
+    }
+    for (const header of ['"other"', `"other", W/"${etag.slice(1, -2)}"`]) {
+      assert.equal((await get(`/s/${sub}/`, { 'if-none-match': header })).status, 200, header);
+    }
     // Without the trailing slash: a redirect to it.
     const bare = await get(`/s/${sub}`);
     assert.equal(bare.status, 301);
