@@ -153,7 +153,7 @@ async function* limited({ res, givenUp }: OpenSource, maxBytes: number): AsyncGe
 
 /** Google Merchant RSS 2.0 (`<item>`) or Atom (`<entry>`): each item's direct children by local name (`g:price` → `price`). */
 async function* merchantXml(chunks: AsyncIterable<Buffer>): AsyncGenerator<RawItem[]> {
-  const parser = sax.parser(true, { trim: false, normalize: false, position: false });
+  const parser = sax.parser(true, { trim: false, normalize: false, position: true });
   const decoder = new StringDecoder('utf8');
   let out: RawItem[] = [];
   let root: string | null = null;
@@ -194,26 +194,29 @@ async function* merchantXml(chunks: AsyncIterable<Buffer>): AsyncGenerator<RawIt
       if (value && item[field] === undefined) item[field] = value;
       field = null;
     } else if (item !== null && depth === itemDepth) {
-      out.push(item);
+      // Past a well-formedness error the parser reads on, but nothing it makes of the rest is trusted.
+      if (!failed.error) out.push(item);
       item = null;
     }
     depth--;
   };
   parser.onerror = (err) => {
-    failed.error = new SourceError(`not well-formed XML (${err.message.split('\n')[0]})`, true);
+    // The first error is where the feed broke; those after it follow from it.
+    failed.error ??= new SourceError(`not well-formed XML (line ${parser.line + 1}: ${err.message.split('\n')[0]})`, true);
   };
   for await (const chunk of chunks) {
     parser.write(decoder.write(chunk));
-    if (failed.error) throw failed.error;
+    // The items closed before the break count: they go out before the error.
     if (out.length) {
       yield out;
       out = [];
     }
+    if (failed.error) throw failed.error;
   }
   parser.write(decoder.end()).close();
+  if (out.length) yield out;
   if (failed.error) throw failed.error;
   if (root === null) throw new SourceError('the feed is empty', true);
-  if (out.length) yield out;
 }
 
 const CSV_BATCH = 256;

@@ -393,6 +393,25 @@ test('a feed above the size limit ends its source with that error, with what was
   assert.deepEqual([whole.seen, whole.error], [50, null]);
 });
 
+test('a feed broken half-way: the items before the break are kept, the first XML error is the one reported', async () => {
+  const { tenant: t } = await tenant();
+  // One item a line (the third line holds item 1): item 3 is not well-formed (line 5), item 4 worse still.
+  const lines = merchantRss(items('broken', 5)).split('\n');
+  lines[4] = '<item><title>Broken</titl></item>';
+  lines[5] = '<item><title>Worse & worse</item></channel>';
+  const run: SourceRun = {
+    tenant: { accountId: t.accountId, env: t.env },
+    monitor_id: 'mon_0123456789abcdefghij',
+    run_id: 'monitor-run-broken',
+    source: { type: 'merchant_xml', url: feeds.serve('/h/broken.xml', 'application/rss+xml', lines.join('\n')), name: 'broken' },
+    criteria: {},
+    automation: { mode: 'none', segment_id: null, group_id: null, with_image: true },
+  };
+  const r = await runSource(runDeps(), run, { allow: ['127.0.0.1'] }, () => undefined);
+  assert.equal(r.seen, 3, 'the three items before the break');
+  assert.match(r.error ?? '', /^not well-formed XML \(line 5: Unexpected close tag\)$/);
+});
+
 test('a source on a host outside the allow-list is refused at run time too', async () => {
   const { tenant: t } = await tenant();
   const run: SourceRun = {
