@@ -347,7 +347,7 @@ export interface paths {
         };
         /**
          * Amounts grouped by currency and payment status
-         * @description Over the orders placed in [`from`, `to`) when given (all time otherwise); `from` after `to` is a 400 `validation_failed`.
+         * @description Over the orders placed in [`from`, `to`) when given (all time otherwise); `from` after `to` is a 400 `validation_failed` (its detail on `from`, rule `range`); `from` equal to `to` is an empty window.
          *
          *     Needs the `commissions:read` scope.
          *

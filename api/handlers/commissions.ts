@@ -1,7 +1,7 @@
 import { commissionSummary, listCommissions, mustGetCommission, toCommission } from '../../domain/commissions/service';
 import { Handler, listReply, pageOf } from './types';
 
-/** `from`/`to` as dates; `from` after `to` is an empty window (the contract cannot say otherwise: the schema sees each parameter alone). */
+/** `from`/`to` as dates. The list reads `from` after `to` as an empty window; the summary refuses it (commissionSummary). */
 const range = (q: { from?: string; to?: string }): { from?: Date; to?: Date } => ({
   from: q.from ? new Date(q.from) : undefined,
   to: q.to ? new Date(q.to) : undefined,

@@ -11,6 +11,7 @@ import { Db } from 'mongodb';
 import { addToBuckets, BucketIncrement } from '../analytics/buckets';
 import { isDuplicateKey, OutboxEvent, Tenant } from '../db';
 import { prepareEvent } from '../events/store';
+import { invalid } from '../errors';
 import { DomainDeps, found, iso } from '../resource';
 import { attribute } from './attribution';
 import { fromMinor } from './money';
@@ -212,7 +213,13 @@ export async function applyReport(db: Db, tenant: Tenant, r: CommissionReport): 
   throw new ReportError(`transaction ${r.transaction_id} kept changing while this report was applied; send it again`);
 }
 
+/** Totals over [`from`, `to`); a window that runs backwards (`from` after `to`) is a 400, as the contract says. */
 export async function commissionSummary(deps: DomainDeps, tenant: Tenant, q: Pick<CommissionQuery, 'marketplace' | 'from' | 'to'>) {
+  if (q.from && q.to && q.from > q.to) {
+    throw invalid('validation_failed', 'Invalid query field from: it is after to; the window runs from `from` up to `to`.', [
+      { location: 'query', field: 'from', rule: 'range', message: 'must not be after to' },
+    ]);
+  }
   const totals = await commissionTotals(deps.db, tenant, q);
   return { totals: totals.map((t) => ({ ...t, amount: fromMinor(t.amount_minor, t.currency) })) };
 }

@@ -115,7 +115,9 @@ export const operations: OperationDef[] = [
     scope: 'commissions:read',
     tag: 'Commissions',
     summary: 'Amounts grouped by currency and payment status',
-    description: 'Over the orders placed in [`from`, `to`) when given (all time otherwise); `from` after `to` is a 400 `validation_failed`.',
+    description:
+      'Over the orders placed in [`from`, `to`) when given (all time otherwise); `from` after `to` is a 400 `validation_failed` ' +
+      '(its detail on `from`, rule `range`); `from` equal to `to` is an empty window.',
     query: [MARKETPLACE_FILTER, FROM_FILTER, TO_FILTER],
     success: { status: 200, description: 'The totals.', schema: singleEnvelope(ref('CommissionSummary')) },
   },

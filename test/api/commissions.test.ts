@@ -283,11 +283,18 @@ describe('reads and counters', () => {
       range.body.data.totals.map((t: any) => t.currency),
       ['USD'],
     );
-    // from after to: an empty window, not a refusal (the document cannot relate two parameters, so it declares this valid).
+    // from after to: an empty window for the list (as its description says), a 400 for the summary (as its says).
     assert.deepEqual(await list('from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z'), []);
-    const empty = await client.get('/commissions/summary?from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z');
-    assert.equal(empty.status, 200, empty.text);
-    assert.deepEqual(empty.body.data.totals, []);
+    const backwards = await client.get('/commissions/summary?from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z');
+    assert.equal(backwards.status, 400, backwards.text);
+    assert.equal(backwards.body.code, 'validation_failed');
+    assert.deepEqual(
+      backwards.body.details.map((d: any) => [d.location, d.field, d.rule]),
+      [['query', 'from', 'range']],
+    );
+    const instant = await client.get('/commissions/summary?from=2026-11-01T00:00:00Z&to=2026-11-01T00:00:00Z');
+    assert.equal(instant.status, 200, instant.text);
+    assert.deepEqual(instant.body.data.totals, [], 'from equal to to: an empty window');
     for (const q of ['status=lost', 'from=yesterday', 'limit=101', 'currency=EU']) {
       assert.equal((await client.get(`/commissions?${q}`)).status, 400, q);
     }
