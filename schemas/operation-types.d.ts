@@ -2385,7 +2385,7 @@ export interface components {
         MonitorCreate: {
             /** @description name shown to the team */
             name: string;
-            /** @description At most 10 items. */
+            /** @description where offers are found, each read on its own; at most 10 items */
             sources: components["schemas"]["MonitorSource"][];
             criteria?: components["schemas"]["MonitorCriteria"];
             frequency: components["schemas"]["MonitorFrequency"];
@@ -2400,7 +2400,7 @@ export interface components {
         /** @description Only the fields sent change; `sources`, `criteria`, `frequency` and `automation` are replaced as a whole. */
         MonitorUpdate: {
             name?: string;
-            /** @description At most 10 items. */
+            /** @description where offers are found; replaces the sources as a whole; at most 10 items */
             sources?: components["schemas"]["MonitorSource"][];
             criteria?: components["schemas"]["MonitorCriteria"];
             frequency?: components["schemas"]["MonitorFrequency"];
@@ -2955,7 +2955,7 @@ export interface components {
             /** @description label shown in the editor */
             name?: string;
             config: components["schemas"]["JourneyEndConfig"];
-            /** @description always empty: `end` closes the path; at most 0 items */
+            /** @description always empty: `end` closes the path */
             next?: string[];
             position?: components["schemas"]["JourneyBlockPosition"];
         };
@@ -3066,7 +3066,7 @@ export interface components {
             type: "end";
             name: string | null;
             config: components["schemas"]["JourneyEndConfig"];
-            /** @description always empty: `end` closes the path; at most 0 items */
+            /** @description always empty: `end` closes the path */
             next: string[];
             position: components["schemas"]["JourneyBlockPosition"] | null;
             metrics: components["schemas"]["JourneyBlockMetrics"];

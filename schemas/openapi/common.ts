@@ -80,7 +80,8 @@ export const bool = (extra: JsonSchema = {}): JsonSchema => ({ type: 'boolean', 
 /** An array; its `maxItems`, when given, is also said in its description (the API reference shows it in words). */
 export const arr = (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => {
   const max = extra.maxItems;
-  if (typeof max !== 'number') return { type: 'array', items, ...extra };
+  // An array that is always empty (an `end` block's `next`) says so in its own words.
+  if (typeof max !== 'number' || max === 0) return { type: 'array', items, ...extra };
   const said = typeof extra.description === 'string' ? extra.description : '';
   const limit = `at most ${max} ${max === 1 ? 'item' : 'items'}`;
   const description = !said

@@ -188,7 +188,7 @@ export const schemas: Record<string, JsonSchema> = {
   MonitorCreate: object(
     {
       name: str({ minLength: 1, maxLength: 120, description: 'name shown to the team' }),
-      sources: arr(ref('MonitorSource'), { minItems: 1, maxItems: 10 }),
+      sources: arr(ref('MonitorSource'), { minItems: 1, maxItems: 10, description: 'where offers are found, each read on its own' }),
       criteria: ref('MonitorCriteria'),
       frequency: ref('MonitorFrequency'),
       automation: ref('MonitorAutomation'),
@@ -204,7 +204,7 @@ export const schemas: Record<string, JsonSchema> = {
   MonitorUpdate: object(
     {
       name: str({ minLength: 1, maxLength: 120 }),
-      sources: arr(ref('MonitorSource'), { minItems: 1, maxItems: 10 }),
+      sources: arr(ref('MonitorSource'), { minItems: 1, maxItems: 10, description: 'where offers are found; replaces the sources as a whole' }),
       criteria: ref('MonitorCriteria'),
       frequency: ref('MonitorFrequency'),
       automation: ref('MonitorAutomation'),

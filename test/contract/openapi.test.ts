@@ -144,7 +144,8 @@ function assertBounded(schema: any, where: string, seen = new Set<any>()): void 
   const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (types.includes('array')) {
     assert.equal(typeof schema.maxItems, 'number', `${where}: an array without maxItems`);
-    assert.match(schema.description ?? '', new RegExp(`at most ${schema.maxItems} item`, 'i'), `${where}: the description says maxItems`);
+    const says = schema.maxItems === 0 ? /always empty/ : new RegExp(`at most ${schema.maxItems} item`, 'i');
+    assert.match(schema.description ?? '', says, `${where}: the description says maxItems`);
     if (schema.uniqueItems) assert.ok(SCALARS.includes(resolved(schema.items).type), `${where}: uniqueItems over items that are no scalar`);
   }
   if (types.includes('string') && !schema.enum && !('const' in schema)) {
