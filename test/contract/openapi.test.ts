@@ -169,6 +169,38 @@ test('every array, string and free-form object of a request is bounded (maxItems
   }
 });
 
+/** Every array of a request body, by the component and property path it is at (`JourneyCreate.blocks`), with its maxItems. */
+function requestArrays(): Map<string, Set<number>> {
+  const found = new Map<string, Set<number>>();
+  const walk = (schema: any, path: string, seen: Set<string>): void => {
+    if (!schema || typeof schema !== 'object') return;
+    if (Array.isArray(schema)) return schema.forEach((s) => walk(s, path, seen));
+    if (typeof schema.$ref === 'string') {
+      const name = schema.$ref.split('/').pop();
+      if (!seen.has(name)) walk(components[name], name, new Set([...seen, name]));
+      return;
+    }
+    const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+    if (types.includes('array')) found.set(path, new Set([...(found.get(path) ?? []), schema.maxItems]));
+    for (const [k, v] of Object.entries<any>(schema)) {
+      if (k === 'properties') for (const [name, p] of Object.entries<any>(v)) walk(p, `${path}.${name}`, seen);
+      else if (['items', 'oneOf', 'anyOf', 'allOf', 'then', 'else'].includes(k)) walk(v, path, seen);
+    }
+  };
+  for (const op of operations) if (op.body) walk(op.body.schema, 'body', new Set());
+  return found;
+}
+
+test("docs/api-conventions.md's Limits table lists every array of a request with its maxItems", () => {
+  const doc = readFileSync(resolve(ROOT, 'docs/api-conventions.md'), 'utf8');
+  const rows = new Map([...doc.matchAll(/^\| `([A-Za-z_.]+)` \|.*\| ([^|]+) \|$/gm)].map((m) => [m[1]!, m[2]!]));
+  const arrays = requestArrays();
+  assert.deepEqual([...rows.keys()].sort(), [...arrays.keys()].sort());
+  for (const [path, limits] of arrays) {
+    for (const n of limits) assert.match(rows.get(path)!, new RegExp(`(^|\\D)${n}(\\D|$)`), `${path}: at most ${n}`);
+  }
+});
+
 test('error details are capped in the contract: at most 20, details_omitted counts the rest', () => {
   const error = components.Error as any;
   assert.equal(error.properties.details.maxItems, 20);
