@@ -57,7 +57,7 @@ export const isGuard = (ifSchema: unknown): boolean => typeof ifSchema === 'obje
  * Unknown fields a closed object reports one by one; past them, one error says it has too many. A closed object
  * with more fields than it declares plus these is invalid anyway, so the bound changes no verdict.
  */
-export const UNKNOWN_FIELDS_REPORTED = 16;
+const UNKNOWN_FIELDS_REPORTED = 16;
 
 /** The guard of `limit` over `keywords` moved out of `schema` (see GUARDED): `schema` without them, and the guard. */
 function guard(schema: JsonSchema, limit: string, keywords: readonly string[]): JsonSchema {

@@ -16,7 +16,7 @@ function declaredType(schema: JsonSchema): unknown {
 
 /**
  * The query's parameters, a repeated one as a list, in one pass (Koa's `ctx.query` reads every repeat of a name
- * again for each: quadratic in the parameters). `__proto__` is a parameter like any other.
+ * again for each: quadratic in the parameters).
  */
 function queryOf(search: string): Record<string, string | string[]> {
   const out = Object.create(null) as Record<string, string | string[]>;
@@ -32,9 +32,10 @@ function queryOf(search: string): Record<string, string | string[]> {
 /** Query strings are text: turn numbers and booleans into their JSON types so the schema can judge them. */
 function coerceQuery(op: Operation, raw: Record<string, string | string[] | undefined>): Record<string, unknown> {
   const props = (op.querySchema.properties ?? {}) as Record<string, JsonSchema>;
-  const out: Record<string, unknown> = {};
+  // No prototype: a `__proto__` parameter stays a parameter, refused as unknown like any other.
+  const out = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(raw)) {
-    const type = props[name] ? declaredType(props[name]) : undefined;
+    const type = Object.hasOwn(props, name) ? declaredType(props[name]!) : undefined;
     if (typeof value !== 'string') out[name] = value;
     else if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) out[name] = Number(value);
     else if (type === 'boolean' && (value === 'true' || value === 'false')) out[name] = value === 'true';

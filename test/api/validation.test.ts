@@ -126,3 +126,34 @@ test("a coupon's discount by type: the errors of that type's branch only", async
   const res = await api.post('/coupons', { code: 'DEZ', store: 'Amazon', discount: { type: 'percent', value: 200 } });
   oneProblem(res, 'discount.value', 'maximum');
 });
+
+test('unknown fields are listed one by one up to 16 past what the object declares; beyond, one detail says how many it has', async () => {
+  const extra = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`extra_${i}`, 1]));
+  const some = await api.post('/segments', { name: 'S', ...extra(3) });
+  assert.equal(some.status, 400, some.text);
+  assert.deepEqual(
+    some.body.details.map((d: { field: string; rule: string }) => [d.field, d.rule]),
+    [0, 1, 2].map((i) => [`extra_${i}`, 'additionalProperties']),
+  );
+  const crowd = await api.post('/segments', { name: 'S', ...extra(5000) });
+  assert.equal(crowd.status, 400, crowd.text);
+  assert.deepEqual(
+    crowd.body.details.map((d: { field: string; rule: string; message: string }) => [d.field, d.rule, d.message]),
+    [['', 'maxProperties', 'has 5001 fields, more than it takes (see its description in the contract)']],
+  );
+});
+
+test('query parameters: an unknown one is refused, `__proto__` and `constructor` too; a repeated one is a list', async () => {
+  for (const name of ['bogus', '__proto__', 'constructor']) {
+    const res = await api.get(`/offers?${name}=1`);
+    assert.deepEqual(
+      res.body.details?.map((d: { location: string; field: string; rule: string }) => [d.location, d.field, d.rule]),
+      [['query', name, 'additionalProperties']],
+      name,
+    );
+  }
+  assert.deepEqual(
+    (await api.get('/offers?limit=1&limit=2')).body.details.map((d: { field: string; rule: string }) => [d.field, d.rule]),
+    [['limit', 'type']],
+  );
+});
