@@ -29,6 +29,7 @@ import { authenticate, authorize } from './middleware/auth';
 import { jsonBody } from './middleware/body';
 import { idempotency } from './middleware/idempotency';
 import { clientErrorListener, front, serviceUnavailable, UNAVAILABLE_RETRY_AFTER_S } from './middleware/errors';
+import { ApiMetrics, doorOf, metricsEndpoint } from './metrics';
 import { unavailableDependency } from '../domain/dependencies';
 import { rateLimit } from './middleware/rate-limit';
 import { RequestLog } from './middleware/request-log';
@@ -270,10 +271,14 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   held.set(app, h);
   const api = buildRoutes({ ...deps, afterAnswer }, windows);
   const { client } = deps.temporal;
-  app.use(
-    front(log, { ms: deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, temporalDeadline: (deadline, fn) => client.withDeadline(deadline, fn) }),
-  );
-  const probes = health(deps, () => (h.draining ? 'draining' : h.ready ? null : 'starting'));
+  const metrics = new ApiMetrics(deps.db);
+  const limit = { ms: deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, temporalDeadline: client.withDeadline.bind(client) };
+  app.use(front(log, limit, metrics, doorOf));
+  // Answered while the API starts too: health probes and metrics.
+  const probes: Record<string, AsyncStep> = {
+    ...health(deps, () => (h.draining ? 'draining' : h.ready ? null : 'starting')),
+    '/metrics': metricsEndpoint(metrics, deps.metricsToken),
+  };
   const starting = () => serviceUnavailable('The API is starting and waits for the database');
   // Everything outside the versioned API; none of it answers a path under `/api/v1/`.
   const site = compose<ParameterizedContext<RequestState>>([

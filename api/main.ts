@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     ...(process.env.OFFEROPS_TEMPORAL_UI_URL ? { temporalUiUrl: process.env.OFFEROPS_TEMPORAL_UI_URL } : {}),
     publicUrl: process.env.OFFEROPS_PUBLIC_URL || `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? 8080}`,
     ...(process.env.OFFEROPS_REQUEST_TIMEOUT_MS ? { requestTimeoutMs: positiveMs('OFFEROPS_REQUEST_TIMEOUT_MS') } : {}),
+    ...(process.env.OFFEROPS_METRICS_TOKEN ? { metricsToken: process.env.OFFEROPS_METRICS_TOKEN } : {}),
   });
   const server = createAppServer(app);
   server.listen(Number(process.env.PORT ?? 8080), process.env.HOST ?? '127.0.0.1');

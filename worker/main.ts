@@ -3,7 +3,7 @@
  * `offerops` task queue, and keeps the retention Schedule in place.
  */
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index';
 import { configFromEnv, lazyMongo, untilAvailable, WORKER_DB_TIMEOUTS, WORKFLOW_BUNDLE } from '../domain/config';
 import { secretKeyFromEnv } from '../domain/sealing';
@@ -33,6 +33,14 @@ async function ensureSchedules(client: Client, taskQueue: string): Promise<void>
 async function main(): Promise<void> {
   const logger = createLogger('offerops-worker');
   const config = configFromEnv();
+  // Prometheus metrics on their own address (the SDK's exporter: its runtime's metrics and those our workflows count).
+  const metricsAddress = process.env.OFFEROPS_WORKER_METRICS_ADDRESS;
+  if (metricsAddress) {
+    Runtime.install({
+      telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, countersTotalSuffix: true, useSecondsForDurations: true } } },
+    });
+    logger.info({ address: `http://${metricsAddress}/metrics` }, 'metrics');
+  }
   // Started while the database or Temporal is away (or being restarted), the worker waits for them instead of exiting.
   const wait = (message: string) => logger.warn(message);
   const mongo = lazyMongo(config, WORKER_DB_TIMEOUTS);

@@ -35,6 +35,8 @@ export interface AppDeps extends DomainDeps {
   scheduleRunWaitMs?: number;
   /** How long a request may take before it is answered 503 (OFFEROPS_REQUEST_TIMEOUT_MS; default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
+  /** The bearer token GET /metrics asks for (OFFEROPS_METRICS_TOKEN); without one, /metrics is open. */
+  metricsToken?: string;
   /** Resolves once the database is set up (indexes): until then every request but the health probes answers 503. */
   ready?: Promise<void>;
 }

@@ -37,13 +37,22 @@ function exposedClientError(err: unknown): HttpError | null {
  * - a deadline (`limit.ms`): a request not answered by then gets 503
  *   `service_unavailable` (its work goes on, and is logged if it fails), and
  *   every Temporal call it makes carries that deadline;
+ * - its outcome counted (operation, method, status, latency: api/metrics.ts);
  * - one access-log line per request once it is answered (the error too):
  *   route template, status, duration, request and credential ids, never
  *   headers or bodies. A v1 request of a credential is also stored in its
  *   request log (the same fields and the account; never a query value).
  *   Written in batches (RequestLog).
  */
-export function front(log: RequestLog, limit: RequestLimit): AppMiddleware {
+/** Where a request's outcome is counted (api/metrics.ts). */
+export interface RequestMetrics {
+  observe(operation: string, method: string, status: number, seconds: number): void;
+}
+
+/** What a request outside the operations counts as (api/metrics.ts doorOf). */
+type Door = (path: string) => string;
+
+export function front(log: RequestLog, limit: RequestLimit, metrics: RequestMetrics, door: Door): AppMiddleware {
   return async (ctx, next) => {
     const requestId = newId('req');
     ctx.state.requestId = requestId;
@@ -57,6 +66,7 @@ export function front(log: RequestLog, limit: RequestLimit): AppMiddleware {
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const { operation, auth } = ctx.state;
+      metrics.observe(operation?.operationId ?? door(ctx.path), ctx.method, ctx.status, durationMs / 1000);
       log.record(
         {
           request_id: requestId,

@@ -59,6 +59,7 @@ export async function startTestApp(
     clickFlushMs?: number;
     linkCacheMs?: number;
     publicUrl?: string;
+    metricsToken?: string;
   } = {},
 ): Promise<TestApp> {
   const env = stackEnv();
@@ -78,6 +79,7 @@ export async function startTestApp(
       ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
       ...(opts.webhookAllow ? { webhookAllow: opts.webhookAllow } : {}),
       ...(opts.scheduleRunWaitMs ? { scheduleRunWaitMs: opts.scheduleRunWaitMs } : {}),
+      ...(opts.metricsToken ? { metricsToken: opts.metricsToken } : {}),
       ...(opts.shortLinkHosts ? { shortLinkHosts: opts.shortLinkHosts } : {}),
       ...(opts.shopeeApiUrl ? { shopeeApiUrl: opts.shopeeApiUrl } : {}),
       ...(opts.clickFlushMs ? { clickFlushMs: opts.clickFlushMs } : {}),

@@ -24,6 +24,7 @@ import { freePorts } from '../../tools/stack/processes';
 import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
+import { parsePrometheus, total } from '../helpers/prometheus';
 import { seedTenant, stackEnv } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
 
@@ -40,9 +41,13 @@ let receiver: HttpsReceiver;
 let env: NodeJS.ProcessEnv;
 const processes: ChildProcess[] = [];
 let apis: ApiClient[] = [];
+let workerMetrics: string;
 
-function start(what: 'api' | 'worker', port?: number): ChildProcess {
-  const child = spawn(process.execPath, [CLI, what, ...(port ? ['--port', String(port)] : [])], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+function start(what: 'api' | 'worker', port?: number, extra: NodeJS.ProcessEnv = {}): ChildProcess {
+  const child = spawn(process.execPath, [CLI, what, ...(port ? ['--port', String(port)] : [])], {
+    env: { ...env, ...extra },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   processes.push(child);
   return child;
 }
@@ -65,10 +70,13 @@ before(async () => {
     NODE_EXTRA_CA_CERTS: ca,
     LOG_LEVEL: 'warn',
   };
-  const ports = await freePorts(2);
+  const [apiA, apiB, metricsPort] = (await freePorts(3)) as [number, number, number];
+  const ports = [apiA, apiB];
   for (const port of ports) start('api', port);
   start('worker');
-  start('worker');
+  // The second worker serves its Prometheus metrics (the first is the one a test kills).
+  workerMetrics = `http://127.0.0.1:${metricsPort}/metrics`;
+  start('worker', undefined, { OFFEROPS_WORKER_METRICS_ADDRESS: `127.0.0.1:${metricsPort}` });
   const origins = ports.map((port) => `http://127.0.0.1:${port}`);
   await waitFor(
     'both API processes to be ready',
@@ -172,6 +180,8 @@ test('a publication reaches each group once with a worker SIGKILLed mid-fan-out;
     );
   }
   const offer = (await b.post('/offers', { url: 'https://shop.example/scale/fan-out', title: 'Scaled fan-out' })).body.data;
+  const scrape = async () => parsePrometheus(await (await fetch(workerMetrics)).text());
+  const before = await scrape();
   const publication = (await a.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
   await waitFor('a third of the groups to be reached', async () => (gateway.messages().length >= GROUPS / 3 ? true : undefined), 60_000);
   const [victim] = processes.filter((p) => p.spawnargs.includes('worker'));
@@ -187,4 +197,9 @@ test('a publication reaches each group once with a worker SIGKILLed mid-fan-out;
   );
   assert.equal(done.status, 'sent');
   for (const address of addresses) assert.equal(gateway.messages(address).length, 1, `${address} received exactly one message`);
+  // The surviving worker's metrics (the SDK's exporter) parse and moved with the work it did.
+  const after = await scrape();
+  const moved = (name: string) => total(after, name) - total(before, name);
+  assert.ok(moved('temporal_workflow_completed_total') >= 1, 'workflows completed on the worker that serves its metrics');
+  assert.ok(moved('temporal_activity_execution_latency_count') >= 1, 'activities ran there');
 });

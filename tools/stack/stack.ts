@@ -38,6 +38,8 @@ export interface Stack {
   temporalUiUrl?: string;
   /** `http://127.0.0.1:PORT/api/v1`, with `withApp`. */
   apiUrl?: string;
+  /** The worker's Prometheus metrics (`http://127.0.0.1:PORT/metrics`), with `withApp`. */
+  workerMetricsUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -69,7 +71,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ...(backends.temporalUi ? { temporalUiUrl: `${backends.temporalUi}/namespaces/${temporalNamespace}/workflows` } : {}),
       stop: () => supervisor.stop(),
     };
-    if (opts.withApp) stack.apiUrl = await startApp(supervisor, stack, log, opts.port);
+    if (opts.withApp) Object.assign(stack, await startApp(supervisor, stack, log, opts.port));
     writeStackFile(supervisor, stack);
     return stack;
   } catch (err) {
@@ -280,9 +282,9 @@ function trustSampleReceiver(dataDir: string, env: NodeJS.ProcessEnv, log: Log):
   log(`trusting the sample webhook receiver's certificate (${cert}); webhooks may reach 127.0.0.1`);
 }
 
-/** The worker and the API (built into dist/ by `npm run build`); resolves with the API's base URL. */
-async function startApp(supervisor: Supervisor, stack: Stack, log: Log, port?: number): Promise<string> {
-  const apiPort = port ?? (await freePorts(1))[0]!;
+/** The worker and the API (built into dist/ by `npm run build`); resolves with the API's base URL and the worker's metrics. */
+async function startApp(supervisor: Supervisor, stack: Stack, log: Log, port?: number): Promise<{ apiUrl: string; workerMetricsUrl: string }> {
+  const [apiPort, metricsPort] = port === undefined ? ((await freePorts(2)) as [number, number]) : [port, (await freePorts(1))[0]!];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     MONGODB_URI: stack.mongodbUri,
@@ -294,6 +296,7 @@ async function startApp(supervisor: Supervisor, stack: Stack, log: Log, port?: n
     OFFEROPS_SECRET_KEY: secretKeyFor(supervisor.dataDir),
     // The panel links to Temporal UI.
     ...(stack.temporalUiUrl ? { OFFEROPS_TEMPORAL_UI_URL: stack.temporalUiUrl } : {}),
+    OFFEROPS_WORKER_METRICS_ADDRESS: `127.0.0.1:${metricsPort}`,
   };
   trustSampleReceiver(supervisor.dataDir, env, log);
   const dist = resolve(__dirname, '../..');
@@ -315,7 +318,7 @@ async function startApp(supervisor: Supervisor, stack: Stack, log: Log, port?: n
       },
     },
   );
-  return `${origin}/api/v1`;
+  return { apiUrl: `${origin}/api/v1`, workerMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
 }
 
 /** `<data>/stack.json` tells operator commands where the running stack is. */

@@ -80,6 +80,7 @@ function banner(stack: Stack, dataDir: string, demo: DemoAccount | null): string
     'offerops is running',
     `  API:         ${stack.apiUrl}`,
     `  OpenAPI:     ${stack.apiUrl}/openapi.json`,
+    `  Metrics:     ${new URL('/metrics', stack.apiUrl).href} (API), ${stack.workerMetricsUrl} (worker)`,
     stack.temporalUiUrl
       ? `  Temporal UI: ${stack.temporalUiUrl}`
       : `  Temporal:    ${stack.temporalAddress} (namespace ${stack.temporalNamespace})`,
