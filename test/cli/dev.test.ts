@@ -319,11 +319,15 @@ describe('offerops dev receiver', () => {
     assert.equal(await post(receiver.url, ca, signed(new Date()), body.replace('offer.updated', 'offer.created')), 401);
     assert.equal(await post(receiver.url, ca, { ...signed(new Date()), 'webhook-id': 'evt_other' }, body), 401);
     assert.equal(await post(receiver.url, ca, signed(new Date(Date.now() - 10 * 60_000)), body), 401);
-    // Only these four: a late redelivery from the stack may print a line in between.
-    const byHand = receiver
-      .lines()
-      .slice(count)
-      .filter((l) => l.message_id === 'evt_byhand' || l.message_id === 'evt_other');
+    // Only these four: a late redelivery from the stack may print a line in between. Its stdout
+    // may reach us after its answer did, so wait for the fourth line.
+    const byHand = await waitFor('the receiver to print the four requests', () => {
+      const lines = receiver
+        .lines()
+        .slice(count)
+        .filter((l) => l.message_id === 'evt_byhand' || l.message_id === 'evt_other');
+      return Promise.resolve(lines.length >= 4 ? lines : undefined);
+    });
     assert.deepEqual(
       byHand.map((l) => [l.verified, l.status]),
       [
