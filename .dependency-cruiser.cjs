@@ -10,7 +10,7 @@
  */
 
 /** Our top-level source folders. */
-const OURS = '^(domain|api|workflows|activities|worker|schemas|tools|test)/';
+const OURS = '^(temporal|domain|api|workflows|activities|worker|schemas|tools|test)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -24,29 +24,40 @@ module.exports = {
       to: { path: OURS, pathNot: '^schemas/' },
     },
 
-    // domain/ is the business layer: it knows the contract (schemas/) and nothing above it.
+    // temporal/ is the vocabulary workflows, activities and the domain share: below all three.
     {
-      name: 'domain-imports-only-schemas',
+      name: 'temporal-imports-only-schemas',
       comment:
-        'domain/ imports only domain/ and schemas/ among our folders (domain/temporal/start.ts may also import types from workflows/, see domain-start-types-only-from-workflows).',
+        'temporal/ imports only its own folder and schemas/ among our folders: never domain/ (the business) nor workflows/ or activities/.',
+      severity: 'error',
+      from: { path: '^temporal/' },
+      to: { path: OURS, pathNot: ['^temporal/', '^schemas/'] },
+    },
+    {
+      name: 'temporal-no-package-but-temporalio',
+      comment:
+        'Outside our folders, temporal/ imports only @temporalio/* (types, see below): no node builtin, no other package, so that workflows may import it.',
+      severity: 'error',
+      from: { path: '^temporal/' },
+      to: { pathNot: [OURS, '^node_modules/@temporalio/'] },
+    },
+    {
+      name: 'temporal-types-only-from-temporalio',
+      comment:
+        'temporal/ imports only types from @temporalio/* (`import type`): it is names, shapes and a wrapper over the client it is handed.',
+      severity: 'error',
+      from: { path: '^temporal/' },
+      to: { path: '^node_modules/', dependencyTypesNot: ['type-only'] },
+    },
+
+    // domain/ is the business layer: it knows the contract (schemas/), the Temporal vocabulary (temporal/) and nothing above it.
+    {
+      name: 'domain-imports-only-schemas-and-temporal',
+      comment:
+        'domain/ imports only domain/, schemas/ and temporal/ among our folders: never workflows/, activities/, api/, worker/, tools/ or test/.',
       severity: 'error',
       from: { path: '^domain/' },
-      to: { path: OURS, pathNot: ['^domain/', '^schemas/', '^workflows/'] },
-    },
-    {
-      name: 'domain-not-to-workflows',
-      comment: 'Of domain/, only domain/temporal/start.ts imports from workflows/ (types, to type workflow starts).',
-      severity: 'error',
-      from: { path: '^domain/', pathNot: '^domain/temporal/start\\.ts$' },
-      to: { path: '^workflows/' },
-    },
-    {
-      name: 'domain-start-types-only-from-workflows',
-      comment:
-        'domain/temporal/start.ts imports only types from workflows/ (`import type`, for `start<typeof publication>`), never workflow code.',
-      severity: 'error',
-      from: { path: '^domain/temporal/start\\.ts$' },
-      to: { path: '^workflows/', dependencyTypesNot: ['type-only'] },
+      to: { path: OURS, pathNot: ['^domain/', '^schemas/', '^temporal/'] },
     },
     {
       name: 'domain-npm-allow-list',
@@ -57,41 +68,24 @@ module.exports = {
       to: { path: '^node_modules/', pathNot: '^node_modules/(mongodb|@temporalio/(client|common)|pino|sax|csv-parse|ipaddr\\.js)/' },
     },
 
-    // domain/temporal/names.ts is shared with the workflows: it must stay workflow-safe.
-    {
-      name: 'temporal-names-only-common',
-      comment:
-        'domain/temporal/names.ts (imported by workflows) imports only @temporalio/common: no node builtin, no other file, no other package.',
-      severity: 'error',
-      from: { path: '^domain/temporal/names\\.ts$' },
-      to: { pathNot: '^node_modules/@temporalio/common/' },
-    },
-
     // api/ is the HTTP door over domain/.
     {
-      name: 'api-imports-domain-and-schemas',
-      comment: 'api/ imports domain/ and schemas/ (and types from workflows/), never activities/, worker/, tools/ or test/.',
+      name: 'api-imports-domain-schemas-and-temporal',
+      comment: 'api/ imports domain/, schemas/ and temporal/, never workflows/, activities/, worker/, tools/ or test/.',
       severity: 'error',
       from: { path: '^api/' },
-      to: { path: OURS, pathNot: ['^api/', '^domain/', '^schemas/', '^workflows/'] },
-    },
-    {
-      name: 'api-types-only-from-workflows',
-      comment: 'api/ imports only types from workflows/ (`import type`), never workflow code.',
-      severity: 'error',
-      from: { path: '^api/' },
-      to: { path: '^workflows/', dependencyTypesNot: ['type-only'] },
+      to: { path: OURS, pathNot: ['^api/', '^domain/', '^schemas/', '^temporal/'] },
     },
 
     // workflows/ run in Temporal's deterministic sandbox.
     {
       name: 'workflows-workflow-safe-only',
       comment:
-        'workflows/ imports only @temporalio/workflow, @temporalio/common, its own folder, domain/temporal/names.ts and types from activities/: no node builtin, no mongodb, no other domain/ file.',
+        'workflows/ imports only @temporalio/workflow, @temporalio/common, its own folder, temporal/ and types from activities/: no node builtin, no mongodb, no domain/.',
       severity: 'error',
       from: { path: '^workflows/' },
       to: {
-        pathNot: ['^workflows/', '^domain/temporal/names\\.ts$', '^activities/', '^node_modules/@temporalio/(workflow|common)/'],
+        pathNot: ['^workflows/', '^temporal/', '^activities/', '^node_modules/@temporalio/(workflow|common)/'],
       },
     },
     {
@@ -104,18 +98,12 @@ module.exports = {
 
     // activities/ do the side effects, through domain/.
     {
-      name: 'activities-import-domain-and-schemas',
-      comment: 'activities/ imports domain/ and schemas/ (and its own folder, npm packages), never api/, worker/, tools/ or test/.',
+      name: 'activities-import-domain-schemas-and-temporal',
+      comment:
+        'activities/ imports domain/, schemas/ and temporal/ (and its own folder, npm packages), never workflows/, api/, worker/, tools/ or test/.',
       severity: 'error',
       from: { path: '^activities/' },
-      to: { path: OURS, pathNot: ['^activities/', '^domain/', '^schemas/', '^workflows/'] },
-    },
-    {
-      name: 'activities-types-only-from-workflows',
-      comment: 'activities/ imports only types from workflows/ (`import type`), never workflow code.',
-      severity: 'error',
-      from: { path: '^activities/' },
-      to: { path: '^workflows/', dependencyTypesNot: ['type-only'] },
+      to: { path: OURS, pathNot: ['^activities/', '^domain/', '^schemas/', '^temporal/'] },
     },
 
     // worker/ and tools/ are entry points: nothing of the service depends on them.

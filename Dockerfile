@@ -13,6 +13,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY schemas schemas
+COPY temporal temporal
 COPY domain domain
 COPY workflows workflows
 COPY activities activities

@@ -8,7 +8,7 @@
  */
 import { deleteTemporalSchedule } from '../domain/schedules/temporal';
 import { DomainEvent } from '../domain/events/store';
-import { startWebhookCleanup } from '../domain/temporal/start';
+import { startWebhookCleanup } from '../temporal/start';
 import type { ActivityDeps } from './index';
 
 export function createFollowUps(deps: ActivityDeps): (event: DomainEvent) => Promise<void> {

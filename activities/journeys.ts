@@ -18,7 +18,7 @@ import { contacts, ContactStage, conversations } from '../domain/inbox/store';
 import { Condition, holds, subjectOf } from '../domain/journeys/conditions';
 import { journeysConcerned, recordProgress } from '../domain/journeys/store';
 import { DomainError } from '../domain/errors';
-import { JourneyExecutionInput } from '../domain/temporal/names';
+import { JourneyExecutionInput } from '../temporal/workflows';
 import { checkDestination, DestinationError, pinnedLookup, ResolvedAddress } from '../domain/webhooks/destinations';
 import type { ActivityDeps } from './index';
 import { publishingDeps } from './publishing';

@@ -5,7 +5,7 @@
  * `monitor.ran`).
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { Environment, Tenant } from '../domain/db';
+import { Tenant } from '../domain/db';
 import { commitEvents } from '../domain/events/commit';
 import { prepareEvent } from '../domain/events/store';
 import { derivedId } from '../domain/ids';
@@ -21,16 +21,11 @@ import {
 } from '../domain/monitors/store';
 import { deleteMonitorSchedule, describeMonitorSchedule, nextRunOf } from '../domain/monitors/temporal';
 import { SourceError } from '../domain/monitors/feeds';
+import { MonitorRunInput } from '../temporal/workflows';
 import type { ActivityDeps } from './index';
 import { publishingDeps } from './publishing';
 
 export type { SourceResult };
-
-export interface MonitorRunInput {
-  monitor_id: string;
-  account: string;
-  environment: Environment;
-}
 
 /** What a run reads, as the rule stood when it started. */
 export interface MonitorRunPlan {

@@ -5,7 +5,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { commitEvent, commitEvents } from '../domain/events/commit';
 import { toPublication } from '../domain/publications/queue';
-import { startPublication } from '../domain/temporal/start';
+import { startPublication } from '../temporal/start';
+import { PublicationGroup } from '../temporal/workflows';
 import { Environment, Tenant } from '../domain/db';
 import { prepareEvent } from '../domain/events/store';
 import { getChannel } from '../domain/channels/store';
@@ -23,7 +24,6 @@ import {
   markDeliveryFailed,
   markDeliverySent,
   PublicationDoc,
-  PublicationGroup,
   queuedBefore,
   SentRecord,
   setPublicationStatus,
@@ -97,9 +97,6 @@ interface Completion extends Ref {
 }
 
 export type { SentRecord };
-
-/** A group still to deliver (domain/publications/store.ts). */
-export type PendingGroup = PublicationGroup;
 
 /** What one send to a group did: the gateway's message id (null when it gives none, or when an earlier attempt had sent it). */
 export interface GroupSendResult {
@@ -234,7 +231,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
 
   return {
     /** Moves the publication to `sending`; the groups still to deliver (a replayed start skips finished ones). */
-    async beginPublication(r: Ref): Promise<PendingGroup[]> {
+    async beginPublication(r: Ref): Promise<PublicationGroup[]> {
       const tenant = tenantOf(r);
       const publication = await mustGetPublication(deps, r);
       const fresh = publication.status === 'queued';

@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Environment, Tenant } from '../domain/db';
 import { markReplyFailed, markReplySent, noteReplyError, queuedRepliesBefore } from '../domain/inbox/replies';
 import { conversations, MessageDoc, messages } from '../domain/inbox/store';
-import { startReply } from '../domain/temporal/start';
+import { startReply } from '../temporal/start';
 import type { ActivityDeps } from './index';
 import { createChannelActivities, SlotWait } from './channels';
 import { heartbeating } from './heartbeat';

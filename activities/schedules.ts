@@ -19,30 +19,19 @@ import {
   syncHash,
   syncTemporalSchedule,
 } from '../domain/schedules/temporal';
-import { temporalScheduleId } from '../domain/temporal/names';
-import { Environment, Tenant } from '../domain/db';
+import { temporalScheduleId } from '../temporal/names';
+import { ScheduleRunInput, ScheduleRunResult } from '../temporal/workflows';
+import { Tenant } from '../domain/db';
 import { prepareEvent } from '../domain/events/store';
 import { getSchedule, observedFields, recordScheduleRun } from '../domain/schedules/store';
 import type { ActivityDeps } from './index';
 import { publishingDeps } from './publishing';
-
-export interface ScheduleRunInput {
-  schedule_id: string;
-  account: string;
-  environment: Environment;
-}
 
 export interface RunScheduleInput extends ScheduleRunInput {
   /** The time the run is for (Temporal's `TemporalScheduledStartTime`: the trigger time for run-now). */
   scheduled_at: string;
   /** The sync hash of the Temporal Schedule that started the run (its action memo). */
   sync: string | null;
-}
-
-/** What a run queued: nulls when it queued nothing because its Temporal Schedule was out of date or orphaned. */
-export interface ScheduleRunResult {
-  publication_id: string | null;
-  event_id: string | null;
 }
 
 /** The event id of a run, the same for every attempt of it, so a retried activity records the event once. */

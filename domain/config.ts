@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Db, MongoClient } from 'mongodb';
-import { TASK_QUEUE } from './temporal/names';
+import { TASK_QUEUE } from '../temporal/names';
 
 /** The workflow code, bundled once by `npm run build` (tools/build/workflow-bundle.ts); workers load it with `workflowBundle: { codePath }`. */
 export const WORKFLOW_BUNDLE = resolve(__dirname, '../workflow-bundle.js');

@@ -7,7 +7,7 @@
 import { Db, Filter, FindOptions } from 'mongodb';
 import { OutboxEvent, Page, PageResult, Tenant, TenantCollectionName, tenantCollection, TenantDoc } from './db';
 import { changedMeanwhile, notFound, unknownReference } from './errors';
-import { TemporalDeps } from './temporal/start';
+import { TemporalDeps } from '../temporal/start';
 
 /** What the business operations need: the database and Temporal (to start workflows and hand events to delivery). */
 export interface DomainDeps {

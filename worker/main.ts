@@ -12,7 +12,7 @@ import { createLogger } from '../domain/logger';
 import { AfterAnswer } from '../domain/after-answer';
 import { ensureIndexes } from '../domain/db';
 import { startMonthBuckets } from '../domain/analytics/buckets';
-import { HOUSEKEEPING_SCHEDULES } from '../domain/temporal/names';
+import { HOUSEKEEPING_SCHEDULES } from '../temporal/names';
 
 /** Creates the housekeeping Schedules that do not exist yet. */
 async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {

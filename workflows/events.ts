@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { getExternalWorkflowHandle, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import { deliveryStartOptions, executionStartOptions, JOURNEY_REPLY_SIGNAL } from '../domain/temporal/names';
+import { deliveryStartOptions, executionStartOptions, JOURNEY_REPLY_SIGNAL } from '../temporal/workflows';
 
 const { journeyTargets, markEventDispatched, relayPendingEvents, webhookTargets } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

@@ -1,9 +1,38 @@
 /** Every workflow type the offerops worker runs. Deterministic code only. */
-export { dispatchEvent, outboxSweep } from './events';
-export { journeyExecution } from './journey';
-export { monitorRun } from './monitors';
-export { publication } from './publication';
-export { retentionSweep } from './retention';
-export { scheduleRun } from './schedules';
-export { webhookCleanup, webhookDelivery } from './webhooks';
-export { reply } from './replies';
+import type { OfferopsWorkflows } from '../temporal/workflows';
+import { dispatchEvent, outboxSweep } from './events';
+import { journeyExecution } from './journey';
+import { monitorRun } from './monitors';
+import { publication } from './publication';
+import { retentionSweep } from './retention';
+import { reply } from './replies';
+import { scheduleRun } from './schedules';
+import { webhookCleanup, webhookDelivery } from './webhooks';
+
+export {
+  dispatchEvent,
+  journeyExecution,
+  monitorRun,
+  outboxSweep,
+  publication,
+  reply,
+  retentionSweep,
+  scheduleRun,
+  webhookCleanup,
+  webhookDelivery,
+};
+
+/** A compile-time check: every workflow has the signature its typed starts assume (temporal/workflows.ts). */
+type Implements<T extends OfferopsWorkflows> = T;
+export type Workflows = Implements<{
+  dispatchEvent: typeof dispatchEvent;
+  journeyExecution: typeof journeyExecution;
+  monitorRun: typeof monitorRun;
+  outboxSweep: typeof outboxSweep;
+  publication: typeof publication;
+  reply: typeof reply;
+  retentionSweep: typeof retentionSweep;
+  scheduleRun: typeof scheduleRun;
+  webhookCleanup: typeof webhookCleanup;
+  webhookDelivery: typeof webhookDelivery;
+}>;

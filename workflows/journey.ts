@@ -10,15 +10,8 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
 import type { HttpAnswer } from '../activities/journeys';
-import {
-  ExecutionBlock,
-  ExecutionMemo,
-  ExecutionState,
-  JOURNEY_REPLY_SIGNAL,
-  JourneyExecutionInput,
-  OfferopsState,
-  OfferopsStep,
-} from '../domain/temporal/names';
+import { OfferopsState, OfferopsStep } from '../temporal/names';
+import { ExecutionBlock, ExecutionMemo, ExecutionResult, JOURNEY_REPLY_SIGNAL, JourneyExecutionInput } from '../temporal/workflows';
 import { msUntilTimeOfDay } from './journey-time';
 
 /** Side effects on our own data: retried a few times, then the block (and the execution) fails. */
@@ -34,12 +27,6 @@ export const journeyReply = defineSignal<[{ message_id: string }]>(JOURNEY_REPLY
 
 /** A bound on the blocks one execution walks (loops pass through waits, so this is days of running). */
 const MAX_STEPS = 1000;
-
-export interface ExecutionResult {
-  state: ExecutionState;
-  last_block: string;
-  error: string | null;
-}
 
 const minutes = (n: number) => `${n} min`;
 

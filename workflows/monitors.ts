@@ -1,6 +1,7 @@
 import { ActivityFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import type { MonitorRunInput, SourceResult } from '../activities/monitors';
+import type { SourceResult } from '../activities/monitors';
+import type { MonitorRunInput, MonitorRunOutcome } from '../temporal/workflows';
 
 const { startMonitorRun, finishMonitorRun } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -19,15 +20,6 @@ const { readMonitorSource } = proxyActivities<Activities>({
   heartbeatTimeout: '1 minute',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
 });
-
-export interface MonitorRunOutcome {
-  event_id: string | null;
-  seen: number;
-  matched: number;
-  created: number;
-  published: number;
-  errors: number;
-}
 
 const why = (err: unknown): string => {
   if (err instanceof ActivityFailure && err.cause) return err.cause.message;

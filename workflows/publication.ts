@@ -1,22 +1,9 @@
 import { condition, isCancellation, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import type { ChunkSendResult, GroupSendResult, PendingGroup, SentRecord } from '../activities/publications';
+import type { ChunkSendResult, GroupSendResult, SentRecord } from '../activities/publications';
+import type { PublicationGroup, PublicationInput } from '../temporal/workflows';
 import { reason, SEND_ATTEMPT_OPTIONS, sendWithRetries } from './sending';
 import { retryPauseMs, spoken } from './send-timing';
-
-export interface PublicationInput {
-  publication_id: string;
-  account: string;
-  environment: 'live' | 'test';
-  /**
-   * The groups to send to, as the request that queued the publication found
-   * them (it moved the publication to `sending`): no beginPublication. Absent
-   * when the workflow begins on its own: a repeated request, the sweep of
-   * queued publications, a fan-out too large for the input. Never passed on
-   * to an activity.
-   */
-  groups?: PendingGroup[];
-}
 
 const STEP_OPTIONS = {
   startToCloseTimeout: '30 seconds',
@@ -50,9 +37,9 @@ const CHUNK_ATTEMPTS = 3;
 const SEND_CHUNK = 25;
 
 /** A group as summaries name it: "Grupo 1 (grp_…)", or its id alone when the name is unknown. */
-const named = (g: PendingGroup): string => (g.name === null ? g.group_id : `${g.name.replace(/\s+/g, ' ')} (${g.group_id})`);
+const named = (g: PublicationGroup): string => (g.name === null ? g.group_id : `${g.name.replace(/\s+/g, ' ')} (${g.group_id})`);
 /** A group as pacing timers name it: "Grupo 1", or its id. */
-const shortName = (g: PendingGroup): string => (g.name === null ? g.group_id : g.name.replace(/\s+/g, ' '));
+const shortName = (g: PublicationGroup): string => (g.name === null ? g.group_id : g.name.replace(/\s+/g, ' '));
 
 interface DeliverOptions {
   /** The workflow records the send (recordSentDeliveries, completePublication): the activity writes nothing when it sends. */
@@ -71,7 +58,7 @@ interface DeliverOptions {
  * activity and timer carries a summary naming the group, which is what
  * Temporal UI shows on the publication's page.
  */
-async function deliver(input: PublicationInput, group: PendingGroup, opts: DeliverOptions = {}): Promise<GroupSendResult | undefined> {
+async function deliver(input: PublicationInput, group: PublicationGroup, opts: DeliverOptions = {}): Promise<GroupSendResult | undefined> {
   const ref = { ...input, group_id: group.group_id };
   const reserve = (notBefore?: string) =>
     reserveDeliverySlot.executeWithOptions({ summary: `pacing: reserve ${group.group_id}'s slot` }, [
@@ -114,9 +101,9 @@ async function deliver(input: PublicationInput, group: PendingGroup, opts: Deliv
  */
 async function deliverChunk(
   input: PublicationInput,
-  chunk: PendingGroup[],
+  chunk: PublicationGroup[],
   sent: (record: SentRecord) => void,
-  alone: (group: PendingGroup, opts: DeliverOptions) => Promise<void>,
+  alone: (group: PublicationGroup, opts: DeliverOptions) => Promise<void>,
 ): Promise<void> {
   const label = `${chunk.length} groups: ${named(chunk[0]!)}${chunk.length > 1 ? ` … ${named(chunk[chunk.length - 1]!)}` : ''}`;
   let results: ChunkSendResult[] | undefined;
@@ -135,7 +122,7 @@ async function deliverChunk(
   }
   // Each attempt may have sent to every group of the chunk: a group sent alone counts them.
   const byGroup = new Map((results ?? []).map((r) => [r.group_id, r]));
-  const unsent: [PendingGroup, DeliverOptions][] = [];
+  const unsent: [PublicationGroup, DeliverOptions][] = [];
   for (const group of chunk) {
     const result = byGroup.get(group.group_id);
     if (result && 'record' in result) sent(result.record);
@@ -152,7 +139,7 @@ const SENT_BATCH = 100;
  * the workflow in batches; the sends not recorded yet when all are done go
  * to completePublication with the rest.
  */
-async function deliverInBatches(input: PublicationInput, groups: PendingGroup[]): Promise<{ sent: SentRecord[]; recorded: number }> {
+async function deliverInBatches(input: PublicationInput, groups: PublicationGroup[]): Promise<{ sent: SentRecord[]; recorded: number }> {
   const sent: SentRecord[] = [];
   let recorded = 0;
   const unpaced = groups.filter((g) => !g.paced);
@@ -173,7 +160,7 @@ async function deliverInBatches(input: PublicationInput, groups: PendingGroup[])
     sent.push(r);
     sending--;
   };
-  const alone = async (group: PendingGroup, opts: DeliverOptions = {}) => {
+  const alone = async (group: PublicationGroup, opts: DeliverOptions = {}) => {
     const result = await deliver(input, group, { ...opts, deferred: true });
     if (result?.record) sent.push(result.record);
     sending--;

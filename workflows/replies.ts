@@ -1,13 +1,7 @@
 import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
+import type { ReplyInput } from '../temporal/workflows';
 import { reason, SEND_ATTEMPT_OPTIONS, sendWithRetries } from './sending';
-
-/** Ids only: the address a reply goes to is unsealed by the send activity, never carried here. */
-export interface ReplyInput {
-  message_id: string;
-  account: string;
-  environment: 'live' | 'test';
-}
 
 const { reserveReplySlot, failReply } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',

@@ -1,7 +1,7 @@
 import { ApplicationFailure, defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import type { ScheduleRunInput, ScheduleRunResult } from '../activities/schedules';
+import type { ScheduleRunInput, ScheduleRunResult } from '../temporal/workflows';
 
 /** Set by Temporal on every workflow a Schedule starts: the time the action was for (the trigger time for a trigger). */
 const TemporalScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);

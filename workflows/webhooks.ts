@@ -1,7 +1,8 @@
 import { ActivityFailure, continueAsNew, proxyActivities, sleep, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
 import type { AttemptResult } from '../activities/webhooks';
-import { DeliveryAttempt, DeliveryInput, DeliveryMemo, DeliveryState, OfferopsState } from '../domain/temporal/names';
+import { OfferopsState } from '../temporal/names';
+import { DeliveryAttempt, DeliveryInput, DeliveryMemo, DeliveryState, WebhookCleanupInput } from '../temporal/workflows';
 import { spoken } from './send-timing';
 
 /** Standard Webhooks / Svix schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -92,7 +93,7 @@ export const CLEANUP_INTERVAL_MS = 10_000;
  * delivery, so it purges pass after pass, and ends on a pass, at least one
  * interval after the first, that finds nothing.
  */
-export async function webhookCleanup(input: { webhook_id: string; account: string; environment: 'live' | 'test' }): Promise<{ passes: number }> {
+export async function webhookCleanup(input: WebhookCleanupInput): Promise<{ passes: number }> {
   for (let pass = 1; ; pass++) {
     const { listed } = await purgeWebhookDeliveries.executeWithOptions({ summary: `purge pass ${pass}` }, [input]);
     if (listed === 0 && pass > 1) return { passes: pass };

@@ -4,7 +4,7 @@ import { AccountDoc } from '../../domain/accounts/store';
 import { Credential } from '../../domain/developer/credentials';
 import { Page, Tenant } from '../../domain/db';
 import { DomainDeps } from '../../domain/resource';
-import { TemporalDeps } from '../../domain/temporal/start';
+import { TemporalDeps } from '../../temporal/start';
 import { AfterAnswer } from '../../domain/after-answer';
 
 /** What `createApp` needs; `main` builds it from MongoDB and Temporal connections. */

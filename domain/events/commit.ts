@@ -10,7 +10,7 @@
  */
 import { Db } from 'mongodb';
 import { TenantCollectionName } from '../db';
-import { startDispatch, TemporalDeps } from '../temporal/start';
+import { startDispatch, TemporalDeps } from '../../temporal/start';
 import { awaitedByJourneys } from '../journeys/store';
 import { hasSubscribedWebhook } from '../webhooks/store';
 import { DomainEvent, markDispatched, pullFromOutbox, relayOutbox, storeEvent } from './store';

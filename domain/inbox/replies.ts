@@ -16,7 +16,7 @@ import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
 import { derivedId, newId } from '../ids';
 import { DomainDeps } from '../resource';
-import { startReply } from '../temporal/start';
+import { startReply } from '../../temporal/start';
 import { getOffer } from '../offers/store';
 import { MessageOffer, renderTemplate } from '../templates/render';
 import { getTemplate, TemplateFormat } from '../templates/store';

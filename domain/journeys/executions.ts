@@ -7,7 +7,8 @@ import { WorkflowExecutionInfo } from '@temporalio/client';
 import { Schema } from '../../schemas/types';
 import { Page, PageResult, Tenant } from '../db';
 import { DomainDeps } from '../resource';
-import { ExecutionMemo, OfferopsState, OfferopsStep } from '../temporal/names';
+import { OfferopsState, OfferopsStep } from '../../temporal/names';
+import { ExecutionMemo } from '../../temporal/workflows';
 
 export type ExecutionStatus = Schema<'JourneyExecutionStatus'>;
 

@@ -8,8 +8,8 @@
  */
 import { ScheduleDescription, ScheduleHandle, ScheduleNotFoundError, ScheduleOverlapPolicy, ScheduleSpec } from '@temporalio/client';
 import { scheduleSpec } from '../schedules/recurrence';
-import { monitorScheduleId, offeropsSearchAttributes } from '../temporal/names';
-import { monitorRunAction, TemporalDeps } from '../temporal/start';
+import { monitorScheduleId, offeropsSearchAttributes } from '../../temporal/names';
+import { monitorRunAction, TemporalDeps } from '../../temporal/start';
 import { MonitorDoc, MonitorFrequency } from './store';
 
 /** The Temporal ScheduleSpec of a frequency. */

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { Db } from 'mongodb';
 import { AfterAnswer } from '../after-answer';
-import { startPublication, TemporalDeps } from '../temporal/start';
+import { startPublication, TemporalDeps } from '../../temporal/start';
+import { PublicationGroup } from '../../temporal/workflows';
 import { conflict, invalid, notFound, unknownReference } from '../errors';
 import { commitEvent } from '../events/commit';
 import { derivedId, newId } from '../ids';
@@ -31,7 +32,6 @@ import {
   markSending,
   noteInFlight,
   PublicationDoc,
-  PublicationGroup,
 } from './store';
 import { getSegment, SegmentDoc } from '../segments/store';
 import { countQueued } from '../analytics/publications';

@@ -92,18 +92,6 @@ export function listPublications(db: Db, tenant: Tenant, q: PublicationQuery, pa
 
 export const getPublication = (db: Db, tenant: Tenant, id: string): Promise<PublicationDoc | null> => publications(db, tenant).findById(id);
 
-/**
- * A group a publication sends to, as its workflow needs it: its name for the
- * summaries (null when the group was deleted) and whether its sends are paced
- * (the group's or its channel's interval, live data only; the workflow
- * reserves no slot for an unpaced group, and sends unpaced ones in chunks).
- */
-export interface PublicationGroup {
-  group_id: string;
-  name: string | null;
-  paced: boolean;
-}
-
 /** What makes two publications the same request: their content and destination (and schedule). */
 export interface InFlightKey {
   offer_id: string | null;

@@ -16,7 +16,7 @@ import { getAccount } from '../accounts/store';
 import { deleteMonitorSchedule } from '../monitors/temporal';
 import { DomainDeps } from '../resource';
 import { deleteTemporalSchedule } from '../schedules/temporal';
-import { publicationWorkflowId } from '../temporal/names';
+import { publicationWorkflowId } from '../../temporal/names';
 import { forgetSeed, SandboxSeed, sandboxTenant, seedSandbox } from './seed';
 
 /** Credentials, not data: a test application (like a test API key) outlives a reset. */

@@ -18,7 +18,7 @@ import { getOffer } from '../offers/store';
 import { getPublication, PublicationDoc } from '../publications/store';
 import { DomainDeps, found } from '../resource';
 import { getSegment } from '../segments/store';
-import { runWorkflowId, temporalScheduleId } from '../temporal/names';
+import { runWorkflowId, temporalScheduleId } from '../../temporal/names';
 import { getTemplate } from '../templates/store';
 import { checkRecurrence, Recurrence, RecurrenceError } from './recurrence';
 import {

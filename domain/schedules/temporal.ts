@@ -17,8 +17,8 @@
  */
 import { createHash } from 'node:crypto';
 import { ScheduleAlreadyRunning, ScheduleDescription, ScheduleHandle, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
-import { offeropsSearchAttributes, temporalScheduleId } from '../temporal/names';
-import { scheduleRunAction, TemporalDeps } from '../temporal/start';
+import { offeropsSearchAttributes, temporalScheduleId } from '../../temporal/names';
+import { scheduleRunAction, TemporalDeps } from '../../temporal/start';
 import { scheduleSpec } from './recurrence';
 import { iso } from '../resource';
 import { observedFields, ScheduleDoc, ScheduleFields, ScheduleObserved, ScheduleStatus } from './store';

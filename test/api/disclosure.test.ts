@@ -24,7 +24,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { closeApp, createApp, flushRequestLog } from '../../api/app';
 import { connectChannel } from '../../domain/channels/service';
 import { secretKeyFromEnv } from '../../domain/sealing';
-import { deliveryWorkflowId, dispatchWorkflowId, replyWorkflowId } from '../../domain/temporal/names';
+import { deliveryWorkflowId, dispatchWorkflowId, replyWorkflowId } from '../../temporal/names';
 import { ApiClient, CallOptions, Reply } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { dispatchWorkflowId } from '../../domain/temporal/names';
+import { dispatchWorkflowId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
 

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { connectChannel } from '../../domain/channels/service';
-import { dispatchWorkflowId, journeyExecutionWorkflowId } from '../../domain/temporal/names';
+import { dispatchWorkflowId, journeyExecutionWorkflowId } from '../../temporal/names';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';

@@ -16,7 +16,7 @@ import { createPostbackSecret } from '../../domain/commissions/postbacks';
 import { createGroup } from '../../domain/groups/store';
 import { putIntegration } from '../../domain/integrations/store';
 import { secretKeyFromEnv } from '../../domain/sealing';
-import { dispatchWorkflowId, journeyExecutionWorkflowId } from '../../domain/temporal/names';
+import { dispatchWorkflowId, journeyExecutionWorkflowId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { recordClick } from '../helpers/clicks';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';

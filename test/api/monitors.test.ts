@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { createGroup } from '../../domain/groups/store';
 import { localTime } from '../../domain/schedules/recurrence';
-import { OfferopsKind, OfferopsResourceId } from '../../domain/temporal/names';
+import { OfferopsKind, OfferopsResourceId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, terminateRunning, Tenant, TestApp } from '../helpers/stack';
 

@@ -12,7 +12,7 @@ import { secretKeyFromEnv } from '../../domain/sealing';
 import { AfterAnswer } from '../../domain/after-answer';
 import { createChannel } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
-import { publicationWorkflowId } from '../../domain/temporal/names';
+import { publicationWorkflowId } from '../../temporal/names';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';
 import { ApiClient } from '../helpers/client';

@@ -13,7 +13,7 @@ import { connectChannel, removeChannel } from '../../domain/channels/service';
 import { getChannel, saveChannel } from '../../domain/channels/store';
 import { queueReply } from '../../domain/inbox/replies';
 import { secretKeyFromEnv } from '../../domain/sealing';
-import { replyWorkflowId } from '../../domain/temporal/names';
+import { replyWorkflowId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';

@@ -17,7 +17,7 @@ import { startTestWorker } from '../helpers/worker';
 import { createGroup } from '../../domain/groups/store';
 import { TENANT_COLLECTIONS } from '../../domain/db';
 import { SANDBOX_SEED } from '../../domain/sandbox/seed';
-import { publicationWorkflowId } from '../../domain/temporal/names';
+import { publicationWorkflowId } from '../../temporal/names';
 import { eventErrors } from '../../schemas/events/index';
 
 const taskQueue = `test-sandbox-${randomBytes(4).toString('hex')}`;

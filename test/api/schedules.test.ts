@@ -11,7 +11,7 @@ import { ScheduleDescription, ScheduleNotFoundError } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { localTime } from '../../domain/schedules/recurrence';
 import { createGroup } from '../../domain/groups/store';
-import { OfferopsKind, OfferopsResourceId } from '../../domain/temporal/names';
+import { OfferopsKind, OfferopsResourceId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { afterRunSecond, oneOffSoon } from '../helpers/schedules';
 import { seedTenant, startTestApp, terminateRunning, Tenant, TestApp } from '../helpers/stack';

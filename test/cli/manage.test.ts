@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { secretKeyFromEnv, unseal } from '../../domain/sealing';
-import { publicationWorkflowId } from '../../domain/temporal/names';
+import { publicationWorkflowId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { CliRun, cliEnv, ok, runCli, usage } from '../helpers/cli';
 import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';

@@ -19,7 +19,7 @@ import { connectChannel } from '../../domain/channels/service';
 import { createChannel } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
 import { secretKeyFromEnv } from '../../domain/sealing';
-import { publicationWorkflowId, replyWorkflowId } from '../../domain/temporal/names';
+import { publicationWorkflowId, replyWorkflowId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { launchStack, LaunchedStack } from '../helpers/launched-stack';

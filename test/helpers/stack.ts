@@ -12,7 +12,7 @@ import { closeApp, createApp, createAppServer, flushAfterAnswer } from '../../ap
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { connectMongo, connectTemporal } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
-import { temporalScheduleId } from '../../domain/temporal/names';
+import { temporalScheduleId } from '../../temporal/names';
 import { createAccount, createApiKey, Plan } from '../../domain/accounts/store';
 import { Environment, ensureIndexes } from '../../domain/db';
 import { startMonthBuckets } from '../../domain/analytics/buckets';

@@ -14,7 +14,7 @@ import { clickById } from '../../domain/links/clicks';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { SourceError } from '../../domain/monitors/feeds';
 import { runSource, SourceRun } from '../../domain/monitors/run';
-import { OfferopsKind, OfferopsResourceId } from '../../domain/temporal/names';
+import { OfferopsKind, OfferopsResourceId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import {
   csvFeed,

@@ -13,7 +13,7 @@ import { createActivities } from '../../activities/index';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { localTime } from '../../domain/schedules/recurrence';
 import { createTemporalSchedule, syncHash } from '../../domain/schedules/temporal';
-import { temporalScheduleId } from '../../domain/temporal/names';
+import { temporalScheduleId } from '../../temporal/names';
 import { createGroup } from '../../domain/groups/store';
 import { commitEvents } from '../../domain/events/commit';
 import { prepareEvent } from '../../domain/events/store';

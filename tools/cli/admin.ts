@@ -36,7 +36,7 @@ import { createPostbackSecret } from '../../domain/commissions/postbacks';
 import { IMPORT_MAX_BYTES, ImportRefused, importReport } from '../../domain/commissions/import';
 import { UsageError } from './errors';
 import { StackInfo } from './stack-config';
-import { TemporalDeps } from '../../domain/temporal/start';
+import { TemporalDeps } from '../../temporal/start';
 import { createSeededAccount, seedSandbox } from '../../domain/sandbox/seed';
 import { resetSandbox } from '../../domain/sandbox/reset';
 import { runContractTests } from '../../domain/contract-tests/runner';

@@ -13,7 +13,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { TemporalDeps } from '../../domain/temporal/start';
+import type { TemporalDeps } from '../../temporal/start';
 import { DomainError } from '../../domain/errors';
 // The operator commands (and MongoDB) are loaded only when used: an API command starts without them.
 import type { Command } from './commands';
@@ -86,7 +86,7 @@ async function runAdmin(command: Command, values: Record<string, string | boolea
   const client = await MongoClient.connect(info.mongodb_uri, { serverSelectionTimeoutMS: 5_000 });
   // Temporal only for the commands that start or stop workflows (account create seeds the sandbox, sandbox reset).
   const { connectTemporal } = await import('../../domain/config.js');
-  const { TASK_QUEUE } = await import('../../domain/temporal/names.js');
+  const { TASK_QUEUE } = await import('../../temporal/names.js');
   const held: { temporal?: ReturnType<typeof connectTemporal> } = {};
   const temporalDeps = async (): Promise<TemporalDeps> => {
     if (!info.temporal_address) throw new Error('the stack has no Temporal address (start it with npm start, or set TEMPORAL_ADDRESS)');

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { connectMongo, connectTemporal } from '../../domain/config';
 import { createApiKey, getAccount, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
 import { createSeededAccount, seedSandbox } from '../../domain/sandbox/seed';
-import { TASK_QUEUE } from '../../domain/temporal/names';
+import { TASK_QUEUE } from '../../temporal/names';
 import { SCOPES } from '../../schemas/openapi/common';
 import { log, onStopSignal, Supervisor } from './processes';
 import { Stack, startStack } from './stack';

@@ -7,7 +7,7 @@
 import { Connection, isGrpcServiceError } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import { msToTs, optionalTsToMs } from '@temporalio/common/lib/time';
-import { OFFEROPS_SEARCH_ATTRIBUTES } from '../../domain/temporal/names';
+import { OFFEROPS_SEARCH_ATTRIBUTES } from '../../temporal/names';
 import { Log, poll } from './processes';
 
 const RETENTION = '30 days';

@@ -2,19 +2,12 @@
  * Typed starts of offerops workflows: every workflow the API, the domain or
  * an activity starts goes through here, with its id, task queue and search
  * attributes from ./names.ts, and its arguments checked against the
- * workflow function's own signature (`start<typeof publication>`).
+ * workflow's signature (`OfferopsWorkflows`, ./workflows.ts). A thin wrapper
+ * over the client the caller hands in (type-only imports).
  */
-import { Client, ScheduleOptionsStartWorkflowAction, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { dispatchEvent } from '../../workflows/events';
-import type { monitorRun } from '../../workflows/monitors';
-import type { publication, PublicationInput } from '../../workflows/publication';
-import type { reply } from '../../workflows/replies';
-import type { scheduleRun } from '../../workflows/schedules';
-import type { webhookCleanup, webhookDelivery } from '../../workflows/webhooks';
+import type { Client, ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import {
   cleanupWorkflowId,
-  DeliveryInput,
-  deliveryStartOptions,
   dispatchWorkflowId,
   monitorRunWorkflowId,
   offeropsSearchAttributes,
@@ -23,6 +16,7 @@ import {
   runWorkflowId,
   TASK_QUEUE,
 } from './names';
+import { DeliveryInput, deliveryStartOptions, Environment, OfferopsWorkflows, PublicationGroup, WebhookCleanupInput } from './workflows';
 
 /** A Temporal client and the task queue offerops workflows go to (TASK_QUEUE unless told: tests use their own). */
 export interface TemporalDeps {
@@ -30,14 +24,18 @@ export interface TemporalDeps {
   taskQueue?: string;
 }
 
-type Environment = 'live' | 'test';
+/**
+ * Whether `err` is the client's WorkflowExecutionAlreadyStartedError: the SDK
+ * names its errors by class, which is what its own `instanceof` checks too.
+ */
+const alreadyStarted = (err: unknown): boolean => err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError';
 
 /** Runs a start; a workflow already started under that id is fine (the id makes a second start a no-op). */
 async function once(start: () => Promise<unknown>): Promise<void> {
   try {
     await start();
   } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    if (!alreadyStarted(err)) throw err;
   }
 }
 
@@ -60,10 +58,10 @@ export function startPublication(
   t: TemporalDeps,
   p: { _id: string; account_id: string; env: Environment; group_ids: string[] },
   offerTitle: string | null,
-  groups?: PublicationInput['groups'],
+  groups?: PublicationGroup[],
 ): Promise<void> {
   return once(() =>
-    t.client.workflow.start<typeof publication>('publication', {
+    t.client.workflow.start<OfferopsWorkflows['publication']>('publication', {
       workflowId: publicationWorkflowId(p._id),
       taskQueue: t.taskQueue ?? TASK_QUEUE,
       args: [{ publication_id: p._id, account: p.account_id, environment: p.env, ...(groups ? { groups } : {}) }],
@@ -79,7 +77,7 @@ export function startPublication(
  */
 export function startReply(t: TemporalDeps, m: { _id: string; account_id: string; env: Environment; conversation_id: string }): Promise<void> {
   return once(() =>
-    t.client.workflow.start<typeof reply>('reply', {
+    t.client.workflow.start<OfferopsWorkflows['reply']>('reply', {
       workflowId: replyWorkflowId(m._id),
       taskQueue: t.taskQueue ?? TASK_QUEUE,
       args: [{ message_id: m._id, account: m.account_id, environment: m.env }],
@@ -92,7 +90,7 @@ export function startReply(t: TemporalDeps, m: { _id: string; account_id: string
 /** Starts the dispatch `event-dispatch-<id>` of a domain event (idempotent). */
 export function startDispatch(t: TemporalDeps, event: { id: string; kind: string; account: string; environment: Environment }): Promise<void> {
   return once(() =>
-    t.client.workflow.start<typeof dispatchEvent>('dispatchEvent', {
+    t.client.workflow.start<OfferopsWorkflows['dispatchEvent']>('dispatchEvent', {
       workflowId: dispatchWorkflowId(event.id),
       taskQueue: t.taskQueue ?? TASK_QUEUE,
       args: [{ event_id: event.id }],
@@ -103,9 +101,9 @@ export function startDispatch(t: TemporalDeps, event: { id: string; kind: string
 }
 
 /** Starts `webhook-cleanup-<whk>`, which removes a deleted webhook's delivery executions (idempotent). */
-export function startWebhookCleanup(t: TemporalDeps, input: { webhook_id: string; account: string; environment: Environment }): Promise<void> {
+export function startWebhookCleanup(t: TemporalDeps, input: WebhookCleanupInput): Promise<void> {
   return once(() =>
-    t.client.workflow.start<typeof webhookCleanup>('webhookCleanup', {
+    t.client.workflow.start<OfferopsWorkflows['webhookCleanup']>('webhookCleanup', {
       workflowId: cleanupWorkflowId(input.webhook_id),
       taskQueue: t.taskQueue ?? TASK_QUEUE,
       args: [input],
@@ -120,7 +118,7 @@ export function scheduleRunAction(
   t: TemporalDeps,
   s: { _id: string; account_id: string; env: Environment },
   memo: Record<string, unknown>,
-): ScheduleOptionsStartWorkflowAction<typeof scheduleRun> {
+): ScheduleOptionsStartWorkflowAction<OfferopsWorkflows['scheduleRun']> {
   return {
     type: 'startWorkflow',
     workflowType: 'scheduleRun',
@@ -137,7 +135,7 @@ export function scheduleRunAction(
 export function monitorRunAction(
   t: TemporalDeps,
   m: { _id: string; account_id: string; env: Environment; name: string },
-): ScheduleOptionsStartWorkflowAction<typeof monitorRun> {
+): ScheduleOptionsStartWorkflowAction<OfferopsWorkflows['monitorRun']> {
   return {
     type: 'startWorkflow',
     workflowType: 'monitorRun',
@@ -155,7 +153,7 @@ export function monitorRunAction(
  * `webhook-id` and can tell it is the same message: the panel's "redeliver".
  */
 export async function startRedelivery(t: TemporalDeps, input: DeliveryInput): Promise<void> {
-  await t.client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
+  await t.client.workflow.start<OfferopsWorkflows['webhookDelivery']>('webhookDelivery', {
     ...deliveryStartOptions(input, new Date()),
     taskQueue: t.taskQueue ?? TASK_QUEUE,
   });

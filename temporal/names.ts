@@ -1,0 +1,96 @@
+/**
+ * The names offerops gives things in Temporal: the task queue, the
+ * housekeeping Schedules, the workflow ids and the custom search attributes.
+ * Pure values (type-only imports), so workflows, activities and the domain
+ * all import it.
+ */
+import type { defineSearchAttributeKey } from '@temporalio/common';
+
+/** The task queue of the offerops worker (OFFEROPS_TASK_QUEUE overrides it). */
+export const TASK_QUEUE = 'offerops';
+
+/** Temporal Schedules the worker keeps in place: id, workflow type, period. */
+export const HOUSEKEEPING_SCHEDULES = [
+  { id: 'offerops-retention-sweep', workflowType: 'retentionSweep', every: '5 minutes' },
+  { id: 'offerops-outbox-sweep', workflowType: 'outboxSweep', every: '1 minute' },
+] as const;
+
+// --- workflow ids ---------------------------------------------------------------
+
+/** `publication`: sends one publication. */
+export const publicationWorkflowId = (publicationId: string): string => `publication-${publicationId}`;
+/** `dispatchEvent`: hands one domain event to its webhooks. */
+export const dispatchWorkflowId = (eventId: string): string => `event-dispatch-${eventId}`;
+/** `webhookDelivery`: one per (event, webhook), so an event never goes out twice under the same `webhook-id`. */
+export const deliveryWorkflowId = (webhookId: string, eventId: string): string => `webhook-delivery-${webhookId}-${eventId}`;
+/** `webhookCleanup`: removes a deleted webhook's delivery executions. */
+export const cleanupWorkflowId = (webhookId: string): string => `webhook-cleanup-${webhookId}`;
+/** `journeyExecution`: one per (journey, event), so a redelivered event starts nothing new. */
+export const journeyExecutionWorkflowId = (journeyId: string, eventId: string): string => `journey-${journeyId}-${eventId}`;
+/** `reply`: delivers one outbound message of a conversation. */
+export const replyWorkflowId = (messageId: string): string => `reply-${messageId}`;
+/** The Temporal Schedule of a schedule record. */
+export const temporalScheduleId = (scheduleId: string): string => `schedule-${scheduleId}`;
+/** `scheduleRun`: Temporal appends the scheduled time (`…-2030-01-01T12:00:00Z`). */
+export const runWorkflowId = (scheduleId: string): string => `schedule-run-${scheduleId}`;
+/** The Temporal Schedule of a monitor. */
+export const monitorScheduleId = (monitorId: string): string => `monitor-${monitorId}`;
+/** `monitorRun`: Temporal appends the scheduled time (`monitor-run-mon_…-2030-01-01T12:00:00Z`). */
+export const monitorRunWorkflowId = (monitorId: string): string => `monitor-run-${monitorId}`;
+
+// --- search attributes ------------------------------------------------------------
+
+/** A Keyword search attribute: what `defineSearchAttributeKey(name, 'KEYWORD')` returns, written out. */
+const keyword = (name: string): ReturnType<typeof defineSearchAttributeKey<'KEYWORD'>> => ({ name, type: 'KEYWORD' });
+
+/*
+ * Registered on the namespace at start-up (tools/stack/temporal-setup.ts);
+ * workflows set them with `typedSearchAttributes` and `upsertSearchAttributes`.
+ */
+export const OfferopsAccountId = keyword('OfferopsAccountId');
+/** `live` or `test`. */
+export const OfferopsEnvironment = keyword('OfferopsEnvironment');
+export const OfferopsResourceId = keyword('OfferopsResourceId');
+/** What the workflow is about, e.g. `publication` or `webhook_delivery`. */
+export const OfferopsKind = keyword('OfferopsKind');
+/** Where the workflow's subject stands, e.g. a webhook delivery's `pending`, `retrying`, `succeeded` or `failed`. */
+export const OfferopsState = keyword('OfferopsState');
+/** The domain event kind a workflow is about (webhook deliveries), e.g. `offer.created`. */
+export const OfferopsEventKind = keyword('OfferopsEventKind');
+
+/** The block a journey execution is at (the last one it was at, once closed). */
+export const OfferopsStep = keyword('OfferopsStep');
+/** The conversation a workflow acts on (journey executions): how a reply finds the executions waiting for it. */
+export const OfferopsConversationId = keyword('OfferopsConversationId');
+
+export const OFFEROPS_SEARCH_ATTRIBUTES = [
+  OfferopsAccountId,
+  OfferopsEnvironment,
+  OfferopsResourceId,
+  OfferopsKind,
+  OfferopsState,
+  OfferopsEventKind,
+  OfferopsStep,
+  OfferopsConversationId,
+] as const;
+
+/** The `OfferopsKind` of each kind of workflow. */
+export type WorkflowKind =
+  | 'publication'
+  | 'reply'
+  | 'event_dispatch'
+  | 'webhook_delivery'
+  | 'webhook_cleanup'
+  | 'schedule'
+  | 'schedule_run'
+  | 'journey_execution'
+  | 'monitor'
+  | 'monitor_run';
+
+/** The typed search attributes of an offerops workflow: whose it is and what it is about. */
+export const offeropsSearchAttributes = (account: string, environment: string, resourceId: string, kind: WorkflowKind) => [
+  { key: OfferopsAccountId, value: account },
+  { key: OfferopsEnvironment, value: environment },
+  { key: OfferopsResourceId, value: resourceId },
+  { key: OfferopsKind, value: kind },
+];

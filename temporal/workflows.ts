@@ -1,0 +1,242 @@
+/**
+ * What each offerops workflow takes and returns, the memos and signal it
+ * shares with the API, and the start options of the workflows that are also
+ * started as children. `OfferopsWorkflows` is the signature of every workflow
+ * type: the typed starts (./start.ts) are checked against it, and so is the
+ * workflow code (workflows/index.ts).
+ */
+import type { WorkflowIdReusePolicy } from '@temporalio/common';
+import {
+  deliveryWorkflowId,
+  journeyExecutionWorkflowId,
+  OfferopsConversationId,
+  OfferopsEventKind,
+  offeropsSearchAttributes,
+  OfferopsState,
+  OfferopsStep,
+} from './names';
+
+export type Environment = 'live' | 'test';
+
+// --- publication ------------------------------------------------------------------
+
+/**
+ * A group a publication sends to, as its workflow needs it: its name for the
+ * summaries (null when the group was deleted) and whether its sends are paced
+ * (the group's or its channel's interval, live data only; the workflow
+ * reserves no slot for an unpaced group, and sends unpaced ones in chunks).
+ */
+export interface PublicationGroup {
+  group_id: string;
+  name: string | null;
+  paced: boolean;
+}
+
+export interface PublicationInput {
+  publication_id: string;
+  account: string;
+  environment: Environment;
+  /**
+   * The groups to send to, as the request that queued the publication found
+   * them (it moved the publication to `sending`): no beginPublication. Absent
+   * when the workflow begins on its own: a repeated request, the sweep of
+   * queued publications, a fan-out too large for the input. Never passed on
+   * to an activity.
+   */
+  groups?: PublicationGroup[];
+}
+
+// --- reply ------------------------------------------------------------------------
+
+/** Ids only: the address a reply goes to is unsealed by the send activity, never carried here. */
+export interface ReplyInput {
+  message_id: string;
+  account: string;
+  environment: Environment;
+}
+
+// --- webhook deliveries -----------------------------------------------------------
+
+export type DeliveryState = 'pending' | 'retrying' | 'succeeded' | 'failed';
+
+export interface DeliveryAttempt {
+  attempt: number;
+  at: string;
+  http_status: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+/** The memo key `delivery`: what GET /webhooks/{id}/deliveries shows of one delivery. */
+export interface DeliveryMemo {
+  webhook_id: string;
+  event_id: string;
+  event_kind: string;
+  state: DeliveryState;
+  attempts: DeliveryAttempt[];
+  next_attempt_at: string | null;
+  updated_at: string;
+}
+
+export interface DeliveryInput {
+  webhook_id: string;
+  event_id: string;
+  account: string;
+  environment: Environment;
+  /** The event's kind. */
+  event_kind: string;
+  /** The retry schedule (tests shorten it); the Standard Webhooks schedule by default. */
+  delays_ms?: number[];
+  /** The host of the webhook's URL when the event was dispatched (or redelivered), for summaries in Temporal UI. */
+  host: string;
+}
+
+export interface WebhookCleanupInput {
+  webhook_id: string;
+  account: string;
+  environment: Environment;
+}
+
+/** Start options of the delivery of `input`: its id, search attributes and first memo (pending, due now). */
+export function deliveryStartOptions(input: DeliveryInput, now: Date) {
+  const memo: DeliveryMemo = {
+    webhook_id: input.webhook_id,
+    event_id: input.event_id,
+    event_kind: input.event_kind,
+    state: 'pending',
+    attempts: [],
+    next_attempt_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  return {
+    workflowId: deliveryWorkflowId(input.webhook_id, input.event_id),
+    args: [input] as [DeliveryInput],
+    typedSearchAttributes: [
+      ...offeropsSearchAttributes(input.account, input.environment, input.webhook_id, 'webhook_delivery'),
+      { key: OfferopsState, value: memo.state },
+      { key: OfferopsEventKind, value: input.event_kind },
+    ],
+    memo: { delivery: memo },
+    staticSummary: `Deliver ${input.event_kind} ${input.event_id} to webhook ${input.webhook_id} at ${input.host}`,
+  };
+}
+
+// --- schedules and monitors -------------------------------------------------------
+
+export interface ScheduleRunInput {
+  schedule_id: string;
+  account: string;
+  environment: Environment;
+}
+
+/** What a run queued: nulls when it queued nothing because its Temporal Schedule was out of date or orphaned. */
+export interface ScheduleRunResult {
+  publication_id: string | null;
+  event_id: string | null;
+}
+
+export interface MonitorRunInput {
+  monitor_id: string;
+  account: string;
+  environment: Environment;
+}
+
+export interface MonitorRunOutcome {
+  event_id: string | null;
+  seen: number;
+  matched: number;
+  created: number;
+  published: number;
+  errors: number;
+}
+
+// --- journey executions -----------------------------------------------------------
+
+/** A block of a journey as the execution walks it (the contract's JourneyBlockInput, loosely typed for workflow code). */
+export interface ExecutionBlock {
+  id: string;
+  type: string;
+  config: Record<string, unknown>;
+  next?: string[];
+}
+
+/** Where a journey execution stands (`OfferopsState`): running, or how it ended by itself. */
+export type ExecutionState = 'running' | 'completed' | 'failed';
+
+/** The input of `journeyExecution`: the definition travels with it, so an edit of the journey never changes a running execution. */
+export interface JourneyExecutionInput {
+  journey_id: string;
+  /** The journey's version when the execution started. */
+  version: number;
+  account: string;
+  environment: Environment;
+  event: { id: string; kind: string; data: Record<string, unknown> };
+  /** The conversation and contact the event is about, when any. */
+  conversation_id: string | null;
+  contact_id: string | null;
+  blocks: ExecutionBlock[];
+}
+
+export interface ExecutionResult {
+  state: ExecutionState;
+  last_block: string;
+  error: string | null;
+}
+
+/** The memo key `execution`: what GET /journeys/{id}/executions shows besides visibility's own fields. */
+export interface ExecutionMemo {
+  event_id: string;
+  event_kind: string;
+  conversation_id: string | null;
+  version: number;
+  error: string | null;
+}
+
+/** The signal the inbound path sends to the executions of a conversation when its contact writes. */
+export const JOURNEY_REPLY_SIGNAL = 'journeyReply';
+
+/** An execution's id is never used again, not even after it closed: a redelivered event starts nothing new. */
+const REJECT_DUPLICATE: WorkflowIdReusePolicy = 'REJECT_DUPLICATE';
+
+/** Start options of the execution of `input`: its id, search attributes (running, at the trigger) and memo. */
+export function executionStartOptions(input: JourneyExecutionInput, journeyName: string) {
+  const entry = input.blocks.find((b) => b.type === 'trigger');
+  const memo: ExecutionMemo = {
+    event_id: input.event.id,
+    event_kind: input.event.kind,
+    conversation_id: input.conversation_id,
+    version: input.version,
+    error: null,
+  };
+  const name = journeyName.replace(/\s+/g, ' ').trim().slice(0, 60);
+  return {
+    workflowId: journeyExecutionWorkflowId(input.journey_id, input.event.id),
+    workflowIdReusePolicy: REJECT_DUPLICATE,
+    args: [input] as [JourneyExecutionInput],
+    typedSearchAttributes: [
+      ...offeropsSearchAttributes(input.account, input.environment, input.journey_id, 'journey_execution'),
+      { key: OfferopsState, value: 'running' satisfies ExecutionState },
+      { key: OfferopsEventKind, value: input.event.kind },
+      { key: OfferopsStep, value: entry?.id ?? '' },
+      ...(input.conversation_id ? [{ key: OfferopsConversationId, value: input.conversation_id }] : []),
+    ],
+    memo: { execution: memo },
+    staticSummary: `Journey ${input.journey_id} '${name}' v${input.version} on ${input.event.kind} ${input.event.id}`,
+  };
+}
+
+// --- every workflow type ----------------------------------------------------------
+
+/** The signature of each workflow type the worker runs, by its name. */
+export interface OfferopsWorkflows {
+  publication: (input: PublicationInput) => Promise<{ status: string }>;
+  reply: (input: ReplyInput) => Promise<{ status: 'sent' | 'failed' }>;
+  dispatchEvent: (input: { event_id: string }) => Promise<void>;
+  outboxSweep: () => Promise<{ relayed: number; dispatched: number }>;
+  webhookDelivery: (input: DeliveryInput) => Promise<{ state: DeliveryState; attempts: number }>;
+  webhookCleanup: (input: WebhookCleanupInput) => Promise<{ passes: number }>;
+  scheduleRun: (input: ScheduleRunInput) => Promise<ScheduleRunResult>;
+  monitorRun: (input: MonitorRunInput) => Promise<MonitorRunOutcome>;
+  journeyExecution: (input: JourneyExecutionInput) => Promise<ExecutionResult>;
+  retentionSweep: () => Promise<{ removed: Record<string, number> }>;
+}
