@@ -22,7 +22,7 @@ import { unseal } from '../domain/sealing';
 import { groupSlotRequest, isPaced, reserveSendSlot, slotStep, SlotRequest } from '../domain/channels/pacing';
 import type { TemplateFormat } from '../domain/templates/store';
 import { ConnectorError, connectorFor } from './connectors/index';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 /** What is sent, and how: the text, its markup, an image, the idempotency key and the slot. */
 export interface SendContent {

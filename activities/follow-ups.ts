@@ -9,7 +9,7 @@
 import { deleteTemporalSchedule } from '../domain/schedules/temporal';
 import { DomainEvent } from '../domain/events/store';
 import { startWebhookCleanup } from '../temporal/start';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 export function createFollowUps(deps: ActivityDeps): (event: DomainEvent) => Promise<void> {
   const temporal = { client: deps.temporal, taskQueue: deps.taskQueue };

@@ -20,8 +20,7 @@ import { journeysConcerned, recordProgress } from '../domain/journeys/store';
 import { DomainError } from '../domain/errors';
 import { JourneyExecutionInput } from '../temporal/workflows';
 import { checkDestination, DestinationError, pinnedLookup, ResolvedAddress } from '../domain/webhooks/destinations';
-import type { ActivityDeps } from './index';
-import { publishingDeps } from './publishing';
+import { ActivityDeps, publishingDeps } from './deps';
 
 /** Who an execution acts for and on. */
 export interface ExecutionRef {

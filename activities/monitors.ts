@@ -22,8 +22,7 @@ import {
 import { deleteMonitorSchedule, describeMonitorSchedule, nextRunOf } from '../domain/monitors/temporal';
 import { SourceError } from '../domain/monitors/feeds';
 import { MonitorRunInput } from '../temporal/workflows';
-import type { ActivityDeps } from './index';
-import { publishingDeps } from './publishing';
+import { ActivityDeps, publishingDeps } from './deps';
 
 export type { SourceResult };
 

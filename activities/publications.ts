@@ -31,7 +31,7 @@ import {
   updateDelivery,
 } from '../domain/publications/store';
 import { textForGroup } from '../domain/links/service';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 import { createChannelActivities, SendContent, SlotWait } from './channels';
 import { heartbeating } from './heartbeat';
 import { isPacedSend } from '../domain/channels/pacing';

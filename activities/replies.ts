@@ -8,7 +8,7 @@ import { Environment, Tenant } from '../domain/db';
 import { markReplyFailed, markReplySent, noteReplyError, queuedRepliesBefore } from '../domain/inbox/replies';
 import { conversations, MessageDoc, messages } from '../domain/inbox/store';
 import { startReply } from '../temporal/start';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 import { createChannelActivities, SlotWait } from './channels';
 import { heartbeating } from './heartbeat';
 import { reportInternalError, safeFailure, withSafeFailures } from './internal-errors';

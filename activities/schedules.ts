@@ -24,8 +24,7 @@ import { ScheduleRunInput, ScheduleRunResult } from '../temporal/workflows';
 import { Tenant } from '../domain/db';
 import { prepareEvent } from '../domain/events/store';
 import { getSchedule, observedFields, recordScheduleRun } from '../domain/schedules/store';
-import type { ActivityDeps } from './index';
-import { publishingDeps } from './publishing';
+import { ActivityDeps, publishingDeps } from './deps';
 
 export interface RunScheduleInput extends ScheduleRunInput {
   /** The time the run is for (Temporal's `TemporalScheduledStartTime`: the trigger time for run-now). */

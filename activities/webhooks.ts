@@ -18,7 +18,7 @@ import { getWebhook, recordDeliveryAttempt, subscribedWebhooks, saveWebhook } fr
 import { deliveriesQuery, toWebhook } from '../domain/webhooks/record';
 import { createFollowUps } from './follow-ups';
 import { reportInternalError, withSafeFailures } from './internal-errors';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 /** A 2xx within this time succeeds: connection, TLS, request and response headers, all told. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;

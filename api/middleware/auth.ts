@@ -2,17 +2,10 @@ import { Db } from 'mongodb';
 import { ErrorCode } from '../../schemas/openapi/common';
 import { Operation } from '../../schemas/operations';
 import { HttpError } from '../errors';
-import { AccountDoc, cachedApiKey, checkApiKey, KeyCheck, planHasApiAccess } from '../../domain/accounts/store';
-import { Tenant } from '../../domain/db';
-import { Credential, keyCredential } from '../../domain/developer/credentials';
+import { cachedApiKey, checkApiKey, KeyCheck, planHasApiAccess } from '../../domain/accounts/store';
+import { keyCredential } from '../../domain/developer/credentials';
 import { checkAccessToken, TOKEN_FORM } from '../../domain/developer/tokens';
-import { AppMiddleware, authOf } from './state';
-
-export interface AuthState {
-  credential: Credential;
-  account: AccountDoc;
-  tenant: Tenant;
-}
+import { AppMiddleware, AuthState, authOf } from './state';
 
 const REASONS = {
   invalid: ['invalid_api_key', 'The API key is not valid.'],

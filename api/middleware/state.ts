@@ -1,6 +1,15 @@
 import { Middleware, Next, ParameterizedContext } from 'koa';
 import { Operation } from '../../schemas/operations';
-import type { AuthState } from './auth';
+import { AccountDoc } from '../../domain/accounts/store';
+import { Tenant } from '../../domain/db';
+import { Credential } from '../../domain/developer/credentials';
+
+/** The caller auth.ts found: its credential, account and tenant. */
+export interface AuthState {
+  credential: Credential;
+  account: AccountDoc;
+  tenant: Tenant;
+}
 
 /** What the middleware chain leaves in `ctx.state`, each field set by the step named beside it. */
 export interface RequestState {

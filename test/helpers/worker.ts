@@ -7,7 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import { DefaultLogger, LogEntry, LogLevel, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE } from '../../domain/config';
-import { ActivityDeps, createActivities } from '../../activities/index';
+import type { ActivityDeps } from '../../activities/deps';
+import { createActivities } from '../../activities/index';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { stackEnv, TestApp } from './stack';
 

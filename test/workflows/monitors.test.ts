@@ -47,7 +47,7 @@ after(async () => {
   await app.close();
 });
 
-/** What the worker's activities hand runSource (activities/publishing.ts), for the tests that call it directly. */
+/** What the worker's activities hand runSource (activities/deps.ts), for the tests that call it directly. */
 const runDeps = () => ({ db: app.db, temporal: { client: app.temporal.client, taskQueue }, secretKey: secretKeyFromEnv() });
 
 let n = 0;
