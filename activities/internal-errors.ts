@@ -8,6 +8,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { ConnectorError } from '../domain/channels/connectors/types';
 
 /** What a tenant reads for a failure of ours in workflow `workflowId`. */
 export const internalErrorText = (workflowId: string): string => `internal error; quote ${workflowId}`;
@@ -21,13 +22,44 @@ export function reportInternalError(what: string, err: unknown): string {
   return internalErrorText(workflowId);
 }
 
+/** The type of the failure of a send the channel may accept later: its details hold the pause the far end asked for (ms), if any. */
+const CHANNEL_TRANSIENT = 'ChannelTransient';
+
 /**
- * `err` as the failure a tenant may read: an ApplicationFailure (the texts
- * we write deliberately, a connector's included) as it is; anything else as a
- * retryable failure carrying only the internal-error text, its cause logged.
+ * A refused send (domain/channels/send.ts) as the failure workflows/sending.ts
+ * reads: permanent ones non-retryable (`ChannelPermanent`), the others
+ * `ChannelTransient` with the pause the far end asked for; anything else as it is.
+ */
+export function channelFailure(err: unknown): unknown {
+  if (!(err instanceof ConnectorError)) return err;
+  if (err.permanent) return ApplicationFailure.nonRetryable(err.message, 'ChannelPermanent');
+  return ApplicationFailure.create({
+    message: err.message,
+    type: CHANNEL_TRANSIENT,
+    ...(err.retryAfterMs !== undefined ? { details: [err.retryAfterMs] } : {}),
+  });
+}
+
+/** `fn` with its refused sends made the failures workflows read (`channelFailure`). */
+export function withChannelFailures<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A): Promise<R> => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      throw channelFailure(err);
+    }
+  };
+}
+
+/**
+ * `err` as the failure a tenant may read: an ApplicationFailure or a refused
+ * send (the texts we write deliberately, a connector's included) as it is;
+ * anything else as a retryable failure carrying only the internal-error
+ * text, its cause logged.
  */
 export function safeFailure(what: string, err: unknown): ApplicationFailure {
-  if (err instanceof ApplicationFailure) return err;
+  const failure = channelFailure(err);
+  if (failure instanceof ApplicationFailure) return failure;
   return ApplicationFailure.retryable(reportInternalError(what, err), 'InternalError');
 }
 

@@ -9,8 +9,6 @@ import { startPublication } from '../temporal/start';
 import { PublicationGroup } from '../temporal/workflows';
 import { Environment, Tenant } from '../domain/db';
 import { prepareEvent } from '../domain/events/store';
-import { getChannel } from '../domain/channels/store';
-import { getGroups } from '../domain/groups/store';
 import { getOffer } from '../domain/offers/store';
 import { countCompleted, countDeliveriesSent, countDelivery } from '../domain/analytics/publications';
 import {
@@ -32,10 +30,10 @@ import {
 } from '../domain/publications/store';
 import { textForGroup } from '../domain/links/service';
 import type { ActivityDeps } from './deps';
-import { createChannelActivities, SendContent, SlotWait } from './channels';
+import { reserveGroupSlot, SendContent, sendToGroup, sendToGroups, SlotWait } from '../domain/channels/send';
+import { publicationGroups } from '../domain/publications/targets';
 import { heartbeating } from './heartbeat';
-import { isPacedSend } from '../domain/channels/pacing';
-import { reportInternalError, safeFailure, withSafeFailures } from './internal-errors';
+import { reportInternalError, safeFailure, withChannelFailures, withSafeFailures } from './internal-errors';
 
 interface Ref {
   publication_id: string;
@@ -96,7 +94,7 @@ interface Completion extends Ref {
   recorded: number;
 }
 
-export type { SentRecord };
+export type { SentRecord, SlotWait };
 
 /** What one send to a group did: the gateway's message id (null when it gives none, or when an earlier attempt had sent it). */
 export interface GroupSendResult {
@@ -138,7 +136,6 @@ const sendContent = (publication: Content, groupId: string, slot: string | null)
 const CONTENT_CACHE_SIZE = 256;
 
 export function createPublicationActivities(deps: ActivityDeps) {
-  const channels = createChannelActivities(deps);
   const eventDeps = { db: deps.db, temporal: { client: deps.temporal, taskQueue: deps.taskQueue } };
   const contents = new Map<string, Promise<Content>>();
 
@@ -242,31 +239,16 @@ export function createPublicationActivities(deps: ActivityDeps) {
         : (await deliveriesOfPublication(deps.db, tenant, publication))
             .filter((d) => d.status !== 'sent' && d.status !== 'failed')
             .map((d) => d.group_id);
-      const groups = await getGroups(deps.db, tenant, pending);
-      // Pacing needs each channel's interval (a handful of channels however many groups).
-      const channelIds = tenant.env === 'live' ? new Set([...groups.values()].flatMap((g) => (g.channel_id ? [g.channel_id] : []))) : [];
-      const channels = new Map(await Promise.all([...channelIds].map(async (id) => [id, await getChannel(deps.db, tenant, id)] as const)));
-      return pending.map((group_id) => {
-        const group = groups.get(group_id);
-        const channel = group?.channel_id ? channels.get(group.channel_id) : undefined;
-        // A deleted group or channel counts as paced: its reservation fails it as before.
-        const paced = !group || channel === null || isPacedSend(tenant.env, group, channel ?? null);
-        return { group_id, name: group?.name ?? null, paced };
-      });
+      return publicationGroups(deps.db, tenant, pending);
     },
 
     /**
      * The earliest time, at or after `not_before`, this group may receive a
      * message (pacing per group and per channel), reserved; null when its sends are not paced.
      */
-    async reserveDeliverySlot(r: GroupRef & { not_before?: string }): Promise<string | null> {
-      return channels.reserveSendSlot({
-        account: r.account,
-        environment: r.environment,
-        groupId: r.group_id,
-        ...(r.not_before ? { notBefore: r.not_before } : {}),
-      });
-    },
+    reserveDeliverySlot: withChannelFailures((r: GroupRef & { not_before?: string }): Promise<string | null> =>
+      reserveGroupSlot(deps, tenantOf(r), r.group_id, r.not_before),
+    ),
 
     async markDeliveryWaiting(r: GroupRef): Promise<void> {
       await updateDelivery(deps.db, tenantOf(r), r.publication_id, r.group_id, { status: 'waiting' });
@@ -276,7 +258,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
      * One attempt to send the publication to one group; every attempt is
      * counted on the delivery, and its error recorded there. The tenant reads
      * that error: a channel's own (an ApplicationFailure made from a
-     * ConnectorError, activities/channels.ts) as it is, anything else as the
+     * ConnectorError, domain/channels/send.ts) as it is, anything else as the
      * internal-error text, its cause logged. Returns the gateway's message id
      * and the outcome, which the workflow's history shows; or the slot to wait
      * for when the send's own had passed (no attempt: nothing was sent).
@@ -293,12 +275,12 @@ export function createPublicationActivities(deps: ActivityDeps) {
           // The publication's content and the group (in sendToGroup) are read side by side. A send that completes the
           // publication reads it whole (the completion's read: one that completed it before shows `completed_at`).
           const whole = r.complete ? mustGetPublication(deps, r) : undefined;
-          const sent = await channels.sendToGroup({
-            account: r.account,
-            environment: r.environment,
-            groupId: r.group_id,
-            content: (whole ?? contentOf(r)).then((publication) => sendContent(publication, r.group_id, r.slot)),
-          });
+          const sent = await sendToGroup(
+            deps,
+            tenant,
+            r.group_id,
+            (whole ?? contentOf(r)).then((publication) => sendContent(publication, r.group_id, r.slot)),
+          );
           if (sent.outcome === 'wait') {
             // Not sent: the delivery waits again, this attempt not counted.
             if (delivery) await updateDelivery(deps.db, tenant, r.publication_id, r.group_id, { status: 'waiting', attempts: r.attempt - 1 });
@@ -350,12 +332,7 @@ export function createPublicationActivities(deps: ActivityDeps) {
       const content = contentOf(r);
       // Alive while its sends are under way: a chunk lost with its worker is tried again after the heartbeat timeout.
       const sends = await heartbeating(() =>
-        channels.sendToGroups({
-          account: r.account,
-          environment: r.environment,
-          groupIds: r.group_ids,
-          content: async (group_id) => sendContent(await content, group_id, null),
-        }),
+        sendToGroups(deps, tenantOf(r), r.group_ids, async (group_id) => sendContent(await content, group_id, null)),
       );
       return sends.map((send, i): ChunkSendResult => {
         const group_id = r.group_ids[i]!;

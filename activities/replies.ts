@@ -1,6 +1,6 @@
 /**
  * The activities of the reply workflow: pacing on the conversation's
- * channel, the send (the thread's address unsealed in activities/channels.ts
+ * channel, the send (the thread's address unsealed in domain/channels/send.ts
  * right before the request), and the message's final state with its event.
  */
 import { ApplicationFailure } from '@temporalio/common';
@@ -9,7 +9,8 @@ import { markReplyFailed, markReplySent, noteReplyError, queuedRepliesBefore } f
 import { conversations, MessageDoc, messages } from '../domain/inbox/store';
 import { startReply } from '../temporal/start';
 import type { ActivityDeps } from './deps';
-import { createChannelActivities, SlotWait } from './channels';
+import { ConnectorError } from '../domain/channels/connectors/types';
+import { reserveConversationSlot, sendToConversation, SlotWait } from '../domain/channels/send';
 import { heartbeating } from './heartbeat';
 import { reportInternalError, safeFailure, withSafeFailures } from './internal-errors';
 import type { GroupSendResult } from './publications';
@@ -23,7 +24,6 @@ interface ReplyRef {
 const tenantOf = (r: ReplyRef): Tenant => ({ accountId: r.account, env: r.environment });
 
 export function createReplyActivities(deps: ActivityDeps) {
-  const channels = createChannelActivities(deps);
   const domainDeps = { db: deps.db, temporal: { client: deps.temporal, taskQueue: deps.taskQueue } };
 
   async function mustGetMessage(r: ReplyRef): Promise<MessageDoc> {
@@ -36,13 +36,12 @@ export function createReplyActivities(deps: ActivityDeps) {
     /** The earliest time, at or after `not_before`, the reply may go on its conversation's channel, reserved; null when it is not paced. */
     reserveReplySlot: withSafeFailures('reserving a reply slot', async (r: ReplyRef & { not_before?: string }): Promise<string | null> => {
       const message = await mustGetMessage(r);
-      return channels.reserveConversationSlot({
-        account: r.account,
-        environment: r.environment,
-        conversationId: message.conversation_id,
-        channelId: message.channel_id,
-        ...(r.not_before ? { notBefore: r.not_before } : {}),
-      });
+      return reserveConversationSlot(
+        deps,
+        tenantOf(r),
+        { conversationId: message.conversation_id, channelId: message.channel_id },
+        r.not_before,
+      );
     }),
 
     /**
@@ -60,13 +59,9 @@ export function createReplyActivities(deps: ActivityDeps) {
           const message = await mustGetMessage(r);
           if (message.status !== 'queued') return { outcome: 'sent_before', message_id: null }; // finished by an attempt whose completion was lost
           const conversation = await conversations(deps.db, tenant).findById(message.conversation_id);
-          if (!conversation) throw ApplicationFailure.nonRetryable('the conversation no longer exists', 'ChannelPermanent');
-          const sent = await channels.sendToConversation({
-            account: r.account,
-            environment: r.environment,
-            conversationId: conversation._id,
-            channelId: message.channel_id,
-            addressId: conversation.address_id,
+          if (!conversation) throw new ConnectorError('the conversation no longer exists', true);
+          const target = { conversationId: conversation._id, channelId: message.channel_id, addressId: conversation.address_id };
+          const sent = await sendToConversation(deps, tenant, target, {
             text: message.text ?? '',
             ...(message.format ? { format: message.format } : {}),
             imageUrl: message.media_urls[0] ?? null,

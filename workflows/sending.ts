@@ -6,7 +6,7 @@
  * for it when the target is paced) while attempts remain.
  */
 import { ActivityFailure, ActivityOptions, ApplicationFailure, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
-import type { SlotWait } from '../activities/channels';
+import type { SlotWait } from '../activities/publications';
 import { msBeforeSlot, retryPauseMs, spoken, WAKE_EARLY_MS, wakeEarlier } from './send-timing';
 
 /**

@@ -66,24 +66,6 @@ function layout(slot: SlotRequest): { width: number; groupCells: number; channel
 /** Whether sends of this group on this channel are paced at all. */
 export const isPaced = (slot: SlotRequest): boolean => layout(slot) !== null;
 
-/** What paces sends to a group (its interval) on its channel (its id and interval; null when it has none). */
-export const groupSlotRequest = (
-  group: { _id: string; min_interval_ms?: number | null },
-  channel: { id: string; minIntervalMs: number } | null,
-): SlotRequest => ({
-  groupId: group._id,
-  groupIntervalMs: group.min_interval_ms ?? 0,
-  channelId: channel?.id ?? null,
-  channelIntervalMs: channel?.minIntervalMs ?? 0,
-});
-
-/** Whether sends to a group on its channel (its record, null when none) are paced: live data with a group or channel interval. */
-export const isPacedSend = (
-  env: 'live' | 'test',
-  group: { _id: string; min_interval_ms?: number | null },
-  channel: { _id: string; min_interval_ms?: number | null } | null,
-): boolean => env === 'live' && isPaced(groupSlotRequest(group, channel && { id: channel._id, minIntervalMs: channel.min_interval_ms ?? 0 }));
-
 /**
  * Where a send stands against its slot at `now`: `wait` ms before it may
  * start, `go`, or `late` by ms (past its window: it must not send in this slot).

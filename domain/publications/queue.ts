@@ -9,20 +9,17 @@ import { Db } from 'mongodb';
 import { AfterAnswer } from '../after-answer';
 import { startPublication, TemporalDeps } from '../../temporal/start';
 import { PublicationGroup } from '../../temporal/workflows';
-import { conflict, invalid, notFound, unknownReference } from '../errors';
+import { conflict, invalid, notFound } from '../errors';
 import { commitEvent } from '../events/commit';
 import { derivedId, newId } from '../ids';
 import { renderOfferForSend } from '../templates/render';
 import { LINK_CODE_PLACEHOLDER, shortUrlOf, trackedLinksFor } from '../links/service';
 import { Tenant } from '../db';
-import { getChannel } from '../channels/store';
-import { isPacedSend } from '../channels/pacing';
 import { prepareEvent } from '../events/store';
-import { activeGroupBatches, getGroup, GroupDoc } from '../groups/store';
+import { GroupDoc } from '../groups/store';
 import { getOffer } from '../offers/store';
 import { couponStatus, getCoupon } from '../coupons/store';
 import {
-  countDeliveriesByGroup,
   DeliveryDoc,
   queuedDeliveries,
   deliveriesOfPublication,
@@ -33,7 +30,7 @@ import {
   noteInFlight,
   PublicationDoc,
 } from './store';
-import { getSegment, SegmentDoc } from '../segments/store';
+import { publicationGroups, publicationTargets } from './targets';
 import { countQueued } from '../analytics/publications';
 import { sourceOf } from '../analytics/sources';
 
@@ -106,56 +103,6 @@ export async function publicationRecord(db: Db, tenant: Tenant, p: PublicationDo
 /** What the request that queued `p` answers: the publication as recorded, its deliveries queued (not read back). */
 export const queuedRecord = (p: PublicationDoc): Record<string, unknown> => toPublication(p, queuedDeliveries(p));
 
-/** A group can receive publications when it is active and (for live data) connected to a channel. */
-function sendable(tenant: Tenant, g: GroupDoc): boolean {
-  return g.active && (tenant.env === 'test' || g.channel_id !== null);
-}
-
-/**
- * How far back `least_loaded` looks: a group's load is the number of
- * deliveries queued to it in the last 24 hours, whatever their outcome. A
- * day is one full posting cycle of a group's audience (and the span chat
- * platforms' volume limits care about), so a group is not favoured merely
- * because its last send was a few hours ago, and a busy week long past does
- * not count against it. Queued rather than sent: publications queued back to
- * back spread at once, and a group whose sends fail does not draw them all.
- */
-export const LEAST_LOADED_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/** The groups a segment publication goes to, by the segment's distribution, `_id` ascending (every group, however many). */
-async function segmentTargets(db: Db, tenant: Tenant, segment: SegmentDoc): Promise<GroupDoc[]> {
-  const groups: GroupDoc[] = [];
-  for await (const batch of activeGroupBatches(db, tenant, segment._id)) groups.push(...batch.filter((g) => sendable(tenant, g)));
-  if (!groups.length || segment.distribution === 'broadcast') return groups;
-  const ids = groups.map((g) => g._id);
-  if (segment.distribution === 'round_robin') {
-    // Turns: every delivery ever made to the segment's groups moves the turn on by one.
-    let total = 0;
-    for (const n of (await countDeliveriesByGroup(db, tenant, ids)).values()) total += n;
-    return [groups[total % groups.length]!];
-  }
-  // least_loaded: the fewest deliveries queued within the window; ties go to the lowest id.
-  const recent = await countDeliveriesByGroup(db, tenant, ids, new Date(Date.now() - LEAST_LOADED_WINDOW_MS));
-  return [groups.reduce((best, g) => ((recent.get(g._id) ?? 0) < (recent.get(best._id) ?? 0) ? g : best))];
-}
-
-async function destination(db: Db, tenant: Tenant, input: PublishInput): Promise<{ groups: GroupDoc[]; segment: SegmentDoc | null }> {
-  // The request schemas require exactly one (publish, schedules, monitors, journeys): another input is a bug of the caller.
-  if ((input.group_id === null) === (input.segment_id === null)) throw new Error('a publication needs exactly one of group_id, segment_id');
-  if (input.group_id) {
-    const group = await getGroup(db, tenant, input.group_id);
-    if (!group) throw unknownReference('group_id', 'group', input.group_id);
-    if (!group.active) throw conflict('destination_unavailable', 'The group is inactive; activate it before publishing to it.');
-    if (!sendable(tenant, group)) throw conflict('destination_unavailable', 'The group is not connected to a channel.');
-    return { groups: [group], segment: group.segment_id ? await getSegment(db, tenant, group.segment_id) : null };
-  }
-  const segment = await getSegment(db, tenant, input.segment_id!);
-  if (!segment) throw unknownReference('segment_id', 'segment', input.segment_id!);
-  const groups = await segmentTargets(db, tenant, segment);
-  if (!groups.length) throw conflict('destination_unavailable', 'The segment has no active, connected group to publish to.');
-  return { groups, segment };
-}
-
 /** Refuses to publish an offer whose registered coupon no longer works (409 naming the coupon). */
 async function checkCoupon(db: Db, tenant: Tenant, couponId: string): Promise<void> {
   const coupon = await getCoupon(db, tenant, couponId);
@@ -188,19 +135,14 @@ const idempotentId = (tenant: Tenant, key: string): string => derivedId('pub', t
  */
 export const INPUT_GROUPS_MAX_CHARS = 256 * 1024;
 
-/**
- * The groups as the publication's workflow needs them (names; pacing: a live
- * group's or its channel's interval, each channel read once), or undefined
- * when they would make its input too large.
- */
+/** The groups as the publication's workflow needs them, or undefined when they would make its input too large. */
 async function workflowGroups(db: Db, tenant: Tenant, groups: GroupDoc[]): Promise<PublicationGroup[] | undefined> {
-  const channelIds = tenant.env === 'live' ? new Set(groups.flatMap((g) => (g.channel_id ? [g.channel_id] : []))) : [];
-  const channels = new Map(await Promise.all([...channelIds].map(async (id) => [id, await getChannel(db, tenant, id)] as const)));
-  const out = groups.map((g): PublicationGroup => {
-    const channel = g.channel_id ? channels.get(g.channel_id) : undefined;
-    // A deleted channel counts as paced: the send's reservation fails it, as beginPublication does.
-    return { group_id: g._id, name: g.name, paced: channel === null || isPacedSend(tenant.env, g, channel ?? null) };
-  });
+  const out = await publicationGroups(
+    db,
+    tenant,
+    groups.map((g) => g._id),
+    new Map(groups.map((g) => [g._id, g])),
+  );
   return JSON.stringify(out).length <= INPUT_GROUPS_MAX_CHARS ? out : undefined;
 }
 
@@ -220,7 +162,7 @@ export async function queuePublication(
   // The reads that need nothing of one another side by side: the offer, an existing publication of the same
   // request, and a single group's destination (a segment's is chosen after the checks: it counts deliveries).
   // Each is checked in the order the request's errors are given.
-  const single = input.group_id !== null ? settledLater(destination(db, tenant, input)) : null;
+  const single = input.group_id !== null ? settledLater(publicationTargets(db, tenant, input)) : null;
   const [offer, existing] = await Promise.all([
     input.offer_id ? getOffer(db, tenant, input.offer_id) : null,
     input.idempotency_key
@@ -248,7 +190,7 @@ export async function queuePublication(
     return { publication: existing, created: false };
   }
 
-  const { groups, segment } = await (single ?? destination(db, tenant, input));
+  const { groups, segment } = await (single ?? publicationTargets(db, tenant, input));
   const now = new Date();
   const id = input.idempotency_key ? idempotentId(tenant, input.idempotency_key) : newId('pub', now.getTime());
   // One tracked link per group (one insertMany), so each click names its publication and group; the text carries

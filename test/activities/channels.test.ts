@@ -1,11 +1,13 @@
 /**
- * The channel activities on real data: groups and channels in MongoDB, sends
- * to a local gateway of our http protocol (a real HTTP server).
+ * Sends to a group as the activities make them (domain/channels/send.ts, its
+ * refusals as the failures workflows read) on real data: groups and channels
+ * in MongoDB, sends to a local gateway of our http protocol (a real HTTP server).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
-import { createChannelActivities } from '../../activities/channels';
+import { withChannelFailures } from '../../activities/internal-errors';
+import { reserveGroupSlot, SendContent, sendToGroup } from '../../domain/channels/send';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { createChannel } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
@@ -16,18 +18,30 @@ import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 const TOKEN = 'gw-activity-token';
 let app: TestApp;
 let gateway: FakeGateway;
-let activities: ReturnType<typeof createChannelActivities>;
+let activities: ReturnType<typeof channelSends>;
 let n = 0;
 
 before(async () => {
   app = await startTestApp();
   gateway = await startFakeGateway({ token: TOKEN });
-  activities = createChannelActivities({ db: app.db, temporal: app.temporal.client, secretKey: secretKeyFromEnv() });
+  activities = channelSends({ db: app.db, secretKey: secretKeyFromEnv() });
 });
 after(async () => {
   await gateway.close();
   await app.close();
 });
+
+/** A send to a group and a reservation of its slot, as the activities make them. */
+type Target = { account: string; environment: 'live' | 'test'; groupId: string };
+function channelSends(deps: { db: typeof app.db; secretKey: Buffer }) {
+  const tenantOf = (t: Target) => ({ accountId: t.account, env: t.environment });
+  return {
+    sendToGroup: withChannelFailures((input: Target & SendContent) => sendToGroup(deps, tenantOf(input), input.groupId, input)),
+    reserveSendSlot: withChannelFailures((input: Target & { notBefore?: string }) =>
+      reserveGroupSlot(deps, tenantOf(input), input.groupId, input.notBefore),
+    ),
+  };
+}
 
 /** An account of `env` with an http channel to the gateway and one group on it. */
 async function connected(opts: { env?: 'live' | 'test'; groupIntervalMs?: number; channelIntervalMs?: number; token?: string } = {}) {

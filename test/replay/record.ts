@@ -39,7 +39,7 @@ function fakeActivities() {
     async markDeliveryWaiting() {},
     async deliverToGroup(r: { group_id: string; attempt: number }) {
       if (r.group_id === 'grp_bad') throw ApplicationFailure.nonRetryable('refused', 'ChannelPermanent');
-      // The paced group's first send wakes too late for its slot and waits for the next (activities/channels.ts).
+      // The paced group's first send wakes too late for its slot and waits for the next (domain/channels/send.ts).
       if (r.group_id === 'grp_paced' && first('grp_paced late')) return { outcome: 'wait', slot: laterSlot(), late_ms: 1500 };
       // The flaky group, sent alone after its chunk, fails once more and is tried again.
       if (r.group_id === 'grp_flaky' && first('grp_flaky alone')) throw ApplicationFailure.create({ message: '503', type: 'ChannelTransient' });

@@ -22,8 +22,8 @@ import {
 import { accountSummaries, keySummaries } from '../../domain/accounts/admin';
 import { Environment, Tenant } from '../../domain/db';
 import { CHANNEL_TYPES, ChannelType, channelForSend, getChannel } from '../../domain/channels/store';
-import { setTelegramWebhook } from '../../activities/connectors/telegram';
-import { ConnectorError } from '../../activities/connectors/types';
+import { setTelegramWebhook } from '../../domain/channels/connectors/telegram';
+import { ConnectorError } from '../../domain/channels/connectors/types';
 import { changeChannel, connectChannel, listChannelSummaries, removeChannel, rotateInboundSecret } from '../../domain/channels/service';
 import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGroups, removeOperatorGroup } from '../../domain/groups/admin';
 import { listOperatorCollections, removeCollection, setCollection } from '../../domain/store/admin';

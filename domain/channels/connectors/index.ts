@@ -8,7 +8,7 @@
  * - `sandbox`: test environment: recorded, not sent (sandbox.ts).
  */
 import { Db } from 'mongodb';
-import { ChannelConfig } from '../../domain/channels/store';
+import { ChannelConfig } from '../store';
 import { httpConnector } from './http';
 import { DEFAULT_TIMEOUT_MS } from './post';
 import { sandboxConnector } from './sandbox';

@@ -1,6 +1,6 @@
 /** What test-environment sends use: the message is recorded once per idempotency key, never delivered. */
 import { Db } from 'mongodb';
-import { recordSandboxMessage } from '../../domain/channels/sandbox';
+import { recordSandboxMessage } from '../sandbox';
 import { Connector } from './types';
 
 export function sandboxConnector(db: Db): Connector {

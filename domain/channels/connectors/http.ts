@@ -5,7 +5,7 @@
  * deduplicate on `idempotency_key`: a send whose answer was lost is repeated
  * with the same key.
  */
-import { ChannelConfig } from '../../domain/channels/store';
+import { ChannelConfig } from '../store';
 import { postJson, retryAfterMs, transientStatus } from './post';
 import { Connector, ConnectorError } from './types';
 

@@ -15,7 +15,7 @@
  * the worker killed mid-request, a timeout after Telegram accepted it — may
  * reach the chat twice.
  */
-import { ChannelConfig, TELEGRAM_API } from '../../domain/channels/store';
+import { ChannelConfig, TELEGRAM_API } from '../store';
 import { asObject, postJson, retryAfterMs, transientStatus } from './post';
 import { Connector, ConnectorError, OutboundMessage } from './types';
 

@@ -1,5 +1,5 @@
 /** The one interface every channel connector implements. */
-import type { TemplateFormat } from '../../domain/templates/store';
+import type { TemplateFormat } from '../../templates/store';
 
 export interface OutboundMessage {
   /** The destination address (a JID, a chat id). */

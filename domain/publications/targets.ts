@@ -1,0 +1,152 @@
+/**
+ * Where a publication goes and how each of its sends is paced, in one place:
+ * the groups a publish names (the API, schedule runs, monitors and journeys
+ * all publish through queuePublication), the groups its workflow is given
+ * (name, paced or not), and what a send checks of its group and channel
+ * before the channel is asked (domain/channels/send.ts).
+ */
+import { Db } from 'mongodb';
+import { PublicationGroup } from '../../temporal/workflows';
+import { ConnectorError } from '../channels/connectors/types';
+import { isPaced, SlotRequest } from '../channels/pacing';
+import { ChannelDoc, getChannel } from '../channels/store';
+import { Tenant } from '../db';
+import { conflict, unknownReference } from '../errors';
+import { activeGroupBatches, getGroup, getGroups, GroupDoc } from '../groups/store';
+import { getSegment, SegmentDoc } from '../segments/store';
+import { countDeliveriesByGroup } from './store';
+
+// --- which groups -----------------------------------------------------------------
+
+/** A group can receive publications when it is active and (for live data) connected to a channel. */
+export const canReceive = (tenant: Tenant, group: GroupDoc): boolean => group.active && (tenant.env === 'test' || group.channel_id !== null);
+
+/**
+ * How far back `least_loaded` looks: a group's load is the number of
+ * deliveries queued to it in the last 24 hours, whatever their outcome. A
+ * day is one full posting cycle of a group's audience (and the span chat
+ * platforms' volume limits care about), so a group is not favoured merely
+ * because its last send was a few hours ago, and a busy week long past does
+ * not count against it. Queued rather than sent: publications queued back to
+ * back spread at once, and a group whose sends fail does not draw them all.
+ */
+export const LEAST_LOADED_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** The groups a segment publication goes to, by the segment's distribution, `_id` ascending (every group, however many). */
+async function segmentTargets(db: Db, tenant: Tenant, segment: SegmentDoc): Promise<GroupDoc[]> {
+  const groups: GroupDoc[] = [];
+  for await (const batch of activeGroupBatches(db, tenant, segment._id)) groups.push(...batch.filter((g) => canReceive(tenant, g)));
+  if (!groups.length || segment.distribution === 'broadcast') return groups;
+  const ids = groups.map((g) => g._id);
+  if (segment.distribution === 'round_robin') {
+    // Turns: every delivery ever made to the segment's groups moves the turn on by one.
+    let total = 0;
+    for (const n of (await countDeliveriesByGroup(db, tenant, ids)).values()) total += n;
+    return [groups[total % groups.length]!];
+  }
+  // least_loaded: the fewest deliveries queued within the window; ties go to the lowest id.
+  const recent = await countDeliveriesByGroup(db, tenant, ids, new Date(Date.now() - LEAST_LOADED_WINDOW_MS));
+  return [groups.reduce((best, g) => ((recent.get(g._id) ?? 0) < (recent.get(best._id) ?? 0) ? g : best))];
+}
+
+/** The groups a publication to `destination` (a group, or a segment) goes to, and the segment; 400 or 409 when there are none. */
+export async function publicationTargets(
+  db: Db,
+  tenant: Tenant,
+  destination: { group_id: string | null; segment_id: string | null },
+): Promise<{ groups: GroupDoc[]; segment: SegmentDoc | null }> {
+  // The request schemas require exactly one (publish, schedules, monitors, journeys): another input is a bug of the caller.
+  if ((destination.group_id === null) === (destination.segment_id === null)) {
+    throw new Error('a publication needs exactly one of group_id, segment_id');
+  }
+  if (destination.group_id) {
+    const group = await getGroup(db, tenant, destination.group_id);
+    if (!group) throw unknownReference('group_id', 'group', destination.group_id);
+    if (!group.active) throw conflict('destination_unavailable', 'The group is inactive; activate it before publishing to it.');
+    if (!canReceive(tenant, group)) throw conflict('destination_unavailable', 'The group is not connected to a channel.');
+    return { groups: [group], segment: group.segment_id ? await getSegment(db, tenant, group.segment_id) : null };
+  }
+  const segment = await getSegment(db, tenant, destination.segment_id!);
+  if (!segment) throw unknownReference('segment_id', 'segment', destination.segment_id!);
+  const groups = await segmentTargets(db, tenant, segment);
+  if (!groups.length) throw conflict('destination_unavailable', 'The segment has no active, connected group to publish to.');
+  return { groups, segment };
+}
+
+// --- which channel, paced or not --------------------------------------------------
+
+/** The channel a send to `group` goes through: its own for live data; none (the sandbox) in the test environment. */
+export const channelIdOf = (tenant: Tenant, group: GroupDoc): string | null => (tenant.env === 'live' ? group.channel_id : null);
+
+/** Each channel the sends to `groups` go through (channelIdOf), read once with `read`: null for one that is gone. */
+export async function channelsOf<C>(
+  tenant: Tenant,
+  groups: Iterable<GroupDoc>,
+  read: (channelId: string) => Promise<C | null>,
+): Promise<Map<string, C | null>> {
+  const ids = new Set([...groups].flatMap((g) => channelIdOf(tenant, g) ?? []));
+  return new Map(await Promise.all([...ids].map(async (id) => [id, await read(id)] as const)));
+}
+
+/** A channel's pacing: its id and interval. */
+export const pacingOf = (channel: ChannelDoc): { id: string; minIntervalMs: number } => ({
+  id: channel._id,
+  minIntervalMs: channel.min_interval_ms ?? 0,
+});
+
+/** What paces sends to `group` (its interval) on `channel` (its id and interval; null when the send goes through none). */
+export const slotRequestOf = (group: GroupDoc, channel: { id: string; minIntervalMs: number } | null): SlotRequest => ({
+  groupId: group._id,
+  groupIntervalMs: group.min_interval_ms ?? 0,
+  channelId: channel?.id ?? null,
+  channelIntervalMs: channel?.minIntervalMs ?? 0,
+});
+
+/**
+ * The groups `groupIds` as a publication's workflow needs them, in that
+ * order: the name, and whether sends are paced (live data with a group or
+ * channel interval). A group or channel that is gone counts as paced: the
+ * reservation of its slot refuses it. `read`: the groups when already read.
+ */
+export async function publicationGroups(db: Db, tenant: Tenant, groupIds: string[], read?: Map<string, GroupDoc>): Promise<PublicationGroup[]> {
+  const groups = read ?? (await getGroups(db, tenant, groupIds));
+  // A handful of channels however many groups.
+  const channels = await channelsOf(tenant, groups.values(), (id) => getChannel(db, tenant, id));
+  const paced = (group: GroupDoc): boolean => {
+    const channelId = channelIdOf(tenant, group);
+    const channel = channelId ? channels.get(channelId) : undefined;
+    if (channel === null) return true;
+    return tenant.env === 'live' && isPaced(slotRequestOf(group, channel ? pacingOf(channel) : null));
+  };
+  return groupIds.map((group_id) => {
+    const group = groups.get(group_id);
+    return { group_id, name: group?.name ?? null, paced: !group || paced(group) };
+  });
+}
+
+// --- what a send checks -----------------------------------------------------------
+
+/** A send refused for good, before the channel is asked. */
+const refused = (message: string) => new ConnectorError(message, true);
+
+/**
+ * A group to send to and its channel as read (undefined: not read, as for a
+ * group that goes through none, channelIdOf): a missing group, or one whose
+ * channel is gone, is refused.
+ */
+export function sendTarget<C>(
+  tenant: Tenant,
+  group: GroupDoc | null | undefined,
+  channel: C | null | undefined,
+): { group: GroupDoc; channel: C | null } {
+  if (!group) throw refused('the group no longer exists');
+  if (!channelIdOf(tenant, group)) return { group, channel: null };
+  if (!channel) throw refused("the group's channel no longer exists");
+  return { group, channel };
+}
+
+/** What a send checks last: the group is active, and for live data connected to a channel. */
+export function checkSendable(tenant: Tenant, group: GroupDoc, channel: unknown): void {
+  if (!group.active) throw refused('the group is inactive');
+  if (tenant.env === 'live' && !channel) throw refused('the group is not connected to a channel');
+}
