@@ -1,8 +1,14 @@
-/** What the activities are given: the worker's connections and settings (worker/main.ts builds them). */
+/**
+ * What the activities are given: the worker's connections and settings
+ * (worker/main.ts builds them), and the views of them the domain takes.
+ */
 import { Client } from '@temporalio/client';
 import { Db } from 'mongodb';
 import { AfterAnswer } from '../domain/after-answer';
 import type { PublishingDeps } from '../domain/publications/queue';
+import { PublicationContents, SendingDeps } from '../domain/publications/sending';
+import { DomainDeps } from '../domain/resource';
+import { reportInternalError } from './failures';
 
 export interface ActivityDeps {
   db: Db;
@@ -36,6 +42,15 @@ export interface ActivityDeps {
   afterAnswer?: AfterAnswer;
 }
 
+/** What each activity is handed: the worker's deps and what the worker keeps for its life (createActivities makes it once). */
+export interface ActivityContext extends ActivityDeps {
+  /** The contents of the publications this worker sends, each read once. */
+  contents: PublicationContents;
+}
+
+/** The database and Temporal as the domain takes them. */
+export const domainDeps = (deps: ActivityDeps): DomainDeps => ({ db: deps.db, temporal: { client: deps.temporal, taskQueue: deps.taskQueue } });
+
 /**
  * What every activity that queues a publication (a schedule's run, a
  * monitor's automation, a journey's publish block) hands `queuePublication`:
@@ -43,9 +58,17 @@ export interface ActivityDeps {
  * an integration for is sent with its tracked link per group whoever started it.
  */
 export const publishingDeps = (deps: ActivityDeps): PublishingDeps => ({
-  db: deps.db,
-  temporal: { client: deps.temporal, taskQueue: deps.taskQueue },
+  ...domainDeps(deps),
   secretKey: deps.secretKey,
   ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
   ...(deps.shortLinkHosts ? { shortLinkHosts: deps.shortLinkHosts } : {}),
+});
+
+/** What a publication's send steps take: failures that must not fail a step go to the activity's log. */
+export const sendingDeps = (ctx: ActivityContext): SendingDeps => ({
+  ...domainDeps(ctx),
+  secretKey: ctx.secretKey,
+  contents: ctx.contents,
+  report: (what, err) => void reportInternalError(what, err),
+  ...(ctx.afterAnswer ? { afterAnswer: ctx.afterAnswer } : {}),
 });

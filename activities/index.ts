@@ -1,6 +1,9 @@
 /**
  * Side effects of the workflows. `createActivities(deps)` closes over the
- * connections the worker made (./deps.ts); workflows import only the `Activities` type.
+ * connections the worker made (./deps.ts); workflows import only the
+ * `Activities` type. The activities of publications and replies are one
+ * exported function each, taking the worker's context first: bound here,
+ * the domain's refusals turned into the failures workflows read.
  */
 import { dispatch } from '../domain/events/commit';
 import { markDispatched, relayAllOutboxes, undispatchedEvents } from '../domain/events/store';
@@ -10,20 +13,31 @@ import { REQUEST_LOG_RETENTION_MS, sweepRequestLogs } from '../domain/developer/
 import { sweepIdempotencyKeys } from '../domain/developer/idempotency';
 import { EXPIRED_TOKEN_KEPT_MS, sweepExpiredTokens } from '../domain/developer/tokens';
 import { sweepOldBuckets } from '../domain/analytics/buckets';
-import { ActivityDeps } from './deps';
+import { resumeQueuedReplies } from '../domain/inbox/delivery';
+import { PublicationContents, resumeQueuedPublications } from '../domain/publications/sending';
+import { ActivityContext, ActivityDeps, domainDeps, sendingDeps } from './deps';
+import { withActivityFailures } from './failures';
 import { createJourneyActivities } from './journeys';
 import { createMonitorActivities } from './monitors';
-import { createPublicationActivities } from './publications';
-import { createReplyActivities } from './replies';
+import * as publications from './publications';
+import * as replies from './replies';
 import { createScheduleActivities } from './schedules';
 import { createWebhookActivities } from './webhooks';
 
+type Activity = (ctx: ActivityContext, ...args: never[]) => Promise<unknown>;
+type Bound<F> = F extends (ctx: ActivityContext, ...args: infer A) => Promise<infer R> ? (...args: A) => Promise<R> : never;
+
+/** The activities of `module`, `ctx` bound as their first argument. */
+function bind<M extends Record<string, Activity>>(ctx: ActivityContext, module: M): { [K in keyof M]: Bound<M[K]> } {
+  const bound = Object.entries(module).map(([name, activity]) => [name, withActivityFailures((...args: never[]) => activity(ctx, ...args))]);
+  return Object.fromEntries(bound) as { [K in keyof M]: Bound<M[K]> };
+}
+
 export function createActivities(deps: ActivityDeps) {
-  const publications = createPublicationActivities(deps);
-  const replies = createReplyActivities(deps);
+  const ctx: ActivityContext = { ...deps, contents: new PublicationContents() };
   return {
-    ...publications,
-    ...replies,
+    ...bind(ctx, publications),
+    ...bind(ctx, replies),
     ...createWebhookActivities(deps),
     ...createScheduleActivities(deps),
     ...createJourneyActivities(deps),
@@ -51,7 +65,7 @@ export function createActivities(deps: ActivityDeps) {
       const stale = await undispatchedEvents(deps.db, new Date(Date.now() - (deps.dispatchGraceMs ?? 30_000)), 500);
       const byId = new Map([...relayed, ...stale].map((e) => [e.id, e]));
       for (const event of byId.values()) await dispatch({ db: deps.db, temporal: { client: deps.temporal, taskQueue: deps.taskQueue } }, event);
-      const resumed = (await publications.resumeQueuedPublications()) + (await replies.resumeQueuedReplies());
+      const resumed = (await resumeQueuedPublications(sendingDeps(ctx))) + (await resumeQueuedReplies(domainDeps(deps)));
       return { relayed: relayed.length, dispatched: byId.size, resumed };
     },
 

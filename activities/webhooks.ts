@@ -17,7 +17,7 @@ import { eventById, getEvent, prepareEvent } from '../domain/events/store';
 import { getWebhook, recordDeliveryAttempt, subscribedWebhooks, saveWebhook } from '../domain/webhooks/store';
 import { deliveriesQuery, toWebhook } from '../domain/webhooks/record';
 import { createFollowUps } from './follow-ups';
-import { reportInternalError, withSafeFailures } from './internal-errors';
+import { reportInternalError, withSafeFailures } from './failures';
 import type { ActivityDeps } from './deps';
 
 /** A 2xx within this time succeeds: connection, TLS, request and response headers, all told. */

@@ -44,3 +44,18 @@ export const unknownReference = (field: string, what: string, id: string): Domai
 /** An optimistic write lost: the resource changed between this request's read and its write. */
 export const changedMeanwhile = (what: string): DomainError =>
   conflict('conflict', `The ${what} changed while this request ran; read it again and retry.`);
+
+/**
+ * What a workflow's step cannot get past however often it is tried: what it
+ * is about is gone (a publication, a message), or its input is refused (a
+ * journey block). The activity fails for good, `kind` saying why.
+ */
+export class PermanentFailure extends Error {
+  constructor(
+    message: string,
+    readonly kind: string,
+  ) {
+    super(message);
+    this.name = 'PermanentFailure';
+  }
+}

@@ -19,7 +19,7 @@ export const SEND_ATTEMPT_OPTIONS: ActivityOptions = {
   retry: { maximumAttempts: 1 },
 };
 
-/** The text a failed send records: the activity's own (made safe for tenants, activities/internal-errors.ts), or what became of it. */
+/** The text a failed send records: the activity's own (made safe for tenants, activities/failures.ts), or what became of it. */
 export function reason(err: unknown): string {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof TimeoutFailure) return 'the send did not complete in time (its worker may have stopped)';

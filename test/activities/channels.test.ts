@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
-import { withChannelFailures } from '../../activities/internal-errors';
+import { withActivityFailures } from '../../activities/failures';
 import { reserveGroupSlot, SendContent, sendToGroup } from '../../domain/channels/send';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { createChannel } from '../../domain/channels/store';
@@ -36,8 +36,8 @@ type Target = { account: string; environment: 'live' | 'test'; groupId: string }
 function channelSends(deps: { db: typeof app.db; secretKey: Buffer }) {
   const tenantOf = (t: Target) => ({ accountId: t.account, env: t.environment });
   return {
-    sendToGroup: withChannelFailures((input: Target & SendContent) => sendToGroup(deps, tenantOf(input), input.groupId, input)),
-    reserveSendSlot: withChannelFailures((input: Target & { notBefore?: string }) =>
+    sendToGroup: withActivityFailures((input: Target & SendContent) => sendToGroup(deps, tenantOf(input), input.groupId, input)),
+    reserveSendSlot: withActivityFailures((input: Target & { notBefore?: string }) =>
       reserveGroupSlot(deps, tenantOf(input), input.groupId, input.notBefore),
     ),
   };
