@@ -3,7 +3,7 @@
  * hand each new event to delivery — a `dispatchEvent` workflow per event (its
  * id makes a second start a no-op) when anything awaits it: a webhook of its
  * account and environment subscribed to its kind, a follow-up of its kind
- * (activities/follow-ups.ts), an active journey it triggers, or (an inbound
+ * (./follow-ups.ts), an active journey it triggers, or (an inbound
  * message) a journey execution that may wait for the contact's reply. An event nobody awaits is marked dispatched
  * without a workflow, so Temporal UI lists the workflows that do something.
  * If this process dies first, the worker's outbox sweep does the same.
@@ -13,7 +13,7 @@ import { TenantCollectionName } from '../db';
 import { startDispatch, TemporalDeps } from '../../temporal/start';
 import { awaitedByJourneys } from '../journeys/store';
 import { hasSubscribedWebhook } from '../webhooks/store';
-import { DomainEvent, markDispatched, pullFromOutbox, relayOutbox, storeEvent } from './store';
+import { DomainEvent, markDispatched, pullFromOutbox, relayAllOutboxes, relayOutbox, storeEvent, undispatchedEvents } from './store';
 
 /** Event kinds whose dispatch does more than deliver to webhooks: the removals a deletion leaves to the background. */
 export const FOLLOW_UP_KINDS: ReadonlySet<string> = new Set(['webhook.deleted', 'schedule.deleted']);
@@ -62,4 +62,20 @@ export async function commitEvent(
   const [stored, awaited] = await Promise.all([storeEvent(deps.db, event), isAwaited(deps.db, event)]);
   // An event stored before (by the sweep or a retry) was handed over then.
   await Promise.all([pullFromOutbox(deps.db, collection, id, event), stored ? handOver(deps, event, awaited) : undefined]);
+}
+
+/**
+ * What a crashed API process left of events: relays the outboxes still held
+ * in documents, and hands to delivery those and the events stored more than
+ * `graceMs` ago and never dispatched (younger ones are the API's, under way).
+ */
+export async function dispatchLeftovers(
+  deps: { db: Db; temporal: TemporalDeps },
+  graceMs: number,
+): Promise<{ relayed: number; dispatched: number }> {
+  const relayed = await relayAllOutboxes(deps.db);
+  const stale = await undispatchedEvents(deps.db, new Date(Date.now() - graceMs), 500);
+  const byId = new Map([...relayed, ...stale].map((e) => [e.id, e]));
+  for (const event of byId.values()) await dispatch(deps, event);
+  return { relayed: relayed.length, dispatched: byId.size };
 }

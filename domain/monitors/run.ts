@@ -1,4 +1,7 @@
 /**
+ * A monitor run: its plan (the rule as it stands when the run starts), each
+ * source read in its own step, and the run's result recorded at the end.
+ *
  * One source of one monitor run: read it as it streams in, keep what meets
  * the criteria, and — by the monitor's automation — create the matches the
  * catalogue does not have as pending offers and publish each through the
@@ -13,16 +16,20 @@
  * is published once, however often the run is retried.
  */
 import { ERROR_STATUS } from '../../schemas/openapi/common';
+import { MonitorRunOutcome } from '../../temporal/workflows';
 import { Tenant } from '../db';
 import { DomainError } from '../errors';
+import { derivedId } from '../ids';
 import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
 import { insertFoundOffer, offersByUrl, OfferFields } from '../offers/store';
 import { toOffer } from '../offers/service';
 import { PublishingDeps, queuePublication } from '../publications/queue';
+import { DomainDeps } from '../resource';
 import { compileCriteria } from './criteria';
 import { FetchOptions, FoundItem, readSource, SourceError, toFoundItem } from './feeds';
-import { MonitorAutomation, MonitorCriteria, MonitorSource, SourceResult } from './store';
+import { getMonitor, MonitorAutomation, MonitorCriteria, MonitorResult, MonitorSource, recordMonitorRun, SourceResult } from './store';
+import { deleteMonitorSchedule, describeMonitorSchedule, nextRunOf } from './temporal';
 
 /** Matches checked against the catalogue at once. */
 export const FLUSH_EVERY = 200;
@@ -148,4 +155,67 @@ export async function runSource(
     throw err;
   }
   return result;
+}
+
+/** What a run reads, as the rule stood when it started. */
+export interface MonitorRunPlan {
+  sources: (MonitorSource & { name: string })[];
+  criteria: MonitorCriteria;
+  automation: MonitorAutomation;
+}
+
+/** A source's label: its name, else the host of its URL. */
+const labelOf = (s: MonitorSource): string => s.name ?? new URL(s.url).host;
+
+/**
+ * The rule to run; null when there is none: the monitor is gone (its Temporal Schedule, left behind, is removed),
+ * or paused (its schedule is paused too, but a trigger from Temporal UI or the CLI starts a run all the same).
+ */
+export async function planRun(deps: DomainDeps, tenant: Tenant, monitorId: string): Promise<MonitorRunPlan | null> {
+  const doc = await getMonitor(deps.db, tenant, monitorId);
+  if (!doc) {
+    await deleteMonitorSchedule(deps.temporal, monitorId);
+    return null;
+  }
+  if (doc.state !== 'active') return null;
+  return { sources: doc.sources.map((s) => ({ ...s, name: labelOf(s) })), criteria: doc.criteria, automation: doc.automation };
+}
+
+/** A finished run: where it ran, when, and what each source found. */
+export interface FinishedRun {
+  workflow_id: string;
+  run_id: string;
+  started_at: string;
+  finished_at: string;
+  sources: SourceResult[];
+}
+
+/** Records the run's result on the monitor and `monitor.ran` (once per run: its id derives from the run). */
+export async function recordRun(deps: DomainDeps, tenant: Tenant, monitorId: string, run: FinishedRun): Promise<MonitorRunOutcome> {
+  const sum = (k: 'seen' | 'matched' | 'created' | 'published') => run.sources.reduce((n, s) => n + s[k], 0);
+  const result: MonitorResult = {
+    workflow_id: run.workflow_id,
+    run_id: run.run_id,
+    started_at: run.started_at,
+    finished_at: run.finished_at,
+    duration_ms: Math.max(0, Date.parse(run.finished_at) - Date.parse(run.started_at)),
+    seen: sum('seen'),
+    matched: sum('matched'),
+    created: sum('created'),
+    published: sum('published'),
+    errors: run.sources.filter((s) => s.error !== null).length,
+    sources: run.sources,
+  };
+  const eventId = derivedId('evt', 'monitor.ran', tenant.accountId, tenant.env, run.run_id);
+  const event = prepareEvent(tenant, 'monitor.ran', { monitor_id: monitorId, result }, new Date(), eventId);
+  const next = nextRunOf(await describeMonitorSchedule(deps.temporal, monitorId));
+  if (await recordMonitorRun(deps.db, tenant, monitorId, result, next, event)) await commitEvents(deps, 'monitors', monitorId);
+  return {
+    event_id: eventId,
+    seen: result.seen,
+    matched: result.matched,
+    created: result.created,
+    published: result.published,
+    errors: result.errors,
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * Monitors: CRUD over the rule and its Temporal Schedule (./temporal.ts).
- * Runs are the `monitorRun` workflow (activities/monitors.ts, ./run.ts).
+ * Runs are the `monitorRun` workflow (./run.ts).
  */
 import { Schema } from '../../schemas/types';
 import { Page, PageResult, Tenant } from '../db';
@@ -149,7 +149,7 @@ export async function createMonitor(deps: MonitorDeps, tenant: Tenant, body: Sch
     updated_at: now,
   };
   // The Temporal Schedule first, then the record: a run of a schedule without
-  // its record does nothing and removes the schedule (activities/monitors.ts).
+  // its record does nothing and removes the schedule (./run.ts).
   const doc: MonitorDoc = { ...draft, next_run_at: nextRunOf(await createMonitorSchedule(deps.temporal, draft)) };
   try {
     await insertMonitor(deps.db, tenant, doc, prepareEvent(tenant, 'monitor.created', { monitor: toMonitor(doc) }));

@@ -170,7 +170,7 @@ export async function createSchedule(
   // record cannot be written, the Temporal Schedule is deleted again. If this
   // process dies in between, a Temporal Schedule without a record is left:
   // it publishes nothing (a run reads the record) and its first run deletes
-  // it (activities/schedules.ts) — while the client, which got no answer,
+  // it (./run.ts) — while the client, which got no answer,
   // creates it again. The other order would leave a record (and its event)
   // whose schedule never runs, beside the one the client creates again.
   const desc = await createTemporalSchedule(deps.temporal, draft);
@@ -282,7 +282,7 @@ export async function removeSchedule(deps: DomainDeps, tenant: Tenant, id: strin
   if ((await observe(deps, tenant, doc)).seen.status === 'completed') throw noRunAhead('is kept as history');
   // The record first: without it no run publishes anything. A Temporal
   // Schedule a crash leaves behind here is removed by the dispatch of
-  // `schedule.deleted` (activities/follow-ups.ts), or by its own next run.
+  // `schedule.deleted` (domain/events/follow-ups.ts), or by its own next run.
   if (await deleteSchedule(deps.db, tenant, doc._id, prepareEvent(tenant, 'schedule.deleted', { schedule_id: doc._id }))) {
     await commitEvents(deps, 'schedules', doc._id);
   }

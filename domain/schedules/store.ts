@@ -42,7 +42,7 @@ export interface ScheduleObserved {
 
 /** The outcome of the last run, by the scheduler or run-now. */
 export interface ScheduleRunRecord {
-  /** `<schedule>:<wall-clock time>`: the run's idempotency key (see activities/schedules.ts). */
+  /** `<schedule>:<wall-clock time>`: the run's idempotency key (see ./run.ts). */
   key: string;
   scheduled_at: Date;
   publication_id: string | null;

@@ -13,7 +13,7 @@
  * Temporal ahead of the record. Readers leave a difference younger than
  * SETTLE_MS alone (a write is under way) and repair an older one from the
  * record; a run started from an out-of-date Temporal Schedule queues nothing
- * (activities/schedules.ts).
+ * (./run.ts).
  */
 import { createHash } from 'node:crypto';
 import { ScheduleAlreadyRunning, ScheduleDescription, ScheduleHandle, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
