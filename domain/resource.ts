@@ -6,7 +6,7 @@
  */
 import { Db, Filter, FindOptions } from 'mongodb';
 import { OutboxEvent, Page, PageResult, Tenant, TenantCollectionName, tenantCollection, TenantDoc } from './db';
-import { changedMeanwhile, notFound, unknownReference } from './errors';
+import { changedMeanwhile, conflict, notFound, unknownReference } from './errors';
 import { TemporalDeps } from '../temporal/start';
 
 /** What the business operations need: the database and Temporal (to start workflows and hand events to delivery). */
@@ -80,9 +80,39 @@ export const plural = (n: number, one: string, many = `${one}s`): string => `${n
 /** How many ids a message names before `and N more`. */
 export const HOLDERS_NAMED = 5;
 
+/** What holds on to a resource: the first few ids and how many in all (store look-ups give HOLDERS_NAMED ids). */
+export interface Found {
+  ids: string[];
+  total: number;
+}
+
 /** `2 groups (grp_a, grp_b)`, or `9 groups (grp_a, …, grp_e and 4 more)`: what holds on to a resource, by name. */
-export function holdersText(holders: { ids: string[]; total: number }, one: string, many = `${one}s`): string {
+function holdersText(holders: Found, one: string, many = `${one}s`): string {
   const named = holders.ids.slice(0, HOLDERS_NAMED);
   const more = holders.total - named.length;
   return `${plural(holders.total, one, many)} (${named.join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
+}
+
+/** Holders of a resource and the words for one and for several of them. */
+export interface Holders {
+  found: Found;
+  one: string;
+  many?: string;
+}
+
+/** Schedules that may still run, among the holders of a resource. */
+export const schedulesThatMayRun = (found: Found): Holders => ({
+  found,
+  one: 'schedule that may still run',
+  many: 'schedules that may still run',
+});
+
+/**
+ * The delete guard of a resource others hold on to: a 409 `resource_in_use`
+ * when any of `holders` has one, `message` given the holders by name
+ * (`2 groups (grp_a, grp_b) and 1 schedule that may still run (sch_a)`).
+ */
+export function refuseWhileHeld(holders: Holders[], message: (held: string) => string): void {
+  const held = holders.filter((h) => h.found.total > 0).map((h) => holdersText(h.found, h.one, h.many));
+  if (held.length) throw conflict('resource_in_use', message(held.join(' and ')));
 }

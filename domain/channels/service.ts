@@ -7,7 +7,7 @@ import { Db } from 'mongodb';
 import { Tenant } from '../db';
 import { conflict, notFound } from '../errors';
 import { countGroupsByChannel, groupsOnChannel } from '../groups/store';
-import { HOLDERS_NAMED, holdersText } from '../resource';
+import { HOLDERS_NAMED, refuseWhileHeld } from '../resource';
 import { seal } from '../sealing';
 import {
   ChannelChange,
@@ -131,11 +131,10 @@ export async function removeChannel(db: Db, tenant: Tenant, id: string): Promise
   const channel = await getChannel(db, tenant, id);
   if (!channel) throw notFound('channel', id);
   const groups = await groupsOnChannel(db, tenant, channel._id, HOLDERS_NAMED);
-  if (groups.total) {
-    throw conflict(
-      'resource_in_use',
-      `The channel connects ${holdersText(groups, 'group')}; attach them to another channel (admin group update ID --channel … --address …), disconnect them (--disconnect) or delete them first.`,
-    );
-  }
+  refuseWhileHeld(
+    [{ found: groups, one: 'group' }],
+    (held) =>
+      `The channel connects ${held}; attach them to another channel (admin group update ID --channel … --address …), disconnect them (--disconnect) or delete them first.`,
+  );
   await deleteChannel(db, tenant, channel._id);
 }

@@ -12,7 +12,7 @@ import { Tenant } from '../db';
 import { conflict, notFound } from '../errors';
 import { prepareEvent } from '../events/store';
 import { listPublications } from '../publications/store';
-import { HOLDERS_NAMED, holdersText } from '../resource';
+import { Found, HOLDERS_NAMED, refuseWhileHeld, schedulesThatMayRun } from '../resource';
 import { schedulesHolding } from '../schedules/store';
 import { getSegment } from '../segments/store';
 import { getChannel } from '../channels/store';
@@ -112,7 +112,7 @@ export async function changeOperatorGroup(
 }
 
 /** Publications of the group still queued or sending: the first few ids and how many in all. */
-async function inFlight(db: Db, tenant: Tenant, groupId: string): Promise<{ ids: string[]; total: number }> {
+async function inFlight(db: Db, tenant: Tenant, groupId: string): Promise<Found> {
   const page = { limit: HOLDERS_NAMED, offset: 0 };
   const [queued, sending] = await Promise.all(
     (['queued', 'sending'] as const).map((status) => listPublications(db, tenant, { status, group_id: groupId }, page)),
@@ -128,17 +128,11 @@ export async function removeOperatorGroup(db: Db, tenant: Tenant, id: string): P
     inFlight(db, tenant, group._id),
     schedulesHolding(db, tenant, { group_id: group._id }, HOLDERS_NAMED),
   ]);
-  if (publications.total) {
-    throw conflict(
-      'resource_in_use',
-      `The group has ${holdersText(publications, 'publication', 'publications')} in flight; delete it once ${publications.total === 1 ? 'it has' : 'they have'} finished (GET /publications/{id} shows the status).`,
-    );
-  }
-  if (schedules.total) {
-    throw conflict(
-      'resource_in_use',
-      `The group is named by ${holdersText(schedules, 'schedule that may still run', 'schedules that may still run')}; delete or change them first.`,
-    );
-  }
+  refuseWhileHeld(
+    [{ found: publications, one: 'publication' }],
+    (held) =>
+      `The group has ${held} in flight; delete it once ${publications.total === 1 ? 'it has' : 'they have'} finished (GET /publications/{id} shows the status).`,
+  );
+  refuseWhileHeld([schedulesThatMayRun(schedules)], (held) => `The group is named by ${held}; delete or change them first.`);
   await deleteGroup(db, tenant, group._id);
 }

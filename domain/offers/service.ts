@@ -14,6 +14,13 @@ import { discountPct, renderOfferForSend } from '../templates/render';
 import { affiliateUrlFor } from '../links/service';
 import { getOffer, insertOffer, listOffers, OfferDoc, OfferFields, OfferQuery, OfferStatus, saveOffer } from './store';
 
+/** Only pending or approved offers go out: an archived or rejected one is a 409 `offer_not_publishable` (`what`: what it would be). */
+export function checkPublishable(offer: OfferDoc, what: 'published' | 'scheduled'): void {
+  if (offer.status === 'archived' || offer.status === 'rejected') {
+    throw conflict('offer_not_publishable', `The offer is ${offer.status}; only pending or approved offers are ${what}.`);
+  }
+}
+
 /** Curation moves a PATCH may make (archiving is DELETE's job). */
 const MOVES: Record<OfferStatus, readonly OfferStatus[]> = {
   pending: ['approved', 'rejected'],

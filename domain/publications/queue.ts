@@ -17,6 +17,7 @@ import { LINK_CODE_PLACEHOLDER, shortUrlOf, trackedLinksFor } from '../links/ser
 import { Tenant } from '../db';
 import { prepareEvent } from '../events/store';
 import { GroupDoc } from '../groups/store';
+import { checkPublishable } from '../offers/service';
 import { getOffer } from '../offers/store';
 import { couponStatus, getCoupon } from '../coupons/store';
 import {
@@ -175,9 +176,7 @@ export async function queuePublication(
         }),
   ]);
   if (input.offer_id && !offer) throw notFound('offer', input.offer_id);
-  if (offer && (offer.status === 'archived' || offer.status === 'rejected')) {
-    throw conflict('offer_not_publishable', `The offer is ${offer.status}; only pending or approved offers are published.`);
-  }
+  if (offer) checkPublishable(offer, 'published');
   if (offer?.coupon_id) await checkCoupon(db, tenant, offer.coupon_id);
   if (!offer && !input.text) throw invalid('validation_failed', 'Nothing to publish: give an offer or a text.');
 

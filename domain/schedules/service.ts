@@ -14,6 +14,7 @@ import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
 import { getGroup } from '../groups/store';
 import { newId } from '../ids';
+import { checkPublishable } from '../offers/service';
 import { getOffer } from '../offers/store';
 import { getPublication, PublicationDoc } from '../publications/store';
 import { DomainDeps, found } from '../resource';
@@ -109,9 +110,7 @@ async function checkReferences(deps: DomainDeps, tenant: Tenant, f: Partial<Sche
   if (f.offer_id) {
     const offer = await getOffer(deps.db, tenant, f.offer_id);
     if (!offer) throw unknownReference('offer_id', 'offer', f.offer_id);
-    if (offer.status === 'archived' || offer.status === 'rejected') {
-      throw conflict('offer_not_publishable', `The offer is ${offer.status}; only pending or approved offers are scheduled.`);
-    }
+    checkPublishable(offer, 'scheduled');
   }
   if (f.group_id && !(await getGroup(deps.db, tenant, f.group_id))) throw unknownReference('group_id', 'group', f.group_id);
   if (f.segment_id && !(await getSegment(deps.db, tenant, f.segment_id))) throw unknownReference('segment_id', 'segment', f.segment_id);

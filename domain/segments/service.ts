@@ -10,7 +10,7 @@ import { conflict } from '../errors';
 import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
 import { countGroupsBySegment } from '../groups/store';
-import { changedFields, DomainDeps, found, holdersText, HOLDERS_NAMED, referenced, written } from '../resource';
+import { changedFields, DomainDeps, found, HOLDERS_NAMED, referenced, refuseWhileHeld, schedulesThatMayRun, written } from '../resource';
 import {
   deleteSegment,
   getSegment,
@@ -144,13 +144,10 @@ export async function updateSegment(
 export async function removeSegment(deps: DomainDeps, tenant: Tenant, id: string): Promise<void> {
   const segment = await mustGetSegment(deps, tenant, id);
   const links = await segmentLinks(deps.db, tenant, segment._id, HOLDERS_NAMED);
-  const holding = [
-    ...(links.groups.total ? [holdersText(links.groups, 'group')] : []),
-    ...(links.schedules.total ? [holdersText(links.schedules, 'schedule that may still run', 'schedules that may still run')] : []),
-  ];
-  if (holding.length) {
-    throw conflict('resource_in_use', `The segment is linked to ${holding.join(' and ')}; unlink them first.`);
-  }
+  refuseWhileHeld(
+    [{ found: links.groups, one: 'group' }, schedulesThatMayRun(links.schedules)],
+    (held) => `The segment is linked to ${held}; unlink them first.`,
+  );
   if (await deleteSegment(deps.db, tenant, segment._id, prepareEvent(tenant, 'segment.deleted', { segment_id: segment._id }))) {
     await commitEvents(deps, 'segments', segment._id);
   }

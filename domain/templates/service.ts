@@ -9,7 +9,7 @@ import { Tenant } from '../db';
 import { conflict, invalid } from '../errors';
 import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
-import { changedFields, DomainDeps, found, holdersText, HOLDERS_NAMED, written } from '../resource';
+import { changedFields, DomainDeps, found, HOLDERS_NAMED, refuseWhileHeld, schedulesThatMayRun, written } from '../resource';
 import { countSchedulesByTemplate, schedulesHolding } from '../schedules/store';
 import { referencedSegment } from '../segments/service';
 import { parseTemplate } from './render';
@@ -145,12 +145,7 @@ export async function updateTemplate(
 export async function removeTemplate(deps: DomainDeps, tenant: Tenant, id: string): Promise<void> {
   const template = await mustGetTemplate(deps, tenant, id);
   const holding = await schedulesHolding(deps.db, tenant, { template_id: template._id }, HOLDERS_NAMED);
-  if (holding.total) {
-    throw conflict(
-      'resource_in_use',
-      `The template is used by ${holdersText(holding, 'schedule that may still run', 'schedules that may still run')}; give them another template or delete them first.`,
-    );
-  }
+  refuseWhileHeld([schedulesThatMayRun(holding)], (held) => `The template is used by ${held}; give them another template or delete them first.`);
   if (await deleteTemplate(deps.db, tenant, template._id, prepareEvent(tenant, 'template.deleted', { template_id: template._id }))) {
     await commitEvents(deps, 'templates', template._id);
   }
