@@ -17,7 +17,6 @@ import {
 } from './inbox';
 import { linkConvert } from './links';
 import { monitorCreate, monitorDelete, monitorGet, monitorsList, monitorUpdate } from './monitors';
-import { notImplemented } from './not-implemented';
 import { offerPublish, publicationGet, publicationsList } from './publications';
 import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpdate } from './offers';
 import { scheduleCreate, scheduleDelete, scheduleGet, scheduleRun, schedulesList, scheduleUpdate } from './schedules';
@@ -29,13 +28,8 @@ import { commissionGet, commissionsList, commissionsSummary } from './commission
 import { couponCreate, couponDeactivate, couponGet, couponsList, couponUpdate } from './coupons';
 import { webhookCreate, webhookDelete, webhookDeliveriesList, webhookGet, webhooksList, webhookUpdate } from './webhooks';
 
-/** Operations declared in the contract whose issue has not landed: they answer 501. */
-export const UNBUILT_OPERATIONS = [] as const;
-
-type Unbuilt = (typeof UNBUILT_OPERATIONS)[number];
-
-/** The built operations: a missing or misspelt operationId is a compile error. */
-const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
+/** Every operation's handler: a missing or misspelt operationId is a compile error. */
+export const handlers: { readonly [K in OperationId]: Handler<K> } = {
   account_get: accountGet,
   analytics_summary: analyticsSummary,
   analytics_timeseries: analyticsTimeseries,
@@ -110,7 +104,3 @@ const built: { readonly [K in Exclude<OperationId, Unbuilt>]: Handler<K> } = {
   store_collections_list: storeCollectionsList,
   store_page_create: storePageCreate,
 };
-
-const unbuilt = Object.fromEntries(UNBUILT_OPERATIONS.map((id) => [id, notImplemented])) as Record<Unbuilt, typeof notImplemented>;
-
-export const handlers: { readonly [K in OperationId]: Handler<K> } = { ...built, ...unbuilt };

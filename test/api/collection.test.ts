@@ -4,8 +4,7 @@
  * `base_url`/`api_key` variables, bearer auth), and run with newman against
  * the real API with a sandbox key.
  *
- * What newman runs: every GET of a built operation (operations still in
- * UNBUILT_OPERATIONS answer 501 by design and join once built). Expected: no
+ * What newman runs: every GET operation. Expected: no
  * server error (the collection's own test), 200 for the reads without a path
  * parameter, 404 for the reads by id — the example ids exist in no account.
  */
@@ -14,7 +13,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import newman, { NewmanRunSummary } from 'newman';
-import { UNBUILT_OPERATIONS } from '../../api/handlers/index';
 import { operations } from '../../schemas/operations';
 import { Document } from '../../tools/cli/api-commands';
 import { COLLECTION_JSON, collectionJson, PostmanCollection, postmanCollection } from '../../tools/openapi/collection';
@@ -112,12 +110,9 @@ function run(options: newman.NewmanRunOptions): Promise<NewmanRunSummary> {
 test('newman runs the reads of the served collection with a sandbox key: no server error, 200 for lists, 404 for unknown ids', async () => {
   const tenant = await seedTenant(app.db, { env: 'test' });
   const served = (await (await fetch(`${app.baseUrl}/collection.json`)).json()) as PostmanCollection;
-  const unbuilt = new Set<string>(UNBUILT_OPERATIONS);
   const reads = {
     ...served,
-    item: served.item
-      .map((f) => ({ ...f, item: f.item.filter((r) => r.request.method === 'GET' && !unbuilt.has(r.id)) }))
-      .filter((f) => f.item.length),
+    item: served.item.map((f) => ({ ...f, item: f.item.filter((r) => r.request.method === 'GET') })).filter((f) => f.item.length),
   };
   const summary = await run({ collection: reads as never, envVar: [{ key: 'api_key', value: tenant.apiKey }], reporters: [] });
   assert.deepEqual(
@@ -127,5 +122,5 @@ test('newman runs the reads of the served collection with a sandbox key: no serv
   const expected = requests(reads).map((r) => [r.id, r.request.url.variable.length ? 404 : 200]);
   const seen = summary.run.executions.map((e) => [(e.item as unknown as { id: string }).id, e.response?.code]);
   assert.deepEqual(seen, expected);
-  assert.equal(seen.length, operations.filter((o) => o.method === 'get' && !unbuilt.has(o.operationId)).length);
+  assert.equal(seen.length, operations.filter((o) => o.method === 'get').length);
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
-import { handlers, UNBUILT_OPERATIONS } from '../../api/handlers/index';
+import { handlers } from '../../api/handlers/index';
 import { EVENT_CATALOGUE } from '../../schemas/events/index';
 import { ERROR_RESPONSES, JsonSchema, SCOPES } from '../../schemas/openapi/common';
 import { openapiDocument, SCOPE_EXTENSION } from '../../schemas/openapi/index';
@@ -259,14 +259,6 @@ test('schemas/openapi.json is the document as built, operation by operation (run
 
 test('handlers and operations match one to one', () => {
   assert.deepEqual(Object.keys(handlers).sort(), operations.map((o) => o.operationId).sort());
-});
-
-test('docs/README.md lists exactly the operations that still answer 501', () => {
-  const index = readFileSync(resolve(ROOT, 'docs/README.md'), 'utf8');
-  const section = /<!-- unbuilt:start -->([\s\S]*?)<!-- unbuilt:end -->/.exec(index);
-  assert.ok(section, 'docs/README.md has the unbuilt section markers');
-  const listed = [...section[1]!.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort();
-  assert.deepEqual(listed, [...UNBUILT_OPERATIONS].sort());
 });
 
 test('every event kind has a versioned JSON schema file in schemas/events/', () => {
