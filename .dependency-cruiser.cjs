@@ -1,5 +1,5 @@
 /**
- * The import rules of offerops (issue 7): which folder may import which.
+ * The import rules of offerops: which folder may import which.
  * `npm run lint:deps` checks them over every source folder; any violation is an error.
  *
  * Paths are relative to the repository root; npm packages resolve to `node_modules/<name>/…`

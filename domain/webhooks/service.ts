@@ -118,7 +118,7 @@ function toDelivery(webhookId: string, e: Omit<WorkflowExecutionInfo, 'raw'>) {
     id: e.workflowId,
     webhook_id: webhookId,
     event_id: e.workflowId.slice(deliveryWorkflowId(webhookId, '').length),
-    // Only a delivery started before kinds were passed along lacks both, until its first attempt.
+    // Every start sets both (deliveryStartOptions): `unknown.kind` stands for an execution started some other way.
     event_kind: memo?.event_kind || (e.typedSearchAttributes.get(OfferopsEventKind) ?? 'unknown.kind'),
     state,
     attempts: memo?.attempts ?? [],

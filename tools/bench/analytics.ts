@@ -28,7 +28,6 @@
  */
 import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import { closeApp, createApp } from '../../api/app';
 import { createAccount, createApiKey, setAccountRateLimit, setAccountTimeZone } from '../../domain/accounts/store';
 import {
@@ -45,16 +44,16 @@ import {
 import { ReportName, reportBucketIds } from '../../domain/analytics/service';
 import { completedFact, deliveryFact, queuedFact } from '../../domain/analytics/publications';
 import { MARKETPLACES } from '../../domain/links/marketplaces';
-import { connectMongo, connectTemporal } from '../../domain/config';
-import { ensureIndexes, Tenant } from '../../domain/db';
+import { connectMongo } from '../../domain/config';
+import { Tenant } from '../../domain/db';
 import { createGroup } from '../../domain/groups/store';
-import { createLogger } from '../../domain/logger';
 import { createOffer } from '../../domain/offers/service';
-import { newSecretKey } from '../../domain/sealing';
 import { SCOPES } from '../../schemas/openapi/common';
 import { log } from '../stack/processes';
 import {
+  apiDeps,
   childConfig,
+  connectBench,
   forkServer,
   listen,
   portOf,
@@ -92,34 +91,23 @@ function random(seed: number): () => number {
 
 /** The API, listening on loopback; its port goes to the parent. */
 async function serve(config: ServeConfig): Promise<void> {
-  const mongo = await connectMongo(config);
-  const temporal = await connectTemporal(config);
-  const app = createApp({
-    db: mongo.db,
-    secretKey: Buffer.from(newSecretKey(), 'base64'),
-    temporal: { client: temporal.client, namespace: config.temporalNamespace },
-    logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
-  });
+  const { deps, close } = await apiDeps(config);
+  const app = createApp(deps);
   const server = await listen(app.callback());
-  serveUntilStopped([server], { port: portOf(server) }, () =>
-    closeApp(app).then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()])),
-  );
+  serveUntilStopped([server], { port: portOf(server) }, () => closeApp(app).then(close));
 }
 
 /** The account, its groups and offers, and the buckets of a year of clicks, publications and commissions. */
 async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: string; docs: number }> {
-  const mongo = await connectMongo(config);
-  await ensureIndexes(mongo.db);
-  await startMonthBuckets(mongo.db);
-  const temporal = await connectTemporal(config);
-  const domain = { db: mongo.db, temporal: { client: temporal.client } };
-  const account = await createAccount(mongo.db, { name: 'Bench analytics' });
+  const { db, domain, close } = await connectBench(config);
+  await startMonthBuckets(db);
+  const account = await createAccount(db, { name: 'Bench analytics' });
   const tenant: Tenant = { accountId: account._id, env: 'live' };
-  await setAccountRateLimit(mongo.db, account._id, 10_000_000);
-  await setAccountTimeZone(mongo.db, account._id, TIME_ZONE);
-  const { apiKey } = await createApiKey(mongo.db, { accountId: account._id, env: 'live', scopes: SCOPES });
+  await setAccountRateLimit(db, account._id, 10_000_000);
+  await setAccountTimeZone(db, account._id, TIME_ZONE);
+  const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES });
   const groups: string[] = [];
-  for (let i = 0; i < GROUPS; i++) groups.push((await createGroup(mongo.db, tenant, { name: `Grupo ${i}` }))._id);
+  for (let i = 0; i < GROUPS; i++) groups.push((await createGroup(db, tenant, { name: `Grupo ${i}` }))._id);
   const segments = Array.from({ length: SEGMENTS }, (_, i) => `seg_bench${String(i).padStart(6, '0')}`);
   const offers: string[] = [];
   for (let i = 0; i < OFFERS; i += 10) {
@@ -207,10 +195,10 @@ async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: stri
       facts.push({ at, incs });
     }
     clicks += wantClicks;
-    await addToBuckets(mongo.db, tenant, facts);
+    await addToBuckets(db, tenant, facts);
   }
-  const docs = await mongo.db.collection('analytics_buckets').countDocuments({});
-  await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
+  const docs = await db.collection('analytics_buckets').countDocuments({});
+  await close();
   log(`bench: ${clicks} clicks and ${publications} publications counted in ${docs} bucket documents`);
   return { tenant, apiKey, docs };
 }

@@ -22,19 +22,17 @@ import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
-import pino from 'pino';
 import { closeApp, createApp } from '../../api/app';
 import { MongoClient } from 'mongodb';
-import { connectMongo, connectTemporal } from '../../domain/config';
-import { newSecretKey } from '../../domain/sealing';
-import { createLogger } from '../../domain/logger';
 import { createAccount, createApiKey, setAccountRateLimit } from '../../domain/accounts/store';
-import { ensureIndexes, Tenant } from '../../domain/db';
+import { Tenant } from '../../domain/db';
 import { createOffer, listOffers, mustGetOffer, toOffer } from '../../domain/offers/service';
 import { SCOPES } from '../../schemas/openapi/common';
 import { log } from '../stack/processes';
 import {
+  apiDeps,
   childConfig,
+  connectBench,
   forkServer,
   listen,
   portOf,
@@ -97,21 +95,14 @@ async function serve(config: ApiServeConfig): Promise<void> {
   };
   const mongo = await connect();
   const bareMongo = await connect();
-  const temporal = await connectTemporal(config);
-  const temporalDeps = { client: temporal.client, namespace: config.temporalNamespace };
-  const full = createApp({
-    db: mongo.db,
-    secretKey: Buffer.from(newSecretKey(), 'base64'),
-    temporal: temporalDeps,
-    // As in production (api/main.ts): JSON lines on stdout, written asynchronously (the parent sends them to /dev/null).
-    logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
-  });
-  const bare = bareApp(config.tenant, { db: bareMongo.db, temporal: temporalDeps });
+  const api = await apiDeps(config, mongo.db);
+  const full = createApp(api.deps);
+  const bare = bareApp(config.tenant, { db: bareMongo.db, temporal: api.deps.temporal });
   const servers = [await listen(full.callback()), await listen(bare.callback())];
   serveUntilStopped(
     servers,
     { full: portOf(servers[0]!), bare: portOf(servers[1]!) },
-    () => closeApp(full).then(() => Promise.allSettled([mongo.client.close(), bareMongo.client.close(), temporal.connection.close()])),
+    () => closeApp(full).then(() => Promise.allSettled([mongo.client.close(), bareMongo.client.close(), api.close()])),
     (message) => {
       if (message === 'commands') {
         const cpu = process.cpuUsage();
@@ -238,15 +229,13 @@ async function main(): Promise<void> {
     const stack = await bench.startStack();
     const dbCpu = databaseCpu(bench.dataDir);
     const mongodbDb = `bench_${randomBytes(4).toString('hex')}`;
-    const mongo = await connectMongo({ mongodbUri: stack.mongodbUri, mongodbDb });
-    await ensureIndexes(mongo.db);
-    const account = await createAccount(mongo.db, { name: 'Bench' });
+    const conn = await connectBench(serveConfig(stack, mongodbDb));
+    const { db, domain } = conn;
+    const account = await createAccount(db, { name: 'Bench' });
     // The throughput runs need more than 120 a minute: the operator setting, not a bypass of the limiter.
-    await setAccountRateLimit(mongo.db, account._id, BENCH_RATE_LIMIT);
-    const { apiKey } = await createApiKey(mongo.db, { accountId: account._id, env: 'live', scopes: SCOPES });
+    await setAccountRateLimit(db, account._id, BENCH_RATE_LIMIT);
+    const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES });
     const tenant: Tenant = { accountId: account._id, env: 'live' };
-    const temporal = await connectTemporal(stack);
-    const domain = { db: mongo.db, temporal: { client: temporal.client } };
     let offerId = '';
     for (let i = 0; i < SEEDED_OFFERS; i++) {
       const { offer } = await createOffer(domain, tenant, {
@@ -361,9 +350,8 @@ async function main(): Promise<void> {
     for (const row of rows) console.log(row);
 
     await stopServer(server);
-    await mongo.db.dropDatabase();
-    await mongo.client.close();
-    await temporal.connection.close();
+    await db.dropDatabase();
+    await conn.close();
   });
 }
 

@@ -3,7 +3,8 @@
  * of its child modes), its own stack in a temporary directory torn down on
  * every exit, the child process serving the measured servers (its config in
  * BENCH_SERVE, its ports as its first message, stopped by a 'stop' message),
- * and the figures (quantiles, ratios marked against their goal).
+ * the connections and the API's dependencies as the service makes them, and
+ * the figures (quantiles, ratios marked against their goal).
  */
 import { ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,6 +13,13 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Db } from 'mongodb';
+import pino from 'pino';
+import type { AppDeps } from '../../api/handlers/types';
+import { connectMongo, connectTemporal } from '../../domain/config';
+import { ensureIndexes } from '../../domain/db';
+import { createLogger } from '../../domain/logger';
+import { newSecretKey } from '../../domain/sealing';
 import { log, Supervisor } from '../stack/processes';
 import { startStack } from '../stack/stack';
 
@@ -31,6 +39,42 @@ export const serveConfig = (stack: Stack, mongodbDb: string): ServeConfig => ({
   temporalAddress: stack.temporalAddress,
   temporalNamespace: stack.temporalNamespace,
 });
+
+/** The benchmark's database (its indexes made) and Temporal, and the two as the domain takes them; `close` ends both connections. */
+export async function connectBench(config: ServeConfig) {
+  const mongo = await connectMongo(config);
+  await ensureIndexes(mongo.db);
+  const temporal = await connectTemporal(config);
+  return {
+    db: mongo.db,
+    temporal,
+    domain: { db: mongo.db, temporal: { client: temporal.client } },
+    close: () => Promise.allSettled([mongo.client.close(), temporal.connection.close()]),
+  };
+}
+
+/**
+ * In the child: the API's dependencies as api/main.ts makes them (a fresh
+ * secret key; JSON lines on stdout, written asynchronously: the parent sends
+ * them to /dev/null), on `db` or a connection of its own; `close` ends the
+ * connections it made.
+ */
+export async function apiDeps(
+  config: ServeConfig,
+  db?: Db,
+): Promise<{ deps: Pick<AppDeps, 'db' | 'secretKey' | 'temporal' | 'logger'>; close: () => Promise<unknown> }> {
+  const mongo = db ? null : await connectMongo(config);
+  const temporal = await connectTemporal(config);
+  return {
+    deps: {
+      db: db ?? mongo!.db,
+      secretKey: Buffer.from(newSecretKey(), 'base64'),
+      temporal: { client: temporal.client, namespace: config.temporalNamespace },
+      logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
+    },
+    close: () => Promise.allSettled([mongo?.client.close(), temporal.connection.close()]),
+  };
+}
 
 /** The q-quantile of `xs` (the nearest rank below). */
 export const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;

@@ -19,18 +19,16 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import Koa from 'koa';
 import { Db } from 'mongodb';
-import pino from 'pino';
 import { closeApp, createApp, requestListener } from '../../api/app';
-import { connectMongo, connectTemporal } from '../../domain/config';
-import { createLogger } from '../../domain/logger';
+import { connectMongo } from '../../domain/config';
 import { createAccount } from '../../domain/accounts/store';
 import { ensureIndexes, Tenant } from '../../domain/db';
 import { ClickBatchDoc } from '../../domain/links/clicks';
 import { applyIntegration } from '../../domain/links/marketplaces';
 import { insertLinks, LinkFields, linkIdOf, newCode } from '../../domain/links/store';
-import { newSecretKey } from '../../domain/sealing';
 import { log } from '../stack/processes';
 import {
+  apiDeps,
   childConfig,
   forkServer,
   listen,
@@ -62,19 +60,13 @@ function bareApp(): Koa {
 }
 
 async function serve(config: ServeConfig): Promise<void> {
-  const mongo = await connectMongo(config);
-  const temporal = await connectTemporal(config);
-  const full = createApp({
-    db: mongo.db,
-    secretKey: Buffer.from(newSecretKey(), 'base64'),
-    temporal: { client: temporal.client, namespace: config.temporalNamespace },
-    logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
-  });
+  const { deps, close } = await apiDeps(config);
+  const full = createApp(deps);
   const servers = [await listen(requestListener(full)), await listen(bareApp().callback())];
   serveUntilStopped(
     servers,
     { full: portOf(servers[0]!), bare: portOf(servers[1]!) },
-    () => closeApp(full).then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()])),
+    () => closeApp(full).then(close),
     (message) => {
       // 'cpu': the servers' CPU time so far (user + system, µs); the parent takes differences around each side's load.
       if (message !== 'cpu') return;

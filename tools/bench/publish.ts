@@ -11,8 +11,8 @@
  * BENCH_GROUPS (default 1000).
  *
  * The fan-out runs with pacing off (test-environment groups are never paced)
- * beside a bare workflow with as many no-op activities (one per group, the
- * floor issue 9 set), and prints how many database round trips the worker
+ * beside a bare workflow with as many no-op activities (one per group: the
+ * floor of a workflow that sends each group in an activity), and prints how many database round trips the worker
  * made and how many activities the workflow ran per group: offerops sends
  * unpaced groups 25 to an activity (deliverToGroups), so the throughputs
  * compared are groups per second, each side with its own design.

@@ -13,20 +13,18 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import Koa from 'koa';
-import pino from 'pino';
 import { closeApp, createApp } from '../../api/app';
 import { STOREFRONT_CACHE_MS } from '../../api/storefront';
 import { createAccount } from '../../domain/accounts/store';
-import { connectMongo, connectTemporal } from '../../domain/config';
-import { ensureIndexes, Tenant } from '../../domain/db';
-import { createLogger } from '../../domain/logger';
+import { Tenant } from '../../domain/db';
 import { createOffer, updateOffer } from '../../domain/offers/service';
-import { newSecretKey } from '../../domain/sealing';
 import { setCollection } from '../../domain/store/admin';
 import { createPage, updateStore } from '../../domain/store/service';
 import { log } from '../stack/processes';
 import {
+  apiDeps,
   childConfig,
+  connectBench,
   forkServer,
   listen,
   portOf,
@@ -65,14 +63,7 @@ function get(agent: Agent, port: number, path: string): Promise<{ ms: number; st
 
 /** Child: the API with its render cache, the API without it, and the bare handler serving the same HTML. */
 async function serve(config: ServeConfig): Promise<void> {
-  const mongo = await connectMongo(config);
-  const temporal = await connectTemporal(config);
-  const deps = {
-    db: mongo.db,
-    secretKey: Buffer.from(newSecretKey(), 'base64'),
-    temporal: { client: temporal.client, namespace: config.temporalNamespace },
-    logger: createLogger('offerops-api', undefined, pino.destination({ dest: 1, sync: false })),
-  };
+  const { deps, close } = await apiDeps(config);
   const cached = createApp(deps);
   const uncached = createApp({ ...deps, storefrontCacheMs: 0 });
   const servers = [await listen(cached.callback()), await listen(uncached.callback())];
@@ -88,17 +79,13 @@ async function serve(config: ServeConfig): Promise<void> {
   serveUntilStopped(
     servers,
     { cached: portOf(servers[0]!), uncached: portOf(servers[1]!), bare: portOf(servers[2]!), bytes: Buffer.byteLength(page.body) },
-    () =>
-      Promise.all([closeApp(cached), closeApp(uncached)]).then(() => Promise.allSettled([mongo.client.close(), temporal.connection.close()])),
+    () => Promise.all([closeApp(cached), closeApp(uncached)]).then(close),
   );
 }
 
 async function seed(config: ServeConfig): Promise<void> {
-  const mongo = await connectMongo(config);
-  await ensureIndexes(mongo.db);
-  const temporal = await connectTemporal(config);
-  const domain = { db: mongo.db, temporal: { client: temporal.client } };
-  const account = await createAccount(mongo.db, { name: 'Bench store' });
+  const { db, domain, close } = await connectBench(config);
+  const account = await createAccount(db, { name: 'Bench store' });
   const tenant: Tenant = { accountId: account._id, env: 'live' };
   const site = {};
   await updateStore(domain, tenant, account, site, {
@@ -124,10 +111,10 @@ async function seed(config: ServeConfig): Promise<void> {
     await updateOffer(domain, tenant, offer._id, { status: 'approved' });
     ids.push(offer._id);
   }
-  await setCollection(mongo.db, tenant, { title: 'Destaques', offer_ids: ids });
+  await setCollection(db, tenant, { title: 'Destaques', offer_ids: ids });
   for (let i = 0; i < 3; i++)
     await createPage(domain, tenant, account, site, { title: `Página ${i}`, body: `# Página ${i}\n\nTexto.`, published: true });
-  await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
+  await close();
 }
 
 async function main(): Promise<void> {
