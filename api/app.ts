@@ -56,7 +56,7 @@ function invoke(op: Operation, handler: Handler<OperationId>, deps: HandlerDeps)
       query: ctx.state.query,
       body: ctx.state.body,
     } as Request;
-    const reply = await handler(request, deps);
+    const reply: { status?: number; body: object } = await handler(request, deps);
     ctx.status = reply.status ?? op.successStatus;
     ctx.body = { ...reply.body, request_id: ctx.state.requestId };
   };

@@ -1,16 +1,17 @@
 import { planHasApiAccess } from '../../domain/accounts/store';
 import { Credential } from '../../domain/developer/credentials';
 import { iso } from '../../domain/resource';
+import { Schema } from '../../schemas/types';
 import { Handler } from './types';
 
 /** The actor of `/me`: the key, or the application whose token was used (never a secret). */
-function actorOf(credential: Credential): Record<string, unknown> {
+function actorOf(credential: Credential): Schema<'Actor'> {
   if (credential.type === 'application') {
     return {
       type: 'application',
       application_id: credential.id,
       name: credential.name,
-      scopes: credential.scopes,
+      scopes: [...credential.scopes],
       environment: credential.env,
       expires_at: credential.expiresAt.toISOString(),
     };

@@ -23,7 +23,7 @@ export const offerPublish: Handler<'offer_publish'> = async (req, deps) => {
         offer_id: req.params.id,
         publications: [created ? queuedRecord(publication) : await publicationRecord(deps.db, req.tenant, publication)],
       },
-      event_id: publication.event_id,
+      event_id: publication.event_id!, // queuePublication names the event of every publication it records
     },
   };
 };

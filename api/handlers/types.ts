@@ -76,19 +76,27 @@ export interface Request<K extends OperationId = OperationId> {
   body: BodyOf<K>;
 }
 
+type Responses<K extends OperationId> = operations[K]['responses'];
+type SuccessStatus<K extends OperationId> = keyof Responses<K> & (200 | 201 | 202);
+/** `T` without `request_id`, each member of a union on its own. */
+type WithoutRequestId<T> = T extends unknown ? Omit<T, 'request_id'> : never;
+
+/** The JSON body of an operation's success answers (any of them), as the contract's generated types declare it, without `request_id`. */
+export type ReplyBody<K extends OperationId> = WithoutRequestId<{ [S in SuccessStatus<K>]: JsonOf<Responses<K>[S]> }[SuccessStatus<K>]>;
+
 /** A response body without `request_id` (added by the router), and its status when not the documented success. */
-export interface Reply {
+export interface Reply<K extends OperationId = OperationId> {
   status?: number;
-  body: Record<string, unknown>;
+  body: ReplyBody<K>;
 }
 
-export type Handler<K extends OperationId> = (req: Request<K>, deps: HandlerDeps) => Promise<Reply>;
+export type Handler<K extends OperationId> = (req: Request<K>, deps: HandlerDeps) => Promise<Reply<K>>;
 
 /** `limit`/`offset` of a list request (the validator applied their defaults). */
 export const pageOf = (query: { limit?: number; offset?: number }): Page => ({ limit: query.limit!, offset: query.offset! });
 
 /** The list envelope of spec 2.1 (without request_id). */
-export function listReply<T>(items: T[], total: number, page: Page): Reply {
+export function listReply<T>(items: T[], total: number, page: Page) {
   return {
     body: {
       data: items,

@@ -16,6 +16,7 @@
 import { Db } from 'mongodb';
 import { Page, Tenant } from '../db';
 import { getGroups } from '../groups/store';
+import { Marketplace } from '../links/marketplaces';
 import { getOffers } from '../offers/store';
 import { cachedNames } from './names';
 import {
@@ -306,8 +307,9 @@ export async function offersReport(
 
 export async function sourcesReport(db: Db, tenant: Tenant, q: ReportQuery, page: Page, now = new Date()) {
   const s = await scopeOf(db, tenant, 'sources', q, now);
+  // The sources scope is keyed by the marketplace analytics gave each offer (./sources.ts).
   const rows = [...keyedOf(s)].map(([marketplace, c]) => ({
-    marketplace,
+    marketplace: marketplace as Marketplace,
     publications: num(c, 'publications'),
     clicks: clicksOf(c, s.includeBots),
     commissions: commissionCount(c),

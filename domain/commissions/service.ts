@@ -8,6 +8,7 @@
  * write records its events and moves the analytics counters once.
  */
 import { Db } from 'mongodb';
+import { Schema } from '../../schemas/types';
 import { addToBuckets, BucketIncrement } from '../analytics/buckets';
 import { isDuplicateKey, OutboxEvent, Tenant } from '../db';
 import { prepareEvent } from '../events/store';
@@ -53,7 +54,7 @@ export type ReportOutcome = 'created' | 'updated' | 'unchanged';
 /** A report that cannot apply to the commission of its transaction (400 for a postback, a row error for an import). */
 export class ReportError extends Error {}
 
-export function toCommission(c: CommissionDoc): Record<string, unknown> {
+export function toCommission(c: CommissionDoc): Schema<'Commission'> {
   return {
     id: c._id,
     marketplace: c.marketplace,

@@ -30,7 +30,7 @@ import {
 
 export { listCoupons, CouponQuery };
 
-export function toCoupon(c: CouponDoc, now = new Date()): Record<string, unknown> {
+export function toCoupon(c: CouponDoc, now = new Date()): Schema<'Coupon'> {
   return {
     id: c._id,
     code: c.code,

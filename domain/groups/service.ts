@@ -16,7 +16,7 @@ export { listGroups };
 const SETTINGS = ['name', 'role', 'segment_id', 'capacity', 'automation', 'active'] as const satisfies readonly (keyof GroupSettings)[];
 
 /** The whole of what a group discloses: never its channel, address (JID), session or credentials. */
-export function toGroup(g: GroupDoc): Record<string, unknown> {
+export function toGroup(g: GroupDoc): Schema<'Group'> {
   return {
     id: g._id,
     name: g.name,

@@ -19,7 +19,7 @@ const PREVIEW = 140;
 export const previewOf = (m: Pick<MessageDoc, 'text' | 'media_type'>): string | null =>
   m.text !== null ? m.text.slice(0, PREVIEW) : m.media_type ? `[${m.media_type}]` : null;
 
-export function toContact(c: ContactDoc): Record<string, unknown> {
+export function toContact(c: ContactDoc): Schema<'Contact'> {
   return {
     id: c._id,
     display_name: c.display_name,
@@ -33,7 +33,7 @@ export function toContact(c: ContactDoc): Record<string, unknown> {
   };
 }
 
-export function toConversation(c: ConversationDoc): Record<string, unknown> {
+export function toConversation(c: ConversationDoc): Schema<'Conversation'> {
   return {
     id: c._id,
     channel: c.channel,
@@ -53,7 +53,7 @@ export function toConversation(c: ConversationDoc): Record<string, unknown> {
   };
 }
 
-export function toMessage(m: MessageDoc): Record<string, unknown> {
+export function toMessage(m: MessageDoc): Schema<'Message'> {
   return {
     id: m._id,
     conversation_id: m.conversation_id,
@@ -75,7 +75,7 @@ export const mustGetConversation = async (deps: DomainDeps, tenant: Tenant, id: 
   found(await conversations(deps.db, tenant).findById(id), 'conversation', id);
 
 /** A conversation with its contact profile and latest messages (never an address). */
-export async function conversationContext(deps: DomainDeps, tenant: Tenant, id: string): Promise<Record<string, unknown>> {
+export async function conversationContext(deps: DomainDeps, tenant: Tenant, id: string): Promise<Schema<'ConversationContext'>> {
   const conversation = await mustGetConversation(deps, tenant, id);
   const [contact, latest] = await Promise.all([
     contacts(deps.db, tenant).findById(conversation.contact_id),

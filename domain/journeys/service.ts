@@ -29,7 +29,7 @@ export interface JourneyDeps extends DomainDeps {
 
 const FIELDS = ['name', 'description', 'trigger', 'filter', 'channels', 'blocks'] as const satisfies readonly (keyof JourneyFields)[];
 
-export function toJourney(j: JourneyDoc): Record<string, unknown> {
+export function toJourney(j: JourneyDoc): Schema<'Journey'> {
   const finished = j.completed + j.failed;
   return {
     id: j._id,

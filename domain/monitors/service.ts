@@ -37,7 +37,7 @@ export interface MonitorDeps extends DomainDeps {
 }
 
 /** The API record. */
-export function toMonitor(doc: MonitorDoc): Record<string, unknown> {
+export function toMonitor(doc: MonitorDoc): Schema<'Monitor'> {
   const f = doc.frequency;
   return {
     id: doc._id,

@@ -44,7 +44,7 @@ const FIELDS = [
   'copy',
 ] as const satisfies readonly (keyof OfferFields)[];
 
-export function toOffer(o: OfferDoc): Record<string, unknown> {
+export function toOffer(o: OfferDoc): Schema<'Offer'> {
   return {
     id: o._id,
     url: o.url,

@@ -4,6 +4,7 @@
  * workflow `publication-<id>` before answering. The publish operation and
  * every schedule run come through here.
  */
+import { Schema } from '../../schemas/types';
 import { createHash } from 'node:crypto';
 import { Db } from 'mongodb';
 import { AfterAnswer } from '../after-answer';
@@ -70,7 +71,7 @@ export interface PublishInput {
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /** The API record of a publication: never a channel, address or session. */
-export function toPublication(p: PublicationDoc, deliveries: DeliveryDoc[]): Record<string, unknown> {
+export function toPublication(p: PublicationDoc, deliveries: DeliveryDoc[]): Schema<'Publication'> {
   return {
     id: p._id,
     offer_id: p.offer_id,
@@ -97,12 +98,12 @@ export function toPublication(p: PublicationDoc, deliveries: DeliveryDoc[]): Rec
   };
 }
 
-export async function publicationRecord(db: Db, tenant: Tenant, p: PublicationDoc): Promise<Record<string, unknown>> {
+export async function publicationRecord(db: Db, tenant: Tenant, p: PublicationDoc): Promise<Schema<'Publication'>> {
   return toPublication(p, await deliveriesOfPublication(db, tenant, p));
 }
 
 /** What the request that queued `p` answers: the publication as recorded, its deliveries queued (not read back). */
-export const queuedRecord = (p: PublicationDoc): Record<string, unknown> => toPublication(p, queuedDeliveries(p));
+export const queuedRecord = (p: PublicationDoc): Schema<'Publication'> => toPublication(p, queuedDeliveries(p));
 
 /** Refuses to publish an offer whose registered coupon no longer works (409 naming the coupon). */
 async function checkCoupon(db: Db, tenant: Tenant, couponId: string): Promise<void> {

@@ -15,6 +15,7 @@
  * record; a run started from an out-of-date Temporal Schedule queues nothing
  * (./run.ts).
  */
+import { Schema } from '../../schemas/types';
 import { createHash } from 'node:crypto';
 import { ScheduleAlreadyRunning, ScheduleDescription, ScheduleHandle, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import { offeropsSearchAttributes, temporalScheduleId } from '../../temporal/names';
@@ -173,7 +174,7 @@ export function observedOf(desc: ScheduleDescription): ScheduleObserved {
 }
 
 /** The API record: the schedule as stored, with status, next and last run and run count as the scheduler was `seen`. */
-export function toSchedule(doc: ScheduleDoc, seen: ScheduleObserved): Record<string, unknown> {
+export function toSchedule(doc: ScheduleDoc, seen: ScheduleObserved): Schema<'Schedule'> {
   return {
     id: doc._id,
     name: doc.name,

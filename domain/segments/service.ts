@@ -37,7 +37,7 @@ const FIELDS = [
   'waitlist',
 ] as const satisfies readonly (keyof SegmentFields)[];
 
-export function toSegment(s: SegmentDoc, groupCount: number): Record<string, unknown> {
+export function toSegment(s: SegmentDoc, groupCount: number): Schema<'Segment'> {
   return {
     id: s._id,
     name: s.name,

@@ -100,7 +100,7 @@ export function defaultStore(tenant: Tenant, accountName: string, at: Date): Sto
   };
 }
 
-export function toStore(s: StoreDoc, site: StoreSite): Record<string, unknown> {
+export function toStore(s: StoreDoc, site: StoreSite): Schema<'Store'> {
   return {
     id: s._id,
     subdomain: s.subdomain,
@@ -110,7 +110,7 @@ export function toStore(s: StoreDoc, site: StoreSite): Record<string, unknown> {
     theme: s.theme,
     colors: { ...THEME_COLORS[s.theme], ...s.colors },
     logo: s.logo,
-    networks: Object.fromEntries(STORE_NETWORKS.map((n) => [n, s.networks[n] ?? null])),
+    networks: Object.fromEntries(STORE_NETWORKS.map((n) => [n, s.networks[n] ?? null])) as Schema<'StoreNetworks'>,
     hours: s.hours,
     timezone: s.timezone,
     contact: s.contact,
@@ -221,7 +221,7 @@ export async function updateStore(
   return result;
 }
 
-export function toPage(p: PageDoc, storeAddress: string): Record<string, unknown> {
+export function toPage(p: PageDoc, storeAddress: string): Schema<'StorePage'> {
   return {
     id: p._id,
     title: p.title,
@@ -285,7 +285,7 @@ export async function createPage(
   return { page, url: address };
 }
 
-export function toCollection(c: CollectionDoc): Record<string, unknown> {
+export function toCollection(c: CollectionDoc): Schema<'StoreCollection'> {
   return {
     id: c._id,
     title: c.title,

@@ -29,7 +29,7 @@ export { listTemplates };
 
 const FIELDS = ['name', 'description', 'body', 'format', 'is_default', 'segment_id'] as const satisfies readonly (keyof TemplateFields)[];
 
-export function toTemplate(t: TemplateDoc, scheduleCount: number): Record<string, unknown> {
+export function toTemplate(t: TemplateDoc, scheduleCount: number): Schema<'Template'> {
   return {
     id: t._id,
     name: t.name,

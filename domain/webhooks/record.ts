@@ -1,8 +1,9 @@
 /** The API record of a webhook (never its secret) and the Temporal names of its deliveries. */
+import { Schema } from '../../schemas/types';
 import { WebhookDoc } from './store';
 import { Tenant } from '../db';
 
-export function toWebhook(w: WebhookDoc): Record<string, unknown> {
+export function toWebhook(w: WebhookDoc): Schema<'Webhook'> {
   return {
     id: w._id,
     url: w.url,
