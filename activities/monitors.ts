@@ -7,11 +7,10 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Tenant } from '../domain/db';
 import { SourceError } from '../domain/monitors/feeds';
 import { MonitorRunPlan, planRun, recordRun, runSource, SourceRun } from '../domain/monitors/run';
-import { SourceResult } from '../domain/monitors/store';
-import { MonitorRunInput, MonitorRunOutcome } from '../temporal/workflows';
+import { MonitorRunInput, MonitorRunOutcome, SourceResult } from '../temporal/workflows';
 import { ActivityDeps, domainDeps, publishingDeps } from './deps';
 
-export type { MonitorRunPlan, SourceResult };
+export type { MonitorRunPlan };
 
 export interface ReadSourceInput extends MonitorRunInput, MonitorRunPlan {
   run_id: string;

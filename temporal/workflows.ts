@@ -6,6 +6,7 @@
  * workflow code (workflows/index.ts).
  */
 import type { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Schema } from '../schemas/types';
 import {
   deliveryWorkflowId,
   journeyExecutionWorkflowId,
@@ -140,6 +141,28 @@ export interface MonitorRunInput {
   account: string;
   environment: Environment;
 }
+
+/** What the read of one source of a monitor run found (the run's result lists one per source). */
+export interface SourceResult {
+  name: string;
+  type: Schema<'MonitorSource'>['type'];
+  seen: number;
+  matched: number;
+  created: number;
+  published: number;
+  error: string | null;
+}
+
+/** The result of a source before it was read (`error`: why it never will be). */
+export const emptyResult = (source: { name: string; type: SourceResult['type'] }, error: string | null = null): SourceResult => ({
+  name: source.name,
+  type: source.type,
+  seen: 0,
+  matched: 0,
+  created: 0,
+  published: 0,
+  error,
+});
 
 export interface MonitorRunOutcome {
   event_id: string | null;

@@ -1,7 +1,6 @@
 import { ActivityFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import type { SourceResult } from '../activities/monitors';
-import type { MonitorRunInput, MonitorRunOutcome } from '../temporal/workflows';
+import { emptyResult, MonitorRunInput, MonitorRunOutcome, SourceResult } from '../temporal/workflows';
 
 const { startMonitorRun, finishMonitorRun } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -41,15 +40,7 @@ export async function monitorRun(input: MonitorRunInput): Promise<MonitorRunOutc
     plan.sources.map((source, index) =>
       readMonitorSource
         .executeWithOptions({ summary: `read ${source.type} source ${source.name}` }, [{ ...input, ...plan, run_id: runId, index }])
-        .catch((err: unknown): SourceResult => ({
-          name: source.name,
-          type: source.type,
-          seen: 0,
-          matched: 0,
-          created: 0,
-          published: 0,
-          error: why(err),
-        })),
+        .catch((err: unknown): SourceResult => emptyResult(source, why(err))),
     ),
   );
   return finishMonitorRun({

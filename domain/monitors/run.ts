@@ -16,7 +16,7 @@
  * is published once, however often the run is retried.
  */
 import { ERROR_STATUS } from '../../schemas/openapi/common';
-import { MonitorRunOutcome } from '../../temporal/workflows';
+import { emptyResult, MonitorRunOutcome, SourceResult } from '../../temporal/workflows';
 import { Tenant } from '../db';
 import { DomainError } from '../errors';
 import { derivedId } from '../ids';
@@ -28,7 +28,7 @@ import { PublishingDeps, queuePublication } from '../publications/queue';
 import { DomainDeps } from '../resource';
 import { compileCriteria } from './criteria';
 import { FetchOptions, FoundItem, readSource, SourceError, toFoundItem } from './feeds';
-import { getMonitor, MonitorAutomation, MonitorCriteria, MonitorResult, MonitorSource, recordMonitorRun, SourceResult } from './store';
+import { getMonitor, MonitorAutomation, MonitorCriteria, MonitorResult, MonitorSource, recordMonitorRun } from './store';
 import { deleteMonitorSchedule, describeMonitorSchedule, nextRunOf } from './temporal';
 
 /** Matches checked against the catalogue at once. */
@@ -43,17 +43,6 @@ export interface SourceRun {
   criteria: MonitorCriteria;
   automation: MonitorAutomation;
 }
-
-/** The result of a source before it was read. */
-export const emptyResult = (source: { name: string; type: SourceResult['type'] }, error: string | null = null): SourceResult => ({
-  name: source.name,
-  type: source.type,
-  seen: 0,
-  matched: 0,
-  created: 0,
-  published: 0,
-  error,
-});
 
 const offerFields = (item: FoundItem): OfferFields => {
   const fields: OfferFields = { url: item.url, title: item.title, currency: item.currency };

@@ -8,6 +8,7 @@ import { MONITOR_AUTOMATION_MODES, MONITOR_STATES } from '../../schemas/openapi/
 import { Schema } from '../../schemas/types';
 import { OutboxEvent, Page, PageResult, Tenant, tenantCollection } from '../db';
 import { ResourceDoc } from '../resource';
+import { SourceResult } from '../../temporal/workflows';
 
 export type MonitorState = (typeof MONITOR_STATES)[number];
 export type AutomationMode = (typeof MONITOR_AUTOMATION_MODES)[number];
@@ -31,16 +32,6 @@ export interface MonitorAutomation {
   segment_id: string | null;
   group_id: string | null;
   with_image: boolean;
-}
-
-export interface SourceResult {
-  name: string;
-  type: MonitorSource['type'];
-  seen: number;
-  matched: number;
-  created: number;
-  published: number;
-  error: string | null;
 }
 
 export interface MonitorResult {
