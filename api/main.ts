@@ -4,7 +4,7 @@ import pino from 'pino';
 import { closeApp, createApp, createAppServer, drainApp } from './app';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
-import { configFromEnv, lazyMongo, lazyTemporal, untilAvailable } from '../domain/config';
+import { configFromEnv, connectOrForget, lazyMongo, lazyTemporal, untilAvailable } from '../domain/config';
 import { createLogger } from '../domain/logger';
 import { ensureIndexes } from '../domain/db';
 import { startMonthBuckets } from '../domain/analytics/buckets';
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   const ready = untilAvailable(
     'the database',
     async () => {
+      await connectOrForget(mongo.client);
       await ensureIndexes(mongo.db);
       await startMonthBuckets(mongo.db);
     },

@@ -67,6 +67,20 @@ export function lazyMongo(config: Pick<ConnectionConfig, 'mongodbUri' | 'mongodb
   return { client, db: client.db(config.mongodbDb) };
 }
 
+/**
+ * Connects `client`, for a process that starts while the database is away and tries again. The driver keeps
+ * a client whose first connection failed on a closed topology (every later operation: "Topology is closed");
+ * closing the client forgets it, so the next attempt connects anew.
+ */
+export async function connectOrForget(client: MongoClient): Promise<void> {
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw err;
+  }
+}
+
 /** How often a process that starts while a dependency is away tries again. */
 const RETRY_START_MS = 2_000;
 

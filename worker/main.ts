@@ -5,7 +5,7 @@
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index';
-import { configFromEnv, lazyMongo, untilAvailable, WORKER_DB_TIMEOUTS, WORKFLOW_BUNDLE } from '../domain/config';
+import { configFromEnv, connectOrForget, lazyMongo, untilAvailable, WORKER_DB_TIMEOUTS, WORKFLOW_BUNDLE } from '../domain/config';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { createLogger } from '../domain/logger';
@@ -47,6 +47,7 @@ async function main(): Promise<void> {
   await untilAvailable(
     'the database',
     async () => {
+      await connectOrForget(mongo.client);
       await ensureIndexes(mongo.db);
       await startMonthBuckets(mongo.db);
     },
