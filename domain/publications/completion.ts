@@ -94,19 +94,18 @@ export async function completePublication(
   }
   const deliveries = await deliveriesWithSent(deps.db, tenant, publication, sent);
   const status = finalStatus(deliveries);
-  // The final state and the sends not recorded yet side by side (a repeated completion writes those again).
-  const [moved] = await Promise.all([
-    setPublicationStatus(deps.db, tenant, publication, status, (after) =>
-      prepareEvent(
-        tenant,
-        'publication.completed',
-        { publication: toPublication(after, deliveries) },
-        after.completed_at!,
-        completedEventId(publication._id),
-      ),
+  // The sends not recorded yet first, then the final state: a client that reads the status reads the deliveries
+  // it sums up (a repeated completion writes those again).
+  await markDeliveriesSent(deps.db, tenant, publication, unrecorded);
+  const moved = await setPublicationStatus(deps.db, tenant, publication, status, (after) =>
+    prepareEvent(
+      tenant,
+      'publication.completed',
+      { publication: toPublication(after, deliveries) },
+      after.completed_at!,
+      completedEventId(publication._id),
     ),
-    markDeliveriesSent(deps.db, tenant, publication, unrecorded),
-  ]);
+  );
   if (!moved) throw new PermanentFailure(`no publication ${id}`, 'PublicationMissing');
   // Another completion wrote first: it counted; the event this write added again has the id of its own, which
   // the relay stores once.
