@@ -46,22 +46,109 @@ function coerceQuery(op: Operation, raw: Record<string, string | string[] | unde
 
 const fieldOf = (instancePath: string): string => instancePath.replace(/^\//, '').replace(/\//g, '.');
 
+/** Edit distance of two short words (insertions, deletions, substitutions, swaps of neighbours). */
+function distance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+    }
+  return rows[a.length]![b.length]!;
+}
+
+/** The allowed value a mistyped one most likely meant: within a third of its length in edits, else none. */
+export function closest(value: unknown, allowed: readonly unknown[]): string | null {
+  if (typeof value !== 'string' || value.length > 100) return null;
+  let best: { word: string; d: number } | null = null;
+  for (const word of allowed) {
+    if (typeof word !== 'string') continue;
+    const d = word.toLowerCase() === value.toLowerCase() ? 0.5 : distance(value, word);
+    if (d <= Math.max(1, Math.floor(word.length / 3)) && (!best || d < best.d)) best = { word, d };
+  }
+  return best?.word ?? null;
+}
+
+/** Lists of allowed values longer than this are not written out in a message: the contract has them. */
+const LISTED_VALUES = 12;
+
+function oneOfValues(value: unknown, allowed: unknown[]): string {
+  const guess = closest(value, allowed);
+  const hint = guess ? `; did you mean ${JSON.stringify(guess)}?` : '';
+  if (allowed.length <= LISTED_VALUES) return `must be one of: ${allowed.map((v) => JSON.stringify(v)).join(', ')}${hint}`;
+  return `is not one of the ${allowed.length} values it takes${hint || ' (see the list in its description in the contract)'}`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+const FORMATS: Record<string, string> = {
+  uri: 'an absolute URL, e.g. https://example.com/path',
+  'date-time': 'an RFC 3339 date-time with a UTC offset, e.g. 2030-01-01T09:00:00-03:00',
+  date: 'a date YYYY-MM-DD',
+  email: 'an e-mail address',
+  hostname: 'a host name, e.g. example.com',
+};
+
+const TYPES: Record<string, string> = {
+  string: 'text',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  null: 'null',
+};
+
 /** What a broken rule means, in words a client can act on; never a regular expression. */
 function explain(e: ErrorObject): string {
   const schema = (e.parentSchema ?? {}) as JsonSchema;
+  const limit = (e.params as { limit?: number }).limit ?? 0;
   switch (e.keyword) {
     case 'additionalProperties':
       return 'is not a known field';
     case 'required':
       return 'is required';
     case 'enum':
-      return `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+      return oneOfValues(e.data, (e.params as { allowedValues: unknown[] }).allowedValues);
+    case 'const':
+      return `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
+    case 'type': {
+      const types = String((e.params as { type: string }).type).split(',');
+      return `must be ${types.map((t) => TYPES[t] ?? t).join(' or ')}`;
+    }
     case 'pattern': {
       const form = schema[FORM_KEYWORD];
       return typeof form === 'string' ? `must be ${form}` : 'does not have the form this field takes (see its description in the contract)';
     }
-    case 'format':
-      return `must be a valid ${(e.params as { format: string }).format}`;
+    case 'format': {
+      const format = (e.params as { format: string }).format;
+      return `must be ${FORMATS[format] ?? `a valid ${format}`}`;
+    }
+    case 'minLength':
+      return limit === 1 ? 'must not be empty' : `must be at least ${plural(limit, 'character')} long`;
+    case 'maxLength':
+      return `must be at most ${plural(limit, 'character')} long`;
+    case 'minimum':
+      return `must be ${limit} or more`;
+    case 'maximum':
+      return `must be ${limit} or less`;
+    case 'exclusiveMinimum':
+      return `must be more than ${limit}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${limit}`;
+    case 'multipleOf':
+      return `must be a multiple of ${limit}`;
+    case 'minItems':
+      return limit === 1 ? 'must list at least one item' : `must list at least ${limit} items`;
+    case 'maxItems':
+      return `must list at most ${plural(limit, 'item')}`;
+    case 'uniqueItems':
+      return 'must not list the same item twice';
+    case 'minProperties':
+      return limit === 1 ? 'must set at least one field' : `must set at least ${limit} fields`;
     case 'maxProperties':
       // Also a closed object's cut-off (schemas/validator.ts): past it, its unknown fields are not listed one by one.
       return `has ${typeof e.data === 'object' && e.data !== null ? Object.keys(e.data).length : 'more'} fields, more than it takes (see its description in the contract)`;
@@ -85,7 +172,8 @@ function presenceOnly(schema: unknown): string[] | null {
   const props = (s.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(s.required) ? (s.required as string[]) : [];
   const onlyPresence =
-    Object.keys(s).every((k) => k === 'properties' || k === 'required') && Object.values(props).every((p) => !Object.keys(p).length);
+    Object.keys(s).every((k) => k === 'properties' || k === 'required' || k === 'title') &&
+    Object.values(props).every((p) => !Object.keys(p).length);
   return onlyPresence && required.length ? required : null;
 }
 
@@ -130,7 +218,7 @@ function untagged(location: ErrorDetail['location'], e: ErrorObject): ErrorDetai
     location,
     field: join(fieldOf(e.instancePath), tag),
     rule: 'enum',
-    message: `must be one of: ${branches.map((v) => JSON.stringify(v)).join(', ')}`,
+    message: oneOfValues((e.data as Record<string, unknown> | null)?.[tag], branches),
   };
 }
 
@@ -193,8 +281,8 @@ function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObj
     for (let j = start; j < k; j++) if (fits.length !== 1 || branchOf(errors[j]!, alt) !== fits[0]) dropped[j] = true;
     const tag = consts[0]?.length === 1 && consts.every((c) => c.length === 1 && c[0]![0] === consts[0]![0]![0]) ? consts[0][0]![0] : null;
     if (fits.length !== 1 && tag) {
-      const values = consts.map((c) => JSON.stringify(c[0]![1])).join(', ');
-      byError[k]!.push({ location, field: join(base, tag), rule: 'enum', message: `must be one of: ${values}` });
+      const values = consts.map((c) => c[0]![1]);
+      byError[k]!.push({ location, field: join(base, tag), rule: 'enum', message: oneOfValues(data[tag], values) });
     } else if (fits.length !== 1) {
       const choices = (fits.length ? fits.map((i) => own[i]!) : own).flat();
       const message = fits.length
@@ -231,20 +319,27 @@ function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObj
 export function check(location: ErrorDetail['location'], schema: JsonSchema, value: unknown): ErrorDetail[] {
   const validate = validatorFor(schema);
   if (validate(value)) return [];
-  // anyOf (nullable references) repeats each failure once per branch; keep one line per field and rule.
+  // One problem per field, the first found (a URL without a scheme breaks its pattern and its format; anyOf, for
+  // nullable references, repeats each failure once per branch).
   const seen = new Set<string>();
-  return resolveAlternatives(location, validate.errors ?? []).filter((d) => {
-    const k = `${d.field}|${d.rule}`;
-    return !seen.has(k) && !!seen.add(k);
-  });
+  return resolveAlternatives(location, validate.errors ?? []).filter((d) => !seen.has(d.field) && !!seen.add(d.field));
 }
 
-/** The 400 listing every invalid field. */
+/** Where a detail is, in words: a choice between fields ("needs one of group_id, segment_id") is on the object holding them. */
+function whereOf(d: ErrorDetail): string {
+  const path = d.field.split('.');
+  const choice = d.rule === 'oneOf' && d.message.split(/[ ,]+/).includes(path.at(-1)!);
+  const field = choice ? path.slice(0, -1).join('.') : d.field;
+  return field ? `${d.location} field ${field}` : d.location;
+}
+
+/** The 400 listing every invalid field; its message says the first problem, and how many others the details hold. */
 export function validationFailed(details: ErrorDetail[]): HttpError {
   const first = details[0]!;
-  const where = first.field ? `${first.location} field ${first.field}` : first.location;
-  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
-  return new HttpError('validation_failed', `Invalid ${where}: ${first.message}${more}.`, {}, details);
+  // A choice told on each field it names is one problem.
+  const others = new Set(details.filter((d) => d.message !== first.message).map((d) => `${d.location}|${d.field}|${d.message}`)).size;
+  const more = others ? ` (and ${plural(others, 'more problem')}, listed in details)` : '';
+  return new HttpError('validation_failed', `Invalid ${whereOf(first)}: ${first.message}${more}.`, {}, details);
 }
 
 /** Validates path, query and body against the operation's schemas; 400 listing every invalid field. */

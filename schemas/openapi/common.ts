@@ -109,6 +109,7 @@ export const httpsUrl = (extra: JsonSchema = {}): JsonSchema => ({
   type: 'string',
   format: 'uri',
   pattern: '^https://',
+  [FORM_KEYWORD]: 'an https:// URL, e.g. https://example.com/path',
   ...extra,
 });
 /** An id with a known prefix, e.g. `idOf('seg')` matches `seg_…`. */
@@ -116,6 +117,7 @@ export const idOf = (prefix: string, description?: string): JsonSchema => ({
   type: 'string',
   maxLength: prefix.length + 41,
   pattern: `^${prefix}_[0-9a-z]{8,40}$`,
+  [FORM_KEYWORD]: `an id starting with ${prefix}_, as the API returns it`,
   ...(description ? { description } : {}),
 });
 
@@ -211,6 +213,7 @@ export const IDEMPOTENCY_KEY_SCHEMA = {
   minLength: 1,
   maxLength: 255,
   pattern: '^[!-~]([ -~]*[!-~])?$',
+  [FORM_KEYWORD]: 'visible ASCII characters, spaces only between them',
 } as const satisfies JsonSchema;
 
 // --- errors (spec 7) --------------------------------------------------------

@@ -1,4 +1,20 @@
-import { arr, bool, dateTime, filter, httpsUrl, idOf, JsonSchema, nullable, num, object, OperationDef, record, ref, str } from './common';
+import {
+  FORM_KEYWORD,
+  arr,
+  bool,
+  dateTime,
+  filter,
+  httpsUrl,
+  idOf,
+  JsonSchema,
+  nullable,
+  num,
+  object,
+  OperationDef,
+  record,
+  ref,
+  str,
+} from './common';
 import { resource } from './crud';
 
 export const COUPON_STATUSES = ['active', 'scheduled', 'expired', 'inactive'] as const;
@@ -12,6 +28,7 @@ const couponFields = (create: boolean): Record<string, JsonSchema> => ({
     minLength: 1,
     maxLength: 60,
     pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]*$',
+    [FORM_KEYWORD]: 'letters, digits, _ . and -, starting with a letter or digit, e.g. BLACK10',
     description: 'the code the shopper types; letters, digits, `_`, `.`, `-`',
   }),
   store: str({ minLength: 1, maxLength: 120, description: 'the store the coupon is valid at' }),

@@ -1,4 +1,5 @@
 import {
+  FORM_KEYWORD,
   arr,
   dateTime,
   singleEnvelope,
@@ -25,15 +26,23 @@ export const MEDIA_TYPES = ['image', 'audio', 'video', 'document', 'sticker'] as
 export const MESSAGE_STATUSES = ['received', 'queued', 'sent', 'delivered', 'read', 'failed'] as const;
 
 /** A CRM label: letters, digits, `_`, `-`, single inner spaces. */
-export const TAG = str({ minLength: 1, maxLength: 40, pattern: '^[\\p{L}\\p{N}_-]+(?: [\\p{L}\\p{N}_-]+)*$' });
+export const TAG = str({
+  minLength: 1,
+  maxLength: 40,
+  pattern: '^[\\p{L}\\p{N}_-]+(?: [\\p{L}\\p{N}_-]+)*$',
+  [FORM_KEYWORD]: 'words of letters, digits, _ and -, separated by single spaces, e.g. vip lead',
+});
 const ASSIGNEE = str({ minLength: 1, maxLength: 120, description: 'team member the conversation is assigned to (name or handle in the team)' });
 
 const REPLY_TEXT = str({ minLength: 1, maxLength: 4096, description: 'the reply text' });
-const REPLY_MEDIA = arr(str({ format: 'uri', pattern: '^https?://', maxLength: 2000 }), {
-  minItems: 1,
-  maxItems: 1,
-  description: 'an image to send with the text (one link; the gateway gets it as `image_url`, Telegram as a photo)',
-});
+const REPLY_MEDIA = arr(
+  str({ format: 'uri', pattern: '^https?://', [FORM_KEYWORD]: 'an http:// or https:// URL, e.g. https://shop.example/p/123', maxLength: 2000 }),
+  {
+    minItems: 1,
+    maxItems: 1,
+    description: 'an image to send with the text (one link; the gateway gets it as `image_url`, Telegram as a photo)',
+  },
+);
 const REPLY_AGENT = { ...ASSIGNEE, description: 'the team member replying, shown on the message (`agent`)' };
 
 /** How many messages a conversation's context carries. */

@@ -3,6 +3,7 @@
  * `schemas/openapi.json` is this object written out (`npm run openapi`); a
  * contract test fails when the two differ.
  */
+import { titleAlternatives } from './titles';
 import { COMMON_SCHEMAS, DEFAULT_ID_SCHEMA, ERROR_CODES, IDEMPOTENCY_KEY_SCHEMA, ERROR_RESPONSES, JsonSchema, OperationDef } from './common';
 import * as account from './account';
 import * as analytics from './analytics';
@@ -147,6 +148,7 @@ function build(): JsonSchema {
       if (!tags.includes(op.tag)) tags.push(op.tag);
     }
   }
+  titleAlternatives(schemas);
   addExamples(paths, schemas);
   const responses: Record<string, JsonSchema> = {};
   for (const [status, description] of Object.entries(ERROR_RESPONSES)) {

@@ -1,4 +1,5 @@
 import {
+  FORM_KEYWORD,
   arr,
   bool,
   dateTime,
@@ -33,15 +34,21 @@ export const WAITING_BLOCKS: readonly BlockType[] = ['wait', 'wait_reply'];
 const HTTP_BODY_MAX_FIELDS = 100;
 
 const EVENT_KIND = str({ enum: [...EVENT_KIND_NAMES], description: 'an event kind of the catalogue, e.g. `conversation.updated`' });
-const BLOCK_ID = str({ minLength: 1, maxLength: 40, pattern: '^[a-z0-9_-]+$', description: 'id of the block, unique in the journey' });
+const BLOCK_ID = str({
+  minLength: 1,
+  maxLength: 40,
+  pattern: '^[a-z0-9_-]+$',
+  [FORM_KEYWORD]: 'lowercase letters, digits, _ and -, e.g. ask_name',
+  description: 'id of the block, unique in the journey',
+});
 const tags = (description: string): JsonSchema => arr(TAG, { minItems: 1, maxItems: 20, uniqueItems: true, description });
 const FIELD_PATH = '(\\.[A-Za-z0-9_]{1,60}){1,8}';
 
 /** A test on a field: the condition block's config, and each entry of a journey's trigger `filter`. */
-const condition = (fieldPattern: string, fieldDescription: string): JsonSchema =>
+const condition = (fieldPattern: string, fieldDescription: string, fieldForm: string): JsonSchema =>
   object(
     {
-      field: str({ maxLength: 300, pattern: fieldPattern, description: fieldDescription }),
+      field: str({ maxLength: 300, pattern: fieldPattern, [FORM_KEYWORD]: fieldForm, description: fieldDescription }),
       operator: str({
         enum: [...CONDITION_OPERATORS],
         description: '`eq`/`neq` compare as text, `contains` (text or list), `gt`/`lt` as numbers, `exists` (not null)',
@@ -80,7 +87,12 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
         object({ minutes: int({ minimum: 1, maximum: 43200, description: 'wait this long (at most 30 days)' }) }, ['minutes']),
         object(
           {
-            until: str({ maxLength: 5, pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'wall-clock time of day, `HH:MM`' }),
+            until: str({
+              maxLength: 5,
+              pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+              [FORM_KEYWORD]: 'a time of day HH:MM, 00:00 to 23:59',
+              description: 'wall-clock time of day, `HH:MM`',
+            }),
             timezone: str({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. `America/Sao_Paulo`' }),
           },
           ['until', 'timezone'],
@@ -103,6 +115,7 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
         `^(event|contact|conversation|http\\.[a-z0-9_-]{1,40})${FIELD_PATH}$`,
         'a field of the triggering event (`event.data.…`), of the contact or conversation (`contact.tags`, `conversation.status`), ' +
           'or of the answer of an earlier `http` block (`http.<block id>.status`, `http.<block id>.body.…`)',
+        'a dot path starting event., contact., conversation. or http.<block id>., e.g. event.data.offer.price',
       ),
       description: 'Branch: `next[0]` when the test holds, `next[1]` otherwise.',
     },
@@ -139,6 +152,7 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
           format: 'uri',
           maxLength: 2000,
           pattern: '^https://',
+          [FORM_KEYWORD]: 'an https:// URL, e.g. https://example.com/path',
           description: 'an HTTPS URL; the destination rules of webhooks apply (no loopback or private address)',
         }),
         method: str({ enum: ['GET', 'POST'], description: '`POST` when omitted' }),
@@ -247,7 +261,11 @@ const journeyFields = (create: boolean): Record<string, JsonSchema> => ({
 
 export const schemas: Record<string, JsonSchema> = {
   JourneyFilterCondition: {
-    ...condition(`^event${FIELD_PATH}$`, 'a field of the triggering event, e.g. `event.data.offer.price`'),
+    ...condition(
+      `^event${FIELD_PATH}$`,
+      'a field of the triggering event, e.g. `event.data.offer.price`',
+      'a dot path starting event., e.g. event.data.offer.price',
+    ),
     description: 'A test on a field of the triggering event.',
   },
   JourneyBlockType: str({ enum: [...BLOCK_TYPES], description: 'Kind of block of a journey graph.' }),

@@ -1,4 +1,5 @@
 import {
+  FORM_KEYWORD,
   arr,
   bool,
   dateTime,
@@ -31,7 +32,13 @@ export const MONITOR_SEARCH_MAX_BYTES = 10 * 1024 * 1024;
 const words = (what: string): JsonSchema => arr(str({ minLength: 1, maxLength: 60 }), { maxItems: 20, uniqueItems: true, description: what });
 const storeNames = (what: string): JsonSchema =>
   arr(str({ minLength: 1, maxLength: 120 }), { maxItems: 100, uniqueItems: true, description: what });
-const PATH = str({ minLength: 1, maxLength: 120, pattern: '^[^.\\s][^\\s]*$', description: 'a field name, or a dot path (`price.value`)' });
+const PATH = str({
+  minLength: 1,
+  maxLength: 120,
+  pattern: '^[^.\\s][^\\s]*$',
+  [FORM_KEYWORD]: 'a field name or a dot path without spaces, e.g. price.value',
+  description: 'a field name, or a dot path (`price.value`)',
+});
 
 const mappingFields: Record<string, JsonSchema> = {
   items: { ...PATH, description: '`search` only (required there): the path of the array of items in the answer, e.g. `data.results`' },
@@ -65,6 +72,7 @@ export const schemas: Record<string, JsonSchema> = {
         minLength: 8,
         maxLength: 2000,
         pattern: '^https?://',
+        [FORM_KEYWORD]: 'an http:// or https:// URL, e.g. https://shop.example/p/123',
         description:
           'where to fetch it (GET). HTTPS; plain http only to a host on the allow-list (`OFFEROPS_WEBHOOK_ALLOW`). Fetched as ' +
           'webhooks are sent: every address the host resolves to must be public unless allow-listed, no redirects.',

@@ -100,6 +100,7 @@ export const IANA_TIMEZONE = str({
   minLength: 1,
   maxLength: 64,
   pattern: '^(?:UTC|[A-Za-z]+(?:/[A-Za-z0-9_+-]+)+)$',
+  [FORM_KEYWORD]: 'an IANA time zone name such as America/Sao_Paulo, or UTC',
   description:
     'IANA time zone name, e.g. `America/Sao_Paulo`, or `UTC` (the default when omitted); a name the time zone database does ' +
     'not know is a 400 `validation_failed` (rule `timezone`)',

@@ -1,4 +1,18 @@
-import { bool, dateTime, deletionEnvelope, idOf, int, JsonSchema, nullable, object, OperationDef, record, ref, str } from './common';
+import {
+  FORM_KEYWORD,
+  bool,
+  dateTime,
+  deletionEnvelope,
+  idOf,
+  int,
+  JsonSchema,
+  nullable,
+  object,
+  OperationDef,
+  record,
+  ref,
+  str,
+} from './common';
 import { resource } from './crud';
 
 export const DISTRIBUTIONS = ['broadcast', 'round_robin', 'least_loaded'] as const;
@@ -9,12 +23,18 @@ const segmentFields: Record<string, JsonSchema> = {
     minLength: 1,
     maxLength: 80,
     pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
+    [FORM_KEYWORD]: 'lowercase letters and digits in words joined by single hyphens, e.g. black-friday',
     description: 'public slug, unique per account and environment; derived from name when omitted',
   }),
   description: str({ maxLength: 2000 }),
   store_name: str({ maxLength: 120, description: 'storefront name' }),
   store_tagline: str({ maxLength: 240, description: 'storefront phrase' }),
-  store_color: str({ maxLength: 7, pattern: '^#[0-9A-Fa-f]{6}$', description: 'main colour, #RRGGBB' }),
+  store_color: str({
+    maxLength: 7,
+    pattern: '^#[0-9A-Fa-f]{6}$',
+    [FORM_KEYWORD]: 'a colour #RRGGBB, e.g. #1A73E8',
+    description: 'main colour, #RRGGBB',
+  }),
   auto_expand: bool({ description: 'open a new group automatically when the linked ones are full' }),
   distribution: ref('Distribution'),
   waitlist: bool({ description: 'keep a waiting list when every group is full' }),

@@ -1,4 +1,20 @@
-import { arr, bool, dateTime, filter, httpsUrl, idOf, int, JsonSchema, nullable, object, OperationDef, record, ref, str } from './common';
+import {
+  FORM_KEYWORD,
+  arr,
+  bool,
+  dateTime,
+  filter,
+  httpsUrl,
+  idOf,
+  int,
+  JsonSchema,
+  nullable,
+  object,
+  OperationDef,
+  record,
+  ref,
+  str,
+} from './common';
 import { resource } from './crud';
 
 export const STORE_THEMES = ['classic', 'minimal', 'magazine', 'dark'] as const;
@@ -45,13 +61,18 @@ const flag = (description: string): JsonSchema => int({ enum: [0, 1], descriptio
 export const schemas: Record<string, JsonSchema> = {
   StoreTheme: str({ enum: [...STORE_THEMES], description: 'Visual theme of the public store.' }),
   StoreColorsInput: object(
-    Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ maxLength: 7, pattern: HEX, description: `${c} colour, #RRGGBB` })])),
+    Object.fromEntries(
+      COLOR_ROLES.map((c) => [
+        c,
+        str({ maxLength: 7, pattern: HEX, [FORM_KEYWORD]: 'a colour #RRGGBB, e.g. #1A73E8', description: `${c} colour, #RRGGBB` }),
+      ]),
+    ),
     [],
     {
       description: 'Colour overrides; an omitted colour follows the theme. Replaced as a whole on update.',
     },
   ),
-  StoreColors: record(Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ pattern: HEX })])), {
+  StoreColors: record(Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ pattern: HEX, [FORM_KEYWORD]: 'a colour #RRGGBB, e.g. #1A73E8' })])), {
     description: "The colours in effect: the overrides sent, else the theme's.",
   }),
   StoreNetworksInput: object(
@@ -71,8 +92,13 @@ export const schemas: Record<string, JsonSchema> = {
     object(
       {
         day: str({ enum: [...WEEKDAYS] }),
-        opens: str({ maxLength: 5, pattern: HHMM, description: 'HH:MM, 24-hour clock' }),
-        closes: str({ maxLength: 5, pattern: HHMM, description: 'HH:MM, later than `opens`' }),
+        opens: str({ maxLength: 5, pattern: HHMM, [FORM_KEYWORD]: 'a time of day HH:MM, 00:00 to 23:59', description: 'HH:MM, 24-hour clock' }),
+        closes: str({
+          maxLength: 5,
+          pattern: HHMM,
+          [FORM_KEYWORD]: 'a time of day HH:MM, 00:00 to 23:59',
+          description: 'HH:MM, later than `opens`',
+        }),
       },
       ['day', 'opens', 'closes'],
     ),
@@ -110,6 +136,7 @@ export const schemas: Record<string, JsonSchema> = {
         minLength: 3,
         maxLength: 63,
         pattern: '^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$',
+        [FORM_KEYWORD]: 'lowercase letters, digits and hyphens, not starting or ending with a hyphen, e.g. minha-loja',
         description:
           "the store's address (`/s/{subdomain}/`), unique across accounts: a taken one is a 409 `slug_taken`; a reserved word " +
           '(`www`, `api`, `admin`, … see docs/guides/storefront.md), a name starting `acc-` or containing `--` is a 400 `validation_failed`',
@@ -119,6 +146,7 @@ export const schemas: Record<string, JsonSchema> = {
           maxLength: 253,
           format: 'hostname',
           pattern: '^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$',
+          [FORM_KEYWORD]: 'a lowercase domain name without scheme or path, e.g. ofertas.example.com',
           description:
             'custom domain (e.g. `ofertas.example.com`); changing it sets `domain_verified` to 0 until its DNS points to ' +
             '`dns_target`; null removes it',
@@ -177,6 +205,7 @@ export const schemas: Record<string, JsonSchema> = {
         minLength: 1,
         maxLength: 80,
         pattern: SLUG,
+        [FORM_KEYWORD]: 'lowercase letters and digits in words joined by single hyphens, e.g. black-friday',
         description: 'unique public slug (lower-case words joined by `-`); derived from the title when omitted; taken is a 409 `slug_taken`',
       }),
       summary: str({ maxLength: 500, description: 'short text for listings' }),
@@ -200,7 +229,7 @@ export const schemas: Record<string, JsonSchema> = {
       seo_title: nullable(str()),
       seo_description: nullable(str()),
       published: bool(),
-      path: str({ pattern: '^/', description: 'path of the page under the store address: `/{slug}`' }),
+      path: str({ pattern: '^/', [FORM_KEYWORD]: 'a path starting with /', description: 'path of the page under the store address: `/{slug}`' }),
       url: str({ format: 'uri', description: 'public address of the page' }),
       published_at: nullable(dateTime('when the page was first published')),
       created_at: dateTime('creation time'),

@@ -1,4 +1,5 @@
 import {
+  FORM_KEYWORD,
   arr,
   dateTime,
   deletionEnvelope,
@@ -20,7 +21,13 @@ import { resource } from './crud';
 export const WEBHOOK_STATES = ['enabled', 'disabled'] as const;
 export const DELIVERY_STATES = ['pending', 'retrying', 'succeeded', 'failed'] as const;
 
-const EVENT_KIND = str({ minLength: 3, maxLength: 80, pattern: '^[a-z_]+\\.[a-z_]+$', description: 'an event kind, e.g. `offer.created`' });
+const EVENT_KIND = str({
+  minLength: 3,
+  maxLength: 80,
+  pattern: '^[a-z_]+\\.[a-z_]+$',
+  [FORM_KEYWORD]: 'an event kind, e.g. offer.created',
+  description: 'an event kind, e.g. `offer.created`',
+});
 
 const webhookFields = (create: boolean): Record<string, JsonSchema> => ({
   url: httpsUrl({
