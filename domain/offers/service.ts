@@ -12,7 +12,7 @@ import { referencedSegment } from '../segments/service';
 import { getCoupon } from '../coupons/store';
 import { discountPct, renderOfferForSend } from '../templates/render';
 import { affiliateUrlFor } from '../links/service';
-import { getOffer, insertOffer, listOffers, OfferDoc, OfferFields, OfferQuery, OfferStatus, saveOffer } from './store';
+import { getOffer, insertOffer, listOffers, offerIdWithUrl, OfferDoc, OfferFields, OfferQuery, OfferStatus, saveOffer } from './store';
 
 /** Only pending or approved offers go out: an archived or rejected one is a 409 `offer_not_publishable` (`what`: what it would be). */
 export function checkPublishable(offer: OfferDoc, what: 'published' | 'scheduled'): void {
@@ -114,8 +114,9 @@ export async function updateOffer(deps: DomainDeps, tenant: Tenant, id: string, 
       prepareEvent(tenant, 'offer.updated', { offer: toOffer(after), changed }),
     );
   } catch (err) {
-    if (isDuplicateKey(err)) throw conflict('conflict', 'Another offer of this account already has this url.');
-    throw err;
+    if (!isDuplicateKey(err) || set.url === undefined) throw err;
+    const holder = await offerIdWithUrl(deps.db, tenant, set.url);
+    throw conflict('conflict', `${holder ? `Offer ${holder}` : 'Another offer of this account'} already has this url.`);
   }
   const saved = written(updated, 'offer');
   await commitEvents(deps, 'offers', offer._id);

@@ -119,6 +119,10 @@ export function saveOffer(
   return offers(db, tenant).updateFrom(current, { ...set, ...moved }, describe);
 }
 
+/** The id of the tenant's offer at `url`, if any (a conflict names it). */
+export const offerIdWithUrl = async (db: Db, tenant: Tenant, url: string): Promise<string | null> =>
+  (await offers(db, tenant).findOne({ url }))?._id ?? null;
+
 /**
  * The tenant's offers among `urls` (one query for the whole batch, not one
  * per URL): by URL, their id and the monitor run that created them, if any.

@@ -19,6 +19,7 @@ import {
   saveSegment,
   SegmentDoc,
   SegmentFields,
+  segmentIdWithSlug,
   segmentLinks,
   SlugTakenError,
 } from './store';
@@ -67,7 +68,12 @@ export function slugify(name: string): string {
     .replace(/-+$/, '');
 }
 
-const slugTaken = (slug: string) => conflict('slug_taken', `Another segment of this account already uses the slug ${JSON.stringify(slug)}.`);
+/** The 409 naming the segment that holds `slug`. */
+async function slugTaken(deps: DomainDeps, tenant: Tenant, slug: string) {
+  const holder = await segmentIdWithSlug(deps.db, tenant, slug);
+  const which = holder ? `Segment ${holder}` : 'Another segment of this account';
+  return conflict('slug_taken', `${which} already uses the slug ${JSON.stringify(slug)}; choose another slug.`);
+}
 
 export const mustGetSegment = async (deps: DomainDeps, tenant: Tenant, id: string): Promise<SegmentDoc> =>
   found(await getSegment(deps.db, tenant, id), 'segment', id);
@@ -101,12 +107,12 @@ export async function createSegment(deps: DomainDeps, tenant: Tenant, input: Sch
     segment = await insertSegment(deps.db, tenant, fields, describe);
   } catch (err) {
     if (!(err instanceof SlugTakenError)) throw err;
-    if (given) throw slugTaken(given);
+    if (given) throw await slugTaken(deps, tenant, given);
     // A derived slug collided: keep the name's slug recognisable, make it unique.
     try {
       segment = await insertSegment(deps.db, tenant, { ...fields, slug: `${base}-${randomBytes(3).toString('hex')}` }, describe);
     } catch (again) {
-      if (again instanceof SlugTakenError) throw slugTaken(base);
+      if (again instanceof SlugTakenError) throw await slugTaken(deps, tenant, base);
       throw again;
     }
   }
@@ -132,7 +138,7 @@ export async function updateSegment(
       prepareEvent(tenant, 'segment.updated', { segment: toSegment(after, count), changed }),
     );
   } catch (err) {
-    if (err instanceof SlugTakenError) throw slugTaken(err.message);
+    if (err instanceof SlugTakenError) throw await slugTaken(deps, tenant, err.message);
     throw err;
   }
   const saved = written(updated, 'segment');

@@ -34,6 +34,10 @@ export const listSegments = (db: Db, tenant: Tenant, page: Page): Promise<PageRe
 
 export const getSegment = store.get;
 
+/** The id of the tenant's segment with `slug`, if any (a conflict names it). */
+export const segmentIdWithSlug = async (db: Db, tenant: Tenant, slug: string): Promise<string | null> =>
+  (await segments(db, tenant).findOne({ slug }))?._id ?? null;
+
 export async function insertSegment(
   db: Db,
   tenant: Tenant,

@@ -24,6 +24,7 @@ import {
   PageDoc,
   PageFields,
   PageSlugTakenError,
+  pageIdOf,
   saveStore,
   StoreDoc,
   StoreFields,
@@ -240,7 +241,8 @@ export function toPage(p: PageDoc, storeAddress: string): Schema<'StorePage'> {
   };
 }
 
-const pageSlugTaken = (slug: string) => conflict('slug_taken', `Another page of this store already uses the slug ${JSON.stringify(slug)}.`);
+const pageSlugTaken = (tenant: Tenant, slug: string) =>
+  conflict('slug_taken', `Page ${pageIdOf(tenant, slug)} of this store already uses the slug ${JSON.stringify(slug)}; choose another slug.`);
 
 /** Creates a page; its slug is the one given (409 when taken) or made from the title (made unique). */
 export async function createPage(
@@ -272,12 +274,12 @@ export async function createPage(
     page = await insertPage(deps.db, tenant, fields, now, describe);
   } catch (err) {
     if (!(err instanceof PageSlugTakenError)) throw err;
-    if (given) throw pageSlugTaken(given);
+    if (given) throw pageSlugTaken(tenant, given);
     // A slug made from the title collided: keep it recognisable, make it unique (≤ 80 characters).
     try {
       page = await insertPage(deps.db, tenant, { ...fields, slug: `${derived}-${randomBytes(3).toString('hex')}` }, now, describe);
     } catch (again) {
-      if (again instanceof PageSlugTakenError) throw pageSlugTaken(derived);
+      if (again instanceof PageSlugTakenError) throw pageSlugTaken(tenant, derived);
       throw again;
     }
   }

@@ -222,6 +222,7 @@ describe('PATCH /offers/{id}', () => {
     const b = (await api.post('/offers', offer())).body.data;
     const res = await api.patch(`/offers/${b.id}`, { url: a.url });
     assert.equal(res.status, 409);
+    assert.equal(res.body.message, `Offer ${a.id} already has this url.`);
     assert.equal((await api.get(`/offers/${b.id}`)).body.data.url, b.url);
   });
 

@@ -165,9 +165,11 @@ describe('POST /segments', () => {
   test('a duplicate explicit slug is a 409 slug_taken and nothing is written', async () => {
     const { t, api } = await tenant();
     assert.equal((await api.post('/segments', { name: 'First', slug: 'promo' })).status, 201);
+    const first = (await api.get('/segments')).body.data[0];
     const res = await api.post('/segments', { name: 'Second', slug: 'promo' });
     assert.equal(res.status, 409);
     assert.equal(res.body.code, 'slug_taken');
+    assert.equal(res.body.message, `Segment ${first.id} already uses the slug "promo"; choose another slug.`);
     assert.equal(await countSegments(t), 1);
     // Slugs are per account: another account may use it.
     assert.equal((await (await tenant()).api.post('/segments', { name: 'Elsewhere', slug: 'promo' })).status, 201);
@@ -330,6 +332,7 @@ describe('PATCH /segments/{id}', () => {
     const res = await api.patch(`/segments/${b.id}`, { slug: 'alpha', name: 'B renamed' });
     assert.equal(res.status, 409);
     assert.equal(res.body.code, 'slug_taken');
+    assert.match(res.body.message, new RegExp(`^Segment ${a.id} already uses the slug "alpha"`));
     assert.deepEqual((await api.get(`/segments/${b.id}`)).body.data, b);
     assert.deepEqual((await api.get(`/segments/${a.id}`)).body.data, a);
     // Its own slug is not "taken".

@@ -196,6 +196,7 @@ describe('POST /store/pages', () => {
     const taken = await api.post('/store/pages', { title: 'Outra', slug: 'como-comprar-barato' });
     assert.equal(taken.status, 409);
     assert.equal(taken.body.code, 'slug_taken');
+    assert.equal(taken.body.message, `Page ${p.id} of this store already uses the slug "como-comprar-barato"; choose another slug.`);
     // Slugs are per store: another account may use it.
     const { api: other } = await tenant();
     assert.equal((await other.post('/store/pages', { title: 'Outra', slug: 'como-comprar-barato' })).status, 201);
