@@ -18,6 +18,7 @@ import { AfterAnswer } from '../domain/after-answer';
 import { oauthToken } from './oauth';
 import { postbacks } from './postbacks';
 import { docs } from './docs';
+import { favicon } from './favicon';
 import { mcpEndpoint } from './mcp/http';
 import { storefront } from './storefront';
 import { panel } from './panel/index';
@@ -289,6 +290,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
     inbound(deps),
     oauthToken(deps),
     postbacks(deps),
+    favicon(),
     docs(API_PREFIX),
     mcpEndpoint(deps.db, API_PREFIX),
     storefront(deps),

@@ -10,10 +10,17 @@ import { AppMiddleware } from './middleware/state';
 export const DOCS_PATH = '/docs';
 const BUNDLE_PATH = '/docs/redoc.standalone.js';
 
+/** Redoc's footer shows its logo from a CDN: no request leaves the origin, so it becomes an empty image. */
+const CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const EMPTY_IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
+
 /** The bundle, read once on the first visit. */
-let bundle: Buffer | null = null;
-function redocBundle(): Buffer {
-  bundle ??= readFileSync(join(require.resolve('redoc/package.json'), '..', 'bundles', 'redoc.standalone.js'));
+let bundle: string | null = null;
+function redocBundle(): string {
+  bundle ??= readFileSync(join(require.resolve('redoc/package.json'), '..', 'bundles', 'redoc.standalone.js'), 'utf8').replace(
+    CDN_LOGO,
+    EMPTY_IMAGE,
+  );
   return bundle;
 }
 
@@ -23,6 +30,7 @@ const page = (specUrl: string) => `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>offerops API reference</title>
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
 <style>body { margin: 0; padding: 0; }</style>
 </head>
 <body>

@@ -1,8 +1,8 @@
 /**
  * The API reference at /docs in a real browser (Debian's Chromium, headless,
  * driven by playwright-core): Redoc, served by the API process, renders the
- * served document; every operation's summary is on the page, and nothing is
- * loaded from anywhere but the API itself.
+ * served document; every operation's summary is on the page, alternatives
+ * carry titles, and nothing is requested from anywhere but the API itself.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -26,8 +26,7 @@ after(async () => {
 test('/docs renders the reference: every operation, the guide sections, no outside request', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const requested: string[] = [];
-  // Redoc's footer asks for its logo on a CDN; the page's Content-Security-Policy refuses it, so only requests that finished count.
-  page.on('requestfinished', (r) => requested.push(r.url()));
+  page.on('request', (r) => requested.push(r.url()));
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const res = await page.goto(`${app.origin}/docs`);
@@ -43,6 +42,10 @@ test('/docs renders the reference: every operation, the guide sections, no outsi
   for (const heading of ['Authentication', 'Errors', 'Rate limit', 'Pagination', 'Webhook verification', 'Sandbox']) {
     assert.ok(text.includes(heading), `section ${heading}`);
   }
+  // Each alternative of a body is named for what it is, not "object".
+  for (const title of ['with group_id', 'with segment_id', 'with offer_id']) assert.ok(text.includes(title), `alternative ${title}`);
+  const broken = await page.$$eval('img', (imgs) => imgs.filter((i) => i.complete && i.naturalWidth === 0).map((i) => i.alt));
+  assert.deepEqual(broken, [], 'no broken image');
   await page.screenshot({ path: screenshotPath('docs') });
   assert.deepEqual(
     requested.filter((u) => !u.startsWith(app.origin) && !u.startsWith('blob:') && !u.startsWith('data:')),
