@@ -5,7 +5,7 @@
  */
 import { SCOPES } from '../../schemas/openapi/common';
 import { APPLICATION_NAME_MAX, createApplication, listApplications, revokeApplication } from '../../domain/developer/applications';
-import { envFieldset, form, html, revokeForm, scopesFieldset, secretField, table } from './html';
+import { chosenScopes, envFieldset, form, html, revokeForm, scopesFieldset, scopesText, secretField, table } from './html';
 import { PanelPage, refused } from './page';
 
 const minute = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : '');
@@ -20,7 +20,7 @@ export const applicationsPage: PanelPage = {
         html`<tr>
           <td>${a.name}</td>
           <td><code>${a.client_id}</code></td>
-          <td>${a.scopes.join(', ')}</td>
+          <td>${scopesText(a.scopes, SCOPES)}</td>
           <td>${a.env}</td>
           <td>${minute(a.created_at)}</td>
           <td>${a.revoked_at ? minute(a.revoked_at) : 'no'}</td>
@@ -51,7 +51,7 @@ export const applicationsPage: PanelPage = {
     async create(c, f) {
       const env = f.get('env');
       if (env !== 'live' && env !== 'test') return refused('Choose the environment: live or test.');
-      const scopes = f.getAll('scopes');
+      const scopes = chosenScopes(f, SCOPES);
       if (!scopes.length) return refused('Choose at least one scope.');
       // createApplication checks the name and the scopes (400 validation_failed, shown as the notice).
       const { application, clientSecret } = await createApplication(

@@ -36,7 +36,6 @@ export const form = (action: string, csrf: string, body: Html, attrs = ''): Html
     `<form method="post" action="${esc(action)}"${attrs ? ` ${attrs}` : ''}>${html`<input type="hidden" name="csrf" value="${csrf}" />`.text}${body.text}</form>`,
   );
 
-/** A table: its caption, a header row (`scope="col"`) of `columns`, and `rows` (one `<tr>` each). */
 /** A row's revoke button: a form posting `field` = `id` to `action`, labelled for screen readers. */
 export const revokeForm = (action: string, csrf: string, field: string, id: string, label: string): Html =>
   form(
@@ -45,7 +44,8 @@ export const revokeForm = (action: string, csrf: string, field: string, id: stri
     html`<input type="hidden" name="${field}" value="${id}" /><button type="submit" class="danger" aria-label="Revoke ${label}">Revoke</button>`,
   );
 
-export const table = (caption: string, columns: readonly string[], rows: readonly Html[]): Html =>
+/** A table: its caption, a header row (`scope="col"`) of `columns`, and `rows` (one `<tr>` each), or one row saying there are none. */
+export const table = (caption: string, columns: readonly string[], rows: readonly Html[], empty = 'None yet.'): Html =>
   html`<table>
     <caption>
       ${caption}
@@ -56,7 +56,13 @@ export const table = (caption: string, columns: readonly string[], rows: readonl
       </tr>
     </thead>
     <tbody>
-      ${rows}
+      ${
+        rows.length
+          ? rows
+          : html`<tr>
+              <td colspan="${String(columns.length)}" class="empty">${empty}</td>
+            </tr>`
+      }
     </tbody>
   </table>`;
 
@@ -68,12 +74,48 @@ export const envFieldset = (): Html =>
     <label><input type="radio" name="env" value="live" /> live</label>
   </fieldset>`;
 
-/** The scopes of a new credential: a checkbox each. */
+/** The value of the "all scopes" choice of a credential form. */
+export const ALL_SCOPES = 'all';
+
+/** `offers:read`, `offers:write` → `offers: read, write`: the areas of `scopes` in the order given. */
+function byArea(scopes: readonly string[]): Map<string, string[]> {
+  const areas = new Map<string, string[]>();
+  for (const scope of scopes) {
+    const [area, access] = scope.split(':') as [string, string];
+    areas.set(area, [...(areas.get(area) ?? []), access]);
+  }
+  return areas;
+}
+
+/** A credential's scopes in a few words: "all scopes", else each area with its accesses. */
+export const scopesText = (scopes: readonly string[], all: readonly string[]): string =>
+  all.every((s) => scopes.includes(s))
+    ? 'all scopes'
+    : [...byArea(scopes)].map(([area, accesses]) => `${area}: ${accesses.join(', ')}`).join('; ');
+
+/** The scopes of a new credential: "all scopes", or a checkbox each, one line per area. */
 export const scopesFieldset = (scopes: readonly string[]): Html =>
-  html`<fieldset>
+  html`<fieldset class="scopes">
     <legend>Scopes</legend>
-    ${scopes.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" /> ${s}</label>`)}
+    <p>
+      <label><input type="checkbox" name="scopes" value="${ALL_SCOPES}" /> <strong>all scopes</strong></label>
+    </p>
+    ${[...byArea(scopes)].map(
+      ([area, accesses]) =>
+        html`<p>
+          <span class="area">${area}</span>
+          ${accesses.map((a) => html`<label><input type="checkbox" name="scopes" value="${`${area}:${a}`}" aria-label="${`${area}:${a}`}" /> ${a}</label>`)}
+        </p>`,
+    )}
   </fieldset>`;
+
+/** The scopes a credential form chose: every one when "all scopes" is ticked. */
+export const chosenScopes = (form: URLSearchParams, all: readonly string[]): string[] =>
+  form.getAll('scopes').includes(ALL_SCOPES) ? [...all] : form.getAll('scopes');
+
+/** A duration in words a reader takes in at a glance: `0.4 ms`, `254 ms`, `1.3 s`. */
+export const durationText = (ms: number): string =>
+  ms < 10 ? `${ms.toFixed(1)} ms` : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 
 /** A secret shown once, read-only, with a button that copies it. */
 export const secretField = (label: string, secret: string): Html =>
@@ -93,7 +135,13 @@ export interface Notice {
 
 export interface Layout {
   title: string;
-  nav?: { pages: { slug: string; title: string }[]; current: string; temporalUiUrl: string | null; csrf: string; account: string };
+  nav?: {
+    pages: { slug: string; title: string }[];
+    current: string;
+    temporalUiUrl: string | null;
+    csrf: string;
+    account: { id: string; name: string };
+  };
   notice?: Notice | null;
   main: Html;
 }
@@ -106,7 +154,7 @@ export function layout(p: Layout): string {
           <li><a href="/docs">API reference</a></li>
           ${p.nav.temporalUiUrl ? html`<li><a href="${p.nav.temporalUiUrl}">Temporal UI</a></li>` : ''}
         </ul>
-        <p class="account">Account <code>${p.nav.account}</code></p>
+        <p class="account">Account <strong>${p.nav.account.name}</strong> <code>${p.nav.account.id}</code></p>
         ${form('/panel/logout', p.nav.csrf, html`<button type="submit">Sign out</button>`)}
       </nav>`
     : '';
@@ -119,6 +167,7 @@ export function layout(p: Layout): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(p.title)} · offerops panel</title>
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
 <link rel="stylesheet" href="/panel/panel.css">
 <script src="/panel/panel.js" defer></script>
 </head>
@@ -167,6 +216,8 @@ header button{background:#fff;color:#14213d}
 .passed{color:#1e6b2f;font-weight:700}.failed{color:#a4161a;font-weight:700}.skipped{color:#5c4400;font-weight:700}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;color:#000;padding:.5rem}
 code{font-family:ui-monospace,monospace}
+td.empty{color:#4a4a4a;font-style:italic}
+.scopes p{margin:.2rem 0}.scopes .area{display:inline-block;min-width:8rem;font-weight:600}
 `;
 
 /** The one script: copy buttons (`data-copy="<input id>"`). */

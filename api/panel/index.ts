@@ -20,6 +20,7 @@ import { ActionResult, Download, PageContext, PanelPage, refused } from './page'
 import { DomainError } from '../../domain/errors';
 import { ERROR_STATUS } from '../../schemas/openapi/common';
 import { PANEL_PAGES } from './pages';
+import { getAccount } from '../../domain/accounts/store';
 
 const COOKIE = 'offerops_panel';
 const FORM_LIMIT = 16 * 1024;
@@ -96,7 +97,13 @@ export function panel(deps: AppDeps): AppMiddleware {
       status,
       layout({
         title: page.title,
-        nav: { pages: nav, current: page.slug, temporalUiUrl: deps.temporalUiUrl ?? null, csrf: session.csrf, account: session.account_id },
+        nav: {
+          pages: nav,
+          current: page.slug,
+          temporalUiUrl: deps.temporalUiUrl ?? null,
+          csrf: session.csrf,
+          account: { id: session.account_id, name: (await getAccount(deps.db, session.account_id))?.name ?? '' },
+        },
         notice,
         main,
       }),

@@ -2,7 +2,7 @@
 import { SCOPES } from '../../schemas/openapi/common';
 import { keyState } from '../../domain/accounts/admin';
 import { createApiKey, KeyInputError, listApiKeys, revokeApiKey, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
-import { envFieldset, form, html, revokeForm, scopesFieldset, secretField, table } from './html';
+import { chosenScopes, envFieldset, form, html, revokeForm, scopesFieldset, scopesText, secretField, table } from './html';
 import { PanelPage, refused } from './page';
 
 const LIFETIMES = Object.keys(TEST_KEY_LIFETIMES) as (keyof typeof TEST_KEY_LIFETIMES)[];
@@ -18,7 +18,7 @@ export const keysPage: PanelPage = {
       return html`<tr>
         <td>${k.name ?? ''}</td>
         <td>${k.env}</td>
-        <td>${k.scopes.join(', ')}</td>
+        <td>${scopesText(k.scopes, SCOPES)}</td>
         <td>${state}</td>
         <td>${k.created_at.toISOString().slice(0, 16).replace('T', ' ')}</td>
         <td>${k.expires_at ? k.expires_at.toISOString().slice(0, 16).replace('T', ' ') : 'never'}</td>
@@ -51,7 +51,7 @@ export const keysPage: PanelPage = {
     async create(c, f) {
       const env = f.get('env');
       const expires = f.get('expires') ?? '7d';
-      const scopes = f.getAll('scopes');
+      const scopes = chosenScopes(f, SCOPES);
       if (env !== 'live' && env !== 'test') return refused('Choose the environment: live or test.');
       if (!scopes.length) return refused('Choose at least one scope.');
       if (expires !== 'never' && !(LIFETIMES as string[]).includes(expires)) return refused('Choose when the key expires.');

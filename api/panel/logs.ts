@@ -9,7 +9,7 @@ import { listApiKeys } from '../../domain/accounts/store';
 import { listApplications } from '../../domain/developer/applications';
 import { decodeCursor, listRequestLogs, RequestLogFilter, requestLogCsv } from '../../domain/developer/request-logs';
 import { invalid } from '../../domain/errors';
-import { html, Html, table } from './html';
+import { durationText, html, Html, table } from './html';
 import { PageContext, PanelPage } from './page';
 
 const PAGE_SIZE = 50;
@@ -135,13 +135,13 @@ export const logsPage: PanelPage = {
               <td>${r.method}</td>
               <td><code>${r.route}</code></td>
               <td>${r.status}</td>
-              <td>${r.duration_ms} ms</td>
+              <td>${durationText(r.duration_ms)}</td>
               <td title="${r.credential_id}">${names.get(r.credential_id) ?? r.credential_id}</td>
               <td>${r.env}</td>
             </tr>`,
         ),
+        filters.toString() ? 'No request matches these filters.' : 'No request yet.',
       )}
-      ${items.length ? '' : html`<p>No request matches.</p>`}
       <nav aria-label="Pages of the log">
         ${cursor ? html`<a href="/panel/logs${filters.toString() ? `?${filters.toString()}` : ''}">Newest</a>` : ''}
         ${nextLink ? html`<a href="${nextLink}" rel="next">Older</a>` : ''}

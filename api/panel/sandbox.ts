@@ -20,6 +20,7 @@ export const sandboxPage: PanelPage = {
       ['Channel', `${s.channel.name} (type ${s.channel.type})`, seed?.channel_id],
       ['Segment', `${s.segment.name}, slug ${s.segment.slug}`, seed?.segment_id],
       ['Group', `${s.group.name}, in the segment, on the sandbox channel`, seed?.group_id],
+      ['Coupon', `${s.coupon.code}: ${s.coupon.description}`, seed?.coupon_id],
       ['Offer', `${s.offer.title}: ${s.offer.url}, ${s.offer.price} (was ${s.offer.original_price}) ${s.offer.currency}`, seed?.offer_id],
       ['Template', `${s.template.name}, the segment's default`, seed?.template_id],
       ['Publication', `the offer to the group, Idempotency-Key ${s.publicationKey}`, seed?.publication_id],

@@ -15,6 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { Browser } from 'playwright-core';
 import { createApplication } from '../../domain/developer/applications';
 import { createPanelLink } from '../../domain/panel/auth';
+import { SCOPES } from '../../schemas/openapi/common';
 import { createSeededAccount, sandboxSeedOf } from '../../domain/sandbox/seed';
 import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { ApiClient } from '../helpers/client';
@@ -94,6 +95,11 @@ describe('the panel in a browser', () => {
       assert.equal(cookie?.httpOnly, true);
       assert.equal(cookie?.sameSite, 'Strict');
       await page.screenshot({ path: screenshotPath('panel-keys'), fullPage: true });
+      // The account by its name; the icon the browser asks for is there.
+      assert.match(await page.locator('.account').innerText(), new RegExp(`^Account Panel account ${account}$`));
+      const icon = await page.request.get(`${app.origin}/favicon.ico`);
+      assert.equal(icon.status(), 200);
+      assert.equal(icon.headers()['content-type'], 'image/svg+xml');
 
       // A test key with two scopes, expiring in an hour; the keyboard reaches every control.
       await page.getByLabel('Name').fill('browser key');
@@ -115,6 +121,15 @@ describe('the panel in a browser', () => {
       const me = await app.db.collection('api_keys').findOne({ account_id: account, name: 'browser key' });
       assert.deepEqual(me?.scopes, ['offers:read', 'segments:read']);
       assert.equal(me?.env, 'test');
+      // The table says the scopes by area, and "all scopes" for a key that has every one.
+      await page.goto(`${app.origin}/panel/keys`);
+      assert.ok(await page.getByRole('row').filter({ hasText: 'browser key' }).getByText('offers: read; segments: read').count());
+      await page.getByLabel('Name').fill('every scope');
+      await page.getByLabel('all scopes').check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const every = await app.db.collection('api_keys').findOne({ account_id: account, name: 'every scope' });
+      assert.deepEqual(every?.scopes, [...SCOPES]);
+      assert.ok(await page.getByRole('row').filter({ hasText: 'every scope' }).getByText('all scopes', { exact: true }).count());
       // Shown once: the page reloaded shows no secret.
       await page.goto(`${app.origin}/panel/keys`);
       assert.equal(await page.locator('#new-secret').count(), 0);
@@ -154,6 +169,7 @@ describe('the panel in a browser', () => {
 
       // An application with two scopes: its client secret shown once, exchanged for a token that works until it is revoked.
       await page.getByRole('link', { name: 'Applications' }).click();
+      assert.equal(await page.getByRole('cell', { name: 'None yet.' }).count(), 1);
       await page.getByLabel('Name').fill('browser app');
       await page.getByLabel('test (sandbox)').check();
       await page.getByLabel('offers:read').check();
@@ -176,7 +192,7 @@ describe('the panel in a browser', () => {
       await page.goto(`${app.origin}/panel/applications`);
       assert.ok(!(await page.content()).includes(clientSecret));
       const appRow = page.getByRole('row').filter({ hasText: clientId });
-      assert.match(await appRow.innerText(), /browser app\s+app_\w+\s+offers:read, segments:read\s+test\s+[\d-]+ [\d:]+\s+no/);
+      assert.match(await appRow.innerText(), /browser app\s+app_\w+\s+offers: read; segments: read\s+test\s+[\d-]+ [\d:]+\s+no/);
       await page.screenshot({ path: screenshotPath('panel-applications'), fullPage: true });
       // Revoking asks first; the token works until the answer.
       await page.getByRole('button', { name: 'Revoke application browser app' }).click();
