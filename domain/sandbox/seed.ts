@@ -13,6 +13,7 @@ import { AccountDoc, createAccount, Plan } from '../accounts/store';
 import { isDuplicateKey, platformCollection, Tenant } from '../db';
 import { connectChannel } from '../channels/service';
 import { createOperatorGroup } from '../groups/admin';
+import { createCoupon } from '../coupons/service';
 import { createOffer } from '../offers/service';
 import { queuePublication } from '../publications/queue';
 import { DomainDeps } from '../resource';
@@ -24,6 +25,15 @@ export const SANDBOX_SEED = {
   channel: { type: 'sandbox', name: 'Sandbox channel' },
   segment: { name: 'Sample segment', slug: 'sample-segment', description: 'Seeded sample data of the test environment' },
   group: { name: 'Sample group', address: 'sample-group@sandbox' },
+  coupon: {
+    code: 'SAMPLE10',
+    store: 'Sample store',
+    description: '10% off the sample store (sample)',
+    discount: { type: 'percent', value: 10 },
+    currency: 'BRL',
+    first_purchase_only: false,
+    verified: true,
+  },
   offer: {
     url: 'https://shop.example/sandbox/air-fryer',
     title: 'Air Fryer 4L (sample)',
@@ -43,6 +53,8 @@ export interface SandboxSeed {
   channel_id: string;
   segment_id: string;
   group_id: string;
+  /** Absent from seeds made before the seed had a coupon. */
+  coupon_id?: string;
   offer_id: string;
   template_id: string;
   publication_id: string;
@@ -83,7 +95,8 @@ async function makeSeed(deps: DomainDeps, tenant: Tenant): Promise<SandboxSeed> 
     segment_id: segment._id,
     channel: { id: channel._id, address: s.group.address },
   });
-  const { offer } = await createOffer(deps, tenant, { ...s.offer });
+  const coupon = await createCoupon(deps, tenant, { ...s.coupon, discount: { ...s.coupon.discount } });
+  const { offer } = await createOffer(deps, tenant, { ...s.offer, coupon_id: coupon._id });
   const template = await createTemplate(deps, tenant, { ...s.template, segment_id: segment._id });
   // Seeded right after the test environment was emptied: no integration, so no tracked link to unseal one for. Its
   // bookkeeping is awaited (no afterAnswer): the seed is complete, counted and relayed when it is answered.
@@ -101,6 +114,7 @@ async function makeSeed(deps: DomainDeps, tenant: Tenant): Promise<SandboxSeed> 
     channel_id: channel._id,
     segment_id: segment._id,
     group_id: group._id,
+    coupon_id: coupon._id,
     offer_id: offer._id,
     template_id: template._id,
     publication_id: publication._id,

@@ -83,12 +83,27 @@ describe('sandbox seed and reset', () => {
   });
 
   test('account create seeds the test environment through the services; the seed is readable with a test key', async () => {
-    assert.deepEqual(Object.keys(seeded).sort(), ['channel_id', 'group_id', 'offer_id', 'publication_id', 'segment_id', 'template_id']);
+    assert.deepEqual(Object.keys(seeded).sort(), [
+      'channel_id',
+      'coupon_id',
+      'group_id',
+      'offer_id',
+      'publication_id',
+      'segment_id',
+      'template_id',
+    ]);
     const offers = (await testApi.get('/offers')).body;
     assert.deepEqual(
       offers.data.map((o: { url: string; title: string }) => [o.url, o.title]),
       [[SANDBOX_SEED.offer.url, SANDBOX_SEED.offer.title]],
     );
+    // The spec's sandbox lists a coupon: the offer carries it.
+    const coupons = (await testApi.get('/coupons')).body.data;
+    assert.deepEqual(
+      coupons.map((c: { id: string; code: string; status: string }) => [c.id, c.code]),
+      [[seeded.coupon_id, 'SAMPLE10']],
+    );
+    assert.equal(offers.data[0].coupon_id, seeded.coupon_id);
     const segments = (await testApi.get('/segments')).body.data;
     assert.deepEqual(
       segments.map((s: { id: string; slug: string }) => [s.id, s.slug]),
@@ -102,7 +117,8 @@ describe('sandbox seed and reset', () => {
     assert.equal(publication.offer_id, seeded.offer_id);
     // Each creation recorded its event, like the API's.
     const kinds = await app.db.collection('events').distinct('kind', { account_id: account, env: 'test' });
-    for (const kind of ['segment.created', 'offer.created', 'template.created', 'publication.queued']) assert.ok(kinds.includes(kind), kind);
+    for (const kind of ['segment.created', 'coupon.created', 'offer.created', 'template.created', 'publication.queued'])
+      assert.ok(kinds.includes(kind), kind);
     // Nothing of it is live.
     assert.equal((await live.get('/offers')).body.pagination.total, 0);
     // Seeding again changes nothing.
