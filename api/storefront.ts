@@ -59,9 +59,9 @@ async function render(deps: AppDeps, origin: string, where: Where, rest: string)
     return answer(200, 'application/xml; charset=utf-8', renderSitemap(store, home, await publicPages(deps.db, tenant)));
   if (rest === '/robots.txt') return answer(200, 'text/plain; charset=utf-8', renderRobots(home));
   const slug = rest.slice(1);
-  if (!SLUG.test(slug) || slug.length > 80) return answer(404, html, renderNotFound());
+  if (!SLUG.test(slug) || slug.length > 80) return answer(404, html, renderNotFound(store, home));
   const page = await publicPage(deps.db, tenant, slug);
-  return page ? answer(200, html, renderPage(store, home, page)) : answer(404, html, renderNotFound());
+  return page ? answer(200, html, renderPage(store, home, page)) : answer(404, html, renderNotFound(store, home));
 }
 
 /**

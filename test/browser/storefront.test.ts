@@ -2,11 +2,12 @@
  * The storefront in a real browser: Debian's Chromium, headless, driven by
  * playwright-core (`.ci/run` installs it when missing). Screenshots are kept
  * in test-output/browser/ at the repository root (OFFEROPS_TEST_OUTPUT
- * changes the folder) for a person to look at.
+ * changes the folder) for a person to look at: the home at desktop and phone
+ * sizes, a page, the 404.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Browser } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { setCollection } from '../../domain/store/admin';
 import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { ApiClient } from '../helpers/client';
@@ -24,7 +25,18 @@ after(async () => {
   await app?.close();
 });
 
-async function seedStore(): Promise<string> {
+/** The offers' pictures, as a CDN would serve them (no request leaves the machine: the browser's route answers). */
+const PICTURE = 'https://img.example/cafeteira.svg';
+const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#8d6e63"/><circle cx="50" cy="55" r="25" fill="#efebe9"/></svg>';
+
+async function newPage(width: number, height: number): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height } });
+  await page.route('https://img.example/**', (route) => route.fulfill({ status: 200, contentType: 'image/svg+xml', body: SVG }));
+  return page;
+}
+
+async function seedStore(theme = 'dark'): Promise<string> {
   const t = await seedTenant(app.db);
   const api = new ApiClient(app.baseUrl, t.apiKey);
   const sub = `browser-${process.pid}-${Date.now().toString(36)}`;
@@ -36,7 +48,7 @@ async function seedStore(): Promise<string> {
         tagline: 'Ofertas escolhidas a dedo',
         seo_title: 'Achados da Ana: ofertas do dia',
         seo_description: 'As melhores ofertas, escolhidas todos os dias.',
-        theme: 'dark',
+        theme,
         contact: { kind: 'whatsapp_group', url: 'https://chat.whatsapp.com/AbCdEfGh', label: 'Entre no grupo' },
         active: true,
       })
@@ -48,10 +60,19 @@ async function seedStore(): Promise<string> {
     title: 'Cafeteira Expresso',
     price: 149.9,
     original_price: 199.9,
+    image: PICTURE,
   });
   assert.equal(offer.status, 201, offer.text);
-  assert.equal((await api.patch(`/offers/${offer.body.data.id}`, { status: 'approved' })).status, 200);
-  await setCollection(app.db, t, { title: 'Cozinha', offer_ids: [offer.body.data.id] });
+  // A second offer without a picture, with a coupon: a placeholder, and the coupon on the card.
+  const second = await api.post('/offers', {
+    url: 'https://shop.example/p/liquidificador',
+    title: 'Liquidificador 900W',
+    price: 89.9,
+    coupon: 'COZINHA10',
+  });
+  assert.equal(second.status, 201, second.text);
+  for (const o of [offer, second]) assert.equal((await api.patch(`/offers/${o.body.data.id}`, { status: 'approved' })).status, 200);
+  await setCollection(app.db, t, { title: 'Cozinha', offer_ids: [offer.body.data.id, second.body.data.id] });
   const page = await api.post('/store/pages', {
     title: 'Guia de compras',
     summary: 'Como comprar bem',
@@ -75,17 +96,38 @@ async function seedStore(): Promise<string> {
 describe('storefront in Chromium', () => {
   test('a visitor sees the store home and a Markdown page; a hostile page does nothing', async () => {
     const sub = await seedStore();
-    const page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
+    const page = await newPage(1280, 900);
     try {
       const home = await page.goto(`${app.origin}/s/${sub}/`);
       assert.equal(home?.status(), 200);
       assert.equal(await page.title(), 'Achados da Ana: ofertas do dia');
       assert.equal(await page.locator('header a.home').innerText(), 'Achados da Ana');
       assert.equal(await page.locator('section.collection h2').innerText(), 'Cozinha');
-      const offer = page.locator('li.offer h3 a');
+      const card = page.locator('li.offer').first();
+      const offer = card.locator('h3 a');
       assert.equal(await offer.innerText(), 'Cafeteira Expresso');
       assert.equal(await offer.getAttribute('href'), 'https://shop.example/p/cafeteira');
-      assert.match(await page.locator('li.offer .price').innerText(), /R\$\s149,90/);
+      assert.match(await card.locator('.price').innerText(), /R\$\s149,90/);
+      // A card sells: its picture, the discount, the old price, a clear button to the offer.
+      assert.equal(
+        await card
+          .locator('img')
+          .evaluate((i) => (i as { complete: boolean; naturalWidth: number }).complete && (i as { naturalWidth: number }).naturalWidth > 0),
+        true,
+      );
+      assert.equal(await card.locator('.badge').innerText(), '-25%');
+      assert.match(await card.locator('.was').innerText(), /R\$\s199,90/);
+      const cta = card.getByRole('link', { name: 'Ver oferta' });
+      assert.equal(await cta.getAttribute('href'), 'https://shop.example/p/cafeteira');
+      const other = page.locator('li.offer').nth(1);
+      assert.equal(await other.locator('.noimg').innerText(), 'L');
+      assert.equal(await other.locator('.coupon code').innerText(), 'COZINHA10');
+      assert.equal(await other.locator('.badge').count(), 0);
+      // The header band in the theme's colour, the collections one click away, a footer with the store's links.
+      assert.equal(await page.evaluate('getComputedStyle(document.querySelector("header.band")).backgroundColor'), 'rgb(241, 196, 15)');
+      assert.equal(await page.locator('header nav a', { hasText: 'Cozinha' }).getAttribute('href'), '#cozinha');
+      assert.match(await page.locator('footer').innerText(), /Links de afiliado/);
+      assert.equal(await page.locator('meta[property="og:image"]').getAttribute('content'), PICTURE);
       assert.equal(await page.locator('a.contact').innerText(), 'Entre no grupo');
       assert.equal(await page.locator('meta[property="og:title"]').getAttribute('content'), 'Achados da Ana: ofertas do dia');
       assert.equal(
@@ -94,7 +136,7 @@ describe('storefront in Chromium', () => {
       );
       // The dark theme's background.
       assert.equal(await page.evaluate('getComputedStyle(document.body).backgroundColor'), 'rgb(18, 18, 18)');
-      await page.screenshot({ path: screenshotPath('storefront-home'), fullPage: true });
+      await page.screenshot({ path: screenshotPath('storefront-home-desktop'), fullPage: true });
 
       await page.locator('nav.pages a', { hasText: 'Guia de compras' }).click();
       await page.waitForURL(`${app.origin}/s/${sub}/guia-de-compras`);
@@ -110,6 +152,32 @@ describe('storefront in Chromium', () => {
       assert.equal(await page.locator('[onerror]').count(), 0);
       assert.equal(await page.evaluate('window.__pwned'), undefined);
       await page.screenshot({ path: screenshotPath('storefront-page'), fullPage: true });
+
+      // A missing page: the store's look, a way back, not indexed.
+      const missing = await page.goto(`${app.origin}/s/${sub}/nao-existe`);
+      assert.equal(missing?.status(), 404);
+      assert.equal(await page.getByRole('link', { name: 'Voltar à loja' }).getAttribute('href'), `${app.origin}/s/${sub}/`);
+      assert.match(await page.evaluate('getComputedStyle(document.body).fontFamily'), /system-ui/);
+      assert.equal(await page.locator('meta[name="robots"]').getAttribute('content'), 'noindex');
+      await page.screenshot({ path: screenshotPath('storefront-404'), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('on a phone: two cards a row, nothing wider than the screen; another theme looks otherwise', async () => {
+    const sub = await seedStore('minimal');
+    const page = await newPage(390, 844);
+    try {
+      assert.equal((await page.goto(`${app.origin}/s/${sub}/`))?.status(), 200);
+      const [a, b] = await Promise.all([0, 1].map((i) => page.locator('li.offer').nth(i).boundingBox()));
+      assert.equal(a!.y, b!.y, 'side by side');
+      assert.ok(a!.width > 150 && a!.width < 195, `a card is half the screen (${a!.width})`);
+      assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 390, 'no sideways scroll');
+      // The minimal theme: a white band with a rule under it, outlined buttons.
+      assert.equal(await page.evaluate('getComputedStyle(document.querySelector("header.band")).backgroundColor'), 'rgb(255, 255, 255)');
+      assert.equal(await page.evaluate('getComputedStyle(document.querySelector("a.cta")).backgroundColor'), 'rgba(0, 0, 0, 0)');
+      await page.screenshot({ path: screenshotPath('storefront-home-phone'), fullPage: true });
     } finally {
       await page.close();
     }
