@@ -5,7 +5,7 @@
  * test-output/browser/ at the repository root (OFFEROPS_TEST_OUTPUT changes
  * the root).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Browser, chromium } from 'playwright-core';
 
@@ -14,8 +14,15 @@ export const SCREENSHOTS = resolve(process.env.OFFEROPS_TEST_OUTPUT ?? join(__di
 /** Starts the browser (and makes sure the screenshot folder exists). */
 export async function launchBrowser(): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    throw new Error(
+      `The browser tests need Chromium at ${executablePath}: install Debian's (sudo apt-get install -y chromium), ` +
+        'or name another Chromium binary in CHROMIUM_PATH.',
+    );
+  }
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { Db } from 'mongodb';
 import { closeApp, createApp, createAppServer, flushAfterAnswer } from '../../api/app';
 import { secretKeyFromEnv } from '../../domain/sealing';
-import { connectMongo, connectTemporal } from '../../domain/config';
+import { API_DB_TIMEOUTS, connectMongo, connectTemporal, DbTimeouts } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
 import { temporalScheduleId } from '../../temporal/names';
 import { createAccount, createApiKey, Plan } from '../../domain/accounts/store';
@@ -19,6 +19,7 @@ import { startMonthBuckets } from '../../domain/analytics/buckets';
 import { SCOPES } from '../../schemas/openapi/common';
 import { Client, Connection, ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 
+const TEST_DB_TIMEOUTS: DbTimeouts = { ...API_DB_TIMEOUTS, serverSelectionTimeoutMS: 30_000, connectTimeoutMS: 30_000 };
 export function stackEnv() {
   const need = (name: string): string => {
     const v = process.env[name];
@@ -64,7 +65,9 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const env = stackEnv();
   const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
-  const mongo = await connectMongo({ mongodbUri: env.mongodbUri, mongodbDb: dbName });
+  // The production socket time-out, but patience to connect: the suite shares two cores with the stack, and a slow
+  // first connection is not what these tests are about (test/faults holds the production time-outs to account).
+  const mongo = await connectMongo({ mongodbUri: env.mongodbUri, mongodbDb: dbName }, TEST_DB_TIMEOUTS);
   await ensureIndexes(mongo.db);
   await startMonthBuckets(mongo.db);
   const temporal = await connectTemporal(env);
