@@ -97,6 +97,15 @@ export const nullable = (schema: JsonSchema): JsonSchema => {
   if (typeof type === 'string') return { ...schema, type: [type, 'null'], ...withNull };
   return { anyOf: [schema, { type: 'null' }] };
 };
+/** Forms in words that several fields share. */
+export const FORMS = {
+  https: 'an https:// URL, e.g. https://example.com/path',
+  http: 'an http:// or https:// URL, e.g. https://shop.example/p/123',
+  slug: 'lowercase letters and digits in words joined by single hyphens, e.g. black-friday',
+  timeOfDay: 'a time of day HH:MM, 00:00 to 23:59',
+  color: 'a colour #RRGGBB, e.g. #1A73E8',
+} as const;
+
 /** Longest date-time taken (RFC 3339 with nine digits of fraction and an offset is 35 characters). */
 export const DATE_TIME_MAX_LENGTH = 40;
 export const dateTime = (description: string): JsonSchema => ({
@@ -109,7 +118,7 @@ export const httpsUrl = (extra: JsonSchema = {}): JsonSchema => ({
   type: 'string',
   format: 'uri',
   pattern: '^https://',
-  [FORM_KEYWORD]: 'an https:// URL, e.g. https://example.com/path',
+  [FORM_KEYWORD]: FORMS.https,
   ...extra,
 });
 /** An id with a known prefix, e.g. `idOf('seg')` matches `seg_…`. */

@@ -1,5 +1,6 @@
 import {
   FORM_KEYWORD,
+  FORMS,
   arr,
   dateTime,
   singleEnvelope,
@@ -35,14 +36,11 @@ export const TAG = str({
 const ASSIGNEE = str({ minLength: 1, maxLength: 120, description: 'team member the conversation is assigned to (name or handle in the team)' });
 
 const REPLY_TEXT = str({ minLength: 1, maxLength: 4096, description: 'the reply text' });
-const REPLY_MEDIA = arr(
-  str({ format: 'uri', pattern: '^https?://', [FORM_KEYWORD]: 'an http:// or https:// URL, e.g. https://shop.example/p/123', maxLength: 2000 }),
-  {
-    minItems: 1,
-    maxItems: 1,
-    description: 'an image to send with the text (one link; the gateway gets it as `image_url`, Telegram as a photo)',
-  },
-);
+const REPLY_MEDIA = arr(str({ format: 'uri', pattern: '^https?://', [FORM_KEYWORD]: FORMS.http, maxLength: 2000 }), {
+  minItems: 1,
+  maxItems: 1,
+  description: 'an image to send with the text (one link; the gateway gets it as `image_url`, Telegram as a photo)',
+});
 const REPLY_AGENT = { ...ASSIGNEE, description: 'the team member replying, shown on the message (`agent`)' };
 
 /** How many messages a conversation's context carries. */

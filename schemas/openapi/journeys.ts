@@ -1,5 +1,6 @@
 import {
   FORM_KEYWORD,
+  FORMS,
   arr,
   bool,
   dateTime,
@@ -90,7 +91,7 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
             until: str({
               maxLength: 5,
               pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
-              [FORM_KEYWORD]: 'a time of day HH:MM, 00:00 to 23:59',
+              [FORM_KEYWORD]: FORMS.timeOfDay,
               description: 'wall-clock time of day, `HH:MM`',
             }),
             timezone: str({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. `America/Sao_Paulo`' }),
@@ -152,7 +153,7 @@ const CONFIGS: Record<BlockType, { name: string; schema: JsonSchema }> = {
           format: 'uri',
           maxLength: 2000,
           pattern: '^https://',
-          [FORM_KEYWORD]: 'an https:// URL, e.g. https://example.com/path',
+          [FORM_KEYWORD]: FORMS.https,
           description: 'an HTTPS URL; the destination rules of webhooks apply (no loopback or private address)',
         }),
         method: str({ enum: ['GET', 'POST'], description: '`POST` when omitted' }),

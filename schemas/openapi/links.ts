@@ -1,4 +1,4 @@
-import { FORM_KEYWORD, idOf, JsonSchema, nullable, object, OperationDef, record, ref, singleEnvelope, str } from './common';
+import { FORMS, FORM_KEYWORD, idOf, JsonSchema, nullable, object, OperationDef, record, ref, singleEnvelope, str } from './common';
 
 /** The marketplaces an account can have an integration for (`other`: any network, by a URL template). */
 export const LINK_MARKETPLACES = ['amazon', 'mercadolivre', 'shopee', 'aliexpress', 'magalu', 'other'] as const;
@@ -9,7 +9,7 @@ export const schemas: Record<string, JsonSchema> = {
       url: str({
         format: 'uri',
         pattern: '^https?://',
-        [FORM_KEYWORD]: 'an http:// or https:// URL, e.g. https://shop.example/p/123',
+        [FORM_KEYWORD]: FORMS.http,
         maxLength: 2000,
         description: 'a product or listing page, or a short link of a marketplace (resolved first: at most 5 redirects)',
         examples: ['https://www.amazon.com.br/dp/B0CHX1W1XY'],

@@ -1,5 +1,6 @@
 import {
   FORM_KEYWORD,
+  FORMS,
   arr,
   bool,
   dateTime,
@@ -72,7 +73,7 @@ export const schemas: Record<string, JsonSchema> = {
         minLength: 8,
         maxLength: 2000,
         pattern: '^https?://',
-        [FORM_KEYWORD]: 'an http:// or https:// URL, e.g. https://shop.example/p/123',
+        [FORM_KEYWORD]: FORMS.http,
         description:
           'where to fetch it (GET). HTTPS; plain http only to a host on the allow-list (`OFFEROPS_WEBHOOK_ALLOW`). Fetched as ' +
           'webhooks are sent: every address the host resolves to must be public unless allow-listed, no redirects.',

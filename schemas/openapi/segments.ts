@@ -1,5 +1,6 @@
 import {
   FORM_KEYWORD,
+  FORMS,
   bool,
   dateTime,
   deletionEnvelope,
@@ -23,7 +24,7 @@ const segmentFields: Record<string, JsonSchema> = {
     minLength: 1,
     maxLength: 80,
     pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
-    [FORM_KEYWORD]: 'lowercase letters and digits in words joined by single hyphens, e.g. black-friday',
+    [FORM_KEYWORD]: FORMS.slug,
     description: 'public slug, unique per account and environment; derived from name when omitted',
   }),
   description: str({ maxLength: 2000 }),
@@ -32,7 +33,7 @@ const segmentFields: Record<string, JsonSchema> = {
   store_color: str({
     maxLength: 7,
     pattern: '^#[0-9A-Fa-f]{6}$',
-    [FORM_KEYWORD]: 'a colour #RRGGBB, e.g. #1A73E8',
+    [FORM_KEYWORD]: FORMS.color,
     description: 'main colour, #RRGGBB',
   }),
   auto_expand: bool({ description: 'open a new group automatically when the linked ones are full' }),

@@ -1,5 +1,6 @@
 import {
   FORM_KEYWORD,
+  FORMS,
   arr,
   bool,
   dateTime,
@@ -62,17 +63,14 @@ export const schemas: Record<string, JsonSchema> = {
   StoreTheme: str({ enum: [...STORE_THEMES], description: 'Visual theme of the public store.' }),
   StoreColorsInput: object(
     Object.fromEntries(
-      COLOR_ROLES.map((c) => [
-        c,
-        str({ maxLength: 7, pattern: HEX, [FORM_KEYWORD]: 'a colour #RRGGBB, e.g. #1A73E8', description: `${c} colour, #RRGGBB` }),
-      ]),
+      COLOR_ROLES.map((c) => [c, str({ maxLength: 7, pattern: HEX, [FORM_KEYWORD]: FORMS.color, description: `${c} colour, #RRGGBB` })]),
     ),
     [],
     {
       description: 'Colour overrides; an omitted colour follows the theme. Replaced as a whole on update.',
     },
   ),
-  StoreColors: record(Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ pattern: HEX, [FORM_KEYWORD]: 'a colour #RRGGBB, e.g. #1A73E8' })])), {
+  StoreColors: record(Object.fromEntries(COLOR_ROLES.map((c) => [c, str({ pattern: HEX, [FORM_KEYWORD]: FORMS.color })])), {
     description: "The colours in effect: the overrides sent, else the theme's.",
   }),
   StoreNetworksInput: object(
@@ -92,11 +90,11 @@ export const schemas: Record<string, JsonSchema> = {
     object(
       {
         day: str({ enum: [...WEEKDAYS] }),
-        opens: str({ maxLength: 5, pattern: HHMM, [FORM_KEYWORD]: 'a time of day HH:MM, 00:00 to 23:59', description: 'HH:MM, 24-hour clock' }),
+        opens: str({ maxLength: 5, pattern: HHMM, [FORM_KEYWORD]: FORMS.timeOfDay, description: 'HH:MM, 24-hour clock' }),
         closes: str({
           maxLength: 5,
           pattern: HHMM,
-          [FORM_KEYWORD]: 'a time of day HH:MM, 00:00 to 23:59',
+          [FORM_KEYWORD]: FORMS.timeOfDay,
           description: 'HH:MM, later than `opens`',
         }),
       },
@@ -205,7 +203,7 @@ export const schemas: Record<string, JsonSchema> = {
         minLength: 1,
         maxLength: 80,
         pattern: SLUG,
-        [FORM_KEYWORD]: 'lowercase letters and digits in words joined by single hyphens, e.g. black-friday',
+        [FORM_KEYWORD]: FORMS.slug,
         description: 'unique public slug (lower-case words joined by `-`); derived from the title when omitted; taken is a 409 `slug_taken`',
       }),
       summary: str({ maxLength: 500, description: 'short text for listings' }),
