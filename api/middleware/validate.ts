@@ -337,7 +337,8 @@ function whereOf(d: ErrorDetail): string {
 export function validationFailed(details: ErrorDetail[]): HttpError {
   const first = details[0]!;
   // A choice told on each field it names is one problem.
-  const others = new Set(details.filter((d) => d.message !== first.message).map((d) => `${d.location}|${d.field}|${d.message}`)).size;
+  const sameChoice = (d: ErrorDetail) => first.rule === 'oneOf' && d.rule === 'oneOf' && d.message === first.message;
+  const others = details.filter((d) => d !== first && !sameChoice(d)).length;
   const more = others ? ` (and ${plural(others, 'more problem')}, listed in details)` : '';
   return new HttpError('validation_failed', `Invalid ${whereOf(first)}: ${first.message}${more}.`, {}, details);
 }

@@ -114,5 +114,15 @@ describe('validation messages', () => {
       { location: 'body' as const, field: 'text', rule: 'maxLength', message: 'must be at most 4096 characters long' },
     ];
     assert.equal(validationFailed(two).message, 'Invalid body: needs one of group_id, segment_id (and 1 more problem, listed in details).');
+    const same = ['a', 'b', 'c'].map((field) => ({
+      location: 'body' as const,
+      field,
+      rule: 'pattern',
+      message: 'must be an event kind, e.g. offer.created',
+    }));
+    assert.equal(
+      validationFailed(same).message,
+      'Invalid body field a: must be an event kind, e.g. offer.created (and 2 more problems, listed in details).',
+    );
   });
 });
