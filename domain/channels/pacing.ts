@@ -54,7 +54,7 @@ const groupCell = (groupId: string, width: number, n: number) => `group:${groupI
 const channelCell = (channelId: string | null, width: number, n: number) => `channel:${channelId}/${width}:${n}`;
 
 /** The cell width and how many group cells a send takes; null when the send is not paced. */
-function layout(slot: SlotRequest): { width: number; groupCells: number; channelPaced: boolean } | null {
+export function slotLayout(slot: SlotRequest): { width: number; groupCells: number; channelPaced: boolean } | null {
   const channelPaced = slot.channelId !== null && slot.channelIntervalMs > 0;
   const interval = channelPaced ? slot.channelIntervalMs : slot.groupIntervalMs;
   if (interval <= 0) return null;
@@ -64,7 +64,7 @@ function layout(slot: SlotRequest): { width: number; groupCells: number; channel
 }
 
 /** Whether sends of this group on this channel are paced at all. */
-export const isPaced = (slot: SlotRequest): boolean => layout(slot) !== null;
+export const isPaced = (slot: SlotRequest): boolean => slotLayout(slot) !== null;
 
 /**
  * Where a send stands against its slot at `now`: `wait` ms before it may
@@ -117,7 +117,7 @@ async function giveBack(db: Db, ids: string[], owner: string): Promise<void> {
  * `groupId` on `channelId`; the time (`now` itself when the send is not paced).
  */
 export async function reserveSendSlot(db: Db, slot: SlotRequest, now = new Date()): Promise<Date> {
-  const cellsOf = layout(slot);
+  const cellsOf = slotLayout(slot);
   if (!cellsOf) return now;
   const { width, groupCells, channelPaced } = cellsOf;
   const owner = randomBytes(12).toString('base64url');

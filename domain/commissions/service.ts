@@ -9,7 +9,7 @@
  */
 import { Db } from 'mongodb';
 import { Schema } from '../../schemas/types';
-import { addToBuckets, BucketIncrement } from '../analytics/buckets';
+import { addToBuckets, BucketFact, BucketIncrement } from '../analytics/buckets';
 import { isDuplicateKey, OutboxEvent, Tenant } from '../db';
 import { prepareEvent } from '../events/store';
 import { invalid } from '../errors';
@@ -99,13 +99,19 @@ function bucketIncs(c: CommissionDoc, count: number, amount: number): BucketIncr
   return where.flatMap((w) => moves.map((m) => ({ ...w, ...m })));
 }
 
-/** Moves the analytics counters from `before` (null: not there) to `after`, on the sale's time. */
-async function countChange(db: Db, tenant: Tenant, before: CommissionDoc | null, after: CommissionDoc): Promise<void> {
+/** What moves the analytics counters from `before` (null: not there) to `after`, on the sale's time; null when nothing does. */
+export function commissionChange(before: CommissionDoc | null, after: CommissionDoc): BucketFact | null {
   const was = before !== null && counted(before.status);
   const is = counted(after.status);
   const count = Number(is) - Number(was);
   const amount = (is ? after.amount_minor : 0) - (was ? before.amount_minor : 0);
-  if (count || amount) await addToBuckets(db, tenant, [{ at: after.occurred_at, incs: bucketIncs(after, count, amount) }]);
+  return count || amount ? { at: after.occurred_at, incs: bucketIncs(after, count, amount) } : null;
+}
+
+/** Moves the analytics counters from `before` (null: not there) to `after`. */
+async function countChange(db: Db, tenant: Tenant, before: CommissionDoc | null, after: CommissionDoc): Promise<void> {
+  const fact = commissionChange(before, after);
+  if (fact) await addToBuckets(db, tenant, [fact]);
 }
 
 function approvedEvent(tenant: Tenant, c: CommissionDoc, at: Date): OutboxEvent {

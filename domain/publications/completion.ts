@@ -65,7 +65,7 @@ async function afterwards(deps: StepDeps, count: () => Promise<void>, ...rest: (
 }
 
 /** All sent, none, or some. */
-const finalStatus = (deliveries: DeliveryDoc[]): 'sent' | 'partial' | 'failed' => {
+export const finalStatus = (deliveries: Pick<DeliveryDoc, 'status'>[]): 'sent' | 'partial' | 'failed' => {
   const sent = deliveries.filter((d) => d.status === 'sent').length;
   return sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
 };

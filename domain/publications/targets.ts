@@ -38,15 +38,29 @@ async function segmentTargets(db: Db, tenant: Tenant, segment: SegmentDoc): Prom
   for await (const batch of activeGroupBatches(db, tenant, segment._id)) groups.push(...batch.filter((g) => canReceive(tenant, g)));
   if (!groups.length || segment.distribution === 'broadcast') return groups;
   const ids = groups.map((g) => g._id);
-  if (segment.distribution === 'round_robin') {
+  const since = segment.distribution === 'round_robin' ? undefined : new Date(Date.now() - LEAST_LOADED_WINDOW_MS);
+  return [pickGroup(segment.distribution, groups, await countDeliveriesByGroup(db, tenant, ids, since))];
+}
+
+/**
+ * The one group of `groups` (`_id` ascending, at least one) a `round_robin`
+ * or `least_loaded` segment publication goes to, from the deliveries made to
+ * each: every delivery ever made (round_robin), or those queued within
+ * LEAST_LOADED_WINDOW_MS (least_loaded).
+ */
+export function pickGroup<G extends { _id: string }>(
+  distribution: 'round_robin' | 'least_loaded',
+  groups: readonly G[],
+  deliveries: ReadonlyMap<string, number>,
+): G {
+  if (distribution === 'round_robin') {
     // Turns: every delivery ever made to the segment's groups moves the turn on by one.
     let total = 0;
-    for (const n of (await countDeliveriesByGroup(db, tenant, ids)).values()) total += n;
-    return [groups[total % groups.length]!];
+    for (const n of deliveries.values()) total += n;
+    return groups[total % groups.length]!;
   }
-  // least_loaded: the fewest deliveries queued within the window; ties go to the lowest id.
-  const recent = await countDeliveriesByGroup(db, tenant, ids, new Date(Date.now() - LEAST_LOADED_WINDOW_MS));
-  return [groups.reduce((best, g) => ((recent.get(g._id) ?? 0) < (recent.get(best._id) ?? 0) ? g : best))];
+  // least_loaded: the fewest deliveries; ties go to the lowest id.
+  return groups.reduce((best, g) => ((deliveries.get(g._id) ?? 0) < (deliveries.get(best._id) ?? 0) ? g : best));
 }
 
 /** The groups a publication to `destination` (a group, or a segment) goes to, and the segment; 400 or 409 when there are none. */

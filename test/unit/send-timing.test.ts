@@ -1,12 +1,22 @@
 /**
- * The arithmetic of sends over time: where a send stands against its slot
- * and what it does about it (domain/channels/pacing.ts), and the workflow's
+ * The arithmetic of sends over time: how pacing cuts time into cells, where
+ * a send stands against its slot and what it does about it
+ * (domain/channels/pacing.ts), and the workflow's
  * pauses between attempts, how early it wakes before a slot, and how a delay
  * reads in a summary (workflows/send-timing.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { INLINE_WAIT_MS, SEND_WINDOW_MS, slotCheck, slotStep } from '../../domain/channels/pacing';
+import {
+  INLINE_WAIT_MS,
+  isPaced,
+  SEND_MARGIN_MS,
+  SEND_WINDOW_MS,
+  slotCheck,
+  SlotRequest,
+  slotLayout,
+  slotStep,
+} from '../../domain/channels/pacing';
 import {
   MAX_SEND_ATTEMPTS,
   MAX_WAKE_EARLY_MS,
@@ -19,6 +29,56 @@ import {
 
 const slot = new Date(1_000_000);
 const at = (ms: number) => new Date(1_000_000 + ms);
+
+const request = (groupIntervalMs: number, channelIntervalMs: number, channelId: string | null = 'chn_1'): SlotRequest => ({
+  groupId: 'grp_1',
+  groupIntervalMs,
+  channelId,
+  channelIntervalMs,
+});
+
+describe('slotLayout', () => {
+  test('no interval on the group nor on a channel: not paced', () => {
+    assert.equal(slotLayout(request(0, 0)), null);
+    assert.equal(isPaced(request(0, 0)), false);
+    // A channel interval without a channel (the sandbox) paces nothing.
+    assert.equal(slotLayout(request(0, 500, null)), null);
+  });
+
+  test("a cell is the channel's interval plus the window and the margin; a group interval alone sets it when the channel has none", () => {
+    assert.deepEqual(slotLayout(request(0, 300)), { width: 300 + SEND_WINDOW_MS + SEND_MARGIN_MS, groupCells: 0, channelPaced: true });
+    assert.deepEqual(slotLayout(request(1000, 0)), { width: 1000 + SEND_WINDOW_MS + SEND_MARGIN_MS, groupCells: 1, channelPaced: false });
+    assert.deepEqual(slotLayout(request(1000, 700, null)), {
+      width: 1000 + SEND_WINDOW_MS + SEND_MARGIN_MS,
+      groupCells: 1,
+      channelPaced: false,
+    });
+    // A group slower than its channel takes as many channel-wide cells as its own interval needs: ⌈2200 / 500⌉.
+    assert.deepEqual(slotLayout(request(2000, 300)), { width: 500, groupCells: 5, channelPaced: true });
+    assert.equal(isPaced(request(2000, 300)), true);
+  });
+
+  test('two sends in different cells start at least an interval and the margin apart, however late in its window each went', () => {
+    for (const channelMs of [0, 1, 150, 300, 1000, 60_000]) {
+      for (const groupMs of [0, 1, 299, 300, 301, 2000, 3_600_000]) {
+        const layout = slotLayout(request(groupMs, channelMs));
+        if (!layout) {
+          assert.deepEqual([channelMs, groupMs], [0, 0]);
+          continue;
+        }
+        const what = `channel ${channelMs} ms, group ${groupMs} ms`;
+        // The earliest the next cell's send may start, after a send that started at the very end of its window.
+        const apart = (cells: number) => cells * layout.width - SEND_WINDOW_MS;
+        if (layout.channelPaced) assert.ok(apart(1) >= channelMs + SEND_MARGIN_MS, what);
+        if (groupMs > 0) {
+          assert.ok(apart(layout.groupCells) >= groupMs + SEND_MARGIN_MS, what);
+          // No more group cells than that takes.
+          assert.ok(apart(layout.groupCells - 1) < groupMs + SEND_MARGIN_MS, what);
+        } else assert.equal(layout.groupCells, 0, what);
+      }
+    }
+  });
+});
 
 describe('slotCheck', () => {
   test('a slot is valid only inside its window: early waits, late must not send', () => {
