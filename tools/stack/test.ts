@@ -1,10 +1,13 @@
 /**
  * `npm test`: starts the stack (without the app) on a fresh data directory,
- * runs `node --test` over every compiled test file — or the files, folders and
- * `--flag=value` options given after `npm test --` — with the stack's
- * coordinates in its environment, stops the stack and exits with the tests'
- * exit code. When every file given needs no shared stack (test/unit: pure
- * functions; test/stack and test/faults: stacks of their own), none starts.
+ * runs every compiled test file — or the files and folders given after
+ * `npm test --` — with the stack's coordinates in its environment, stops the
+ * stack and exits with the tests' exit code. When every file given needs no
+ * shared stack (test/unit: pure functions; test/stack and test/faults: stacks
+ * of their own), none starts. Files run several at a time, each in its own
+ * process on its own database and task queue, the longest started first
+ * (tools/stack/run-tests.ts); OFFEROPS_TEST_CONCURRENCY sets how many. With
+ * `--flag=value` options among the arguments, `node --test` runs them as given.
  * OFFEROPS_KEEP_TEST_DATA=1 keeps the data directory (logs included).
  */
 import { secretKeyFor } from '../cli/stack-config';
@@ -17,10 +20,28 @@ import { log, Supervisor } from './processes';
 import { exitWith, runOnTemporaryStack } from './temporary';
 
 const DIST = resolve(__dirname, '../..');
+const TESTS = join(DIST, 'test');
 /** Tests that need no shared stack: pure functions, and tests that start stacks of their own. */
-const STANDALONE_DIRS = ['unit', 'stack', 'faults'].map((dir) => join(DIST, 'test', dir));
+const STANDALONE_DIRS = ['unit', 'stack', 'faults'].map((dir) => join(TESTS, dir));
+/**
+ * Test files running at once. Most of a file's time is spent waiting (timers, back-offs, other processes), not
+ * on a core, so more files than the machine's 2 cores run at once (`node --test` alone would run one at a time).
+ */
+const CONCURRENCY = Number(process.env.OFFEROPS_TEST_CONCURRENCY || 4);
+/** Files (and folders) that take over a minute alone: started first, so that none of them starts last and runs on alone. */
+const LONGEST = [
+  'faults',
+  'stack/launcher.test.js',
+  'api/publish.test.js',
+  'domain/analytics-months.test.js',
+  'cli/admin.test.js',
+  'cli/manage.test.js',
+];
+const RUNNER = join(__dirname, 'run-tests.js');
 /** Every test run's data directory lives here, so a later run can clear a crashed one's. */
 const RUNS_DIR = join(tmpdir(), 'offerops-tests');
+
+const isUnder = (path: string, dir: string): boolean => !relative(dir, resolve(path)).startsWith('..');
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -39,11 +60,22 @@ const compiledPaths = (arg: string): string[] => {
   return existsSync(path) && statSync(path).isDirectory() ? testFiles(path) : [path];
 };
 
-const isUnder = (path: string, dir: string): boolean => !relative(dir, resolve(path)).startsWith('..');
+/** `files`, the LONGEST first. */
+function longestFirst(files: string[]): string[] {
+  const long = (file: string) => LONGEST.some((path) => isUnder(file, join(TESTS, path)));
+  return [...files.filter(long), ...files.filter((file) => !long(file))];
+}
 
-/** Runs `node --test` with `args` in this environment, no stack; its exit code. */
+/** The test process's arguments: the runner over the files, or `node --test` when options are given. */
+function testProcessArgs(args: string[]): string[] {
+  if (!args.some((arg) => arg.startsWith('-'))) return [RUNNER, String(CONCURRENCY), ...longestFirst(args.map((file) => resolve(file)))];
+  const concurrency = args.some((arg) => arg.startsWith('--test-concurrency')) ? [] : [`--test-concurrency=${CONCURRENCY}`];
+  return ['--test', '--test-reporter=spec', ...concurrency, ...args];
+}
+
+/** Runs the tests `args` name in this environment, no stack; their exit code. */
 async function runWithoutStack(args: string[]): Promise<number> {
-  const tests = spawn(process.execPath, ['--test', '--test-reporter=spec', ...args], { stdio: 'inherit' });
+  const tests = spawn(process.execPath, testProcessArgs(args), { stdio: 'inherit' });
   const [code] = (await once(tests, 'exit')) as [number | null];
   return code ?? 1;
 }
@@ -77,8 +109,7 @@ async function main(): Promise<number | null> {
     what: 'test data',
     stack: { withApp: false, containers: true },
     async main(stack, supervisor) {
-      const files = named.length ? [] : testFiles(join(DIST, 'test'));
-      return supervisor.spawn('tests', process.execPath, ['--test', '--test-reporter=spec', ...args, ...files], {
+      return supervisor.spawn('tests', process.execPath, testProcessArgs(named.length ? args : [...args, ...testFiles(TESTS)]), {
         stdout: 'inherit',
         env: {
           ...process.env,
