@@ -215,10 +215,15 @@ test('no address of a person appears in any response, stored record, webhook bod
   await api.patch(`/inbox/conversations/${conversations[1]}`, { assignee: 'Carla', priority: 'high', du_mode: 'assisted', tags: ['vip'] });
 
   // The journey ran once per conversation (its welcome to the e-mail thread refused by the gateway, like the reply below).
-  await waitFor('the journey to run for each conversation', async () => {
-    const done = await api.get(`/journeys/${journey.id}/executions?status=completed`);
-    return done.body.pagination.total === conversations.length ? true : undefined;
-  });
+  // Five executions, each listed once visibility has caught up: slow when other test files share the machine.
+  await waitFor(
+    'the journey to run for each conversation',
+    async () => {
+      const done = await api.get(`/journeys/${journey.id}/executions?status=completed`);
+      return done.body.pagination.total === conversations.length ? true : undefined;
+    },
+    90_000,
+  );
   assert.equal(receiver.on('/journey').length, conversations.length);
 
   // Replies: delivered to the direct and group threads, refused by the gateway for the e-mail one; one to a closed conversation.

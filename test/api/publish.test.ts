@@ -48,7 +48,11 @@ const finished = (api: ApiClient, id: string, timeoutMs?: number) =>
   waitFor(
     `publication ${id} to finish`,
     async () => {
-      const p = (await api.get(`/publications/${id}`)).body.data;
+      const reply = await api.get(`/publications/${id}`);
+      // A 503 asks the client to try again (the database did not answer in time: a busy machine).
+      if (reply.status === 503) return undefined;
+      assert.equal(reply.status, 200, reply.text);
+      const p = reply.body.data;
       // One that completed while the request's move to `sending` ran reads `sending` for the few ms before that move
       // puts its final status back (docs/guides/publishing.md, "Bookkeeping after the answer").
       return p.completed_at && p.status !== 'sending' ? p : undefined;

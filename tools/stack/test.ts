@@ -28,12 +28,16 @@ const STANDALONE_DIRS = ['unit', 'stack', 'faults'].map((dir) => join(TESTS, dir
  * on a core, so more files than the machine's 2 cores run at once (`node --test` alone would run one at a time).
  */
 const CONCURRENCY = Number(process.env.OFFEROPS_TEST_CONCURRENCY || 4);
-/** Files (and folders) that take over a minute alone: started first, so that none of them starts last and runs on alone. */
+/**
+ * Files that take over a minute alone, started first in this order (so that none starts last and runs on alone);
+ * those that start stacks of their own alternate with those on the shared one, so that few stacks start at once.
+ */
 const LONGEST = [
-  'faults',
-  'stack/launcher.test.js',
+  'faults/worker-kill.test.js',
   'api/publish.test.js',
+  'faults/dependencies.test.js',
   'domain/analytics-months.test.js',
+  'stack/launcher.test.js',
   'cli/admin.test.js',
   'cli/manage.test.js',
 ];
@@ -62,8 +66,14 @@ const compiledPaths = (arg: string): string[] => {
 
 /** `files`, the LONGEST first. */
 function longestFirst(files: string[]): string[] {
-  const long = (file: string) => LONGEST.some((path) => isUnder(file, join(TESTS, path)));
-  return [...files.filter(long), ...files.filter((file) => !long(file))];
+  const rank = (file: string) => {
+    const i = LONGEST.indexOf(relative(TESTS, file));
+    return i < 0 ? LONGEST.length : i;
+  };
+  return files
+    .map((file, i) => ({ file, i }))
+    .sort((a, b) => rank(a.file) - rank(b.file) || a.i - b.i)
+    .map(({ file }) => file);
 }
 
 /** The test process's arguments: the runner over the files, or `node --test` when options are given. */
