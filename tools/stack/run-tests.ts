@@ -1,14 +1,27 @@
 /**
- * `node run-tests.js CONCURRENCY FILE…`: runs the test files through
- * node:test's `run`, each in its own process, CONCURRENCY at a time, started
- * in the order given (`node --test` sorts its files, so the longest could
- * start last); the spec reporter on stdout, exit code 1 when a test failed.
- * tools/stack/test.ts decides the order.
+ * `node run-tests.js N FILE… [--lane N FILE…]…`: runs test files through
+ * node:test's `run`, each in its own process, in lanes that run side by side:
+ * each lane N files at a time, started in the order given (`node --test`
+ * sorts its files, so the longest could start last). One spec reporter on
+ * stdout (a summary per lane, then the failures of all); exit code 1 when a
+ * test failed. tools/stack/test.ts decides the lanes and the order.
  */
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 
-const [concurrency, ...files] = process.argv.slice(2);
-const tests = run({ files, concurrency: Number(concurrency) });
-tests.on('test:fail', () => (process.exitCode = 1));
-tests.pipe(new spec()).pipe(process.stdout);
+const lanes: { concurrency: number; files: string[] }[] = [];
+const args = process.argv.slice(2);
+for (let i = 0; i < args.length; i++) {
+  if (i === 0 || args[i] === '--lane') lanes.push({ concurrency: Number(args[args[i] === '--lane' ? ++i : i]), files: [] });
+  else lanes.at(-1)!.files.push(args[i]!);
+}
+
+const reporter = new spec();
+reporter.pipe(process.stdout);
+let running = lanes.filter((lane) => lane.files.length).length;
+for (const { concurrency, files } of lanes.filter((lane) => lane.files.length)) {
+  const tests = run({ files, concurrency });
+  tests.on('test:fail', () => (process.exitCode = 1));
+  tests.on('end', () => --running || reporter.end());
+  tests.pipe(reporter, { end: false });
+}

@@ -4,10 +4,12 @@
  * `npm test --` — with the stack's coordinates in its environment, stops the
  * stack and exits with the tests' exit code. When every file given needs no
  * shared stack (test/unit: pure functions; test/stack and test/faults: stacks
- * of their own), none starts. Files run several at a time, each in its own
- * process on its own database and task queue, the longest started first
- * (tools/stack/run-tests.ts); OFFEROPS_TEST_CONCURRENCY sets how many. With
- * `--flag=value` options among the arguments, `node --test` runs them as given.
+ * of their own), none starts. Files on the shared stack run several at a
+ * time (OFFEROPS_TEST_CONCURRENCY), each in its own process on its own
+ * database and task queue; beside them, the files that start stacks of
+ * their own run one at a time; the longest start first
+ * (tools/stack/run-tests.ts). With `--flag=value` options among the
+ * arguments, `node --test` runs them as given.
  * OFFEROPS_KEEP_TEST_DATA=1 keeps the data directory (logs included).
  */
 import { secretKeyFor } from '../cli/stack-config';
@@ -24,20 +26,23 @@ const TESTS = join(DIST, 'test');
 /** Tests that need no shared stack: pure functions, and tests that start stacks of their own. */
 const STANDALONE_DIRS = ['unit', 'stack', 'faults'].map((dir) => join(TESTS, dir));
 /**
- * Test files running at once. Most of a file's time is spent waiting (timers, back-offs, other processes), not
- * on a core, so more files than the machine's 2 cores run at once (`node --test` alone would run one at a time).
+ * Test files on the shared stack running at once. Most of a file's time is spent waiting (timers, back-offs, other
+ * processes), not on a core, so more files than the machine's 2 cores run at once (`node --test` ran one at a time).
  */
-const CONCURRENCY = Number(process.env.OFFEROPS_TEST_CONCURRENCY || 4);
+const CONCURRENCY = Number(process.env.OFFEROPS_TEST_CONCURRENCY || 3);
 /**
- * Files that take over a minute alone, started first in this order (so that none starts last and runs on alone);
- * those that start stacks of their own alternate with those on the shared one, so that few stacks start at once.
+ * Files that start whole stacks of their own (`npm start`'s launcher): one at a time, beside the others. Two
+ * stacks starting at once on a busy 2-core machine can miss their start-up deadline.
  */
+const OWN_STACKS = ['faults', 'stack/launcher.test.js', 'stack/backup.test.js'].map((path) => join(TESTS, path));
+/** Files that take over a minute alone, started first in this order, so that none starts last and runs on alone. */
 const LONGEST = [
   'faults/worker-kill.test.js',
-  'api/publish.test.js',
   'faults/dependencies.test.js',
-  'domain/analytics-months.test.js',
   'stack/launcher.test.js',
+  'processes/scale-out.test.js',
+  'api/publish.test.js',
+  'domain/analytics-months.test.js',
   'cli/admin.test.js',
   'cli/manage.test.js',
 ];
@@ -76,11 +81,18 @@ function longestFirst(files: string[]): string[] {
     .map(({ file }) => file);
 }
 
-/** The test process's arguments: the runner over the files, or `node --test` when options are given. */
+/**
+ * The test process's arguments: the runner over the files, in two lanes (the shared stack's, and one for the files
+ * with stacks of their own), or `node --test` when options are given.
+ */
 function testProcessArgs(args: string[]): string[] {
-  if (!args.some((arg) => arg.startsWith('-'))) return [RUNNER, String(CONCURRENCY), ...longestFirst(args.map((file) => resolve(file)))];
-  const concurrency = args.some((arg) => arg.startsWith('--test-concurrency')) ? [] : [`--test-concurrency=${CONCURRENCY}`];
-  return ['--test', '--test-reporter=spec', ...concurrency, ...args];
+  if (args.some((arg) => arg.startsWith('-'))) {
+    const concurrency = args.some((arg) => arg.startsWith('--test-concurrency')) ? [] : [`--test-concurrency=${CONCURRENCY}`];
+    return ['--test', '--test-reporter=spec', ...concurrency, ...args];
+  }
+  const files = longestFirst(args.map((file) => resolve(file)));
+  const own = (file: string) => OWN_STACKS.some((path) => isUnder(file, path));
+  return [RUNNER, String(CONCURRENCY), ...files.filter((file) => !own(file)), '--lane', '1', ...files.filter(own)];
 }
 
 /** Runs the tests `args` name in this environment, no stack; their exit code. */
