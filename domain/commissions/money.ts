@@ -13,7 +13,7 @@ export function minorDigits(currency: string): number {
   }
 }
 
-/** Bounds of an amount: 15 integer digits keep every sum of minor units a safe integer in practice. */
+/** The form of an amount; its minor units must also be a safe integer (about 9 × 10^15). */
 const DECIMAL = /^(-)?(\d{1,15})(?:\.(\d{1,6}))?$/;
 
 /**
@@ -29,6 +29,8 @@ export function toMinor(value: unknown, currency: string): number | null {
   const fraction = (m[3] ?? '').replace(/0+$/, '');
   if (fraction.length > digits) return null;
   const minor = Number(m[2]! + fraction.padEnd(digits, '0'));
+  // Past 2^53 minor units a number is no longer exact: refused, never rounded.
+  if (!Number.isSafeInteger(minor)) return null;
   return m[1] ? -minor : minor;
 }
 

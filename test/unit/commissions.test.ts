@@ -32,6 +32,12 @@ describe('money in minor units', () => {
     assert.equal(toMinor('9999999999999.99', 'BRL'), 999_999_999_999_999);
   });
 
+  test('an amount whose minor units pass 2^53 is refused, not rounded', () => {
+    assert.equal(toMinor('999999999999999.99', 'BRL'), null);
+    assert.equal(toMinor('90071992547409.92', 'BRL'), null);
+    assert.equal(toMinor('90071992547409.91', 'BRL'), Number.MAX_SAFE_INTEGER);
+  });
+
   test('more decimals than the currency has, or anything that is not a plain decimal, is refused, never rounded', () => {
     for (const [value, currency] of [
       ['12.345', 'BRL'],
