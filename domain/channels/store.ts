@@ -13,16 +13,21 @@ import { crossTenantCollection, Tenant, tenantCollection, TenantDoc } from '../d
 /** The Bot API base a telegram channel uses unless given another. */
 export const TELEGRAM_API = 'https://api.telegram.org';
 
-export const CHANNEL_TYPES = ['http', 'telegram', 'sandbox'] as const;
+export const CHANNEL_TYPES = ['http', 'telegram', 'evolution', 'waha', 'sandbox'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+/** The WhatsApp gateways with a connector of their own: Evolution API (v2) and WAHA. */
+export const WHATSAPP_GATEWAYS: readonly ChannelType[] = ['evolution', 'waha'];
 
 export interface ChannelDoc extends TenantDoc {
   type: ChannelType;
   name: string;
-  /** Gateway base URL (http), Bot API base (telegram), unused (sandbox). */
+  /** Gateway base URL (http, evolution, waha), Bot API base (telegram), unused (sandbox). */
   url: string | null;
-  /** The bearer or bot token, sealed (domain/sealing.ts). */
+  /** The bearer token, bot token or gateway API key, sealed (domain/sealing.ts). */
   credentials: Sealed | null;
+  /** The Evolution API instance or the WAHA session the channel sends through; absent for other types. */
+  instance?: string | null;
   /** Minimum time between two sends on this channel. */
   min_interval_ms: number;
   /**
@@ -30,6 +35,11 @@ export interface ChannelDoc extends TenantDoc {
    * absent or null: the channel takes no inbound messages.
    */
   inbound_secret_hash?: string | null;
+  /**
+   * The inbound secret itself, sealed, for a gateway that signs its webhooks
+   * with it (WAHA's HMAC) rather than presenting it; absent for the others.
+   */
+  inbound_key?: Sealed | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -40,6 +50,8 @@ export interface ChannelConfig {
   type: ChannelType;
   url: string | null;
   token: string | null;
+  /** The Evolution instance or WAHA session (gateways that serve several). */
+  instance?: string | null;
   minIntervalMs: number;
 }
 
@@ -48,11 +60,21 @@ const channels = (db: Db, tenant: Tenant) => tenantCollection<ChannelDoc>(db, 'c
 export async function createChannel(
   db: Db,
   tenant: Tenant,
-  input: { type: ChannelType; name?: string; url?: string | null; token?: string | null; minIntervalMs?: number; inboundSecretHash?: string },
-  /** Seals the token; needed only when there is one. */
+  input: {
+    type: ChannelType;
+    name?: string;
+    url?: string | null;
+    token?: string | null;
+    instance?: string | null;
+    minIntervalMs?: number;
+    inboundSecretHash?: string;
+    /** The inbound secret in clear, sealed into `inbound_key` (a gateway that signs with it). */
+    inboundKey?: string;
+  },
+  /** Seals the token and the inbound key; needed only when there is one. */
   secretKey: Buffer | null,
 ): Promise<ChannelDoc> {
-  if (input.token && !secretKey) throw new Error('a token needs the sealing key');
+  if ((input.token || input.inboundKey) && !secretKey) throw new Error('a token needs the sealing key');
   const now = new Date();
   return channels(db, tenant).insert({
     _id: newId('chn', now.getTime()),
@@ -60,8 +82,10 @@ export async function createChannel(
     name: input.name ?? `${input.type} channel`,
     url: input.url ?? (input.type === 'telegram' ? TELEGRAM_API : null),
     credentials: input.token && secretKey ? seal(input.token, secretKey) : null,
+    ...(input.instance ? { instance: input.instance } : {}),
     min_interval_ms: input.minIntervalMs ?? 1000,
     inbound_secret_hash: input.inboundSecretHash ?? null,
+    ...(input.inboundKey && secretKey ? { inbound_key: seal(input.inboundKey, secretKey) } : {}),
     created_at: now,
     updated_at: now,
   });
@@ -78,10 +102,19 @@ export const listChannels = (db: Db, tenant: Tenant): Promise<ChannelDoc[]> =>
     .all({})
     .then((all) => all.sort((a, b) => a._id.localeCompare(b._id)));
 
-export type ChannelChange = Partial<Pick<ChannelDoc, 'name' | 'url' | 'credentials' | 'min_interval_ms' | 'inbound_secret_hash'>>;
+export type ChannelChange = Partial<
+  Pick<ChannelDoc, 'name' | 'url' | 'credentials' | 'instance' | 'min_interval_ms' | 'inbound_secret_hash' | 'inbound_key'>
+>;
 
-/** The channels that take inbound messages: http gateways (a bearer secret) and Telegram bots (the Bot API webhook's secret token). */
-export const INBOUND_TYPES: readonly ChannelType[] = ['http', 'telegram'];
+/**
+ * The channels that take inbound messages: http gateways and Evolution API
+ * (a bearer secret), Telegram bots (the Bot API webhook's secret token) and
+ * WAHA (its webhook's HMAC, keyed with the secret).
+ */
+export const INBOUND_TYPES: readonly ChannelType[] = ['http', 'telegram', 'evolution', 'waha'];
+
+/** The types whose gateway signs its webhooks with the inbound secret: it is kept sealed, not only hashed. */
+export const SIGNING_TYPES: readonly ChannelType[] = ['waha'];
 
 /** A new inbound secret for a channel, and the hash stored of it (the secret itself is shown once, never stored). */
 export function newInboundSecret(): { secret: string; hash: string } {
@@ -117,6 +150,7 @@ export async function channelForSend(db: Db, tenant: Tenant, channelId: string, 
     type: channel.type,
     url: channel.url,
     token: channel.credentials ? unseal(channel.credentials, secretKey) : null,
+    instance: channel.instance ?? null,
     minIntervalMs: channel.min_interval_ms,
   };
 }

@@ -1,4 +1,4 @@
-/** The HTTP call the network connectors share: JSON POST with a timeout, no redirects. */
+/** The HTTP calls the network connectors share: JSON requests with a timeout, no redirects. */
 import { ConnectorError } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -15,36 +15,36 @@ export function retryAfterMs(seconds: unknown): number | undefined {
 /** A JSON object as read from a peer: every field unknown until checked. */
 export type JsonObject = Record<string, unknown>;
 
-/** The JSON object an answer holds; `{}` when it is empty, malformed or not an object. */
-export function parseObject(text: string): JsonObject {
-  try {
-    return asObject(text ? JSON.parse(text) : null);
-  } catch {
-    return {};
-  }
-}
-
 /** `value` when it is a JSON object, else `{}`. */
 export function asObject(value: unknown): JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : {};
 }
 
+/** A gateway's answer: its status and headers, the object it holds (`{}` when none) and the parsed value itself (lists). */
+export interface JsonAnswer {
+  status: number;
+  headers: Headers;
+  json: JsonObject;
+  value: unknown;
+}
+
 /**
- * POSTs `body` as JSON. The URL may hold a secret (Telegram puts the token
- * in the path): failures say what happened, never where.
+ * Sends `body` (when given) as JSON with `method`. The URL may hold a secret
+ * (Telegram puts the token in the path): failures say what happened, never where.
  */
-export async function postJson(
+export async function requestJson(
+  method: 'GET' | 'POST' | 'PUT',
   url: string,
   body: unknown,
   opts: { headers?: Record<string, string>; timeoutMs: number },
-): Promise<{ status: number; headers: Headers; json: JsonObject }> {
+): Promise<JsonAnswer> {
   let res: Response;
   let text: string;
   try {
     res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...opts.headers },
-      body: JSON.stringify(body),
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...opts.headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       redirect: 'manual',
       signal: AbortSignal.timeout(opts.timeoutMs),
     });
@@ -53,5 +53,15 @@ export async function postJson(
     const timedOut = (err as Error).name === 'TimeoutError';
     throw new ConnectorError(timedOut ? 'the gateway did not answer in time' : 'the gateway could not be reached', false);
   }
-  return { status: res.status, headers: res.headers, json: parseObject(text) };
+  let value: unknown;
+  try {
+    value = text ? JSON.parse(text) : null;
+  } catch {
+    value = null;
+  }
+  return { status: res.status, headers: res.headers, json: asObject(value), value };
 }
+
+/** POSTs `body` as JSON (requestJson). */
+export const postJson = (url: string, body: unknown, opts: { headers?: Record<string, string>; timeoutMs: number }): Promise<JsonAnswer> =>
+  requestJson('POST', url, body, opts);

@@ -21,7 +21,9 @@ export interface Connector {
 
 /**
  * A send that failed: `permanent` ones fail the delivery, the others are
- * retried (after `retryAfterMs` when the far end asked for a pause). The
+ * retried (after `retryAfterMs` when the far end asked for a pause).
+ * `disconnected`: the gateway's WhatsApp session is not connected (nothing
+ * about the message was wrong; it waits for the session to come back). The
  * message never carries a token or a destination address.
  */
 export class ConnectorError extends Error {
@@ -30,6 +32,7 @@ export class ConnectorError extends Error {
     readonly permanent: boolean,
     readonly status?: number,
     readonly retryAfterMs?: number,
+    readonly disconnected = false,
   ) {
     super(message);
     this.name = 'ConnectorError';
