@@ -5,7 +5,8 @@
  */
 import { Db } from 'mongodb';
 import { Tenant } from '../db';
-import { conflict, notFound } from '../errors';
+import { changedMeanwhile, conflict, notFound } from '../errors';
+import { prepareEvent } from '../events/store';
 import { countGroupsByChannel, groupsOnChannel } from '../groups/store';
 import { HOLDERS_NAMED, refuseWhileHeld } from '../resource';
 import { seal } from '../sealing';
@@ -13,6 +14,7 @@ import {
   ChannelChange,
   ChannelDoc,
   channelNamed,
+  ChannelState,
   ChannelType,
   createChannel,
   deleteChannel,
@@ -21,6 +23,7 @@ import {
   listChannels,
   newInboundSecret,
   saveChannel,
+  SIGNING_TYPES,
 } from './store';
 
 /** The URL with any password it carries replaced by `***`. */
@@ -43,9 +46,11 @@ export function channelSummary(c: ChannelDoc, groups: number): Record<string, un
     type: c.type,
     name: c.name,
     url: shownUrl(c.url),
+    ...(c.instance ? { instance: c.instance } : {}),
     has_token: c.credentials !== null,
     min_interval_ms: c.min_interval_ms,
     has_inbound_secret: !!c.inbound_secret_hash,
+    ...(c.state ? { state: c.state, state_changed_at: c.state_changed_at?.toISOString() ?? null } : {}),
     groups,
     created_at: c.created_at.toISOString(),
     updated_at: c.updated_at.toISOString(),
@@ -62,32 +67,40 @@ async function nameFree(db: Db, tenant: Tenant, name: string, self?: string): Pr
 /**
  * Connects a channel; a name given must not be another channel's of the
  * tenant (so a repeated command does not make a twin). A channel that takes
- * inbound messages gets its inbound secret, returned here only.
+ * inbound messages gets its inbound secret, returned here only (a gateway
+ * that signs with it gets it sealed too).
  */
 export async function connectChannel(
   db: Db,
   tenant: Tenant,
-  input: { type: ChannelType; name?: string; url?: string | null; token?: string | null; minIntervalMs?: number },
+  input: { type: ChannelType; name?: string; url?: string | null; token?: string | null; instance?: string | null; minIntervalMs?: number },
   secretKey: () => Buffer,
 ): Promise<{ channel: ChannelDoc; inboundSecret: string | null }> {
   if (input.name !== undefined) await nameFree(db, tenant, input.name);
   const inbound = INBOUND_TYPES.includes(input.type) ? newInboundSecret() : null;
+  const signing = inbound !== null && SIGNING_TYPES.includes(input.type);
   const channel = await createChannel(
     db,
     tenant,
-    { ...input, ...(inbound ? { inboundSecretHash: inbound.hash } : {}) },
-    input.token ? secretKey() : null,
+    { ...input, ...(inbound ? { inboundSecretHash: inbound.hash } : {}), ...(signing ? { inboundKey: inbound.secret } : {}) },
+    input.token || signing ? secretKey() : null,
   );
   return { channel, inboundSecret: inbound?.secret ?? null };
 }
 
-/** Replaces the channel's inbound secret (the old one stops working at once); the new secret, shown only here. */
-export async function rotateInboundSecret(db: Db, tenant: Tenant, id: string): Promise<string> {
+/**
+ * Replaces the channel's inbound secret (the old one stops working at once);
+ * the new secret, shown only here. `secretKey` seals it for a gateway that signs with it.
+ */
+export async function rotateInboundSecret(db: Db, tenant: Tenant, id: string, secretKey?: () => Buffer): Promise<string> {
   const channel = await getChannel(db, tenant, id);
   if (!channel) throw notFound('channel', id);
   if (!INBOUND_TYPES.includes(channel.type)) throw conflict('conflict', `A ${channel.type} channel takes no inbound messages through offerops.`);
   const inbound = newInboundSecret();
-  if (!(await saveChannel(db, tenant, channel, { inbound_secret_hash: inbound.hash }))) {
+  const signing = SIGNING_TYPES.includes(channel.type);
+  if (signing && !secretKey) throw new Error(`a ${channel.type} channel's inbound secret is sealed: the sealing key is needed`);
+  const sealed = signing ? { inbound_key: seal(inbound.secret, secretKey!()) } : {};
+  if (!(await saveChannel(db, tenant, channel, { inbound_secret_hash: inbound.hash, ...sealed }))) {
     throw conflict('conflict', 'The channel changed while this command ran; run it again.');
   }
   return inbound.secret;
@@ -108,7 +121,7 @@ export async function changeChannel(
   db: Db,
   tenant: Tenant,
   id: string,
-  input: { name?: string; url?: string; token?: string; minIntervalMs?: number },
+  input: { name?: string; url?: string; token?: string; instance?: string; minIntervalMs?: number },
   secretKey: () => Buffer,
 ): Promise<string[]> {
   const channel = await getChannel(db, tenant, id);
@@ -117,6 +130,7 @@ export async function changeChannel(
   const set: ChannelChange = {};
   if (input.name !== undefined && input.name !== channel.name) set.name = input.name;
   if (input.url !== undefined && input.url !== channel.url) set.url = input.url;
+  if (input.instance !== undefined && input.instance !== channel.instance) set.instance = input.instance;
   if (input.minIntervalMs !== undefined && input.minIntervalMs !== channel.min_interval_ms) set.min_interval_ms = input.minIntervalMs;
   // A sealed token cannot be compared without unsealing it: a token given is always sealed anew.
   if (input.token !== undefined) set.credentials = seal(input.token, secretKey());
@@ -124,6 +138,28 @@ export async function changeChannel(
   if (!changed.length) return changed;
   if (!(await saveChannel(db, tenant, channel, set))) throw conflict('conflict', 'The channel changed while this command ran; run it again.');
   return changed;
+}
+
+/** Up to this many re-reads when the channel changed between read and write. */
+const ATTEMPTS = 5;
+
+/**
+ * Records the state the channel's gateway reported (webhook or check) with a
+ * `channel.state_changed` event in its outbox when it changed; the channel
+ * after. The caller relays the outbox (commitEvents), else the worker's sweep does.
+ */
+export async function recordChannelState(db: Db, tenant: Tenant, id: string, state: ChannelState): Promise<ChannelDoc> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const channel = await getChannel(db, tenant, id);
+    if (!channel) throw notFound('channel', id);
+    const previous = channel.state ?? 'unknown';
+    if (previous === state) return channel;
+    const saved = await saveChannel(db, tenant, channel, { state, state_changed_at: new Date() }, () =>
+      prepareEvent(tenant, 'channel.state_changed', { channel_id: channel._id, channel_type: channel.type, state, previous_state: previous }),
+    );
+    if (saved) return saved;
+  }
+  throw changedMeanwhile('channel');
 }
 
 /** Deletes the channel unless a group is connected through it. */

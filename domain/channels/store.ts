@@ -8,13 +8,17 @@ import { Db } from 'mongodb';
 import { Sealed, seal, unseal } from '../sealing';
 import { createHash } from 'node:crypto';
 import { newId, randomToken } from '../ids';
-import { crossTenantCollection, Tenant, tenantCollection, TenantDoc } from '../db';
+import { crossTenantCollection, OutboxEvent, Tenant, tenantCollection, TenantDoc } from '../db';
 
 /** The Bot API base a telegram channel uses unless given another. */
 export const TELEGRAM_API = 'https://api.telegram.org';
 
 export const CHANNEL_TYPES = ['http', 'telegram', 'evolution', 'waha', 'sandbox'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+/** A channel's session as its gateway last reported it: connected, not connected, or not known. */
+export const CHANNEL_STATES = ['connected', 'disconnected', 'unknown'] as const;
+export type ChannelState = (typeof CHANNEL_STATES)[number];
 
 /** The WhatsApp gateways with a connector of their own: Evolution API (v2) and WAHA. */
 export const WHATSAPP_GATEWAYS: readonly ChannelType[] = ['evolution', 'waha'];
@@ -40,6 +44,10 @@ export interface ChannelDoc extends TenantDoc {
    * with it (WAHA's HMAC) rather than presenting it; absent for the others.
    */
   inbound_key?: Sealed | null;
+  /** The gateway session's state (evolution, waha), from its webhook or a check; absent until one is known. */
+  state?: ChannelState;
+  /** When `state` last changed. */
+  state_changed_at?: Date;
   created_at: Date;
   updated_at: Date;
 }
@@ -54,6 +62,22 @@ export interface ChannelConfig {
   instance?: string | null;
   minIntervalMs: number;
 }
+
+/**
+ * The minimum interval between two sends on a new channel of each type,
+ * unless one is given (docs/guides/whatsapp.md, "Pacing", has the sources):
+ * 1 s for our gateways and Telegram bots (Telegram allows about 30 messages a
+ * second overall, 20 a minute in one group, which the groups' own 3 s
+ * default keeps); 3 s for a WhatsApp account behind Evolution API or WAHA,
+ * which WhatsApp bans for sending like a machine.
+ */
+export const DEFAULT_INTERVAL_MS: Readonly<Record<ChannelType, number>> = {
+  http: 1000,
+  telegram: 1000,
+  evolution: 3000,
+  waha: 3000,
+  sandbox: 1000,
+};
 
 const channels = (db: Db, tenant: Tenant) => tenantCollection<ChannelDoc>(db, 'channels', tenant);
 
@@ -83,7 +107,7 @@ export async function createChannel(
     url: input.url ?? (input.type === 'telegram' ? TELEGRAM_API : null),
     credentials: input.token && secretKey ? seal(input.token, secretKey) : null,
     ...(input.instance ? { instance: input.instance } : {}),
-    min_interval_ms: input.minIntervalMs ?? 1000,
+    min_interval_ms: input.minIntervalMs ?? DEFAULT_INTERVAL_MS[input.type],
     inbound_secret_hash: input.inboundSecretHash ?? null,
     ...(input.inboundKey && secretKey ? { inbound_key: seal(input.inboundKey, secretKey) } : {}),
     created_at: now,
@@ -103,7 +127,10 @@ export const listChannels = (db: Db, tenant: Tenant): Promise<ChannelDoc[]> =>
     .then((all) => all.sort((a, b) => a._id.localeCompare(b._id)));
 
 export type ChannelChange = Partial<
-  Pick<ChannelDoc, 'name' | 'url' | 'credentials' | 'instance' | 'min_interval_ms' | 'inbound_secret_hash' | 'inbound_key'>
+  Pick<
+    ChannelDoc,
+    'name' | 'url' | 'credentials' | 'instance' | 'min_interval_ms' | 'inbound_secret_hash' | 'inbound_key' | 'state' | 'state_changed_at'
+  >
 >;
 
 /**
@@ -131,9 +158,14 @@ export const inboundSecretHash = (secret: string): string => createHash('sha256'
 export const channelById = (db: Db, id: string): Promise<ChannelDoc | null> =>
   crossTenantCollection<ChannelDoc>(db, 'channels').findOne({ _id: id, _deleted: { $ne: true } });
 
-/** Applies `set` unless the channel changed since it was read (then null). */
-export const saveChannel = (db: Db, tenant: Tenant, current: ChannelDoc, set: ChannelChange): Promise<ChannelDoc | null> =>
-  channels(db, tenant).updateFrom(current, set);
+/** Applies `set` (with the event `describe` makes, in the same write) unless the channel changed since it was read (then null). */
+export const saveChannel = (
+  db: Db,
+  tenant: Tenant,
+  current: ChannelDoc,
+  set: ChannelChange,
+  describe?: (after: ChannelDoc) => OutboxEvent,
+): Promise<ChannelDoc | null> => channels(db, tenant).updateFrom(current, set, describe);
 
 /** Removes the channel; false when it was gone already. */
 export const deleteChannel = (db: Db, tenant: Tenant, id: string): Promise<boolean> => channels(db, tenant).deleteById(id);

@@ -7,9 +7,10 @@
  * id is derived from it, so a repeat finds the first and stores nothing new.
  * Every write is awaited before the answer, so a 2xx means it is durable.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Db } from 'mongodb';
-import { ChannelDoc, channelById, INBOUND_TYPES, inboundSecretHash } from '../channels/store';
+import { ChannelDoc, channelById, INBOUND_TYPES, inboundSecretHash, SIGNING_TYPES } from '../channels/store';
+import { unseal } from '../sealing';
 import { Tenant } from '../db';
 import { changedMeanwhile } from '../errors';
 import { commitEvents } from '../events/commit';
@@ -50,6 +51,25 @@ export async function inboundChannel(db: Db, channelId: string, secret: string):
   const given = Buffer.from(inboundSecretHash(secret), 'hex');
   const stored = Buffer.from(channel.inbound_secret_hash, 'hex');
   return given.length === stored.length && timingSafeEqual(given, stored) ? channel : null;
+}
+
+/**
+ * The channel `channelId` when `signature` is the hex HMAC-SHA512 of `body`
+ * under its inbound secret (WAHA's `X-Webhook-Hmac`); null otherwise
+ * (unknown channel, one that does not sign, wrong signature alike).
+ */
+export async function signedInboundChannel(
+  db: Db,
+  channelId: string,
+  body: Buffer,
+  signature: string,
+  secretKey: Buffer,
+): Promise<ChannelDoc | null> {
+  const channel = await channelById(db, channelId);
+  if (!channel?.inbound_key || !SIGNING_TYPES.includes(channel.type)) return null;
+  const expected = createHmac('sha512', unseal(channel.inbound_key, secretKey)).update(body).digest();
+  const given = /^[0-9a-f]+$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? channel : null;
 }
 
 /** Up to this many re-reads when another message changed the conversation between read and write. */

@@ -49,6 +49,8 @@ function channelProblem(tenant: Tenant, channel: ChannelDoc | null): string | nu
   if (channel.type === 'http' && !channel.url) return "The conversation's channel has no gateway URL; set one with admin channel update --url.";
   if (channel.type === 'telegram' && !channel.credentials)
     return "The conversation's channel has no bot token; set one with admin channel update --token.";
+  if ((channel.type === 'evolution' || channel.type === 'waha') && !channel.credentials)
+    return "The conversation's channel has no gateway API key; set one with admin channel update --token.";
   return null;
 }
 

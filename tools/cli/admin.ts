@@ -21,10 +21,19 @@ import {
 } from '../../domain/accounts/store';
 import { accountSummaries, keySummaries } from '../../domain/accounts/admin';
 import { Environment, Tenant } from '../../domain/db';
-import { CHANNEL_TYPES, ChannelType, channelForSend, getChannel } from '../../domain/channels/store';
+import { CHANNEL_TYPES, ChannelType, channelForSend, getChannel, WHATSAPP_GATEWAYS } from '../../domain/channels/store';
+import { gatewayFor } from '../../domain/channels/connectors/index';
 import { setTelegramWebhook } from '../../domain/channels/connectors/telegram';
 import { ConnectorError } from '../../domain/channels/connectors/types';
-import { changeChannel, connectChannel, listChannelSummaries, removeChannel, rotateInboundSecret } from '../../domain/channels/service';
+import { checkChannelState, discoverGroups, importGroups } from '../../domain/channels/discovery';
+import {
+  changeChannel,
+  connectChannel,
+  listChannelSummaries,
+  recordChannelState,
+  removeChannel,
+  rotateInboundSecret,
+} from '../../domain/channels/service';
 import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGroups, removeOperatorGroup } from '../../domain/groups/admin';
 import { listOperatorCollections, removeCollection, setCollection } from '../../domain/store/admin';
 import { verifyStoreDomain } from '../../domain/store/service';
@@ -199,7 +208,7 @@ export async function keyRevoke(db: Db, { args }: AdminInput) {
   return { revoked: true };
 }
 
-/** `--public-url`, else OFFEROPS_PUBLIC_URL: the origin Telegram reaches the API at (https in production). */
+/** `--public-url`, else OFFEROPS_PUBLIC_URL: the origin Telegram or a WhatsApp gateway reaches the API at (https in production). */
 function publicUrl(values: Values): string | undefined {
   const value = str(values, 'public-url') ?? (process.env.OFFEROPS_PUBLIC_URL || undefined);
   if (value !== undefined && !/^https?:\/\/[^\s/]+\/?$/.test(value)) {
@@ -208,42 +217,74 @@ function publicUrl(values: Values): string | undefined {
   return value?.replace(/\/$/, '');
 }
 
+/** Whether a channel of `type` has its webhook set by offerops: Telegram's bot, a WhatsApp gateway's session. */
+const setsWebhook = (type: ChannelType): boolean => type === 'telegram' || WHATSAPP_GATEWAYS.includes(type);
+
 /**
- * Points a telegram channel's bot at its inbound URL (`setWebhook` with the
- * inbound secret as `secret_token`) when the API's public origin is known;
- * what the operator reads about it.
+ * Points the channel's far end at its inbound URL when the API's public
+ * origin is known: a telegram bot (`setWebhook`, the inbound secret as
+ * `secret_token`), an Evolution instance (its webhook, the secret as a bearer
+ * header) or a WAHA session (its webhook, the secret as HMAC key). For a
+ * WhatsApp gateway, the session's state is then checked and recorded. What
+ * the operator reads about it.
  */
-async function telegramWebhook(
+async function inboundWebhook(
   db: Db,
   tenant: Tenant,
   channelId: string,
   secret: string,
   values: Values,
   secretKey: () => Buffer,
-): Promise<string> {
+): Promise<{ webhook: string; state?: string }> {
   const origin = publicUrl(values);
   if (!origin)
-    return 'not set: give --public-url (or OFFEROPS_PUBLIC_URL), then admin channel update ID --rotate-inbound-secret --public-url URL';
+    return {
+      webhook: 'not set: give --public-url (or OFFEROPS_PUBLIC_URL), then admin channel update ID --rotate-inbound-secret --public-url URL',
+    };
   const channel = await channelForSend(db, tenant, channelId, secretKey());
-  if (!channel?.token) return 'not set: the channel has no bot token';
+  if (!channel?.token) return { webhook: `not set: the channel has no ${channel?.type === 'telegram' ? 'bot token' : 'API key'}` };
+  const url = `${origin}/inbound/${channelId}`;
+  const far = channel.type === 'telegram' ? 'the Bot API' : channel.type === 'evolution' ? 'Evolution API' : 'WAHA';
   try {
-    await setTelegramWebhook(channel.url, channel.token, { url: `${origin}/inbound/${channelId}`, secretToken: secret });
+    if (channel.type === 'telegram') await setTelegramWebhook(channel.url, channel.token, { url, secretToken: secret });
+    else await gatewayFor(channel).setWebhook(url, secret);
   } catch (err) {
     if (!(err instanceof ConnectorError)) throw err;
-    // postJson names the far end "the gateway".
-    return `failed: ${err.message.replace('the gateway', 'the Bot API')}`;
+    // requestJson names the far end "the gateway".
+    return { webhook: `failed: ${err.message.replace('the gateway', far)}` };
   }
-  return `set: ${origin}/inbound/${channelId}`;
+  if (channel.type === 'telegram') return { webhook: `set: ${url}` };
+  try {
+    const state = await gatewayFor(channel).sessionState();
+    await recordChannelState(db, tenant, channelId, state);
+    return { webhook: `set: ${url}`, state };
+  } catch (err) {
+    if (!(err instanceof ConnectorError)) throw err;
+    return { webhook: `set: ${url}`, state: `unknown (${err.message.replace('the gateway', far)})` };
+  }
+}
+
+/** `--instance`: the Evolution instance or WAHA session (WAHA's is `default` unless given); refused for other types. */
+function instanceOf(type: ChannelType, value: string | undefined): string | null {
+  const instance = nonEmpty('--instance', value);
+  if (!WHATSAPP_GATEWAYS.includes(type)) {
+    if (instance !== undefined) throw new UsageError('--instance is for evolution and waha channels only');
+    return null;
+  }
+  if (instance === undefined && type === 'evolution') throw new UsageError('--instance (the Evolution API instance name) is required');
+  return instance ?? 'default';
 }
 
 export async function channelConnect(db: Db, { values, secretKey }: AdminInput) {
   const tenant = await tenantOf(db, values);
-  if (str(values, 'type') === undefined) throw new UsageError('--type is required (http, telegram or sandbox)');
+  if (str(values, 'type') === undefined) throw new UsageError('--type is required (http, telegram, evolution, waha or sandbox)');
   const type = oneOf<ChannelType>('--type', str(values, 'type'), CHANNEL_TYPES, 'http');
   const url = httpUrl(str(values, 'url'));
   const token = nonEmpty('--token', str(values, 'token'));
-  if (type === 'http' && !url) throw new UsageError('--url is required for an http channel');
+  if ((type === 'http' || WHATSAPP_GATEWAYS.includes(type)) && !url) throw new UsageError(`--url is required for an ${type} channel`);
   if (type === 'telegram' && !token) throw new UsageError('--token (the bot token) is required for a telegram channel');
+  if (WHATSAPP_GATEWAYS.includes(type) && !token) throw new UsageError(`--token (the gateway's API key) is required for a ${type} channel`);
+  const instance = instanceOf(type, str(values, 'instance'));
   const { channel, inboundSecret } = await connectChannel(
     db,
     tenant,
@@ -252,15 +293,16 @@ export async function channelConnect(db: Db, { values, secretKey }: AdminInput) 
       name: nonEmpty('--name', str(values, 'name')),
       url: url ?? null,
       token: token ?? null,
+      instance,
       minIntervalMs: interval(str(values, 'min-interval-ms')),
     },
     secretKey,
   );
-  const webhook = type === 'telegram' && inboundSecret ? await telegramWebhook(db, tenant, channel._id, inboundSecret, values, secretKey) : null;
+  const webhook = setsWebhook(type) && inboundSecret ? await inboundWebhook(db, tenant, channel._id, inboundSecret, values, secretKey) : {};
   return {
     channel_id: channel._id,
     ...(inboundSecret ? { inbound_url_path: `/inbound/${channel._id}`, inbound_secret: inboundSecret } : {}),
-    ...(webhook ? { webhook } : {}),
+    ...webhook,
   };
 }
 
@@ -270,23 +312,64 @@ export async function channelList(db: Db, { values }: AdminInput) {
 
 export async function channelUpdate(db: Db, { values, args, secretKey }: AdminInput) {
   const tenant = await tenantOf(db, values);
+  const current = await getChannel(db, tenant, args[0]!);
   const input = {
     name: nonEmpty('--name', str(values, 'name')),
     url: httpUrl(str(values, 'url')),
     token: nonEmpty('--token', str(values, 'token')),
+    instance: str(values, 'instance') === undefined || !current ? undefined : (instanceOf(current.type, str(values, 'instance')) ?? undefined),
     minIntervalMs: interval(str(values, 'min-interval-ms')),
   };
   const rotate = values['rotate-inbound-secret'] === true;
   if (!rotate && Object.values(input).every((v) => v === undefined))
-    throw new UsageError('nothing to change: give --name, --url, --token, --min-interval-ms or --rotate-inbound-secret');
+    throw new UsageError('nothing to change: give --name, --url, --token, --instance, --min-interval-ms or --rotate-inbound-secret');
   const changed = await changeChannel(db, tenant, args[0]!, input, secretKey);
   if (!rotate) return { channel_id: args[0]!, changed };
-  const inboundSecret = await rotateInboundSecret(db, tenant, args[0]!);
-  const webhook =
-    (await getChannel(db, tenant, args[0]!))?.type === 'telegram'
-      ? await telegramWebhook(db, tenant, args[0]!, inboundSecret, values, secretKey)
-      : null;
-  return { channel_id: args[0]!, changed: [...changed, 'inbound_secret'], inbound_secret: inboundSecret, ...(webhook ? { webhook } : {}) };
+  const inboundSecret = await rotateInboundSecret(db, tenant, args[0]!, secretKey);
+  const webhook = current && setsWebhook(current.type) ? await inboundWebhook(db, tenant, args[0]!, inboundSecret, values, secretKey) : {};
+  return { channel_id: args[0]!, changed: [...changed, 'inbound_secret'], inbound_secret: inboundSecret, ...webhook };
+}
+
+/** A gateway's failure as the operator reads it. */
+function gatewayTrouble(err: unknown): never {
+  if (err instanceof ConnectorError) throw new UsageError(err.message);
+  throw err;
+}
+
+export async function channelGroups(db: Db, { values, args, secretKey }: AdminInput) {
+  const tenant = await tenantOf(db, values);
+  const picks = str(values, 'import');
+  try {
+    if (picks === undefined) return { groups: await discoverGroups(db, tenant, args[0]!, secretKey()) };
+    const chosen =
+      picks.trim() === 'all'
+        ? 'all'
+        : picks
+            .split(',')
+            .map((p) => p.trim())
+            .filter(Boolean);
+    if (chosen !== 'all' && !chosen.length) throw new UsageError('--import takes names or address hints, comma-separated, or all');
+    const segment = str(values, 'segment');
+    return await importGroups(
+      db,
+      tenant,
+      args[0]!,
+      chosen,
+      { segmentId: segment ?? null, minIntervalMs: interval(str(values, 'min-interval-ms')) },
+      secretKey(),
+    );
+  } catch (err) {
+    return gatewayTrouble(err);
+  }
+}
+
+export async function channelCheck(db: Db, { values, args, secretKey }: AdminInput) {
+  const tenant = await tenantOf(db, values);
+  try {
+    return { channel_id: args[0]!, state: await checkChannelState(db, tenant, args[0]!, secretKey()) };
+  } catch (err) {
+    return gatewayTrouble(err);
+  }
 }
 
 export async function channelDelete(db: Db, { values, args }: AdminInput) {

@@ -12,6 +12,13 @@
  * group?, media_urls?}`, or a line `FROM TEXT…` on stdin, makes it POST that
  * message to offerops as a real gateway would (a new message id each time)
  * and print what it sent and what offerops answered. It sends nothing else.
+ *
+ * With `--flavor evolution|waha` it plays a WhatsApp gateway instead
+ * (./whatsapp-gateway.ts): Evolution API's or WAHA's endpoints, its API key
+ * (`--token`), and the webhook offerops sets on it (`admin channel connect
+ * --public-url`), to which a line `FROM TEXT…` (or `GROUP FROM TEXT…`) on
+ * stdin goes as a contact's message, and `/disconnect` or `/connect` as the
+ * session's state.
  */
 import { once } from 'node:events';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
@@ -20,6 +27,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { addressHint } from '../../domain/groups/admin';
 import { UsageError } from './errors';
+import { Flavor, FLAVORS, startWhatsAppGateway } from './whatsapp-gateway';
 
 export interface DevServer {
   url: string;
@@ -132,10 +140,87 @@ function inboundUrlOf(value: string | undefined): string | undefined {
   return url.toString();
 }
 
-export async function startDevGateway(
-  opts: { port?: string; token?: string; host?: string; 'inbound-url'?: string; 'inbound-secret'?: string },
+/** A stdin line for the WhatsApp flavors: `/connect`, `/disconnect`, or a message `[GROUP@g.us] FROM TEXT…`. */
+function whatsappLine(line: string): { connected: boolean } | { group?: string; from: string; text: string } | string {
+  const command = line.trim();
+  if (command === '/connect' || command === '/disconnect') return { connected: command === '/connect' };
+  const match = /^\s*(?:(\S+@g\.us)\s+)?(\S+)\s+(.+?)\s*$/.exec(line);
+  if (!match) return 'type FROM TEXT (or GROUP@g.us FROM TEXT), /disconnect or /connect';
+  return { ...(match[1] ? { group: match[1] } : {}), from: match[2]!, text: match[3]! };
+}
+
+/** `--flavor evolution|waha`: a WhatsApp gateway stand-in, printing what it sends and what offerops answers. */
+async function startDevWhatsApp(
+  flavor: Flavor,
+  opts: { port?: string; token?: string; host?: string; instance?: string },
   out: { json: boolean; input?: NodeJS.ReadableStream },
 ): Promise<DevServer> {
+  const apiKey = opts.token ?? 'dev-api-key';
+  const print = (line: Record<string, unknown>) => {
+    const shown = { at: new Date().toISOString(), ...line, ...(typeof line.to === 'string' ? { to: addressHint(line.to) } : {}) };
+    process.stdout.write(
+      out.json
+        ? `${JSON.stringify(shown)}\n`
+        : `${shown.at.slice(11, 19)} ${Object.entries(line)
+            .filter(([k]) => k !== 'to')
+            .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+            .join(' ')}${shown.to ? ` to=${String(shown.to)}` : ''}\n`,
+    );
+  };
+  const gateway = await startWhatsAppGateway({
+    flavor,
+    apiKey,
+    ...(opts.instance ? { session: opts.instance } : {}),
+    port: portOf(opts.port, 9911),
+    host: opts.host ?? '127.0.0.1',
+    log: print,
+  });
+  const product = flavor === 'evolution' ? 'Evolution API' : 'WAHA';
+  process.stderr.write(
+    [
+      `offerops dev gateway: a ${product} stand-in on ${gateway.url}, ${flavor === 'evolution' ? 'instance' : 'session'} ${gateway.session} (Ctrl-C stops it)`,
+      `  API key: ${opts.token === undefined ? `${apiKey} (--token K for another)` : 'the one given with --token'}`,
+      '  connect it to an account, its webhook pointed at the API:',
+      `    npx offerops admin channel connect --account ACC --type ${flavor} --url ${gateway.url} --token ${opts.token === undefined ? apiKey : '<the key>'} --instance ${gateway.session} --public-url http://127.0.0.1:8080`,
+      '  each message it sends is printed below, one a line (the address shortened)',
+      '  a contact writing: type FROM TEXT (or GROUP@g.us FROM TEXT) here; /disconnect and /connect change the session state',
+      '',
+    ].join('\n'),
+  );
+  const lines = out.input ? createInterface({ input: out.input }) : null;
+  lines?.on('line', (line) => {
+    if (!line.trim()) return;
+    const m = whatsappLine(line);
+    if (typeof m === 'string') {
+      process.stderr.write(`${m}\n`);
+      return;
+    }
+    const sent = 'connected' in m ? gateway.setConnected(m.connected) : gateway.receive(m);
+    sent.then(
+      (answer) => print({ direction: 'webhook answer', status: answer?.status ?? null, body: answer?.body ?? 'no webhook set yet' }),
+      (err: unknown) => process.stderr.write(`${(err as Error).message}\n`),
+    );
+  });
+  return {
+    url: gateway.url,
+    close: async () => {
+      lines?.close();
+      await gateway.close();
+    },
+  };
+}
+
+export async function startDevGateway(
+  opts: { port?: string; token?: string; host?: string; flavor?: string; instance?: string; 'inbound-url'?: string; 'inbound-secret'?: string },
+  out: { json: boolean; input?: NodeJS.ReadableStream },
+): Promise<DevServer> {
+  if (opts.flavor !== undefined && opts.flavor !== 'http') {
+    if (!(FLAVORS as readonly string[]).includes(opts.flavor)) throw new UsageError('--flavor must be http, evolution or waha');
+    if (opts['inbound-url'] !== undefined)
+      throw new UsageError('--inbound-url is for the http flavor: a WhatsApp gateway uses the webhook offerops sets');
+    return startDevWhatsApp(opts.flavor as Flavor, opts, out);
+  }
+  if (opts.instance !== undefined) throw new UsageError('--instance is for --flavor evolution or waha');
   const port = portOf(opts.port, 9911);
   const host = opts.host ?? '127.0.0.1';
   const inboundUrl = inboundUrlOf(opts['inbound-url']);

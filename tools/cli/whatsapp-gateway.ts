@@ -63,6 +63,8 @@ export interface WhatsAppGatewayFake {
   setConnected(connected: boolean): Promise<WebhookAnswer | null>;
   /** A contact writes: the gateway's message event goes to the webhook; what offerops answered. */
   receive(m: ContactMessage): Promise<WebhookAnswer>;
+  /** The last event goes to the webhook again, as a gateway retrying a delivery does. */
+  redeliver(): Promise<WebhookAnswer | null>;
   close(): Promise<void>;
 }
 
@@ -116,8 +118,10 @@ export async function startWhatsAppGateway(opts: {
   const own = '5511900000000';
 
   /** POSTs an event to the webhook as the gateway does; null when none is configured. */
+  let last: Record<string, unknown> | null = null;
   async function callWebhook(event: Record<string, unknown>): Promise<WebhookAnswer | null> {
     if (!fake.webhook) return null;
+    last = event;
     const body = JSON.stringify(event);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (flavor === 'evolution') headers.authorization = `Bearer ${fake.webhook.secret}`;
@@ -216,6 +220,7 @@ export async function startWhatsAppGateway(opts: {
       if (!answer) throw new Error('no webhook is configured: connect the channel with --public-url first');
       return answer;
     },
+    redeliver: () => (last ? callWebhook(last) : Promise.resolve(null)),
     close: async () => {
       server.closeAllConnections();
       await new Promise((done) => server.close(done));

@@ -17,10 +17,10 @@
  * send whose answer was lost (a timeout after the gateway sent it, the worker
  * killed mid-request) may reach the group twice.
  */
-import { ChannelConfig } from '../store';
+import { ChannelConfig, ChannelState } from '../store';
 import { asObject, JsonAnswer, JsonObject, requestJson, retryAfterMs, transientStatus } from './post';
 import { Connector, ConnectorError } from './types';
-import { GatewayGroup, gatewayParts, hasLink, memberCount, SessionState, WhatsAppGateway } from './whatsapp';
+import { GatewayGroup, gatewayParts, hasLink, memberCount, WhatsAppGateway } from './whatsapp';
 
 /** What Evolution says went wrong, as text to classify (never shown: it may quote the number). */
 function said(json: JsonObject): string {
@@ -64,7 +64,7 @@ export function evolutionConnector(channel: ChannelConfig, timeoutMs: number): C
 }
 
 /** An Evolution connection state (`connectionState`, webhook `connection.update`): `open` is connected; `close` and `connecting` are not. */
-export function evolutionState(state: unknown): SessionState {
+export function evolutionState(state: unknown): ChannelState {
   if (state === 'open') return 'connected';
   return state === 'close' || state === 'connecting' ? 'disconnected' : 'unknown';
 }

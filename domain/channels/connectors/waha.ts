@@ -14,10 +14,10 @@
  * WAHA takes no idempotency key: as for Telegram and Evolution, a send whose
  * answer was lost may reach the group twice (docs/guides/whatsapp.md).
  */
-import { ChannelConfig } from '../store';
+import { ChannelConfig, ChannelState } from '../store';
 import { asObject, JsonAnswer, requestJson, retryAfterMs, transientStatus } from './post';
 import { Connector, ConnectorError } from './types';
-import { GatewayGroup, gatewayParts, hasLink, imageMimeType, memberCount, SessionState, WhatsAppGateway } from './whatsapp';
+import { GatewayGroup, gatewayParts, hasLink, imageMimeType, memberCount, WhatsAppGateway } from './whatsapp';
 
 /** The failure a WAHA answer is. */
 function failure(answer: JsonAnswer, what: string): ConnectorError {
@@ -60,7 +60,7 @@ export function wahaConnector(channel: ChannelConfig, timeoutMs: number): Connec
 }
 
 /** A WAHA session status (`GET /api/sessions/{session}`, webhook `session.status`): WORKING is connected, the others are not. */
-export function wahaState(status: unknown): SessionState {
+export function wahaState(status: unknown): ChannelState {
   if (status === 'WORKING') return 'connected';
   return typeof status === 'string' && ['STOPPED', 'STARTING', 'SCAN_QR_CODE', 'FAILED'].includes(status) ? 'disconnected' : 'unknown';
 }

@@ -4,11 +4,8 @@
  * its session's state and listing its groups — and the checks a channel of
  * either type must pass before a request.
  */
-import { ChannelConfig } from '../store';
+import { ChannelConfig, ChannelState } from '../store';
 import { ConnectorError } from './types';
-
-/** A gateway's WhatsApp session as offerops shows it: connected, not connected, or not known (the gateway did not say). */
-export type SessionState = 'connected' | 'disconnected' | 'unknown';
 
 /** A group the gateway's WhatsApp account is in: its JID, subject and member count (null when the gateway does not say). */
 export interface GatewayGroup {
@@ -22,7 +19,7 @@ export interface WhatsAppGateway {
   /** Points the gateway's webhook (messages and session state) at `url`, authenticated with the channel's inbound `secret`. */
   setWebhook(url: string, secret: string): Promise<void>;
   /** The session's state, asked of the gateway now. */
-  sessionState(): Promise<SessionState>;
+  sessionState(): Promise<ChannelState>;
   /** The groups the session's account is in. */
   groups(): Promise<GatewayGroup[]>;
 }

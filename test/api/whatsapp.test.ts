@@ -1,0 +1,202 @@
+/**
+ * Issue 26: WhatsApp channels through Evolution API and WAHA, each against
+ * its stand-in (real HTTP on loopback). For each gateway: the webhook
+ * offerops sets on it brings a contact's messages in (Evolution's bearer
+ * header, WAHA's HMAC signature), our echoes and status broadcasts are
+ * skipped, the session's state becomes the channel's with its event; a
+ * publication reaches each group once (an image as the image, its caption the
+ * message), a transient failure is retried, a disconnected session sends
+ * nothing; a reply goes back to the contact; no JID leaves the API.
+ */
+import assert from 'node:assert/strict';
+import { createHmac, randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { gatewayFor } from '../../domain/channels/connectors/index';
+import { connectChannel } from '../../domain/channels/service';
+import { channelForSend } from '../../domain/channels/store';
+import { createGroup } from '../../domain/groups/store';
+import { secretKeyFromEnv } from '../../domain/sealing';
+import { ApiClient } from '../helpers/client';
+import { FAKE_API_KEY, FLAVORS, startFakeWhatsApp, WhatsAppGatewayFake } from '../helpers/fake-whatsapp';
+import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
+import { startTestWorker, waitFor } from '../helpers/worker';
+
+const taskQueue = `test-whatsapp-${randomBytes(4).toString('hex')}`;
+let app: TestApp;
+let worker: { stop(): Promise<void> };
+
+before(async () => {
+  app = await startTestApp({ taskQueue });
+  worker = await startTestWorker(app, taskQueue);
+});
+after(async () => {
+  await worker.stop();
+  await app.close();
+});
+
+const CONTACT = '5511987650001@s.whatsapp.net';
+const GROUP_JID = '120363040000000001@g.us';
+let n = 0;
+
+for (const flavor of FLAVORS) {
+  describe(`${flavor} channel`, () => {
+    let fake: WhatsAppGatewayFake;
+    let tenant: Tenant;
+    let api: ApiClient;
+    let channelId: string;
+    let secret: string;
+
+    before(async () => {
+      fake = await startFakeWhatsApp(flavor);
+      tenant = await seedTenant(app.db);
+      api = new ApiClient(app.baseUrl, tenant.apiKey);
+      const made = await connectChannel(
+        app.db,
+        { accountId: tenant.accountId, env: tenant.env },
+        { type: flavor, url: fake.url, token: FAKE_API_KEY, instance: fake.session, name: `WhatsApp ${flavor}`, minIntervalMs: 0 },
+        secretKeyFromEnv,
+      );
+      channelId = made.channel._id;
+      secret = made.inboundSecret!;
+      // What admin channel connect --public-url does.
+      const config = await channelForSend(app.db, tenant, channelId, secretKeyFromEnv());
+      await gatewayFor(config!).setWebhook(`${app.origin}/inbound/${channelId}`, secret);
+    });
+    after(() => fake.close());
+
+    const stored = (coll: string) => app.db.collection(coll).countDocuments({ account_id: tenant.accountId });
+
+    test("a contact's message makes a whatsapp contact and conversation; a redelivery stores nothing new; no JID is stored in clear", async () => {
+      const first = await fake.receive({ from: CONTACT, name: 'Ana Souza', text: 'Oi, tem cupom?' });
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      const data = (first.body as any).data;
+      const conversation = (await api.get(`/inbox/conversations/${data.conversation_id}`)).body.data;
+      assert.equal(conversation.channel, 'whatsapp');
+      assert.equal(conversation.channel_id, channelId);
+      assert.equal(conversation.contact.display_name, 'Ana Souza');
+      assert.equal(conversation.last_messages[0].text, 'Oi, tem cupom?');
+      const again = await fake.redeliver();
+      assert.equal(again?.status, 200);
+      assert.deepEqual((again?.body as any).data, data);
+      assert.equal(await stored('messages'), 1);
+      for (const coll of ['contacts', 'conversations', 'messages', 'events', 'channels']) {
+        const docs = JSON.stringify(await app.db.collection(coll).find({ account_id: tenant.accountId }).toArray());
+        assert.ok(!docs.includes('5511987650001'), `${coll} holds the contact's number`);
+      }
+      const shown = JSON.stringify((await api.get('/inbox/conversations')).body) + JSON.stringify(conversation);
+      assert.ok(!shown.includes('5511987650001') && !shown.includes(fake.session));
+    });
+
+    test('a group message belongs to the group conversation; our echoes and status broadcasts are taken and skipped', async () => {
+      const inGroup = await fake.receive({ from: CONTACT, group: GROUP_JID, text: 'Chegou a air fryer?' });
+      assert.equal(inGroup.status, 201, JSON.stringify(inGroup.body));
+      const before = await stored('messages');
+      for (const m of [
+        { from: CONTACT, text: 'nosso próprio envio', fromMe: true },
+        { from: CONTACT, text: 'meu status', status: true },
+      ]) {
+        const skipped = await fake.receive(m);
+        assert.equal(skipped.status, 200);
+        assert.deepEqual((skipped.body as any).data, { ignored: true });
+      }
+      assert.equal(await stored('messages'), before);
+    });
+
+    test('a wrong secret or signature is a 401; a body that is no event of the gateway a 400', async () => {
+      const post = (body: unknown, headers: Record<string, string>) =>
+        fetch(`${app.origin}/inbound/${channelId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      const event = { event: flavor === 'evolution' ? 'messages.upsert' : 'message', instance: fake.session, session: fake.session };
+      const forged: Record<string, string> =
+        flavor === 'evolution' ? { authorization: 'Bearer oo_in_wrong' } : { 'x-webhook-hmac': 'ab'.repeat(64) };
+      const wrong = await post(event, forged);
+      assert.deepEqual([wrong.status, wrong.body.code], [401, 'invalid_api_key']);
+      const hello = { hello: 'world' };
+      const good: Record<string, string> =
+        flavor === 'evolution'
+          ? { authorization: `Bearer ${secret}` }
+          : { 'x-webhook-hmac': createHmac('sha512', secret).update(JSON.stringify(hello)).digest('hex') };
+      const invalid = await post(hello, good);
+      assert.deepEqual([invalid.status, invalid.body.details[0].field], [400, 'event']);
+    });
+
+    test("the session's state becomes the channel's, with a channel.state_changed event", async () => {
+      const down = await fake.setConnected(false);
+      assert.deepEqual([down?.status, (down?.body as any).data], [200, { state: 'disconnected' }]);
+      const doc = await app.db.collection('channels').findOne({ _id: channelId } as object);
+      assert.equal(doc?.state, 'disconnected');
+      const event = await waitFor(
+        'the state event',
+        async () =>
+          (await app.db
+            .collection('events')
+            .findOne({ account_id: tenant.accountId, kind: 'channel.state_changed', 'data.state': 'disconnected' })) ?? undefined,
+      );
+      assert.deepEqual(event.data, { channel_id: channelId, channel_type: flavor, state: 'disconnected', previous_state: 'unknown' });
+      await fake.setConnected(true);
+      assert.equal((await app.db.collection('channels').findOne({ _id: channelId } as object))?.state, 'connected');
+    });
+
+    test('a publication reaches each group once, the image with the message as caption; a transient failure is retried', async () => {
+      const segment = (await api.post('/segments', { name: `WA ${flavor} ${++n}` })).body.data;
+      const addresses = [`1203630500${++n}@g.us`, `1203630500${++n}@g.us`];
+      for (const [i, address] of addresses.entries()) {
+        await createGroup(app.db, tenant, {
+          name: `Ofertas ${i}`,
+          segment_id: segment.id,
+          channel: { id: channelId, type: flavor, address },
+          minIntervalMs: 0,
+        });
+      }
+      const offer = (
+        await api.post('/offers', {
+          url: `https://shop.example/wa/${flavor}/${++n}`,
+          title: 'Air Fryer',
+          price: 299.9,
+          image: 'https://img.example/af.png',
+        })
+      ).body.data;
+      fake.failNext(1, 503);
+      const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id, with_image: true });
+      assert.equal(res.status, 200, res.text);
+      const done = await waitFor(
+        'the publication to finish',
+        async () => {
+          const p = (await api.get(`/publications/${res.body.data.publications[0].id}`)).body.data;
+          return p.completed_at && p.status !== 'sending' ? p : undefined;
+        },
+        60_000,
+      );
+      assert.equal(done.status, 'sent');
+      for (const address of addresses) {
+        const got = fake.sent.filter((m) => m.to === address);
+        assert.equal(got.length, 1, address);
+        assert.equal(got[0]!.imageUrl, 'https://img.example/af.png');
+        assert.match(got[0]!.text, /Air Fryer/);
+      }
+      assert.equal(
+        done.deliveries.reduce((sum: number, d: any) => sum + d.attempts, 0),
+        3,
+        'the failed attempt is counted',
+      );
+      const shown = JSON.stringify(done);
+      for (const address of addresses) assert.ok(!shown.includes(address));
+    });
+
+    test('a reply goes back through the gateway to the contact', async () => {
+      const { body } = await fake.receive({ from: CONTACT, text: 'Qual o link?' });
+      const conversationId = (body as any).data.conversation_id;
+      const reply = (await api.post(`/inbox/conversations/${conversationId}/reply`, { text: 'Aqui: https://shop.example/x' })).body.data;
+      const sent = await waitFor('the reply to be sent', async () => {
+        const m = (await api.get(`/inbox/conversations/${conversationId}/messages`)).body.data.find((x: { id: string }) => x.id === reply.id);
+        return m.status === 'queued' ? undefined : m;
+      });
+      assert.equal(sent.status, 'sent');
+      const out = fake.sent.find((m) => m.text === 'Aqui: https://shop.example/x');
+      assert.deepEqual([out?.to, out?.linkPreview], [CONTACT, true]);
+    });
+  });
+}
