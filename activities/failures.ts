@@ -1,8 +1,10 @@
 /**
  * The failures activities hand their workflows. The domain's refusals become
  * the failures workflows read: a refused send `ChannelPermanent`
- * (non-retryable) or `ChannelTransient` (its details: the pause the far end
- * asked for), a step that cannot succeed non-retryable with its kind.
+ * (non-retryable), `ChannelDisconnected` (the channel's session is not
+ * connected: the workflow waits for it) or `ChannelTransient` (its details:
+ * the pause the far end asked for), a step that cannot succeed non-retryable
+ * with its kind.
  *
  * Errors that tenants read (a delivery's `error`, a webhook attempt's
  * `error`) are texts we wrote for them: a connector's classified failure, a
@@ -18,12 +20,15 @@ import { PermanentFailure } from '../domain/errors';
 
 /** The type of the failure of a send the channel may accept later: its details hold the pause the far end asked for (ms), if any. */
 const CHANNEL_TRANSIENT = 'ChannelTransient';
+/** The type of the failure of a send whose channel's session is not connected (workflows/sending.ts waits for it). */
+const CHANNEL_DISCONNECTED = 'ChannelDisconnected';
 
 /** `err` as the failure a workflow reads when it is one of the domain's refusals; anything else as it is. */
 export function activityFailure(err: unknown): unknown {
   if (err instanceof PermanentFailure) return ApplicationFailure.nonRetryable(err.message, err.kind);
   if (!(err instanceof ConnectorError)) return err;
   if (err.permanent) return ApplicationFailure.nonRetryable(err.message, 'ChannelPermanent');
+  if (err.disconnected) return ApplicationFailure.create({ message: err.message, type: CHANNEL_DISCONNECTED });
   return ApplicationFailure.create({
     message: err.message,
     type: CHANNEL_TRANSIENT,

@@ -10,6 +10,23 @@ export const MAX_SEND_ATTEMPTS = 6;
 const FIRST_RETRY_PAUSE_MS = 2000;
 const MAX_RETRY_PAUSE_MS = 60_000;
 
+/** How long, in all, a send waits for its channel's session to come back before its failures count as attempts again. */
+export const RECONNECT_WAIT_LIMIT_MS = 60 * 60_000;
+/** The first pause for a channel that is not connected; it doubles, up to MAX_RECONNECT_PAUSE_MS. */
+const FIRST_RECONNECT_PAUSE_MS = 10_000;
+const MAX_RECONNECT_PAUSE_MS = 5 * 60_000;
+
+/**
+ * The pause before trying again a send whose channel's session was not
+ * connected, after `waitedMs` of such pauses: 10 s, doubling to 5 min, within
+ * RECONNECT_WAIT_LIMIT_MS in all; undefined once that is spent.
+ */
+export function reconnectPauseMs(waitedMs: number): number | undefined {
+  const left = RECONNECT_WAIT_LIMIT_MS - waitedMs;
+  if (left <= 0) return undefined;
+  return Math.min(MAX_RECONNECT_PAUSE_MS, Math.max(FIRST_RECONNECT_PAUSE_MS, waitedMs), left);
+}
+
 /** How early a paced send wakes before its slot: the send waits the rest in its activity. */
 export const WAKE_EARLY_MS = 800;
 /** After a send found its slot passed, it wakes earlier by how late it was and this much more, up to MAX_WAKE_EARLY_MS. */

@@ -3,11 +3,14 @@
  * (docs/architecture/decisions/0017-send-attempts-counted-by-the-workflow.md): one activity per attempt, counted by
  * the workflow; a wait for a pacing slot is a durable timer, never an attempt;
  * a failed or lost attempt is tried again after a pause (in a slot reserved
- * for it when the target is paced) while attempts remain.
+ * for it when the target is paced) while attempts remain. A send whose
+ * channel's session is not connected (a WhatsApp gateway's) is no attempt
+ * either: it waits on a durable timer named for it and tries again, up to
+ * RECONNECT_WAIT_LIMIT_MS in all (docs/guides/whatsapp.md).
  */
 import { ActivityFailure, ActivityOptions, ApplicationFailure, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
 import type { SlotWait } from '../activities/publications';
-import { msBeforeSlot, retryPauseMs, spoken, WAKE_EARLY_MS, wakeEarlier } from './send-timing';
+import { msBeforeSlot, reconnectPauseMs, retryPauseMs, spoken, WAKE_EARLY_MS, wakeEarlier } from './send-timing';
 
 /**
  * One attempt of a send: Temporal does not retry it (the workflow does, and
@@ -38,6 +41,9 @@ export function retryPause(err: ActivityFailure, failed: number): number | undef
   const [asked] = cause instanceof ApplicationFailure && cause.type === 'ChannelTransient' ? (cause.details ?? []) : [];
   return retryPauseMs(failed, typeof asked === 'number' ? asked : undefined);
 }
+
+/** Whether `err` says the send's channel is not connected (the send may go once it is). */
+const disconnected = (err: ActivityFailure): boolean => err.cause instanceof ApplicationFailure && err.cause.type === 'ChannelDisconnected';
 
 /** How a send ended: what its last attempt returned, or the reason it failed; and the attempts it made in all. */
 export type Attempted<T> = { sent: T; attempts: number } | { error: string; attempts: number };
@@ -71,13 +77,19 @@ export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T
   let slot = plan.slot;
   let wakeEarly = WAKE_EARLY_MS;
   let retrying = false;
+  let reconnecting = false;
+  let reconnectWaited = 0;
   let waited = false;
   for (;;) {
     const ms = slot === null ? 0 : msBeforeSlot(slot, Date.now(), wakeEarly);
     if (ms > 0) {
       if (!waited && plan.waiting) await plan.waiting();
       waited = true;
-      const summary = retrying ? `retry: wait for ${plan.slotOf} before attempt ${attempts + 1}` : `pacing: wait for ${plan.slotOf}`;
+      const summary = reconnecting
+        ? `channel not connected: wait for ${plan.slotOf} to try again`
+        : retrying
+          ? `retry: wait for ${plan.slotOf} before attempt ${attempts + 1}`
+          : `pacing: wait for ${plan.slotOf}`;
       await sleep(ms, { summary });
     }
     let outcome: T | SlotWait;
@@ -85,8 +97,12 @@ export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T
       outcome = await plan.attempt(slot, attempts + 1);
     } catch (err) {
       if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
-      attempts++;
-      const pause = retryPause(err, attempts);
+      // Waiting for the channel to come back spends no attempt, up to the limit; past it, the failure counts.
+      const reconnect = disconnected(err) ? reconnectPauseMs(reconnectWaited) : undefined;
+      reconnecting = reconnect !== undefined;
+      if (reconnect === undefined) attempts++;
+      else reconnectWaited += reconnect;
+      const pause = reconnect ?? retryPause(err, attempts);
       if (pause === undefined) return { error: reason(err), attempts };
       try {
         slot = plan.reserve ? await plan.reserve(new Date(Date.now() + pause).toISOString()) : null;
@@ -94,7 +110,10 @@ export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T
         if (isCancellation(reserveErr) || !(reserveErr instanceof ActivityFailure)) throw reserveErr;
         return { error: reason(reserveErr), attempts };
       }
-      if (slot === null) await sleep(pause, { summary: `retry: wait ${spoken(pause)} before attempt ${attempts + 1} to ${plan.target}` });
+      const summary = reconnecting
+        ? `channel not connected: wait ${spoken(pause)} for ${plan.target}'s channel to come back`
+        : `retry: wait ${spoken(pause)} before attempt ${attempts + 1} to ${plan.target}`;
+      if (slot === null) await sleep(pause, { summary });
       wakeEarly = WAKE_EARLY_MS;
       retrying = true;
       continue;
@@ -102,6 +121,7 @@ export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T
     if (isSlotWait(outcome)) {
       slot = outcome.slot;
       retrying = false;
+      reconnecting = false;
       wakeEarly = wakeEarlier(wakeEarly, outcome.late_ms);
       continue;
     }

@@ -6,16 +6,19 @@
  * skipped, the session's state becomes the channel's with its event; a
  * publication reaches each group once (an image as the image, its caption the
  * message), a transient failure is retried, a disconnected session sends
- * nothing; a reply goes back to the contact; no JID leaves the API.
+ * nothing and its publication waits on a durable timer until it is back; a
+ * reply goes back to the contact; no JID leaves the API.
  */
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { gatewayFor } from '../../domain/channels/connectors/index';
 import { connectChannel } from '../../domain/channels/service';
 import { channelForSend } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
 import { secretKeyFromEnv } from '../../domain/sealing';
+import { publicationWorkflowId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { FAKE_API_KEY, FLAVORS, startFakeWhatsApp, WhatsAppGatewayFake } from '../helpers/fake-whatsapp';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
@@ -184,6 +187,31 @@ for (const flavor of FLAVORS) {
       );
       const shown = JSON.stringify(done);
       for (const address of addresses) assert.ok(!shown.includes(address));
+    });
+
+    test('a publication to a disconnected channel waits on a named durable timer, spending no attempt, and goes once it is back', async () => {
+      const address = `1203630600${++n}@g.us`;
+      const group = await createGroup(app.db, tenant, {
+        name: `Espera ${flavor}`,
+        channel: { id: channelId, type: flavor, address },
+        minIntervalMs: 0,
+      });
+      const offer = (await api.post('/offers', { url: `https://shop.example/wa/wait/${flavor}/${++n}`, title: 'Cafeteira' })).body.data;
+      await fake.setConnected(false);
+      const id = (await api.post(`/offers/${offer.id}/publish`, { group_id: group._id })).body.data.publications[0].id;
+      const handle = app.temporal.client.workflow.getHandle(publicationWorkflowId(id));
+      const summary = await waitFor('the wait for the channel', async () => {
+        const events = (await handle.fetchHistory()).events ?? [];
+        const timers = events.filter((e) => e.timerStartedEventAttributes && e.userMetadata?.summary);
+        return timers.map((e) => String(defaultPayloadConverter.fromPayload(e.userMetadata!.summary!)))[0];
+      });
+      assert.equal(summary, `channel not connected: wait 10 s for Espera ${flavor} (${group._id})'s channel to come back`);
+      assert.equal(fake.sent.filter((m) => m.to === address).length, 0);
+      await fake.setConnected(true);
+      assert.deepEqual(await handle.result(), { status: 'sent' });
+      const done = (await api.get(`/publications/${id}`)).body.data;
+      assert.deepEqual([done.deliveries[0].status, done.deliveries[0].attempts], ['sent', 1]);
+      assert.equal(fake.sent.filter((m) => m.to === address).length, 1);
     });
 
     test('a reply goes back through the gateway to the contact', async () => {

@@ -21,6 +21,8 @@ import {
   MAX_SEND_ATTEMPTS,
   MAX_WAKE_EARLY_MS,
   msBeforeSlot,
+  reconnectPauseMs,
+  RECONNECT_WAIT_LIMIT_MS,
   retryPauseMs,
   spoken,
   WAKE_EARLY_MS,
@@ -127,6 +129,23 @@ describe('retryPauseMs', () => {
     assert.equal(MAX_SEND_ATTEMPTS, 6);
     assert.equal(retryPauseMs(MAX_SEND_ATTEMPTS), undefined);
     assert.equal(retryPauseMs(MAX_SEND_ATTEMPTS, 1000), undefined);
+  });
+});
+
+describe('reconnectPauseMs', () => {
+  test('10 s, doubling with what was waited, up to 5 min a pause', () => {
+    const pauses: number[] = [];
+    let waited = 0;
+    for (let pause = reconnectPauseMs(0); pause !== undefined; pause = reconnectPauseMs(waited)) {
+      pauses.push(pause);
+      waited += pause;
+    }
+    assert.deepEqual(pauses.slice(0, 6), [10_000, 10_000, 20_000, 40_000, 80_000, 160_000]);
+    assert.ok(pauses.slice(6).every((p) => p <= 300_000));
+    // Within the limit in all, the last pause cut to what is left of it; then no more.
+    assert.equal(waited, RECONNECT_WAIT_LIMIT_MS);
+    assert.equal(reconnectPauseMs(RECONNECT_WAIT_LIMIT_MS - 1000), 1000);
+    assert.equal(reconnectPauseMs(RECONNECT_WAIT_LIMIT_MS), undefined);
   });
 });
 
