@@ -5,6 +5,7 @@
  */
 import { Environment, Tenant } from '../domain/db';
 import { reserveGroupSlot, SlotWait } from '../domain/channels/send';
+import { ConnectorError } from '../domain/channels/connectors/types';
 import { completePublication as complete } from '../domain/publications/completion';
 import {
   beginPublication as begin,
@@ -61,10 +62,13 @@ interface ChunkRef extends Ref {
 /**
  * What a chunk's send did for one group: what to record of it; the slot it
  * waits for, reserved (pacing was set since the publication began); or the
- * (tenant-safe) reason it was not sent.
+ * (tenant-safe) reason it was not sent, `disconnected` when its channel's
+ * session was not connected (no attempt spent: the workflow waits for it).
  */
 export type ChunkSendResult =
-  { group_id: string; message_id: string | null; record: SentRecord } | { group_id: string; slot: string } | { group_id: string; error: string };
+  | { group_id: string; message_id: string | null; record: SentRecord }
+  | { group_id: string; slot: string }
+  | { group_id: string; error: string; disconnected?: true };
 
 /** A batch of sends to record, numbered from 0 by the workflow, recorded in order. */
 interface SentBatch extends Ref {
@@ -151,7 +155,14 @@ export const deliverToGroups = withSafeFailures('a chunk of sends', async (ctx: 
   const sends = await heartbeating(() => sendChunk(sendingDeps(ctx), tenantOf(r), r.publication_id, r.group_ids));
   return sends.map((send, i): ChunkSendResult => {
     const group_id = r.group_ids[i]!;
-    if (send.status === 'rejected') return { group_id, error: safeFailure('a delivery attempt', send.reason).message };
+    if (send.status === 'rejected') {
+      const disconnected = send.reason instanceof ConnectorError && send.reason.disconnected;
+      return {
+        group_id,
+        error: safeFailure('a delivery attempt', send.reason).message,
+        ...(disconnected ? { disconnected: true as const } : {}),
+      };
+    }
     const done = send.value;
     if (done.outcome === 'wait') return { group_id, slot: done.slot };
     const record = { group_id, with_image: done.withImage, sent_at: done.at.toISOString(), attempts: r.attempt };

@@ -126,7 +126,9 @@ async function deliverChunk(
   for (const group of chunk) {
     const result = byGroup.get(group.group_id);
     if (result && 'record' in result) sent(result.record);
-    else unsent.push([group, result && 'slot' in result ? { tried: attempt - 1, slot: result.slot } : { tried: attempt }]);
+    else if (result && 'slot' in result) unsent.push([group, { tried: attempt - 1, slot: result.slot }]);
+    // A group whose channel was not connected spent no attempt: sent alone, it waits for the channel.
+    else unsent.push([group, { tried: result && 'disconnected' in result ? attempt - 1 : attempt }]);
   }
   await Promise.all(unsent.map(([group, opts]) => alone(group, opts)));
 }
