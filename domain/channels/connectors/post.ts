@@ -1,4 +1,5 @@
 /** The HTTP call the network connectors share: JSON POST with a timeout, no redirects. */
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ConnectorError } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -29,11 +30,44 @@ export function asObject(value: unknown): JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : {};
 }
 
+const tracer = trace.getTracer('offerops-gateway');
+
 /**
- * POSTs `body` as JSON. The URL may hold a secret (Telegram puts the token
- * in the path): failures say what happened, never where.
+ * POSTs `body` as JSON, as the gateway call `call` (`messages`, Telegram's
+ * `sendMessage`…). The URL may hold a secret (Telegram puts the token in the
+ * path): failures say what happened, never where. Under tracing the call is
+ * a client span naming the gateway's host and port, the call and the
+ * status: never the path, a header or the body.
  */
-export async function postJson(
+export function postJson(
+  url: string,
+  call: string,
+  body: unknown,
+  opts: { headers?: Record<string, string>; timeoutMs: number },
+): Promise<{ status: number; headers: Headers; json: JsonObject }> {
+  // A URL that does not parse is refused by fetch below, as one that cannot be reached.
+  const target = URL.canParse(url) ? new URL(url) : undefined;
+  const attributes = {
+    'http.request.method': 'POST',
+    'offerops.gateway.call': call,
+    ...(target ? { 'server.address': target.hostname, 'server.port': Number(target.port) || (target.protocol === 'https:' ? 443 : 80) } : {}),
+  };
+  return tracer.startActiveSpan(`POST ${call}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    try {
+      const answer = await post(url, body, opts);
+      span.setAttribute('http.response.status_code', answer.status);
+      if (answer.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+      return answer;
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+async function post(
   url: string,
   body: unknown,
   opts: { headers?: Record<string, string>; timeoutMs: number },
