@@ -84,6 +84,7 @@ export function front(log: RequestLog, limit: RequestLimit, metrics: RequestMetr
           status: ctx.status,
           duration_ms: durationMs,
           key_id: auth?.credential.id,
+          trace_id: span?.spanContext().traceId,
         },
         operation && auth
           ? {

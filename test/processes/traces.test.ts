@@ -166,7 +166,10 @@ test('a publish is one trace from the HTTP request through the workflow and its 
         assert.ok(!value.includes(secret), `span ${span.name} discloses ${secret === title ? 'the text' : 'a secret'}`);
 
   // Logs: the API's lines of the request carry its id; the worker's lines of the activity its workflow's and run's ids.
-  await waitFor('the access-log line', async () => (logLines('api').some((l) => l.request_id === requestId) ? true : undefined));
+  const access = await waitFor('the access-log line', async () =>
+    logLines('api').find((l) => l.msg === 'request' && l.request_id === requestId),
+  );
+  assert.equal(access.trace_id, http.traceId);
   const started = logLines('worker').filter((l) => l.msg === 'Activity started' && l.workflowId === `publication-${publicationId}`);
   assert.ok(started.length > 0, 'the activity of the publication logged');
   for (const line of started) {
