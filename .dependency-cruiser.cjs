@@ -62,10 +62,14 @@ module.exports = {
     {
       name: 'domain-npm-allow-list',
       comment:
-        'Of npm packages, domain/ imports only mongodb, @temporalio/client, @temporalio/common, pino, the feed parsers sax and csv-parse and the address classifier ipaddr.js (never koa, @koa/router, @temporalio/workflow, @temporalio/worker or @temporalio/activity).',
+        'Of npm packages, domain/ imports only mongodb, @temporalio/client, @temporalio/common, the client side of @temporalio/interceptors-opentelemetry, @opentelemetry/* (tracing), pino, the feed parsers sax and csv-parse and the address classifier ipaddr.js (never koa, @koa/router, @temporalio/workflow, @temporalio/worker or @temporalio/activity).',
       severity: 'error',
       from: { path: '^domain/' },
-      to: { path: '^node_modules/', pathNot: '^node_modules/(mongodb|@temporalio/(client|common)|pino|sax|csv-parse|ipaddr\\.js)/' },
+      to: {
+        path: '^node_modules/',
+        pathNot:
+          '^node_modules/(mongodb|@temporalio/(client|common|interceptors-opentelemetry/lib/client)|@opentelemetry/[^/]+|pino|sax|csv-parse|ipaddr\\.js)/',
+      },
     },
 
     // api/ is the HTTP door over domain/.
@@ -81,11 +85,17 @@ module.exports = {
     {
       name: 'workflows-workflow-safe-only',
       comment:
-        'workflows/ imports only @temporalio/workflow, @temporalio/common, its own folder, temporal/ and types from activities/: no node builtin, no mongodb, no domain/.',
+        'workflows/ imports only @temporalio/workflow, @temporalio/common, the workflow side of @temporalio/interceptors-opentelemetry, its own folder, temporal/ and types from activities/: no node builtin, no mongodb, no domain/.',
       severity: 'error',
       from: { path: '^workflows/' },
       to: {
-        pathNot: ['^workflows/', '^temporal/', '^activities/', '^node_modules/@temporalio/(workflow|common)/'],
+        pathNot: [
+          '^workflows/',
+          '^temporal/',
+          '^activities/',
+          '^node_modules/@temporalio/(workflow|common)/',
+          '^node_modules/@temporalio/interceptors-opentelemetry/lib/workflow/',
+        ],
       },
     },
     {

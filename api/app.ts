@@ -274,7 +274,7 @@ export function createApp(deps: AppDeps): Koa<RequestState> {
   const { client } = deps.temporal;
   const metrics = new ApiMetrics(deps.db);
   const limit = { ms: deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, temporalDeadline: client.withDeadline.bind(client) };
-  app.use(front(log, limit, metrics, doorOf));
+  app.use(front(log, limit, metrics, doorOf, deps.tracer));
   // Answered while the API starts too: health probes and metrics.
   const probes: Record<string, AsyncStep> = {
     ...health(deps, () => (h.draining ? 'draining' : h.ready ? null : 'starting')),

@@ -6,6 +6,7 @@ import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { configFromEnv, connectOrForget, lazyMongo, lazyTemporal, untilAvailable } from '../domain/config';
 import { createLogger } from '../domain/logger';
+import { startTracing, temporalClientInterceptors } from '../domain/tracing';
 import { ensureIndexes } from '../domain/db';
 import { startMonthBuckets } from '../domain/analytics/buckets';
 
@@ -21,9 +22,11 @@ async function main(): Promise<void> {
   const out = pino.destination({ dest: 1, sync: false });
   const logger = createLogger('offerops-api', undefined, out);
   const config = configFromEnv();
+  const tracing = startTracing('offerops-api');
+  if (tracing) logger.info({ exporter: tracing.exporter }, 'tracing on');
   // The API listens at once; until the database has its indexes it answers 503 (a restart while the database is away waits for it).
   const mongo = lazyMongo(config);
-  const temporal = lazyTemporal(config);
+  const temporal = lazyTemporal(config, temporalClientInterceptors(tracing));
   const ready = untilAvailable(
     'the database',
     async () => {
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
     publicUrl: process.env.OFFEROPS_PUBLIC_URL || `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? 8080}`,
     ...(process.env.OFFEROPS_REQUEST_TIMEOUT_MS ? { requestTimeoutMs: positiveMs('OFFEROPS_REQUEST_TIMEOUT_MS') } : {}),
     ...(process.env.OFFEROPS_METRICS_TOKEN ? { metricsToken: process.env.OFFEROPS_METRICS_TOKEN } : {}),
+    ...(tracing ? { tracer: tracing.tracer } : {}),
   });
   const server = createAppServer(app);
   server.listen(Number(process.env.PORT ?? 8080), process.env.HOST ?? '127.0.0.1');
@@ -55,7 +59,7 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     // Not ready any more (/readyz 503), answer what is under way (at most 10 s), then run the bookkeeping left after
-    // answers, write the waiting log lines and give unused rate-limit slots back.
+    // answers, write the waiting log lines, give unused rate-limit slots back and export the last spans.
     drainApp(app);
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
@@ -64,7 +68,7 @@ async function main(): Promise<void> {
     clearTimeout(cut);
     await closeApp(app).catch((err: unknown) => logger.error({ err }, 'closing the app failed'));
     out.flushSync();
-    await Promise.allSettled([mongo.client.close(), temporal.connection.close()]);
+    await Promise.allSettled([mongo.client.close(), temporal.connection.close(), tracing?.shutdown()]);
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());

@@ -1,3 +1,5 @@
+import { AsyncResource } from 'node:async_hooks';
+
 /**
  * Work a request leaves for after its answer: bookkeeping that nobody waits
  * for and that must not compete with what the answer started (a publication's
@@ -15,7 +17,7 @@
 export const AFTER_ANSWER_MS = 250;
 
 export class AfterAnswer {
-  private waiting: (() => Promise<unknown>)[] = [];
+  private waiting: (() => Promise<void>)[] = [];
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -25,10 +27,22 @@ export class AfterAnswer {
     private readonly delayMs = AFTER_ANSWER_MS,
   ) {}
 
-  /** Runs `task` within AFTER_ANSWER_MS (at once after `close`). */
+  /**
+   * Runs `task` within AFTER_ANSWER_MS (at once after `close`), as the work of
+   * the request or activity that adds it: its log lines (its failure's too)
+   * carry that request's id and its spans join that trace.
+   */
   add(task: () => Promise<unknown>): void {
-    if (this.closed) return this.start(task);
-    this.waiting.push(task);
+    const run = AsyncResource.bind(() =>
+      Promise.resolve()
+        .then(task)
+        .then(
+          () => undefined,
+          (err: unknown) => this.report(err),
+        ),
+    );
+    if (this.closed) return this.start(run);
+    this.waiting.push(run);
     this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
   }
 
@@ -48,13 +62,8 @@ export class AfterAnswer {
     return this.flush();
   }
 
-  private start(task: () => Promise<unknown>): void {
-    const run = Promise.resolve()
-      .then(task)
-      .then(
-        () => undefined,
-        (err: unknown) => this.report(err),
-      );
+  private start(task: () => Promise<void>): void {
+    const run = task();
     this.running.add(run);
     void run.finally(() => this.running.delete(run));
   }

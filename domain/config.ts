@@ -3,7 +3,7 @@
  * environment the stack launcher (or an operator) sets.
  */
 import { resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client, ClientInterceptors, Connection } from '@temporalio/client';
 import { Db, MongoClient } from 'mongodb';
 import { TASK_QUEUE } from '../temporal/names';
 
@@ -113,11 +113,14 @@ export async function connectTemporal(
   return { connection, client: new Client({ connection, namespace: config.temporalNamespace }) };
 }
 
-/** A Temporal client that connects on its first call. */
-export function lazyTemporal(config: Pick<ConnectionConfig, 'temporalAddress' | 'temporalNamespace'>): {
+/** A Temporal client that connects on its first call (with `interceptors`: the tracing ones, domain/tracing.ts). */
+export function lazyTemporal(
+  config: Pick<ConnectionConfig, 'temporalAddress' | 'temporalNamespace'>,
+  interceptors?: ClientInterceptors,
+): {
   connection: Connection;
   client: Client;
 } {
   const connection = Connection.lazy({ address: config.temporalAddress, connectTimeout: TEMPORAL_CONNECT_TIMEOUT_MS });
-  return { connection, client: new Client({ connection, namespace: config.temporalNamespace }) };
+  return { connection, client: new Client({ connection, namespace: config.temporalNamespace, ...(interceptors ? { interceptors } : {}) }) };
 }

@@ -9,6 +9,8 @@ import { configFromEnv, connectOrForget, lazyMongo, untilAvailable, WORKER_DB_TI
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { createLogger } from '../domain/logger';
+import { startTracing, temporalClientInterceptors } from '../domain/tracing';
+import { temporalLogger, workerTracing } from './tracing';
 import { AfterAnswer } from '../domain/after-answer';
 import { ensureIndexes } from '../domain/db';
 import { startMonthBuckets } from '../domain/analytics/buckets';
@@ -35,12 +37,20 @@ async function main(): Promise<void> {
   const config = configFromEnv();
   // Prometheus metrics on their own address (the SDK's exporter: its runtime's metrics and those our workflows count).
   const metricsAddress = process.env.OFFEROPS_WORKER_METRICS_ADDRESS;
-  if (metricsAddress) {
-    Runtime.install({
-      telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, countersTotalSuffix: true, useSecondsForDurations: true } } },
-    });
-    logger.info({ address: `http://${metricsAddress}/metrics` }, 'metrics');
-  }
+  // The SDK's log lines (an activity's carry its workflow and run ids) as ours.
+  Runtime.install({
+    logger: temporalLogger(logger),
+    ...(metricsAddress
+      ? {
+          telemetryOptions: {
+            metrics: { prometheus: { bindAddress: metricsAddress, countersTotalSuffix: true, useSecondsForDurations: true } },
+          },
+        }
+      : {}),
+  });
+  if (metricsAddress) logger.info({ address: `http://${metricsAddress}/metrics` }, 'metrics');
+  const tracing = startTracing('offerops-worker');
+  if (tracing) logger.info({ exporter: tracing.exporter }, 'tracing on');
   // Started while the database or Temporal is away (or being restarted), the worker waits for them instead of exiting.
   const wait = (message: string) => logger.warn(message);
   const mongo = lazyMongo(config, WORKER_DB_TIMEOUTS);
@@ -55,7 +65,8 @@ async function main(): Promise<void> {
   );
   const connection = await untilAvailable('Temporal', () => NativeConnection.connect({ address: config.temporalAddress }), wait);
   const clientConnection = await untilAvailable('Temporal', () => Connection.connect({ address: config.temporalAddress }), wait);
-  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
+  const interceptors = temporalClientInterceptors(tracing);
+  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace, ...(interceptors ? { interceptors } : {}) });
   await untilAvailable('Temporal', () => ensureSchedules(client, config.taskQueue), wait);
   // The HTTP client compiles on its first use (tens of ms, more on a busy machine): now, not between the first paced
   // send's slot check and its request.
@@ -69,6 +80,7 @@ async function main(): Promise<void> {
     workflowBundle: { codePath: WORKFLOW_BUNDLE },
     // On SIGTERM or SIGINT: no new tasks, and those under way have this long to finish before they are cancelled.
     shutdownGraceTime: '10 seconds',
+    ...workerTracing(tracing),
     activities: createActivities({
       db: mongo.db,
       temporal: client,
@@ -84,7 +96,7 @@ async function main(): Promise<void> {
   // Worker.run installs SIGINT/SIGTERM handlers and drains before it resolves.
   await worker.run();
   await afterAnswer.close();
-  await Promise.allSettled([clientConnection.close(), connection.close(), mongo.client.close()]);
+  await Promise.allSettled([clientConnection.close(), connection.close(), mongo.client.close(), tracing?.shutdown()]);
 }
 
 main().catch((err) => {

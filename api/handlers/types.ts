@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import { Logger } from 'pino';
 import type { operations } from '../../schemas/operation-types';
 import { AccountDoc } from '../../domain/accounts/store';
@@ -39,6 +40,8 @@ export interface AppDeps extends DomainDeps {
   metricsToken?: string;
   /** Resolves once the database is set up (indexes): until then every request but the health probes answers 503. */
   ready?: Promise<void>;
+  /** With tracing on (domain/tracing.ts): each request runs in a span of this tracer. */
+  tracer?: Tracer;
 }
 
 /** What a handler is given: the app's dependencies and what the app holds for them (createApp). */

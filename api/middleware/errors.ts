@@ -5,8 +5,10 @@ import { ErrorDetail } from '../../domain/errors';
 import { documentedError, HttpError } from '../errors';
 import { newId } from '../../domain/ids';
 import { Dependency, unavailableDependency } from '../../domain/dependencies';
+import { inRequest } from '../../domain/logger';
 import { RequestLog } from './request-log';
 import { Next } from 'koa';
+import { context, propagation, Span, SpanKind, SpanStatusCode, trace, Tracer } from '@opentelemetry/api';
 import { AppMiddleware } from './state';
 
 /** Statuses Koa or a dependency may raise on its own, mapped to our codes. */
@@ -42,7 +44,9 @@ function exposedClientError(err: unknown): HttpError | null {
  *   route template, status, duration, request and credential ids, never
  *   headers or bodies. A v1 request of a credential is also stored in its
  *   request log (the same fields and the account; never a query value).
- *   Written in batches (RequestLog).
+ *   Written in batches (RequestLog);
+ * - the rest of the request runs as its work (inRequest: every line it logs
+ *   carries its request id) and, with a `tracer`, inside its span (requestSpan).
  */
 /** Where a request's outcome is counted (api/metrics.ts). */
 export interface RequestMetrics {
@@ -52,20 +56,24 @@ export interface RequestMetrics {
 /** What a request outside the operations counts as (api/metrics.ts doorOf). */
 type Door = (path: string) => string;
 
-export function front(log: RequestLog, limit: RequestLimit, metrics: RequestMetrics, door: Door): AppMiddleware {
+export function front(log: RequestLog, limit: RequestLimit, metrics: RequestMetrics, door: Door, tracer?: Tracer): AppMiddleware {
   return async (ctx, next) => {
     const requestId = newId('req');
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     const time = new Date();
     const started = process.hrtime.bigint();
+    const span = tracer && requestSpan(tracer, ctx.method, ctx.headers, requestId);
+    const active = span && trace.setSpan(context.active(), span);
+    const scoped = <T>(fn: () => T): T => inRequest(requestId, active ? () => context.with(active, fn) : fn);
     try {
-      await withinDeadline(ctx, next, limit);
+      await scoped(() => withinDeadline(ctx, next, limit));
     } catch (err) {
-      answerError(ctx, err);
+      scoped(() => answerError(ctx, err));
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const { operation, auth } = ctx.state;
+      if (span) endRequestSpan(span, ctx.method, operation?.path ?? door(ctx.path), operation?.operationId, ctx.status);
       metrics.observe(operation?.operationId ?? door(ctx.path), ctx.method, ctx.status, durationMs / 1000);
       log.record(
         {
@@ -76,6 +84,7 @@ export function front(log: RequestLog, limit: RequestLimit, metrics: RequestMetr
           status: ctx.status,
           duration_ms: durationMs,
           key_id: auth?.credential.id,
+          trace_id: span?.spanContext().traceId,
         },
         operation && auth
           ? {
@@ -93,6 +102,31 @@ export function front(log: RequestLog, limit: RequestLimit, metrics: RequestMetr
       );
     }
   };
+}
+
+/** A request's span: the child of the caller's span when its `traceparent` header names one, else a trace's root. */
+function requestSpan(tracer: Tracer, method: string, headers: Record<string, unknown>, requestId: string): Span {
+  const caller = propagation.extract(context.active(), headers);
+  return tracer.startSpan(
+    method,
+    { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'offerops.request_id': requestId } },
+    caller,
+  );
+}
+
+/**
+ * Ends a request's span, named `METHOD /route/template` (outside the operations, the door: `GET storefront`), with
+ * its operation and status; never its path's values, query or body. A 5xx is an error.
+ */
+function endRequestSpan(span: Span, method: string, route: string, operationId: string | undefined, status: number): void {
+  span.updateName(`${method} ${route}`);
+  span.setAttributes({
+    'http.route': route,
+    'http.response.status_code': status,
+    ...(operationId ? { 'offerops.operation_id': operationId } : {}),
+  });
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
 }
 
 export interface RequestLimit {

@@ -10,6 +10,8 @@ import { WORKFLOW_BUNDLE } from '../../domain/config';
 async function main(): Promise<void> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../workflows/index'),
+    // Tracing's workflow side: a no-op for a workflow started without a trace context.
+    workflowInterceptorModules: [require.resolve('../../workflows/tracing')],
     logger: {
       trace: () => undefined,
       debug: () => undefined,

@@ -55,7 +55,7 @@ export function evolutionConnector(channel: ChannelConfig, timeoutMs: number): C
       const [path, body] = message.imageUrl
         ? ['sendMedia', { number: message.to, mediatype: 'image', media: message.imageUrl, caption: message.text }]
         : ['sendText', { number: message.to, text: message.text, linkPreview: hasLink(message.text) }];
-      const answer = await requestJson('POST', `${base}/message/${path}/${instance}`, body, { headers, timeoutMs });
+      const answer = await requestJson('POST', `${base}/message/${path}/${instance}`, path, body, { headers, timeoutMs });
       if (answer.status < 200 || answer.status >= 300) throw failure(answer, 'the message');
       const id = asObject(answer.json.key).id;
       return { providerMessageId: typeof id === 'string' && id ? id : null };
@@ -73,7 +73,10 @@ export function evolutionGateway(channel: ChannelConfig, timeoutMs: number): Wha
   const { base, session, key } = gatewayParts(channel, 'Evolution API', 'instance');
   const instance = encodeURIComponent(session);
   const call = async (method: 'GET' | 'POST', path: string, what: string, body?: unknown) => {
-    const answer = await requestJson(method, `${base}${path.replace('{instance}', instance)}`, body, { headers: { apikey: key }, timeoutMs });
+    const answer = await requestJson(method, `${base}${path.replace('{instance}', instance)}`, what, body, {
+      headers: { apikey: key },
+      timeoutMs,
+    });
     if (answer.status < 200 || answer.status >= 300) throw failure(answer, what);
     return answer;
   };

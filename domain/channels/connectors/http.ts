@@ -17,6 +17,7 @@ export function httpConnector(channel: ChannelConfig, timeoutMs: number): Connec
     async send(message, idempotencyKey) {
       const { status, headers, json } = await postJson(
         endpoint,
+        'messages',
         { to: message.to, text: message.text, ...(message.imageUrl ? { image_url: message.imageUrl } : {}), idempotency_key: idempotencyKey },
         { headers: channel.token ? { authorization: `Bearer ${channel.token}` } : {}, timeoutMs },
       );

@@ -1,4 +1,5 @@
-/** The HTTP calls the network connectors share: JSON requests with a timeout, no redirects. */
+/** The HTTP calls the network connectors share: JSON requests with a timeout, no redirects, a span each under tracing. */
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ConnectorError } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -28,16 +29,47 @@ export interface JsonAnswer {
   value: unknown;
 }
 
+const tracer = trace.getTracer('offerops-gateway');
+
+type Method = 'GET' | 'POST' | 'PUT';
+type Options = { headers?: Record<string, string>; timeoutMs: number };
+
 /**
- * Sends `body` (when given) as JSON with `method`. The URL may hold a secret
- * (Telegram puts the token in the path): failures say what happened, never where.
+ * Sends `body` (when given) as JSON with `method`, as the gateway call `call`
+ * (`messages`, Telegram's `sendMessage`, Evolution's `sendText`…). The URL may
+ * hold a secret (Telegram puts the token in the path): failures say what
+ * happened, never where. Under tracing the call is a client span naming the
+ * gateway's host and port, the call and the status: never the path, a header
+ * or the body.
  */
-export async function requestJson(
-  method: 'GET' | 'POST' | 'PUT',
-  url: string,
-  body: unknown,
-  opts: { headers?: Record<string, string>; timeoutMs: number },
-): Promise<JsonAnswer> {
+export function requestJson(method: Method, url: string, call: string, body: unknown, opts: Options): Promise<JsonAnswer> {
+  // A URL that does not parse is refused by fetch below, as one that cannot be reached.
+  const target = URL.canParse(url) ? new URL(url) : undefined;
+  const attributes = {
+    'http.request.method': method,
+    'offerops.gateway.call': call,
+    ...(target ? { 'server.address': target.hostname, 'server.port': Number(target.port) || (target.protocol === 'https:' ? 443 : 80) } : {}),
+  };
+  return tracer.startActiveSpan(`${method} ${call}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    try {
+      const answer = await send(method, url, body, opts);
+      span.setAttribute('http.response.status_code', answer.status);
+      if (answer.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+      return answer;
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** POSTs `body` as JSON (requestJson). */
+export const postJson = (url: string, call: string, body: unknown, opts: Options): Promise<JsonAnswer> =>
+  requestJson('POST', url, call, body, opts);
+
+async function send(method: Method, url: string, body: unknown, opts: Options): Promise<JsonAnswer> {
   let res: Response;
   let text: string;
   try {
@@ -61,7 +93,3 @@ export async function requestJson(
   }
   return { status: res.status, headers: res.headers, json: asObject(value), value };
 }
-
-/** POSTs `body` as JSON (requestJson). */
-export const postJson = (url: string, body: unknown, opts: { headers?: Record<string, string>; timeoutMs: number }): Promise<JsonAnswer> =>
-  requestJson('POST', url, body, opts);

@@ -50,7 +50,7 @@ export function telegramConnector(channel: ChannelConfig, timeoutMs: number): Co
     supportsImages: true,
     async send(message) {
       const { method, body } = request(message);
-      const { status, json } = await postJson(`${base}/${method}`, body, { timeoutMs });
+      const { status, json } = await postJson(`${base}/${method}`, method, body, { timeoutMs });
       if (json.ok === true) {
         const id = asObject(json.result).message_id;
         return { providerMessageId: typeof id === 'number' || typeof id === 'string' ? String(id) : null };
@@ -80,6 +80,7 @@ export async function setTelegramWebhook(
   const base = `${(apiBase ?? TELEGRAM_API).replace(/\/+$/, '')}/bot${token}`;
   const { status, json } = await postJson(
     `${base}/setWebhook`,
+    'setWebhook',
     { url: webhook.url, secret_token: webhook.secretToken, allowed_updates: ['message'] },
     { timeoutMs },
   );

@@ -52,7 +52,7 @@ export function wahaConnector(channel: ChannelConfig, timeoutMs: number): Connec
             { session, chatId: message.to, file: { url: message.imageUrl, mimetype: imageMimeType(message.imageUrl) }, caption: message.text },
           ]
         : ['sendText', { session, chatId: message.to, text: message.text, linkPreview: hasLink(message.text) }];
-      const answer = await requestJson('POST', `${base}/api/${path}`, body, { headers, timeoutMs });
+      const answer = await requestJson('POST', `${base}/api/${path}`, path, body, { headers, timeoutMs });
       if (answer.status < 200 || answer.status >= 300) throw failure(answer, 'the message');
       return { providerMessageId: messageId(answer.json) };
     },
@@ -72,7 +72,7 @@ export function wahaGateway(channel: ChannelConfig, timeoutMs: number): WhatsApp
   const { base, session, key } = gatewayParts(channel, 'WAHA', 'session');
   const name = encodeURIComponent(session);
   const call = async (method: 'GET' | 'PUT', path: string, what: string, body?: unknown) => {
-    const answer = await requestJson(method, `${base}${path}`, body, { headers: { 'x-api-key': key }, timeoutMs });
+    const answer = await requestJson(method, `${base}${path}`, what, body, { headers: { 'x-api-key': key }, timeoutMs });
     if (answer.status < 200 || answer.status >= 300) throw failure(answer, what);
     return answer;
   };
