@@ -3,7 +3,7 @@
  * process against the same database the API under test uses.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -152,6 +152,10 @@ describe('admin key create / revoke', () => {
     assert.match(
       usage(await cli('admin', 'key', 'create', '--account', account_id, '--scopes', 'offers:read,offers:destroy')),
       /offers:destroy/,
+    );
+    assert.match(
+      usage(await cli('admin', 'key', 'create', '--account', account_id, '--scopes', 'offers:read,offers:writ')),
+      /^unknown scope offers:writ; did you mean offers:write\? \(valid: .*offers:read, .*, or all\)$/,
     );
     usage(await cli('admin', 'key', 'create', '--account', account_id));
     usage(await cli('admin', 'key', 'create', '--scopes', 'all'));
@@ -311,6 +315,17 @@ describe('finding the stack', () => {
     assert.equal(me.body.data.account.name, 'Via stack.json');
     const group = ok(await runCli(['admin', 'group', 'create', '--account', account.account_id, '--name', 'Via file'], env, tmp));
     assert.equal((await api(account.api_key).get(`/groups/${group.group_id}`)).status, 200);
+  });
+
+  test('run from a sub-folder of a checkout, the stack of its root is found', async () => {
+    const checkout = mkdtempSync(join(tmp, 'checkout-'));
+    mkdirSync(join(checkout, '.offerops'));
+    mkdirSync(join(checkout, 'api', 'mcp'), { recursive: true });
+    writeFileSync(join(checkout, 'package.json'), JSON.stringify({ name: 'offerops' }));
+    const info = { mongodb_uri: stackEnv().mongodbUri, mongodb_db: app.dbName };
+    writeFileSync(join(checkout, '.offerops', 'stack.json'), JSON.stringify(info), { mode: 0o600 });
+    const { accounts } = ok(await runCli(['admin', 'account', 'list'], cliEnv({}), join(checkout, 'api', 'mcp')));
+    assert.ok(Array.isArray(accounts));
   });
 
   test('the default data directory is ./.offerops relative to the working directory', async () => {

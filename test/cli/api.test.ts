@@ -165,6 +165,10 @@ test(
     const missing = await onTty('offers', 'get', 'off_doesnotexist00');
     assert.equal(missing.code, 4);
     assert.match(missing.out, /^offerops: 404 not_found: .+ \(request_id req_[0-9a-z]+\)/);
+    const login = await onTty('login', '--api-key', me.apiKey, '--base-url', app.baseUrl, '--profile', 'tty');
+    assert.equal(login.code, 0, login.out);
+    assert.match(login.out, new RegExp(`^Logged in to .+ \\(${me.accountId}\\): profile tty saved in `));
+    assert.ok(!login.out.includes(me.apiKey.slice(12)), 'the key is not printed');
   },
 );
 
@@ -244,6 +248,8 @@ describe('login and profiles', () => {
     const file = join(config, 'offerops', 'config.json');
     assert.equal(out.config, file);
     assert.equal(out.profile, 'sandbox');
+    assert.equal(out.account.id, me.accountId);
+    assert.equal(typeof out.account.name, 'string');
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(statSync(join(config, 'offerops')).mode & 0o777, 0o700);
     assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).profiles.sandbox, { base_url: app.baseUrl, api_key: me.apiKey });
@@ -272,7 +278,7 @@ describe('help and completion', () => {
     const one = (await cli('offers', 'list', '--help')).stdout;
     assert.match(one, /usage: offerops offers list \[options\]/);
     assert.match(one, /GET \/offers +\(operation offers_list, scope offers:read\)/);
-    assert.match(one, /--status pending\|approved\|rejected\|archived +string; one of: pending, approved, rejected, archived/);
+    assert.match(one, /--status pending\|approved\|rejected\|archived\s+string; one of: pending, approved, rejected, archived/);
     assert.match(one, /--limit LIMIT +integer; default 30/);
     assert.match(one, /--all +follow the pages/);
     const create = (await cli('offers', 'create', '--help')).stdout;

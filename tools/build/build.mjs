@@ -2,7 +2,8 @@
  * The build, in plain JavaScript because it runs before anything is compiled.
  *
  * `node tools/build/build.mjs` (`npm run build`, and `prepare` at install) is the full build:
- * TypeScript into dist/, the CLI made executable, the workflow bundle, and last
+ * TypeScript into dist/, the CLI made executable and linked as node_modules/.bin/offerops,
+ * the workflow bundle, and last
  * `dist/.build-stamp`, a hash of every input as it was when the build began.
  * tools/build/run.mjs (`npm start`, `npm test`, …) compares that hash with the inputs
  * of now and builds only when they differ: an edit, a new or deleted file, a changed
@@ -11,7 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +89,18 @@ function node(root, args, onChild) {
 }
 
 /**
+ * `node_modules/.bin/offerops` → the built CLI: `npx offerops` and MCP clients run this
+ * checkout's build directly. package.json has no `bin` on purpose: with one, npm exec
+ * installs the checkout into its npx cache (and builds it there) instead.
+ */
+function linkCli(root) {
+  const bin = join(root, 'node_modules/.bin/offerops');
+  mkdirSync(dirname(bin), { recursive: true });
+  rmSync(bin, { force: true });
+  symlinkSync('../../dist/tools/cli/offerops.js', bin);
+}
+
+/**
  * The full build of `root` (default: this checkout). Each step runs as a child
  * process handed to `onChild`, so that a caller can stop it. The stamp is written
  * last, so an interrupted or failed build leaves dist/ stale, never falsely up to date.
@@ -97,6 +110,7 @@ export async function build({ root = ROOT, onChild = () => undefined } = {}) {
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   await node(root, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], onChild);
   chmodSync(join(root, 'dist/tools/cli/offerops.js'), 0o755);
+  linkCli(root);
   await node(root, [join(root, 'dist/tools/build/workflow-bundle.js')], onChild);
   writeStamp(root, hash);
 }

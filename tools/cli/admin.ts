@@ -165,6 +165,33 @@ export async function accountUpdate(db: Db, { values }: AdminInput) {
   return out;
 }
 
+/** Edits (insertions, deletions, substitutions) that turn `a` into `b`. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** A comma-separated scope list, or `all`; an unknown scope is named, with the nearest valid one when one is close. */
+function scopesOf(list: string): readonly string[] {
+  if (list === 'all') return SCOPES;
+  const scopes = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = scopes.find((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown !== undefined) {
+    const [nearest] = [...SCOPES].sort((a, b) => distance(unknown, a) - distance(unknown, b));
+    const hint = nearest && distance(unknown, nearest) <= 3 ? `; did you mean ${nearest}?` : '';
+    throw new UsageError(`unknown scope ${unknown}${hint} (valid: ${SCOPES.join(', ')}, or all)`);
+  }
+  return scopes;
+}
+
 export async function keyCreate(db: Db, { values }: AdminInput) {
   const account = str(values, 'account');
   const scopeList = str(values, 'scopes');
@@ -173,13 +200,7 @@ export async function keyCreate(db: Db, { values }: AdminInput) {
   const env = envOf(values);
   const expires = str(values, 'expires');
   const lifetime = expires === undefined ? undefined : oneOf('--expires', expires, ['1h', '1d', '7d'] as const, '7d');
-  const scopes =
-    scopeList === 'all'
-      ? SCOPES
-      : scopeList
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean);
+  const scopes = scopesOf(scopeList);
   try {
     const { keyId, apiKey } = await createApiKey(db, {
       accountId: account,
@@ -532,15 +553,6 @@ export async function logsExport(db: Db, { values }: AdminInput, out: NodeJS.Wri
   if (!owner) throw new UsageError(`no key or application ${credentialId}`);
   for await (const chunk of requestLogCsv(db, owner.accountId, { credentialId, since, until })) await write(out, chunk);
 }
-
-/** A comma-separated scope list, or `all`. */
-const scopesOf = (list: string): readonly string[] =>
-  list === 'all'
-    ? SCOPES
-    : list
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
 
 /** `admin app create`: an application; its client secret is printed only here. */
 export async function appCreate(db: Db, { values }: AdminInput) {

@@ -3,9 +3,9 @@
  * at each level (`offerops --help`, `offerops admin --help`, `offerops admin
  * key --help`, `offerops admin key create --help`) is made from this table.
  */
-import { Db } from 'mongodb';
-import * as admin from './admin';
 import { resolve } from 'node:path';
+import type { Db } from 'mongodb';
+import type * as adminModule from './admin';
 import { UsageError } from './errors';
 import { parseSettings, recipeInstall, recipesList } from './recipes';
 import { dataDir } from './stack-config';
@@ -16,6 +16,12 @@ function need(values: Record<string, string | boolean | undefined>, name: string
   if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
   return value;
 }
+
+type Admin = typeof adminModule;
+export type AdminFn = (db: Db, input: adminModule.AdminInput) => Promise<object>;
+export type StreamFn = (db: Db, input: adminModule.AdminInput, out: NodeJS.WritableStream) => Promise<void>;
+type AdminName = { [K in keyof Admin]: Admin[K] extends AdminFn ? K : never }[keyof Admin];
+type StreamName = { [K in keyof Admin]: Admin[K] extends StreamFn ? K : never }[keyof Admin];
 
 export type OptionSpec = { type: 'string' } | { type: 'boolean' };
 
@@ -32,10 +38,10 @@ export interface Command {
   options: Record<string, OptionSpec>;
   /** What it prints on success. */
   prints?: string;
-  /** An admin command: runs against the stack's MongoDB and returns the object to print. */
-  admin?: (db: Db, input: admin.AdminInput) => Promise<object>;
-  /** An admin command whose output is a stream (CSV), written to `out` as it is read. */
-  stream?: (db: Db, input: admin.AdminInput, out: NodeJS.WritableStream) => Promise<void>;
+  /** An admin command: the function of admin.ts (loaded when run) that runs it against the stack's MongoDB and returns the object to print. */
+  admin?: AdminName;
+  /** An admin command whose output is a stream (CSV): the function of admin.ts that writes it to `out` as it is read. */
+  stream?: StreamName;
   /** A dev server: runs until SIGINT or SIGTERM. */
   dev?: 'gateway' | 'receiver';
   /** A process of the service itself (the API or a worker), run in this one until stopped. */
@@ -115,7 +121,7 @@ export const COMMANDS: Command[] = [
     options: { name: S, plan: S },
     prints:
       '{"account_id": "acc_…", "api_key": "oo_live_…", "sandbox": {"channel_id", "segment_id", "group_id", "offer_id", "template_id", "publication_id"}}  (the key is shown only here; the test environment is seeded)',
-    admin: admin.accountCreate,
+    admin: 'accountCreate',
   },
   {
     words: ['admin', 'account', 'list'],
@@ -125,7 +131,7 @@ export const COMMANDS: Command[] = [
     details: [],
     options: {},
     prints: '{"accounts": [{"id", "name", "plan", "created_at"}, …]}',
-    admin: admin.accountList,
+    admin: 'accountList',
   },
   {
     words: ['admin', 'account', 'update'],
@@ -140,7 +146,7 @@ export const COMMANDS: Command[] = [
     ],
     options: { account: S, 'rate-limit': S, timezone: S },
     prints: '{"account_id": "acc_…", "rate_limit": N, "timezone": "America/Sao_Paulo"}  (each field only when given)',
-    admin: admin.accountUpdate,
+    admin: 'accountUpdate',
   },
   {
     words: ['admin', 'key', 'create'],
@@ -156,7 +162,7 @@ export const COMMANDS: Command[] = [
     ],
     options: { account: S, scopes: S, env: S, expires: S, name: S },
     prints: '{"key_id": "key_…", "api_key": "oo_…"}  (the key is shown only here)',
-    admin: admin.keyCreate,
+    admin: 'keyCreate',
   },
   {
     words: ['admin', 'key', 'list'],
@@ -166,7 +172,7 @@ export const COMMANDS: Command[] = [
     details: ['--account ID          the account (acc_…)', '--env live|test       only the keys of one environment (default both)'],
     options: { account: S, env: S },
     prints: '{"keys": [{"id", "name", "env", "scopes", "state": active|expired|revoked, "created_at", "expires_at", "revoked_at"}, …]}',
-    admin: admin.keyList,
+    admin: 'keyList',
   },
   {
     words: ['admin', 'key', 'revoke'],
@@ -176,7 +182,7 @@ export const COMMANDS: Command[] = [
     details: [],
     options: {},
     prints: '{"revoked": true}',
-    admin: admin.keyRevoke,
+    admin: 'keyRevoke',
   },
   {
     words: ['admin', 'sandbox', 'reset'],
@@ -187,7 +193,7 @@ export const COMMANDS: Command[] = [
     options: { account: S },
     prints:
       '{"account_id", "removed": {"offers": N, …}, "schedules_deleted": N, "workflows_terminated": N, "seed": {"channel_id", …, "publication_id"}, "event_id"}',
-    admin: admin.sandboxReset,
+    admin: 'sandboxReset',
   },
   {
     words: ['admin', 'panel-link'],
@@ -197,7 +203,7 @@ export const COMMANDS: Command[] = [
     details: ['--account ID          the account (acc_…)'],
     options: { account: S },
     prints: '{"url": "http://127.0.0.1:8080/panel/login?token=opl_…", "expires_at"}  (the link is shown only here)',
-    admin: admin.panelLink,
+    admin: 'panelLink',
   },
   {
     words: ['admin', 'contract-test'],
@@ -212,7 +218,7 @@ export const COMMANDS: Command[] = [
     options: { account: S, 'base-url': S, list: B },
     prints:
       '{"id": "ctr_…", "started_at", "duration_ms", "result": "passed|failed", "checks": [{"name", "result", "assertions", "failures", …}, …]}  (--list: {"runs": […]})',
-    admin: admin.contractTest,
+    admin: 'contractTest',
   },
   {
     words: ['admin', 'sandbox', 'seed'],
@@ -222,7 +228,7 @@ export const COMMANDS: Command[] = [
     details: ['--account ID          the account (acc_…)'],
     options: { account: S },
     prints: '{"seed": {"channel_id", "segment_id", "group_id", "offer_id", "template_id", "publication_id"}, "created": true|false}',
-    admin: admin.sandboxSeed,
+    admin: 'sandboxSeed',
   },
   {
     words: ['admin', 'channel', 'connect'],
@@ -248,7 +254,7 @@ export const COMMANDS: Command[] = [
     options: { account: S, env: S, type: S, url: S, token: S, instance: S, name: S, 'min-interval-ms': S, 'public-url': S },
     prints:
       '{"channel_id": "chn_…", "inbound_url_path": "/inbound/chn_…", "inbound_secret": "oo_in_…", "webhook": "set: …", "state": "connected"}   (inbound: all but sandbox; webhook: telegram, evolution, waha; state: evolution, waha)',
-    admin: admin.channelConnect,
+    admin: 'channelConnect',
   },
   {
     words: ['admin', 'channel', 'list'],
@@ -259,7 +265,7 @@ export const COMMANDS: Command[] = [
     options: { account: S, env: S },
     prints:
       '{"channels": [{"id", "type", "name", "url", "instance"?, "has_token", "min_interval_ms", "state"?, "state_changed_at"?, "groups", "created_at", "updated_at"}, …]}',
-    admin: admin.channelList,
+    admin: 'channelList',
   },
   {
     words: ['admin', 'channel', 'update'],
@@ -289,7 +295,7 @@ export const COMMANDS: Command[] = [
       'public-url': S,
     },
     prints: '{"channel_id": "chn_…", "changed": ["url", …], "inbound_secret": "oo_in_…"}   (the secret with --rotate-inbound-secret)',
-    admin: admin.channelUpdate,
+    admin: 'channelUpdate',
   },
   {
     words: ['admin', 'channel', 'groups'],
@@ -306,7 +312,7 @@ export const COMMANDS: Command[] = [
     ],
     options: { account: S, env: S, import: S, segment: S, 'min-interval-ms': S },
     prints: '{"groups": [{"name", "size", "address_hint", "group_id"}, …]}   (with --import: {"imported": […], "existing": […]})',
-    admin: admin.channelGroups,
+    admin: 'channelGroups',
   },
   {
     words: ['admin', 'channel', 'check'],
@@ -319,7 +325,7 @@ export const COMMANDS: Command[] = [
     ],
     options: { account: S, env: S },
     prints: '{"channel_id": "chn_…", "state": "connected"}',
-    admin: admin.channelCheck,
+    admin: 'channelCheck',
   },
   {
     words: ['admin', 'channel', 'delete'],
@@ -329,7 +335,7 @@ export const COMMANDS: Command[] = [
     details: tenantDetails,
     options: { account: S, env: S },
     prints: '{"deleted": true}',
-    admin: admin.channelDelete,
+    admin: 'channelDelete',
   },
   {
     words: ['admin', 'group', 'create'],
@@ -346,7 +352,7 @@ export const COMMANDS: Command[] = [
     ],
     options: { account: S, env: S, name: S, segment: S, channel: S, address: S, 'min-interval-ms': S },
     prints: '{"group_id": "grp_…"}',
-    admin: admin.groupCreate,
+    admin: 'groupCreate',
   },
   {
     words: ['admin', 'group', 'list'],
@@ -356,7 +362,7 @@ export const COMMANDS: Command[] = [
     details: [...tenantDetails, '--segment SEG         only the groups of this segment'],
     options: { account: S, env: S, segment: S },
     prints: '{"groups": [{…the API\'s group, "channel_id", "address_hint": "…0001@g.us", "min_interval_ms"}, …]}',
-    admin: admin.groupList,
+    admin: 'groupList',
   },
   {
     words: ['admin', 'group', 'update'],
@@ -377,7 +383,7 @@ export const COMMANDS: Command[] = [
     ],
     options: { account: S, env: S, name: S, segment: S, active: S, channel: S, address: S, disconnect: B, 'min-interval-ms': S },
     prints: '{"group_id": "grp_…", "changed": ["channel_id", …]}',
-    admin: admin.groupUpdate,
+    admin: 'groupUpdate',
   },
   {
     words: ['admin', 'group', 'delete'],
@@ -387,7 +393,7 @@ export const COMMANDS: Command[] = [
     details: tenantDetails,
     options: { account: S, env: S },
     prints: '{"deleted": true}',
-    admin: admin.groupDelete,
+    admin: 'groupDelete',
   },
   {
     words: ['admin', 'postback', 'secret'],
@@ -402,7 +408,7 @@ export const COMMANDS: Command[] = [
     ],
     options: { account: S, env: S, marketplace: S },
     prints: '{"integration_id": "pbk_…", "path": "/postbacks/pbk_…", "secret": "oo_pb_…"}',
-    admin: admin.postbackSecret,
+    admin: 'postbackSecret',
   },
   {
     words: ['admin', 'commissions', 'import'],
@@ -419,7 +425,7 @@ export const COMMANDS: Command[] = [
     options: { account: S, env: S, marketplace: S },
     prints:
       '{"rows": n, "created": n, "updated": n, "unchanged": n, "unmatched": n, "errors": [{"row": 3, "transaction_id": "…", "message": "…"}]}',
-    admin: admin.commissionsImport,
+    admin: 'commissionsImport',
   },
   {
     words: ['admin', 'collection', 'set'],
@@ -438,7 +444,7 @@ export const COMMANDS: Command[] = [
     ],
     options: { account: S, env: S, title: S, slug: S, offers: S, position: S, published: S, description: S },
     prints: '{"collection": {…the API\'s collection}, "created": true|false}',
-    admin: admin.collectionSet,
+    admin: 'collectionSet',
   },
   {
     words: ['admin', 'collection', 'list'],
@@ -448,7 +454,7 @@ export const COMMANDS: Command[] = [
     details: tenantDetails,
     options: { account: S, env: S },
     prints: '{"collections": [{…the API\'s collection}, …]}',
-    admin: admin.collectionList,
+    admin: 'collectionList',
   },
   {
     words: ['admin', 'collection', 'delete'],
@@ -458,7 +464,7 @@ export const COMMANDS: Command[] = [
     details: tenantDetails,
     options: { account: S, env: S },
     prints: '{"deleted": true}',
-    admin: admin.collectionDelete,
+    admin: 'collectionDelete',
   },
   {
     words: ['admin', 'integration', 'set'],
@@ -469,9 +475,11 @@ export const COMMANDS: Command[] = [
       ...tenantDetails,
       '--marketplace M       amazon, mercadolivre, shopee, aliexpress, magalu, or other (any network, by URL template)',
       '--tag T               amazon: the Associates tag (e.g. mystore-20)',
-      '--tool T --word W     mercadolivre: the affiliate parameters matt_tool and matt_word',
+      '--tool T              mercadolivre: the affiliate parameter matt_tool …',
+      '--word W              … and matt_word',
       '--affiliate-id N      shopee: the affiliate id …',
-      '--app-id N --app-secret S  … and, optionally, the affiliate API credentials (short links through its API; the secret is never shown)',
+      '--app-id N            … and, optionally, the affiliate API credentials (short links through its API) …',
+      '--app-secret S        … with their secret (never shown)',
       '--params k=v,k=v      aliexpress: the portal tracking parameters (aff_fcid, aff_fsk, aff_platform, sk, aff_trace_key, terminal_id…)',
       '--store S             magalu: the Parceiro Magalu store path (magazinevoce.com.br/S)',
       '--template URL        other: an https URL with {url} (the product URL, encoded) and optionally {sub_id} …',
@@ -496,7 +504,7 @@ export const COMMANDS: Command[] = [
       'sub-id-param': S,
     },
     prints: '{"integration_id": "int_…", "marketplace": "amazon", "created": true|false}',
-    admin: admin.integrationSet,
+    admin: 'integrationSet',
   },
   {
     words: ['admin', 'integration', 'list'],
@@ -506,7 +514,7 @@ export const COMMANDS: Command[] = [
     details: tenantDetails,
     options: { account: S, env: S },
     prints: '{"integrations": [{"id", "marketplace", …its identifiers, "has_api_credentials" (shopee), "created_at", "updated_at"}, …]}',
-    admin: admin.integrationList,
+    admin: 'integrationList',
   },
   {
     words: ['admin', 'integration', 'delete'],
@@ -516,7 +524,7 @@ export const COMMANDS: Command[] = [
     details: [...tenantDetails, '--marketplace M       the marketplace'],
     options: { account: S, env: S, marketplace: S },
     prints: '{"deleted": true, "marketplace": "amazon"}',
-    admin: admin.integrationDelete,
+    admin: 'integrationDelete',
   },
   {
     words: ['admin', 'store', 'verify-domain'],
@@ -529,7 +537,7 @@ export const COMMANDS: Command[] = [
     ],
     options: { account: S },
     prints: '{"store_id": "sto_…", "domain": "ofertas.example.com", "domain_verified": 1}',
-    admin: admin.storeVerifyDomain,
+    admin: 'storeVerifyDomain',
   },
   {
     words: ['admin', 'app', 'create'],
@@ -545,7 +553,7 @@ export const COMMANDS: Command[] = [
     ],
     options: { account: S, name: S, scopes: S, env: S },
     prints: '{"application_id": "app_…", "client_id": "app_…", "client_secret": "oo_cs_…", "env", "scopes"}  (the secret is shown only here)',
-    admin: admin.appCreate,
+    admin: 'appCreate',
   },
   {
     words: ['admin', 'app', 'list'],
@@ -555,7 +563,7 @@ export const COMMANDS: Command[] = [
     details: ['--account ID          the account (acc_…)', '--env live|test       only those of one environment (default both)'],
     options: { account: S, env: S },
     prints: '{"applications": [{"id", "client_id", "name", "env", "scopes", "state": active|revoked, "created_at", "revoked_at"}, …]}',
-    admin: admin.appList,
+    admin: 'appList',
   },
   {
     words: ['admin', 'app', 'revoke'],
@@ -565,7 +573,7 @@ export const COMMANDS: Command[] = [
     details: ['--app ID              the application (app_…)'],
     options: { app: S },
     prints: '{"revoked": true}',
-    admin: admin.appRevoke,
+    admin: 'appRevoke',
   },
   {
     words: ['admin', 'logs', 'export'],
@@ -581,7 +589,7 @@ export const COMMANDS: Command[] = [
     ],
     options: { key: S, since: S, until: S },
     prints: 'CSV: a header line, then one line per request',
-    stream: admin.logsExport,
+    stream: 'logsExport',
   },
   {
     words: ['admin', 'backup'],

@@ -1,10 +1,11 @@
 /**
  * Where the running stack is: `npm start` writes `<data dir>/stack.json`
  * while it runs; MONGODB_URI / MONGODB_DB in the environment take precedence.
+ * The data directory is found from any folder of the checkout.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { newSecretKey, secretKeyFromEnv } from '../../domain/sealing';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors';
 
 export interface StackInfo {
@@ -16,8 +17,22 @@ export interface StackInfo {
   temporal_ui_url?: string | null;
 }
 
-export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.OFFEROPS_DATA_DIR || '.offerops');
+/** The offerops checkout `from` is in: the nearest folder up with a `.offerops/stack.json` or the package.json of offerops. */
+export function projectRoot(from = process.cwd()): string | null {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.offerops', 'stack.json'))) return dir;
+    try {
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'offerops') return dir;
+    } catch {
+      // no package.json here, or not JSON: look further up
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/** OFFEROPS_DATA_DIR, else the `.offerops` of the checkout the command runs in, else `./.offerops`. */
+export function dataDir(env: NodeJS.ProcessEnv = process.env, from = process.cwd()): string {
+  return resolve(env.OFFEROPS_DATA_DIR || join(projectRoot(from) ?? from, '.offerops'));
 }
 
 export function stackInfo(env: NodeJS.ProcessEnv = process.env): StackInfo {
@@ -35,7 +50,10 @@ export function stackInfo(env: NodeJS.ProcessEnv = process.env): StackInfo {
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new Error(`no running stack: ${file} does not exist (start one with npm start, or set MONGODB_URI)`);
+    throw new Error(
+      `no running stack: ${file} does not exist (start one with npm start in the offerops checkout, ` +
+        'or set OFFEROPS_DATA_DIR to the data directory of the one that runs, or MONGODB_URI)',
+    );
   }
   return JSON.parse(text) as StackInfo;
 }

@@ -1,0 +1,78 @@
+/**
+ * Running an operator command of the table in commands.ts: an admin command
+ * against the stack's MongoDB (and Temporal, for those that start or stop
+ * workflows), a dev server until interrupted, a process of the service, a
+ * command on the data directory's files, or a recipes command. Each loads
+ * what it needs only when it runs.
+ */
+import { resolve } from 'node:path';
+import type { TemporalDeps } from '../../temporal/start';
+import type { AdminFn, Command } from './commands';
+import { printRecords, wantsJson } from './output';
+import { dataDir, existingSecretKey, stackInfo } from './stack-config';
+
+type Values = Record<string, string | boolean | undefined>;
+
+async function runAdmin(command: Command, values: Values, args: string[]): Promise<void> {
+  const info = stackInfo();
+  const [{ MongoClient }, admin] = await Promise.all([import('mongodb'), import('./admin.js')]);
+  const client = await MongoClient.connect(info.mongodb_uri, { serverSelectionTimeoutMS: 5_000 });
+  // Temporal only for the commands that start or stop workflows (account create seeds the sandbox, sandbox reset).
+  const { connectTemporal } = await import('../../domain/config.js');
+  const { TASK_QUEUE } = await import('../../temporal/names.js');
+  const held: { temporal?: ReturnType<typeof connectTemporal> } = {};
+  const temporalDeps = async (): Promise<TemporalDeps> => {
+    if (!info.temporal_address) throw new Error('the stack has no Temporal address (start it with npm start, or set TEMPORAL_ADDRESS)');
+    held.temporal ??= connectTemporal({ temporalAddress: info.temporal_address, temporalNamespace: info.temporal_namespace || 'offerops' });
+    return { client: (await held.temporal).client, taskQueue: process.env.OFFEROPS_TASK_QUEUE || TASK_QUEUE };
+  };
+  try {
+    const db = client.db(info.mongodb_db);
+    const input = { values, args, secretKey: () => existingSecretKey(dataDir()), temporal: temporalDeps, stack: info };
+    if (command.stream) await admin[command.stream](db, input, process.stdout);
+    else process.stdout.write(`${JSON.stringify(await (admin[command.admin!] as AdminFn)(db, input))}\n`);
+  } finally {
+    await Promise.allSettled([client.close(), held.temporal?.then((t) => t.connection.close())]);
+  }
+}
+
+/** Runs a dev server until SIGINT or SIGTERM. */
+async function runDev(command: Command, values: Values): Promise<void> {
+  const opts = Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const json = wantsJson();
+  const server =
+    command.dev === 'gateway'
+      ? await (await import('./dev-gateway.js')).startDevGateway(opts, { json, input: process.stdin })
+      : await (await import('./dev-receiver.js')).startDevReceiver(opts, { json });
+  await new Promise<void>((done) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());
+  });
+  await server.close();
+}
+
+/**
+ * `offerops api` / `offerops worker`: the process runs here, configured from
+ * the environment, else from the stack running in the data directory.
+ */
+async function runServe(which: 'api' | 'worker', values: Values): Promise<void> {
+  if (!process.env.MONGODB_URI || !process.env.TEMPORAL_ADDRESS) {
+    const info = stackInfo();
+    process.env.MONGODB_URI ??= info.mongodb_uri;
+    process.env.MONGODB_DB ??= info.mongodb_db;
+    if (info.temporal_address) process.env.TEMPORAL_ADDRESS ??= info.temporal_address;
+    if (info.temporal_namespace) process.env.TEMPORAL_NAMESPACE ??= info.temporal_namespace;
+  }
+  process.env.OFFEROPS_SECRET_KEY ??= existingSecretKey(dataDir()).toString('base64');
+  if (typeof values.port === 'string') process.env.PORT = values.port;
+  if (typeof values.host === 'string') process.env.HOST = values.host;
+  // The process's own entry point (dist/api/main.js or dist/worker/main.js), which starts on load.
+  await import(resolve(__dirname, '../..', which, 'main.js'));
+}
+
+export async function operatorCommand(command: Command, values: Values, args: string[]): Promise<void> {
+  if (command.admin || command.stream) await runAdmin(command, values, args);
+  else if (command.recipes) printRecords(await command.recipes(args, values));
+  else if (command.serve) await runServe(command.serve, values);
+  else if (command.files) process.stdout.write(`${JSON.stringify(await command.files(values))}\n`);
+  else await runDev(command, values);
+}
