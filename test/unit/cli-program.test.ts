@@ -138,7 +138,7 @@ describe('terminal output', () => {
       },
       event_id: 'evt_1',
     });
-    assert.match(out, /^publications:\nID +STATUS\npub_1 +queued\n/);
+    assert.match(out, /^publications:\n {2}id +pub_1\n {2}status +queued\n\n {2}deliveries:\n {2}GROUP_ID\n {2}grp_1\n/);
     assert.match(out, /\nevent_id +evt_1\n/);
     const journey = human({
       data: { id: 'jrn_1', name: 'Welcome', settings: { quiet: true }, blocks: [{ id: 'start', type: 'trigger', next: ['done'] }] },

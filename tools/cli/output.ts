@@ -31,8 +31,8 @@ const GAP = 2;
 const MAX_CELL = 40;
 
 /** Rows as a table: `id` first, then each field with a value in some row (scalars and lists of scalars) that fits the width. */
-export function table(rows: Record<string, unknown>[], maxWidth = width()): string {
-  if (!rows.length) return '(none)\n';
+export function table(rows: Record<string, unknown>[], maxWidth = width(), indent = ''): string {
+  if (!rows.length) return `${indent}(none)\n`;
   const keys: string[] = [];
   for (const row of rows) {
     for (const [k, v] of Object.entries(row)) {
@@ -43,7 +43,7 @@ export function table(rows: Record<string, unknown>[], maxWidth = width()): stri
   if (keys.includes('id')) keys.splice(0, 0, ...keys.splice(keys.indexOf('id'), 1));
   const widths = keys.map((k) => Math.min(MAX_CELL, Math.max(k.length, ...rows.map((r) => cell(r[k]).length))));
   const fit: string[] = [];
-  let used = 0;
+  let used = indent.length;
   for (const [i, k] of keys.entries()) {
     if (fit.length && used + widths[i]! > maxWidth) continue;
     fit.push(k);
@@ -59,7 +59,7 @@ export function table(rows: Record<string, unknown>[], maxWidth = width()): stri
   return `${t
     .toString()
     .split('\n')
-    .map((l) => l.trimEnd())
+    .map((l) => `${indent}${l}`.trimEnd())
     .join('\n')}\n`;
 }
 
@@ -75,7 +75,13 @@ export function record(value: Record<string, unknown>, indent = ''): string {
   });
   const lists = Object.entries(value)
     .filter((e): e is [string, unknown[]] => Array.isArray(e[1]) && !e[1].every(scalar))
-    .map(([k, items]) => `\n${indent}${k}:\n${table(items.map((i) => (isRecord(i) ? i : { value: i })))}`.trimEnd());
+    .map(([k, items]) => {
+      const rows = items.map((i) => (isRecord(i) ? i : { value: i }));
+      // Items with lists of their own (a publication's deliveries) are records one after the other; flat ones a table.
+      const nested = rows.some((r) => Object.values(r).some((v) => Array.isArray(v) && !v.every(scalar)));
+      const body = nested ? rows.map((r) => record(r, `${indent}  `)).join('\n') : table(rows, width(), indent);
+      return `\n${indent}${k}:\n${body}`.trimEnd();
+    });
   return `${[...lines, ...lists].join('\n').replace(/^\n/, '')}\n`;
 }
 
