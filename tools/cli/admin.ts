@@ -47,7 +47,6 @@ import { UsageError } from './errors';
 import { StackInfo } from './stack-config';
 import { TemporalDeps } from '../../temporal/start';
 import { createSeededAccount, seedSandbox } from '../../domain/sandbox/seed';
-import { resetSandbox } from '../../domain/sandbox/reset';
 import { runContractTests } from '../../domain/contract-tests/runner';
 import { startReceiver } from '../../domain/contract-tests/receiver';
 import { listRuns, runSummary } from '../../domain/contract-tests/store';
@@ -125,6 +124,8 @@ async function accountOf(db: Db, values: Values): Promise<string> {
 }
 
 export async function sandboxReset(db: Db, { values, temporal }: AdminInput) {
+  // The one admin module that loads the Temporal client: only for this command.
+  const { resetSandbox } = await import('../../domain/sandbox/reset.js');
   return resetSandbox({ db, temporal: await temporal() }, await accountOf(db, values));
 }
 

@@ -6,6 +6,7 @@
  * what it needs only when it runs.
  */
 import { resolve } from 'node:path';
+import type { connectTemporal } from '../../domain/config';
 import type { TemporalDeps } from '../../temporal/start';
 import type { AdminFn, Command } from './commands';
 import { printRecords, wantsJson } from './output';
@@ -17,12 +18,11 @@ async function runAdmin(command: Command, values: Values, args: string[]): Promi
   const info = stackInfo();
   const [{ MongoClient }, admin] = await Promise.all([import('mongodb'), import('./admin.js')]);
   const client = await MongoClient.connect(info.mongodb_uri, { serverSelectionTimeoutMS: 5_000 });
-  // Temporal only for the commands that start or stop workflows (account create seeds the sandbox, sandbox reset).
-  const { connectTemporal } = await import('../../domain/config.js');
-  const { TASK_QUEUE } = await import('../../temporal/names.js');
+  // Temporal (and its client's modules) only for the commands that start or stop workflows (account create seeds the sandbox, sandbox reset).
   const held: { temporal?: ReturnType<typeof connectTemporal> } = {};
   const temporalDeps = async (): Promise<TemporalDeps> => {
     if (!info.temporal_address) throw new Error('the stack has no Temporal address (start it with npm start, or set TEMPORAL_ADDRESS)');
+    const [{ connectTemporal }, { TASK_QUEUE }] = await Promise.all([import('../../domain/config.js'), import('../../temporal/names.js')]);
     held.temporal ??= connectTemporal({ temporalAddress: info.temporal_address, temporalNamespace: info.temporal_namespace || 'offerops' });
     return { client: (await held.temporal).client, taskQueue: process.env.OFFEROPS_TASK_QUEUE || TASK_QUEUE };
   };
