@@ -278,7 +278,7 @@ describe('help and completion', () => {
     const one = (await cli('offers', 'list', '--help')).stdout;
     assert.match(one, /usage: offerops offers list \[options\]/);
     assert.match(one, /GET \/offers +\(operation offers_list, scope offers:read\)/);
-    assert.match(one, /--status pending\|approved\|rejected\|archived\s+string; one of: pending, approved, rejected, archived/);
+    assert.match(one, /--status pending\|approved\|rejected\|archived\s+string; one of:\s+pending,\s+approved,\s+rejected,\s+archived/);
     assert.match(one, /--limit LIMIT +integer; default 30/);
     assert.match(one, /--all +follow the pages/);
     const create = (await cli('offers', 'create', '--help')).stdout;
