@@ -43,6 +43,7 @@ import { applicationOwner, createApplication, listApplications, revokeApplicatio
 import { requestLogCsv } from '../../domain/developer/request-logs';
 import { createPostbackSecret } from '../../domain/commissions/postbacks';
 import { IMPORT_MAX_BYTES, ImportRefused, importReport } from '../../domain/commissions/import';
+import { closest } from '../../api/middleware/validate';
 import { UsageError } from './errors';
 import { StackInfo } from './stack-config';
 import { TemporalDeps } from '../../temporal/start';
@@ -166,17 +167,6 @@ export async function accountUpdate(db: Db, { values }: AdminInput) {
   return out;
 }
 
-/** Edits (insertions, deletions, substitutions) that turn `a` into `b`. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
 /** A comma-separated scope list, or `all`; an unknown scope is named, with the nearest valid one when one is close. */
 function scopesOf(list: string): readonly string[] {
   if (list === 'all') return SCOPES;
@@ -186,8 +176,8 @@ function scopesOf(list: string): readonly string[] {
     .filter(Boolean);
   const unknown = scopes.find((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown !== undefined) {
-    const [nearest] = [...SCOPES].sort((a, b) => distance(unknown, a) - distance(unknown, b));
-    const hint = nearest && distance(unknown, nearest) <= 3 ? `; did you mean ${nearest}?` : '';
+    const nearest = closest(unknown, SCOPES);
+    const hint = nearest ? `; did you mean ${nearest}?` : '';
     throw new UsageError(`unknown scope ${unknown}${hint} (valid: ${SCOPES.join(', ')}, or all)`);
   }
   return scopes;
