@@ -24,7 +24,8 @@ let app: TestApp;
 let worker: { stop(): Promise<void> };
 
 before(async () => {
-  app = await startTestApp({ taskQueue });
+  // Its tests poll publications with one key for many seconds; the rate limit has tests of its own (limits.test.ts).
+  app = await startTestApp({ taskQueue, rateLimit: { limit: 100_000, windowMs: 60_000 } });
   worker = await startTestWorker(app, taskQueue);
 });
 after(async () => {
