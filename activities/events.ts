@@ -35,6 +35,7 @@ export async function relayPendingEvents(ctx: ActivityContext): Promise<{ relaye
   return { relayed, dispatched, resumed };
 }
 
-export async function markEventDispatched(ctx: ActivityContext, eventId: string): Promise<void> {
+export async function markEventDispatched(ctx: ActivityContext, eventId: string): Promise<{ dispatched: string }> {
   await markDispatched(ctx.db, eventId);
+  return { dispatched: eventId };
 }

@@ -48,19 +48,24 @@ export async function journeyTargets(deps: ActivityDeps, input: { event_id: stri
   return targets({ db: deps.db, client: deps.temporal }, input.event_id);
 }
 
-/** Counts a step of an execution on its journey: a block entered, completed or failed; the execution started or finished. */
+/**
+ * Counts steps of an execution on its journey: blocks entered and completed,
+ * a block failed; the execution started or finished. What it counted, for
+ * the history.
+ */
 export async function journeyProgress(
   deps: ActivityDeps,
-  p: ExecutionRef & { started?: boolean; entered?: string; completed?: string; failed?: string; finished?: 'completed' | 'failed' },
-): Promise<void> {
+  p: ExecutionRef & { started?: boolean; entered: string[]; completed: string[]; failed?: string; finished?: 'completed' | 'failed' },
+): Promise<{ entered: number; completed: number }> {
   const { started, entered, completed, failed, finished } = p;
   await recordProgress(deps.db, tenantOf(p), p.journey_id, {
     ...(started ? { started: new Date() } : {}),
-    ...(entered ? { entered } : {}),
-    ...(completed ? { completed } : {}),
+    entered,
+    completed,
     ...(failed ? { failed } : {}),
     ...(finished ? { finished } : {}),
   });
+  return { entered: entered.length, completed: completed.length };
 }
 
 /** Whether a condition block's test holds. */
@@ -72,16 +77,18 @@ export async function journeyCondition(
 }
 
 /** An assign block. */
-export async function journeyAssign(deps: ActivityDeps, input: ExecutionRef & { config: Record<string, unknown> }): Promise<void> {
+export async function journeyAssign(deps: ActivityDeps, input: ExecutionRef & { config: Record<string, unknown> }): Promise<{ assigned: true }> {
   await assignBlock(domainDeps(deps), tenantOf(input), input, input.config);
+  return { assigned: true };
 }
 
 /** A tag block. */
 export async function journeyTag(
   deps: ActivityDeps,
   input: ExecutionRef & { config: { add?: string[]; remove?: string[]; stage?: ContactStage } },
-): Promise<void> {
+): Promise<{ tagged: true }> {
   await tagBlock(domainDeps(deps), tenantOf(input), input, input.config);
+  return { tagged: true };
 }
 
 /** An http block: one call, its status and JSON body, or why there was none. */
@@ -102,8 +109,9 @@ export async function journeyPublish(
 }
 
 /** An end block that closes the conversation. */
-export async function journeyClose(deps: ActivityDeps, input: ExecutionRef): Promise<void> {
+export async function journeyClose(deps: ActivityDeps, input: ExecutionRef): Promise<{ closed: true }> {
   await closeBlock(domainDeps(deps), tenantOf(input), input);
+  return { closed: true };
 }
 
 /** A message block: a reply in the conversation, delivered by its own workflow; the message id. */

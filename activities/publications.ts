@@ -101,8 +101,20 @@ export async function reserveDeliverySlot(ctx: ActivityContext, r: GroupRef & { 
   return reserveGroupSlot(ctx, tenantOf(r), r.group_id, r.not_before);
 }
 
-export async function markDeliveryWaiting(ctx: ActivityContext, r: GroupRef): Promise<void> {
-  await updateDelivery(ctx.db, tenantOf(r), r.publication_id, r.group_id, { status: 'waiting' });
+/**
+ * The first slot of each of the groups `group_ids` (paced when the
+ * publication began), reserved in order; null for a group not paced any
+ * more. A delivery whose slot is later than now is marked `waiting`.
+ */
+export async function reserveDeliverySlots(ctx: ActivityContext, r: Ref & { group_ids: string[] }): Promise<(string | null)[]> {
+  const tenant = tenantOf(r);
+  const slots: (string | null)[] = [];
+  for (const groupId of r.group_ids) {
+    const slot = await reserveGroupSlot(ctx, tenant, groupId);
+    if (slot !== null && Date.parse(slot) > Date.now()) await updateDelivery(ctx.db, tenant, r.publication_id, groupId, { status: 'waiting' });
+    slots.push(slot);
+  }
+  return slots;
 }
 
 /**
@@ -171,13 +183,15 @@ export const deliverToGroups = withSafeFailures('a chunk of sends', async (ctx: 
 });
 
 /** A group the publication could not reach: a permanent error, or its attempts spent (how many, in all). */
-export async function failDelivery(ctx: ActivityContext, r: GroupRef & { error: string; attempts: number }): Promise<void> {
+export async function failDelivery(ctx: ActivityContext, r: GroupRef & { error: string; attempts: number }): Promise<{ failed: string }> {
   await fail(sendingDeps(ctx), tenantOf(r), r.publication_id, r.group_id, r.error, r.attempts);
+  return { failed: r.group_id };
 }
 
 /** Records a batch of deferred sends at once (the workflow's, in order), and counts them for analytics on the first recording of the batch. */
-export async function recordSentDeliveries(ctx: ActivityContext, r: SentBatch): Promise<void> {
+export async function recordSentDeliveries(ctx: ActivityContext, r: SentBatch): Promise<{ recorded: number }> {
   await recordSentBatch(sendingDeps(ctx), tenantOf(r), r.publication_id, r.batch, r.deliveries);
+  return { recorded: r.deliveries.length };
 }
 
 /**

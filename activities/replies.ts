@@ -54,7 +54,10 @@ export async function deliverReply(
 /** A reply the channel refused, or whose retries ran out: `failed`, with `message.failed`. */
 export const failReply = withSafeFailures(
   'recording a failed reply',
-  async (deps: ActivityDeps, r: ReplyRef & { error: string }): Promise<void> => fail(domainDeps(deps), tenantOf(r), r.message_id, r.error),
+  async (deps: ActivityDeps, r: ReplyRef & { error: string }): Promise<{ failed: string }> => {
+    await fail(domainDeps(deps), tenantOf(r), r.message_id, r.error);
+    return { failed: r.message_id };
+  },
 );
 
 /** Starts the workflow of replies left queued (the API or a journey died between recording and starting). */

@@ -1,6 +1,6 @@
 /**
- * The names offerops gives things in Temporal: the task queue, the
- * housekeeping Schedules, the workflow ids and the custom search attributes.
+ * The names offerops gives things in Temporal: the task queue, the workflow
+ * ids and the custom search attributes.
  * Pure values (type-only imports), so workflows, activities and the domain
  * all import it.
  */
@@ -9,11 +9,16 @@ import type { defineSearchAttributeKey } from '@temporalio/common';
 /** The task queue of the offerops worker (OFFEROPS_TASK_QUEUE overrides it). */
 export const TASK_QUEUE = 'offerops';
 
-/** Temporal Schedules the worker keeps in place: id, workflow type, period. */
-export const HOUSEKEEPING_SCHEDULES = [
-  { id: 'offerops-retention-sweep', workflowType: 'retentionSweep', every: '5 minutes' },
-  { id: 'offerops-outbox-sweep', workflowType: 'outboxSweep', every: '1 minute' },
-] as const;
+/**
+ * `outboxSweep` and `retentionSweep`: one long-lived execution each per task
+ * queue (it continues as new now and then), started by the worker when
+ * missing; `offerops-outbox-sweep` on the default queue.
+ */
+export const sweepWorkflowId = (sweep: 'outbox' | 'retention', taskQueue: string): string =>
+  `offerops-${sweep}-sweep${taskQueue === TASK_QUEUE ? '' : `-${taskQueue}`}`;
+
+/** The Temporal Schedules that ran the sweeps in earlier releases: the worker deletes them where they remain. */
+export const RETIRED_SCHEDULES = ['offerops-outbox-sweep', 'offerops-retention-sweep'] as const;
 
 // --- workflow ids ---------------------------------------------------------------
 
@@ -53,8 +58,10 @@ export const OfferopsEnvironment = keyword('OfferopsEnvironment');
 export const OfferopsResourceId = keyword('OfferopsResourceId');
 /** What the workflow is about, e.g. `publication` or `webhook_delivery`. */
 export const OfferopsKind = keyword('OfferopsKind');
-/** Where the workflow's subject stands, e.g. a webhook delivery's `pending`, `retrying`, `succeeded` or `failed`. */
+/** Where the workflow's subject stands, e.g. a publication's `sending`, `sent`, `partial` or `failed`. */
 export const OfferopsState = keyword('OfferopsState');
+/** What the workflow is about, for a list column: the offer's title, the journey's or monitor's name, the event kind. */
+export const OfferopsSubject = keyword('OfferopsSubject');
 /** The domain event kind a workflow is about (webhook deliveries), e.g. `offer.created`. */
 export const OfferopsEventKind = keyword('OfferopsEventKind');
 
@@ -72,6 +79,7 @@ export const OFFEROPS_SEARCH_ATTRIBUTES = [
   OfferopsEventKind,
   OfferopsStep,
   OfferopsConversationId,
+  OfferopsSubject,
 ] as const;
 
 /** The `OfferopsKind` of each kind of workflow. */
@@ -85,12 +93,23 @@ export type WorkflowKind =
   | 'schedule_run'
   | 'journey_execution'
   | 'monitor'
-  | 'monitor_run';
+  | 'monitor_run'
+  | 'maintenance';
 
-/** The typed search attributes of an offerops workflow: whose it is and what it is about. */
-export const offeropsSearchAttributes = (account: string, environment: string, resourceId: string, kind: WorkflowKind) => [
+/** A subject as the list column shows it: one line, at most 80 characters. */
+export function subjectLine(subject: string): string {
+  const line = subject.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/**
+ * The typed search attributes of an offerops workflow: whose it is, what it
+ * is about, and (`subject`) what an operator reads of it in the list.
+ */
+export const offeropsSearchAttributes = (account: string, environment: string, resourceId: string, kind: WorkflowKind, subject?: string) => [
   { key: OfferopsAccountId, value: account },
   { key: OfferopsEnvironment, value: environment },
   { key: OfferopsResourceId, value: resourceId },
   { key: OfferopsKind, value: kind },
+  ...(subject ? [{ key: OfferopsSubject, value: subjectLine(subject) }] : []),
 ];

@@ -10,13 +10,26 @@ import {
   cleanupWorkflowId,
   dispatchWorkflowId,
   monitorRunWorkflowId,
+  OfferopsKind,
   offeropsSearchAttributes,
+  OfferopsState,
+  OfferopsSubject,
   publicationWorkflowId,
   replyWorkflowId,
   runWorkflowId,
+  sweepWorkflowId,
   TASK_QUEUE,
 } from './names';
-import { DeliveryInput, deliveryStartOptions, Environment, OfferopsWorkflows, PublicationGroup, WebhookCleanupInput } from './workflows';
+import {
+  DeliveryInput,
+  deliveryStartOptions,
+  Environment,
+  OfferopsWorkflows,
+  OUTBOX_SWEEP,
+  PublicationGroup,
+  RETENTION_SWEEP,
+  WebhookCleanupInput,
+} from './workflows';
 
 /** A Temporal client and the task queue offerops workflows go to (TASK_QUEUE unless told: tests use their own). */
 export interface TemporalDeps {
@@ -47,10 +60,14 @@ function quoted(title: string): string {
 
 const groupCount = (n: number): string => `${n} ${n === 1 ? 'group' : 'groups'}`;
 
+/** The state a publication or reply workflow starts in, until it ends `sent`, `partial` or `failed`. */
+const SENDING = { key: OfferopsState, value: 'sending' };
+
 /**
  * Starts (or finds already started) the workflow `publication-<id>` of a
  * publication; Temporal UI shows it as "Publication pub_… of '<offer title>'
- * to 3 groups" (a free text: "of a text"). With `groups` (only for a
+ * to 3 groups" (a free text: "of a text"), its subject column as the title
+ * and the group count, its state `sending`. With `groups` (only for a
  * publication just queued, whose request moves it to `sending`), the workflow
  * needs no beginPublication.
  */
@@ -65,7 +82,10 @@ export function startPublication(
       workflowId: publicationWorkflowId(p._id),
       taskQueue: t.taskQueue ?? TASK_QUEUE,
       args: [{ publication_id: p._id, account: p.account_id, environment: p.env, ...(groups ? { groups } : {}) }],
-      typedSearchAttributes: offeropsSearchAttributes(p.account_id, p.env, p._id, 'publication'),
+      typedSearchAttributes: [
+        ...offeropsSearchAttributes(p.account_id, p.env, p._id, 'publication', `${offerTitle ?? 'a text'} · ${groupCount(p.group_ids.length)}`),
+        SENDING,
+      ],
       staticSummary: `Publication ${p._id} of ${offerTitle === null ? 'a text' : quoted(offerTitle)} to ${groupCount(p.group_ids.length)}`,
     }),
   );
@@ -81,7 +101,7 @@ export function startReply(t: TemporalDeps, m: { _id: string; account_id: string
       workflowId: replyWorkflowId(m._id),
       taskQueue: t.taskQueue ?? TASK_QUEUE,
       args: [{ message_id: m._id, account: m.account_id, environment: m.env }],
-      typedSearchAttributes: offeropsSearchAttributes(m.account_id, m.env, m._id, 'reply'),
+      typedSearchAttributes: [...offeropsSearchAttributes(m.account_id, m.env, m._id, 'reply', `reply in ${m.conversation_id}`), SENDING],
       staticSummary: `Reply ${m._id} in conversation ${m.conversation_id}`,
     }),
   );
@@ -94,7 +114,7 @@ export function startDispatch(t: TemporalDeps, event: { id: string; kind: string
       workflowId: dispatchWorkflowId(event.id),
       taskQueue: t.taskQueue ?? TASK_QUEUE,
       args: [{ event_id: event.id }],
-      typedSearchAttributes: offeropsSearchAttributes(event.account, event.environment, event.id, 'event_dispatch'),
+      typedSearchAttributes: offeropsSearchAttributes(event.account, event.environment, event.id, 'event_dispatch', event.kind),
       staticSummary: `Dispatch ${event.kind} ${event.id} to its webhooks and journeys`,
     }),
   );
@@ -107,7 +127,7 @@ export function startWebhookCleanup(t: TemporalDeps, input: WebhookCleanupInput)
       workflowId: cleanupWorkflowId(input.webhook_id),
       taskQueue: t.taskQueue ?? TASK_QUEUE,
       args: [input],
-      typedSearchAttributes: offeropsSearchAttributes(input.account, input.environment, input.webhook_id, 'webhook_cleanup'),
+      typedSearchAttributes: offeropsSearchAttributes(input.account, input.environment, input.webhook_id, 'webhook_cleanup', 'deleted webhook'),
       staticSummary: `Remove the delivery executions of deleted webhook ${input.webhook_id}`,
     }),
   );
@@ -142,7 +162,10 @@ export function monitorRunAction(
     workflowId: monitorRunWorkflowId(m._id),
     taskQueue: t.taskQueue ?? TASK_QUEUE,
     args: [{ monitor_id: m._id, account: m.account_id, environment: m.env }],
-    typedSearchAttributes: offeropsSearchAttributes(m.account_id, m.env, m._id, 'monitor_run'),
+    typedSearchAttributes: [
+      ...offeropsSearchAttributes(m.account_id, m.env, m._id, 'monitor_run', m.name),
+      { key: OfferopsState, value: 'running' },
+    ],
     staticSummary: `Run of monitor ${m._id} ${quoted(m.name)}: read its sources`,
   };
 }
@@ -156,5 +179,36 @@ export async function startRedelivery(t: TemporalDeps, input: DeliveryInput): Pr
   await t.client.workflow.start<OfferopsWorkflows['webhookDelivery']>('webhookDelivery', {
     ...deliveryStartOptions(input, new Date()),
     taskQueue: t.taskQueue ?? TASK_QUEUE,
+  });
+}
+
+/** The search attributes of a housekeeping workflow: no account, kind `maintenance`. */
+const maintenance = (subject: string) => [
+  { key: OfferopsKind, value: 'maintenance' },
+  { key: OfferopsSubject, value: subject },
+];
+
+/**
+ * Starts the housekeeping workflows of the task queue that are not running:
+ * one execution each under its fixed id, so every worker of the queue calls
+ * this at its start and a running one is left as it is.
+ */
+export async function startMaintenance(t: TemporalDeps): Promise<void> {
+  const taskQueue = t.taskQueue ?? TASK_QUEUE;
+  await t.client.workflow.start<OfferopsWorkflows['outboxSweep']>('outboxSweep', {
+    workflowId: sweepWorkflowId('outbox', taskQueue),
+    taskQueue,
+    args: [OUTBOX_SWEEP],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: maintenance('outbox sweep'),
+    staticSummary: 'Outbox sweep: every minute, finishes what a crashed process left',
+  });
+  await t.client.workflow.start<OfferopsWorkflows['retentionSweep']>('retentionSweep', {
+    workflowId: sweepWorkflowId('retention', taskQueue),
+    taskQueue,
+    args: [RETENTION_SWEEP],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: maintenance('retention sweep'),
+    staticSummary: 'Retention sweep: every 5 minutes, removes expired records',
   });
 }

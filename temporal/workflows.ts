@@ -47,6 +47,9 @@ export interface PublicationInput {
   groups?: PublicationGroup[];
 }
 
+/** The failure type of a publication workflow that reached no group: Temporal UI shows it Failed, with the reason. */
+export const PUBLICATION_FAILED = 'PublicationFailed';
+
 // --- reply ------------------------------------------------------------------------
 
 /** Ids only: the address a reply goes to is unsealed by the send activity, never carried here. */
@@ -55,6 +58,9 @@ export interface ReplyInput {
   account: string;
   environment: Environment;
 }
+
+/** The failure type of a reply workflow whose message the channel did not take. */
+export const REPLY_FAILED = 'ReplyFailed';
 
 // --- webhook deliveries -----------------------------------------------------------
 
@@ -113,7 +119,7 @@ export function deliveryStartOptions(input: DeliveryInput, now: Date) {
     workflowId: deliveryWorkflowId(input.webhook_id, input.event_id),
     args: [input] as [DeliveryInput],
     typedSearchAttributes: [
-      ...offeropsSearchAttributes(input.account, input.environment, input.webhook_id, 'webhook_delivery'),
+      ...offeropsSearchAttributes(input.account, input.environment, input.webhook_id, 'webhook_delivery', `${input.event_kind} → ${input.host}`),
       { key: OfferopsState, value: memo.state },
       { key: OfferopsEventKind, value: input.event_kind },
     ],
@@ -163,6 +169,9 @@ export const emptyResult = (source: { name: string; type: SourceResult['type'] }
   published: 0,
   error,
 });
+
+/** Where a monitor run stands (`OfferopsState`): `running`; `skipped` (paused or deleted), `succeeded`, `partial` (some sources failed) or `failed` (all did). */
+export type MonitorRunState = 'running' | 'skipped' | 'succeeded' | 'partial' | 'failed';
 
 export interface MonitorRunOutcome {
   event_id: string | null;
@@ -237,7 +246,7 @@ export function executionStartOptions(input: JourneyExecutionInput, journeyName:
     workflowIdReusePolicy: REJECT_DUPLICATE,
     args: [input] as [JourneyExecutionInput],
     typedSearchAttributes: [
-      ...offeropsSearchAttributes(input.account, input.environment, input.journey_id, 'journey_execution'),
+      ...offeropsSearchAttributes(input.account, input.environment, input.journey_id, 'journey_execution', `${name} · ${input.event.kind}`),
       { key: OfferopsState, value: 'running' satisfies ExecutionState },
       { key: OfferopsEventKind, value: input.event.kind },
       { key: OfferopsStep, value: entry?.id ?? '' },
@@ -248,18 +257,33 @@ export function executionStartOptions(input: JourneyExecutionInput, journeyName:
   };
 }
 
+// --- maintenance ------------------------------------------------------------------
+
+/** The input of a housekeeping workflow: the pause between two sweeps, and how many sweeps a run makes before it continues as new. */
+export interface SweepInput {
+  every_ms: number;
+  sweeps: number;
+}
+
+/** The outbox sweep: every minute, a run per 6 hours (the crash guarantees: docs/architecture/decisions/0004-outbox-and-sweep.md). */
+export const OUTBOX_SWEEP: SweepInput = { every_ms: 60_000, sweeps: 360 };
+/** The retention sweep: every 5 minutes, a run per day. */
+export const RETENTION_SWEEP: SweepInput = { every_ms: 300_000, sweeps: 288 };
+
 // --- every workflow type ----------------------------------------------------------
 
 /** The signature of each workflow type the worker runs, by its name. */
 export interface OfferopsWorkflows {
-  publication: (input: PublicationInput) => Promise<{ status: string }>;
-  reply: (input: ReplyInput) => Promise<{ status: 'sent' | 'failed' }>;
+  /** `sent` or `partial`; a publication that reached no group fails (PUBLICATION_FAILED). */
+  publication: (input: PublicationInput) => Promise<{ status: 'sent' | 'partial' }>;
+  /** A reply the channel did not take fails (REPLY_FAILED). */
+  reply: (input: ReplyInput) => Promise<{ status: 'sent' }>;
   dispatchEvent: (input: { event_id: string }) => Promise<void>;
-  outboxSweep: () => Promise<{ relayed: number; dispatched: number }>;
+  outboxSweep: (input: SweepInput) => Promise<never>;
   webhookDelivery: (input: DeliveryInput) => Promise<{ state: DeliveryState; attempts: number }>;
   webhookCleanup: (input: WebhookCleanupInput) => Promise<{ passes: number }>;
   scheduleRun: (input: ScheduleRunInput) => Promise<ScheduleRunResult>;
   monitorRun: (input: MonitorRunInput) => Promise<MonitorRunOutcome>;
   journeyExecution: (input: JourneyExecutionInput) => Promise<ExecutionResult>;
-  retentionSweep: () => Promise<{ removed: Record<string, number> }>;
+  retentionSweep: (input: SweepInput) => Promise<never>;
 }

@@ -1,8 +1,8 @@
 /**
  * The worker process: runs every workflow and activity of offerops on the
- * `offerops` task queue, and keeps the retention Schedule in place.
+ * `offerops` task queue, and keeps the housekeeping workflows running.
  */
-import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index';
 import { configFromEnv, connectOrForget, lazyMongo, untilAvailable, WORKER_DB_TIMEOUTS, WORKFLOW_BUNDLE } from '../domain/config';
@@ -14,22 +14,22 @@ import { temporalLogger, workerTracing } from './tracing';
 import { AfterAnswer } from '../domain/after-answer';
 import { ensureIndexes } from '../domain/db';
 import { startMonthBuckets } from '../domain/analytics/buckets';
-import { HOUSEKEEPING_SCHEDULES } from '../temporal/names';
+import { RETIRED_SCHEDULES } from '../temporal/names';
+import { startMaintenance } from '../temporal/start';
 
-/** Creates the housekeeping Schedules that do not exist yet. */
-async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
-  for (const s of HOUSEKEEPING_SCHEDULES) {
+/** How often the worker checks that the sweep workflows run. */
+const MAINTENANCE_CHECK_MS = 10 * 60_000;
+
+/** Puts the housekeeping in place: its workflows running, and the Schedules that once ran it gone. */
+async function ensureMaintenance(client: Client, taskQueue: string): Promise<void> {
+  for (const id of RETIRED_SCHEDULES) {
     try {
-      await client.schedule.create({
-        scheduleId: s.id,
-        spec: { intervals: [{ every: s.every }] },
-        action: { type: 'startWorkflow', workflowType: s.workflowType, taskQueue, args: [] },
-        policies: { overlap: ScheduleOverlapPolicy.SKIP },
-      });
+      await client.schedule.getHandle(id).delete();
     } catch (err) {
-      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      if (!(err instanceof ScheduleNotFoundError)) throw err;
     }
   }
+  await startMaintenance({ client, taskQueue });
 }
 
 async function main(): Promise<void> {
@@ -67,7 +67,9 @@ async function main(): Promise<void> {
   const clientConnection = await untilAvailable('Temporal', () => Connection.connect({ address: config.temporalAddress }), wait);
   const interceptors = temporalClientInterceptors(tracing);
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace, ...(interceptors ? { interceptors } : {}) });
-  await untilAvailable('Temporal', () => ensureSchedules(client, config.taskQueue), wait);
+  // The sweeps run for days: started untraced, they are not one endless trace.
+  const maintenance = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
+  await untilAvailable('Temporal', () => ensureMaintenance(maintenance, config.taskQueue), wait);
   // The HTTP client compiles on its first use (tens of ms, more on a busy machine): now, not between the first paced
   // send's slot check and its request.
   await fetch('data:,');
@@ -93,8 +95,20 @@ async function main(): Promise<void> {
     }),
   });
   logger.info({ taskQueue: config.taskQueue, namespace: config.temporalNamespace }, 'worker running');
-  // Worker.run installs SIGINT/SIGTERM handlers and drains before it resolves.
-  await worker.run();
+  // A sweep workflow ended by hand (terminated, reset) is started again within this interval.
+  const keeper = setInterval(
+    () =>
+      void startMaintenance({ client: maintenance, taskQueue: config.taskQueue }).catch((err: unknown) =>
+        logger.warn({ err }, 'starting the sweeps failed'),
+      ),
+    MAINTENANCE_CHECK_MS,
+  );
+  try {
+    // Worker.run installs SIGINT/SIGTERM handlers and drains before it resolves.
+    await worker.run();
+  } finally {
+    clearInterval(keeper);
+  }
   await afterAnswer.close();
   await Promise.allSettled([clientConnection.close(), connection.close(), mongo.client.close(), tracing?.shutdown()]);
 }

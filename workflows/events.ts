@@ -3,7 +3,7 @@ import { getExternalWorkflowHandle, ParentClosePolicy, proxyActivities, startChi
 import type { Activities } from '../activities/index';
 import { deliveryStartOptions, executionStartOptions, JOURNEY_REPLY_SIGNAL } from '../temporal/workflows';
 
-const { journeyTargets, markEventDispatched, relayPendingEvents, webhookTargets } = proxyActivities<Activities>({
+const { journeyTargets, markEventDispatched, webhookTargets } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
@@ -58,13 +58,4 @@ async function startJourneys(eventId: string): Promise<void> {
       // It ended between the listing and the signal: nothing waits any more.
     }
   }
-}
-
-/**
- * Finishes what a crashed API process left: relays outboxes still held in
- * documents and starts the dispatch of events never dispatched. A Temporal
- * Schedule runs it every minute.
- */
-export async function outboxSweep(): Promise<{ relayed: number; dispatched: number }> {
-  return relayPendingEvents();
 }

@@ -1,10 +1,10 @@
 /** Every workflow type the offerops worker runs. Deterministic code only. */
 import type { OfferopsWorkflows } from '../temporal/workflows';
-import { dispatchEvent, outboxSweep } from './events';
+import { dispatchEvent } from './events';
 import { journeyExecution } from './journey';
+import { outboxSweep, retentionSweep } from './maintenance';
 import { monitorRun } from './monitors';
 import { publication } from './publication';
-import { retentionSweep } from './retention';
 import { reply } from './replies';
 import { scheduleRun } from './schedules';
 import { webhookCleanup, webhookDelivery } from './webhooks';

@@ -37,7 +37,9 @@ const minutes = (n: number) => `${n} min`;
  * per side effect, waits on durable timers, a reply as a signal raced against
  * a timer. Keeps `OfferopsStep` (the block it is at) and `OfferopsState`
  * (running → completed | failed) up to date, and the journey's per-block
- * counters through `journeyProgress`.
+ * counters through `journeyProgress`: the steps since the last count go in
+ * one, before each wait and at the end, so the bookkeeping never outnumbers
+ * the blocks in the execution's history.
  */
 export async function journeyExecution(input: JourneyExecutionInput): Promise<ExecutionResult> {
   let replies = 0;
@@ -56,7 +58,19 @@ export async function journeyExecution(input: JourneyExecutionInput): Promise<Ex
 
   const first = input.blocks.find((b) => b.type === 'trigger');
   if (!first) throw new Error('the journey has no trigger block'); // the graph rules make this impossible
-  await acts.journeyProgress.executeWithOptions({ summary: `start at ${first.id}` }, [{ ...ref, started: true, entered: first.id }]);
+
+  // The steps not counted yet: the blocks entered and completed since the last journeyProgress.
+  let started = true;
+  let entered: string[] = [first.id];
+  let completed: string[] = [];
+  const count = async (at: string, end?: { failed?: string; finished: 'completed' | 'failed' }) => {
+    await acts.journeyProgress.executeWithOptions({ summary: end ? `count: ${end.finished} at ${at}` : `count the blocks up to ${at}` }, [
+      { ...ref, ...(started ? { started } : {}), entered, completed, ...end },
+    ]);
+    started = false;
+    entered = [];
+    completed = [];
+  };
 
   /** Runs `block`; the id of the block to go to, or null where the path ends. */
   async function run(block: ExecutionBlock): Promise<string | null> {
@@ -68,6 +82,7 @@ export async function journeyExecution(input: JourneyExecutionInput): Promise<Ex
         await acts.journeySend.executeWithOptions(on('send a message'), [{ ...ref, block_id: block.id, config: c }]);
         break;
       case 'wait':
+        await count(block.id);
         if (typeof c.minutes === 'number') await sleep(c.minutes * 60_000, on(`wait ${minutes(c.minutes)}`));
         else {
           const until = String(c.until);
@@ -76,6 +91,7 @@ export async function journeyExecution(input: JourneyExecutionInput): Promise<Ex
         }
         break;
       case 'wait_reply': {
+        await count(block.id);
         const seen = replies;
         const timeout = Number(c.timeout_minutes) * 60_000;
         const replied = await condition(() => replies > seen, timeout);
@@ -122,8 +138,8 @@ export async function journeyExecution(input: JourneyExecutionInput): Promise<Ex
       };
       upsertMemo({ execution: memo });
     }
-    const counted = state === 'failed' ? { failed: block.id } : { completed: block.id };
-    await acts.journeyProgress.executeWithOptions({ summary: `${state} at ${block.id}` }, [{ ...ref, ...counted, finished: state }]);
+    if (state === 'completed') completed.push(block.id);
+    await count(block.id, { ...(state === 'failed' ? { failed: block.id } : {}), finished: state });
     return { state, last_block: block.id, error };
   };
 
@@ -140,9 +156,8 @@ export async function journeyExecution(input: JourneyExecutionInput): Promise<Ex
     if (!following) return finish(block, 'completed', null);
     if (steps >= MAX_STEPS) return finish(block, 'failed', `stopped after ${MAX_STEPS} blocks`);
     upsertSearchAttributes([{ key: OfferopsStep, value: following.id }]);
-    await acts.journeyProgress.executeWithOptions({ summary: `${block.id} → ${following.id}` }, [
-      { ...ref, completed: block.id, entered: following.id },
-    ]);
+    completed.push(block.id);
+    entered.push(following.id);
     block = following;
   }
 }

@@ -1,6 +1,7 @@
-import { ActivityFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import { emptyResult, MonitorRunInput, MonitorRunOutcome, SourceResult } from '../temporal/workflows';
+import { OfferopsState } from '../temporal/names';
+import { emptyResult, MonitorRunInput, MonitorRunOutcome, MonitorRunState, SourceResult } from '../temporal/workflows';
 
 const { startMonitorRun, finishMonitorRun } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -30,11 +31,17 @@ const why = (err: unknown): string => {
  * `monitor-run-<id>-<time>`: every source is read in its own activity, side
  * by side (a failing source never stops the others), then the run's result
  * becomes the monitor's `last_result` and a `monitor.ran` event.
+ * `OfferopsState` says how it went: `succeeded`, `partial` (some sources
+ * failed), `failed` (all did), or `skipped` (the monitor paused or gone).
  */
 export async function monitorRun(input: MonitorRunInput): Promise<MonitorRunOutcome> {
   const { workflowId, runId } = workflowInfo();
+  const ended = (state: MonitorRunState) => upsertSearchAttributes([{ key: OfferopsState, value: state }]);
   const plan = await startMonitorRun(input);
-  if (!plan) return { event_id: null, seen: 0, matched: 0, created: 0, published: 0, errors: 0 };
+  if (!plan) {
+    ended('skipped');
+    return { event_id: null, seen: 0, matched: 0, created: 0, published: 0, errors: 0 };
+  }
   const startedAt = new Date().toISOString();
   const sources: SourceResult[] = await Promise.all(
     plan.sources.map((source, index) =>
@@ -43,7 +50,7 @@ export async function monitorRun(input: MonitorRunInput): Promise<MonitorRunOutc
         .catch((err: unknown): SourceResult => emptyResult(source, why(err))),
     ),
   );
-  return finishMonitorRun({
+  const outcome = await finishMonitorRun({
     ...input,
     workflow_id: workflowId,
     run_id: runId,
@@ -51,4 +58,7 @@ export async function monitorRun(input: MonitorRunInput): Promise<MonitorRunOutc
     finished_at: new Date().toISOString(),
     sources,
   });
+  const failed = sources.filter((s) => s.error !== null).length;
+  ended(failed === 0 ? 'succeeded' : failed < sources.length ? 'partial' : 'failed');
+  return outcome;
 }

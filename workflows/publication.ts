@@ -1,7 +1,17 @@
-import { condition, isCancellation, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
 import type { ChunkSendResult, GroupSendResult, SentRecord } from '../activities/publications';
-import type { PublicationGroup, PublicationInput } from '../temporal/workflows';
+import { OfferopsState } from '../temporal/names';
+import { PUBLICATION_FAILED, PublicationGroup, PublicationInput } from '../temporal/workflows';
+import { countSends } from './metrics';
 import { reason, SEND_ATTEMPT_OPTIONS, sendWithRetries } from './sending';
 import { retryPauseMs, spoken } from './send-timing';
 
@@ -9,7 +19,7 @@ const STEP_OPTIONS = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 } as const;
-const { reserveDeliverySlot, markDeliveryWaiting, failDelivery } = proxyActivities<Activities>(STEP_OPTIONS);
+const { reserveDeliverySlot, reserveDeliverySlots, failDelivery } = proxyActivities<Activities>(STEP_OPTIONS);
 /**
  * The first and last steps, and the records of sends in batches, are a few
  * database reads and writes: run in the worker as local activities (recorded
@@ -38,6 +48,9 @@ const SEND_CHUNK = 25;
 
 /** A group as summaries name it: "Grupo 1 (grp_…)", or its id alone when the name is unknown. */
 const named = (g: PublicationGroup): string => (g.name === null ? g.group_id : `${g.name.replace(/\s+/g, ' ')} (${g.group_id})`);
+/** Groups as summaries name them: "25 groups: Grupo 1 (grp_…) … Grupo 25 (grp_…)". */
+const groupsLabel = (groups: PublicationGroup[]): string =>
+  `${groups.length} ${groups.length === 1 ? 'group' : 'groups'}: ${named(groups[0]!)}${groups.length > 1 ? ` … ${named(groups[groups.length - 1]!)}` : ''}`;
 /** A group as pacing timers name it: "Grupo 1", or its id. */
 const shortName = (g: PublicationGroup): string => (g.name === null ? g.group_id : g.name.replace(/\s+/g, ' '));
 
@@ -48,33 +61,43 @@ interface DeliverOptions {
   complete?: boolean;
   /** Attempts a chunk made of this group before it goes alone. */
   tried?: number;
-  /** A slot a chunk's send found the group waits for, reserved. */
-  slot?: string;
+  /** The slot reserved for the group (null: none, it is not paced any more); absent: reserve one if the group is paced. */
+  slot?: string | null;
 }
+
+/** Why groups were not sent to, as the workflow's failure says it: "Grupo 1 (grp_…): <the recorded error>". */
+type Failures = string[];
 
 /**
  * Sends to one group, paced and retried (workflows/sending.ts); what the
- * send did, or undefined when it failed (recorded by failDelivery). Every
- * activity and timer carries a summary naming the group, which is what
- * Temporal UI shows on the publication's page.
+ * send did, or undefined when it failed (recorded by failDelivery, and added
+ * to `failures`). Every activity and timer carries a summary naming the
+ * group, which is what Temporal UI shows on the publication's page.
  */
-async function deliver(input: PublicationInput, group: PublicationGroup, opts: DeliverOptions = {}): Promise<GroupSendResult | undefined> {
+async function deliver(
+  input: PublicationInput,
+  group: PublicationGroup,
+  failures: Failures,
+  opts: DeliverOptions = {},
+): Promise<GroupSendResult | undefined> {
   const ref = { ...input, group_id: group.group_id };
   const reserve = (notBefore?: string) =>
     reserveDeliverySlot.executeWithOptions({ summary: `pacing: reserve ${group.group_id}'s slot` }, [
       { ...ref, ...(notBefore ? { not_before: notBefore } : {}) },
     ]);
   const fail = async (error: string, attempts: number) => {
+    failures.push(`${named(group)}: ${error}`);
     await failDelivery.executeWithOptions({ summary: `record the failure of ${group.group_id}` }, [{ ...ref, error, attempts }]);
     return undefined;
   };
   // An unpaced group needs no slot: its send goes at once (and takes one itself should pacing have been set since).
   let slot: string | null = opts.slot ?? null;
-  if (group.paced && !slot) {
+  if (group.paced && opts.slot === undefined) {
     try {
       slot = await reserve();
     } catch (err) {
       if (isCancellation(err)) throw err;
+      countSends('failed');
       return fail(reason(err), opts.tried ?? 0);
     }
   }
@@ -89,7 +112,6 @@ async function deliver(input: PublicationInput, group: PublicationGroup, opts: D
         { ...ref, ...sends, slot: at, attempt },
       ]),
     ...(group.paced ? { reserve } : {}),
-    waiting: () => markDeliveryWaiting.executeWithOptions({ summary: `pacing: ${group.group_id} waits for its slot` }, [ref]),
   });
   return 'error' in result ? fail(result.error, result.attempts) : result.sent;
 }
@@ -105,7 +127,7 @@ async function deliverChunk(
   sent: (record: SentRecord) => void,
   alone: (group: PublicationGroup, opts: DeliverOptions) => Promise<void>,
 ): Promise<void> {
-  const label = `${chunk.length} groups: ${named(chunk[0]!)}${chunk.length > 1 ? ` … ${named(chunk[chunk.length - 1]!)}` : ''}`;
+  const label = groupsLabel(chunk);
   let results: ChunkSendResult[] | undefined;
   let attempt = 1;
   for (; ; attempt++) {
@@ -116,6 +138,7 @@ async function deliverChunk(
     } catch (err) {
       if (isCancellation(err)) throw err;
       if (attempt >= CHUNK_ATTEMPTS) break;
+      countSends('retried', chunk.length);
       const pause = retryPauseMs(attempt)!;
       await sleep(pause, { summary: `retry: wait ${spoken(pause)} before attempt ${attempt + 1} to ${label}` });
     }
@@ -125,23 +148,54 @@ async function deliverChunk(
   const unsent: [PublicationGroup, DeliverOptions][] = [];
   for (const group of chunk) {
     const result = byGroup.get(group.group_id);
-    if (result && 'record' in result) sent(result.record);
-    else if (result && 'slot' in result) unsent.push([group, { tried: attempt - 1, slot: result.slot }]);
+    if (result && 'record' in result) {
+      countSends('sent');
+      sent(result.record);
+    } else if (result && 'slot' in result) unsent.push([group, { tried: attempt - 1, slot: result.slot }]);
     // A group whose channel was not connected spent no attempt: sent alone, it waits for the channel.
     else unsent.push([group, { tried: result && 'disconnected' in result ? attempt - 1 : attempt }]);
   }
   await Promise.all(unsent.map(([group, opts]) => alone(group, opts)));
 }
 
-/** The most sends one recordSentDeliveries writes. */
+/** The most sends one recordSentDeliveries writes, and the most paced groups one reserveDeliverySlots reserves for. */
 const SENT_BATCH = 100;
+
+const batchesOf = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/**
+ * Sends to the paced groups, each on its slot: their first slots reserved in
+ * one activity per SENT_BATCH groups (which marks `waiting` the deliveries
+ * whose slot is later). A batch that could not be reserved is reserved group
+ * by group, each send failing on its own refusal.
+ */
+async function deliverPaced(input: PublicationInput, paced: PublicationGroup[], failures: Failures): Promise<void> {
+  await Promise.all(
+    batchesOf(paced, SENT_BATCH).map(async (batch) => {
+      let slots: (string | null)[] | undefined;
+      try {
+        slots = await reserveDeliverySlots.executeWithOptions({ summary: `pacing: reserve the slots of ${groupsLabel(batch)}` }, [
+          { ...input, group_ids: batch.map((g) => g.group_id) },
+        ]);
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+      }
+      await Promise.all(batch.map((group, i) => deliver(input, group, failures, slots ? { slot: slots[i] ?? null } : {})));
+    }),
+  );
+}
 
 /**
  * Sends to every group: the unpaced ones in chunks, their sends recorded by
  * the workflow in batches; the sends not recorded yet when all are done go
  * to completePublication with the rest.
  */
-async function deliverInBatches(input: PublicationInput, groups: PublicationGroup[]): Promise<{ sent: SentRecord[]; recorded: number }> {
+async function deliverInBatches(
+  input: PublicationInput,
+  groups: PublicationGroup[],
+  failures: Failures,
+): Promise<{ sent: SentRecord[]; recorded: number }> {
   const sent: SentRecord[] = [];
   let recorded = 0;
   const unpaced = groups.filter((g) => !g.paced);
@@ -163,16 +217,17 @@ async function deliverInBatches(input: PublicationInput, groups: PublicationGrou
     sending--;
   };
   const alone = async (group: PublicationGroup, opts: DeliverOptions = {}) => {
-    const result = await deliver(input, group, { ...opts, deferred: true });
+    const result = await deliver(input, group, failures, { ...opts, deferred: true });
     if (result?.record) sent.push(result.record);
     sending--;
   };
-  const chunks =
-    unpaced.length > 1
-      ? Array.from({ length: Math.ceil(unpaced.length / SEND_CHUNK) }, (_, i) => unpaced.slice(i * SEND_CHUNK, (i + 1) * SEND_CHUNK))
-      : [];
+  const chunks = unpaced.length > 1 ? batchesOf(unpaced, SEND_CHUNK) : [];
   await Promise.all([
-    ...groups.filter((g) => g.paced).map((group) => deliver(input, group)),
+    deliverPaced(
+      input,
+      groups.filter((g) => g.paced),
+      failures,
+    ),
     ...(chunks.length ? chunks.map((chunk) => deliverChunk(input, chunk, record, alone)) : unpaced.map((group) => alone(group))),
   ]);
   done = true;
@@ -180,24 +235,38 @@ async function deliverInBatches(input: PublicationInput, groups: PublicationGrou
   return { sent, recorded };
 }
 
+/** What a failed publication's workflow says: the first reasons its groups were not sent to. */
+function failureText(failures: Failures): string {
+  if (!failures.length) return 'no group received the publication (its deliveries say why)';
+  const more = failures.length > 3 ? `; and ${failures.length - 3} more` : '';
+  return `no group received the publication: ${failures.slice(0, 3).join('; ')}${more}`;
+}
+
 /**
  * Sends one publication: every group in parallel (the paced ones each on
- * its slot, the unpaced ones in chunks), then the final state. Started as
- * `publication-<id>`; the connector receives `<publication>:<group>` as
- * idempotency key, so no group receives it twice — not when an attempt is
- * tried again, not after a worker crash.
+ * its slot, the unpaced ones in chunks), then the final state, which
+ * `OfferopsState` mirrors. A publication no group received fails its
+ * workflow (PUBLICATION_FAILED) with the reasons: Temporal UI lists it as
+ * Failed. Started as `publication-<id>`; the connector receives
+ * `<publication>:<group>` as idempotency key, so no group receives it twice
+ * — not when an attempt is tried again, not after a worker crash.
  */
-export async function publication({ groups: given, ...input }: PublicationInput): Promise<{ status: string }> {
+export async function publication({ groups: given, ...input }: PublicationInput): Promise<{ status: 'sent' | 'partial' }> {
   const groups = given ?? (await local.beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [input]));
   const summary = { summary: 'complete: the final state from the deliveries' };
+  const failures: Failures = [];
   const [only] = groups;
+  let status: string;
   if (groups.length === 1 && !only!.paced) {
     // One unpaced send: it completes the publication itself (no local activity after it), or says it could not.
-    const result = await deliver(input, only!, { deferred: true, complete: true });
-    if (result?.status) return { status: result.status };
+    const result = await deliver(input, only!, failures, { deferred: true, complete: true });
     const sent = result?.record ? [result.record] : [];
-    return { status: await local.completePublication.executeWithOptions(summary, [{ ...input, sent, recorded: 0 }]) };
+    status = result?.status ?? (await local.completePublication.executeWithOptions(summary, [{ ...input, sent, recorded: 0 }]));
+  } else {
+    const sends = await deliverInBatches(input, groups, failures);
+    status = await local.completePublication.executeWithOptions(summary, [{ ...input, ...sends }]);
   }
-  const sends = await deliverInBatches(input, groups);
-  return { status: await local.completePublication.executeWithOptions(summary, [{ ...input, ...sends }]) };
+  upsertSearchAttributes([{ key: OfferopsState, value: status }]);
+  if (status === 'failed') throw ApplicationFailure.nonRetryable(failureText(failures), PUBLICATION_FAILED);
+  return { status: status === 'partial' ? 'partial' : 'sent' };
 }

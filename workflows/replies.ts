@@ -1,6 +1,8 @@
-import { isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index';
-import type { ReplyInput } from '../temporal/workflows';
+import { OfferopsState } from '../temporal/names';
+import { REPLY_FAILED, ReplyInput } from '../temporal/workflows';
+import { countSends } from './metrics';
 import { reason, SEND_ATTEMPT_OPTIONS, sendWithRetries } from './sending';
 
 const { reserveReplySlot, failReply } = proxyActivities<Activities>({
@@ -17,13 +19,16 @@ const { deliverReply } = proxyActivities<Activities>(SEND_ATTEMPT_OPTIONS);
  * send — a slot of the channel reserved durably, waited for on a durable
  * timer, checked again right before the send, the next free one waited for
  * when missed — and retried like one; then `sent`, or `failed` with the
- * reason when the channel refuses it or the attempts run out. The connector
- * gets the message id as idempotency key.
+ * reason when the channel refuses it or the attempts run out: the workflow
+ * then fails (REPLY_FAILED) with that reason. `OfferopsState` mirrors it
+ * (`sending`, `sent`, `failed`). The connector gets the message id as
+ * idempotency key.
  */
-export async function reply(input: ReplyInput): Promise<{ status: 'sent' | 'failed' }> {
-  const fail = async (error: string) => {
+export async function reply(input: ReplyInput): Promise<{ status: 'sent' }> {
+  const fail = async (error: string): Promise<never> => {
     await failReply.executeWithOptions({ summary: `record the failure of ${input.message_id}` }, [{ ...input, error }]);
-    return { status: 'failed' as const };
+    upsertSearchAttributes([{ key: OfferopsState, value: 'failed' }]);
+    throw ApplicationFailure.nonRetryable(`the reply was not delivered: ${error}`, REPLY_FAILED);
   };
   const reserve = (notBefore?: string) =>
     reserveReplySlot.executeWithOptions({ summary: "pacing: reserve the channel's slot" }, [
@@ -34,6 +39,7 @@ export async function reply(input: ReplyInput): Promise<{ status: 'sent' | 'fail
     slot = await reserve();
   } catch (err) {
     if (isCancellation(err)) throw err;
+    countSends('failed');
     return fail(reason(err));
   }
   const result = await sendWithRetries({
@@ -48,5 +54,7 @@ export async function reply(input: ReplyInput): Promise<{ status: 'sent' | 'fail
     // A channel not paced when the reply began needs no slot for a retry (a send takes one itself should that change).
     ...(slot === null ? {} : { reserve }),
   });
-  return 'error' in result ? fail(result.error) : { status: 'sent' };
+  if ('error' in result) return fail(result.error);
+  upsertSearchAttributes([{ key: OfferopsState, value: 'sent' }]);
+  return { status: 'sent' };
 }

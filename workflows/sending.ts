@@ -10,6 +10,7 @@
  */
 import { ActivityFailure, ActivityOptions, ApplicationFailure, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
 import type { SlotWait } from '../activities/publications';
+import { countPacingWait, countSends } from './metrics';
 import { msBeforeSlot, reconnectPauseMs, retryPauseMs, spoken, WAKE_EARLY_MS, wakeEarlier } from './send-timing';
 
 /**
@@ -61,8 +62,6 @@ export interface SendPlan<T> {
   attempt(slot: string | null, attempt: number): Promise<T | SlotWait>;
   /** Reserves a retry's slot, the first free one at or after `notBefore`; absent when the target is not paced. */
   reserve?: (notBefore: string) => Promise<string | null>;
-  /** Runs once, before the first wait for a slot. */
-  waiting?: () => Promise<void>;
 }
 
 /**
@@ -70,7 +69,8 @@ export interface SendPlan<T> {
  * little early; the activity waits the rest), runs an attempt, and waits for
  * the slot the attempt returns when its own had passed. A failed attempt, or
  * one that did not complete (a worker lost), counts; the next goes after its
- * pause while attempts remain.
+ * pause while attempts remain. Counts the sends by outcome and the pacing
+ * waits (./metrics.ts).
  */
 export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T>> {
   let attempts = plan.tried;
@@ -79,12 +79,10 @@ export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T
   let retrying = false;
   let reconnecting = false;
   let reconnectWaited = 0;
-  let waited = false;
   for (;;) {
     const ms = slot === null ? 0 : msBeforeSlot(slot, Date.now(), wakeEarly);
     if (ms > 0) {
-      if (!waited && plan.waiting) await plan.waiting();
-      waited = true;
+      if (!retrying && !reconnecting) countPacingWait(ms);
       const summary = reconnecting
         ? `channel not connected: wait for ${plan.slotOf} to try again`
         : retrying
@@ -103,13 +101,14 @@ export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T
       if (reconnect === undefined) attempts++;
       else reconnectWaited += reconnect;
       const pause = reconnect ?? retryPause(err, attempts);
-      if (pause === undefined) return { error: reason(err), attempts };
+      if (pause === undefined) return failed(reason(err), attempts);
       try {
         slot = plan.reserve ? await plan.reserve(new Date(Date.now() + pause).toISOString()) : null;
       } catch (reserveErr) {
         if (isCancellation(reserveErr) || !(reserveErr instanceof ActivityFailure)) throw reserveErr;
-        return { error: reason(reserveErr), attempts };
+        return failed(reason(reserveErr), attempts);
       }
+      if (!reconnecting) countSends('retried');
       const summary = reconnecting
         ? `channel not connected: wait ${spoken(pause)} for ${plan.target}'s channel to come back`
         : `retry: wait ${spoken(pause)} before attempt ${attempts + 1} to ${plan.target}`;
@@ -125,8 +124,14 @@ export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T
       wakeEarly = wakeEarlier(wakeEarly, outcome.late_ms);
       continue;
     }
+    countSends('sent');
     return { sent: outcome, attempts: attempts + 1 };
   }
+}
+
+function failed(error: string, attempts: number): { error: string; attempts: number } {
+  countSends('failed');
+  return { error, attempts };
 }
 
 const isSlotWait = (outcome: unknown): outcome is SlotWait =>

@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index';
 import type { AttemptResult } from '../activities/webhooks';
 import { OfferopsState } from '../temporal/names';
 import { DeliveryAttempt, DeliveryInput, DeliveryMemo, DeliveryState, WebhookCleanupInput } from '../temporal/workflows';
+import { countWebhookAttempt } from './metrics';
 import { spoken } from './send-timing';
 
 /** Standard Webhooks / Svix schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
@@ -72,6 +73,7 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ state: De
       };
     }
     const { outcome, ...attempt } = result;
+    countWebhookAttempt(outcome);
     attempts.push({ attempt: i + 1, ...attempt });
     if (outcome === 'succeeded') {
       record('succeeded', null);

@@ -102,11 +102,15 @@ export async function awaitedByJourneys(db: Db, tenant: Tenant, kind: string): P
   return (await journeys(db, tenant).count(kind === 'message.received' ? { $or: [triggers, EXECUTED] } : triggers)) > 0;
 }
 
-/** What one step of an execution changes in the counters: a block entered, completed or failed; an execution started or finished. */
+/**
+ * What steps of an execution change in the counters: blocks entered and
+ * completed (a block may come twice: loops), a block failed; the execution
+ * started or finished.
+ */
 export interface ExecutionProgress {
   started?: Date;
-  entered?: string;
-  completed?: string;
+  entered?: string[];
+  completed?: string[];
   failed?: string;
   finished?: 'completed' | 'failed';
 }
@@ -114,12 +118,13 @@ export interface ExecutionProgress {
 /** Adds `p` to the journey's counters (a journey deleted meanwhile has none to keep). */
 export async function recordProgress(db: Db, tenant: Tenant, id: string, p: ExecutionProgress): Promise<void> {
   const inc: Record<string, number> = {};
+  const add = (key: string) => (inc[key] = (inc[key] ?? 0) + 1);
   // Block ids match ^[a-z0-9_-]+$ (the contract): safe as path segments.
-  if (p.entered) inc[`block_metrics.${p.entered}.entered`] = 1;
-  if (p.completed) inc[`block_metrics.${p.completed}.completed`] = 1;
-  if (p.failed) inc[`block_metrics.${p.failed}.failed`] = 1;
-  if (p.started) inc.executions = 1;
-  if (p.finished) inc[p.finished] = 1;
+  for (const block of p.entered ?? []) add(`block_metrics.${block}.entered`);
+  for (const block of p.completed ?? []) add(`block_metrics.${block}.completed`);
+  if (p.failed) add(`block_metrics.${p.failed}.failed`);
+  if (p.started) add('executions');
+  if (p.finished) add(p.finished);
   if (!Object.keys(inc).length) return;
   await journeys(db, tenant).updateById(id, { $inc: inc, ...(p.started ? { $set: { last_execution_at: p.started } } : {}) });
 }

@@ -127,7 +127,13 @@ export async function sendDelivery(deps: SendingDeps, tenant: Tenant, a: Deliver
   const sent = await sendToGroup(deps, tenant, a.groupId, content);
   if (sent.outcome === 'wait') {
     // Not sent: the delivery waits again, this attempt not counted.
-    if (delivery) await updateDelivery(deps.db, tenant, a.publicationId, a.groupId, { status: 'waiting', attempts: a.attempt - 1 });
+    await updateDelivery(
+      deps.db,
+      tenant,
+      a.publicationId,
+      a.groupId,
+      delivery ? { status: 'waiting', attempts: a.attempt - 1 } : { status: 'waiting' },
+    );
     return sent;
   }
   const record = { with_image: sent.withImage, sent_at: new Date() };

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowHandle } from '@temporalio/client';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { AfterAnswer } from '../../domain/after-answer';
 import { createChannel } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
-import { publicationWorkflowId } from '../../temporal/names';
+import { OfferopsState, OfferopsSubject, publicationWorkflowId } from '../../temporal/names';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';
 import { ApiClient } from '../helpers/client';
@@ -388,6 +388,28 @@ describe('live channels (a local gateway of our http protocol)', () => {
     );
   });
 
+  test('a publication no group received is a Failed workflow saying why, found by its OfferopsState', async () => {
+    const { api, segment, groups, offer } = await liveTenant({ groups: 2 });
+    for (const { address } of groups) gateway.failTo(address, 400);
+    const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id });
+    const id = res.body.data.publications[0].id;
+    assert.equal((await finished(api, id)).status, 'failed');
+    const workflowId = publicationWorkflowId(id);
+    await assert.rejects(app.temporal.client.workflow.getHandle(workflowId).result(), (err: unknown) => {
+      assert.ok(err instanceof WorkflowFailedError);
+      assert.equal(err.cause?.name, 'ApplicationFailure');
+      assert.match(err.cause.message, /^no group received the publication: Live group \d \(grp_\w+\): the gateway answered 400; Live group/);
+      // The reason names groups, never their addresses.
+      for (const { address } of groups) assert.ok(!err.cause.message.includes(address));
+      return true;
+    });
+    // What an operator's saved query finds: failed publications, by status and by state.
+    const query = `WorkflowId = '${workflowId}' AND ExecutionStatus = 'Failed' AND OfferopsKind = 'publication' AND OfferopsState = 'failed'`;
+    await waitFor('the failed publication in visibility', async () =>
+      (await app.temporal.client.workflow.count(query)).count === 1 ? true : undefined,
+    );
+  });
+
   test('transient errors are retried; a permanent one fails that group only: partial', async () => {
     const { api, segment, groups, offer } = await liveTenant({ groups: 2 });
     gateway.failTo(groups[1]!.address, 400);
@@ -429,8 +451,13 @@ describe('live channels (a local gateway of our http protocol)', () => {
       return p.deliveries[0].error ? p : undefined;
     });
     assert.equal(during.deliveries[0].error, safe);
-    // …and it is what stays when they run out (about a minute of backoff: waited on the workflow, not by polling the API).
-    assert.deepEqual(await app.temporal.client.workflow.getHandle(publicationWorkflowId(id)).result(), { status: 'failed' });
+    // …and it is what stays when they run out (about a minute of backoff: waited on the workflow, not by polling the API),
+    // and what its failed workflow says.
+    await assert.rejects(app.temporal.client.workflow.getHandle(publicationWorkflowId(id)).result(), (err: unknown) => {
+      assert.ok(err instanceof WorkflowFailedError);
+      assert.equal(err.cause?.message, `no group received the publication: Sealed elsewhere (${group._id}): ${safe}`);
+      return true;
+    });
     const done = (await api.get(`/publications/${id}`)).body.data;
     assert.equal(done.status, 'failed');
     assert.deepEqual([done.deliveries[0].status, done.deliveries[0].error], ['failed', safe]);
@@ -553,10 +580,16 @@ describe('Temporal UI', () => {
       summaries((e) => e.timerStartedEventAttributes),
       groups.map((g) => `pacing: wait for ${g.name}'s slot`).sort(),
     );
+    // Both first slots are reserved by one activity.
+    const named = groups.map((g) => `${g.name} (${g._id})`);
     assert.deepEqual(
-      summaries((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'reserveDeliverySlot'),
-      ids.map((id) => `pacing: reserve ${id}'s slot`),
+      summaries((e) => e.activityTaskScheduledEventAttributes?.activityType?.name?.startsWith('reserve')),
+      [`pacing: reserve the slots of 2 groups: ${named[0]} … ${named[1]}`],
     );
+    // The list shows what it is about, and where it stands.
+    const attributes = (await handle.describe()).typedSearchAttributes;
+    assert.equal(attributes.get(OfferopsSubject), 'Cafeteira · 2 groups');
+    assert.equal(attributes.get(OfferopsState), 'sent');
     // deliverToGroup's result is in the history: the gateway's message id and the outcome.
     const results = events
       .filter((e) => e.activityTaskCompletedEventAttributes)

@@ -13,7 +13,8 @@ import { connectChannel, removeChannel } from '../../domain/channels/service';
 import { getChannel, saveChannel } from '../../domain/channels/store';
 import { queueReply } from '../../domain/inbox/replies';
 import { secretKeyFromEnv } from '../../domain/sealing';
-import { replyWorkflowId } from '../../temporal/names';
+import { WorkflowFailedError } from '@temporalio/client';
+import { OfferopsState, replyWorkflowId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
@@ -140,6 +141,14 @@ describe('POST /inbox/conversations/{id}/reply', () => {
     const event = await waitFor('message.failed', async () => (await eventsOf(a.tenant, 'message.failed'))[0]);
     assert.equal(event.data.message.error, 'the gateway answered 400');
     assert.ok(!JSON.stringify(event).includes(refused.split('@')[0]!));
+    // Its workflow failed, saying why; OfferopsState says failed.
+    const handle = app.temporal.client.workflow.getHandle(replyWorkflowId(failed.id));
+    await assert.rejects(handle.result(), (err: unknown) => {
+      assert.ok(err instanceof WorkflowFailedError);
+      assert.equal(err.cause?.message, 'the reply was not delivered: the gateway answered 400');
+      return true;
+    });
+    assert.equal((await handle.describe()).typedSearchAttributes.get(OfferopsState), 'failed');
 
     const flaky = '5511911110004@s.whatsapp.net';
     const b = await conversationWith(flaky);

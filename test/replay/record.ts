@@ -36,7 +36,9 @@ function fakeActivities() {
     async reserveDeliverySlot(r: { not_before?: string }) {
       return r.not_before ?? nextSlot();
     },
-    async markDeliveryWaiting() {},
+    async reserveDeliverySlots(r: { group_ids: string[] }) {
+      return r.group_ids.map(nextSlot);
+    },
     async deliverToGroup(r: { group_id: string; attempt: number }) {
       if (r.group_id === 'grp_bad') throw ApplicationFailure.nonRetryable('refused', 'ChannelPermanent');
       // The paced group's first send wakes too late for its slot and waits for the next (domain/channels/send.ts).
@@ -188,8 +190,8 @@ async function main(): Promise<void> {
   const cases: [string, string, unknown[]][] = [
     ['publication', 'fan-out', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live', groups: fanOutGroups }]],
     ['reply', 'paced', [{ message_id: 'msg_replay', account: 'acc_replay', environment: 'live' }]],
-    ['retentionSweep', 'sweep', []],
-    ['outboxSweep', 'sweep', []],
+    ['retentionSweep', 'sweep', [{ every_ms: 200, sweeps: 2 }]],
+    ['outboxSweep', 'sweep', [{ every_ms: 200, sweeps: 2 }]],
     ['dispatchEvent', 'webhook-and-journeys', [{ event_id: 'evt_replay' }]],
     [
       'webhookDelivery',
@@ -236,14 +238,24 @@ async function main(): Promise<void> {
     await handle.signal('journeyReply', { message_id: 'msg_replay' });
     await handle.result();
   }
+  /** Runs a sweep until its first run continues as new, then ends the chain; the first run's id (its history is recorded). */
+  async function executeSweep(type: string, workflowId: string, args: unknown[]): Promise<string> {
+    const handle = await client.workflow.start(type, { workflowId, taskQueue, args });
+    const first = client.workflow.getHandle(workflowId, handle.firstExecutionRunId);
+    await waitFor('the first run to continue as new', async () => ((await first.describe()).status.name === 'RUNNING' ? undefined : true));
+    await handle.terminate('recorded');
+    return handle.firstExecutionRunId;
+  }
   // `node dist/test/replay/record.js scheduleRun publication` (or RECORD_ONLY=scheduleRun,publication under
   // `npm test --`) records only the types named.
   const only = [...process.argv.slice(2), ...(process.env.RECORD_ONLY?.split(',').filter(Boolean) ?? [])];
   await worker.runUntil(async () => {
     for (const [type, name, args] of cases.filter(([type]) => !only.length || only.includes(type))) {
       let workflowId = `record-${type}-${randomBytes(4).toString('hex')}`;
+      let runId: string | undefined;
       if (type === 'scheduleRun') workflowId = await executeFromSchedule(type, args);
       else if (type === 'journeyExecution') await executeJourney(workflowId, args);
+      else if (type.endsWith('Sweep')) runId = await executeSweep(type, workflowId, args);
       else await client.workflow.execute(type, { workflowId, taskQueue, args });
       // The Temporal CLI writes histories in the standard JSON form the replayer reads.
       const json = execFileSync(temporal, [
@@ -251,6 +263,7 @@ async function main(): Promise<void> {
         'show',
         '--workflow-id',
         workflowId,
+        ...(runId ? ['--run-id', runId] : []),
         '--address',
         env.temporalAddress,
         '--namespace',

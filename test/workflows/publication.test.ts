@@ -7,10 +7,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE } from '../../domain/config';
+import { OfferopsState } from '../../temporal/names';
 import { stackEnv } from '../helpers/stack';
 
 let connection: Connection;
@@ -38,6 +39,7 @@ interface Calls {
   notBefore: string[];
   slots: (string | null)[];
   failed: { group: string; error: string; attempts: number }[];
+  /** The groups whose first slot was reserved later than now (their deliveries marked `waiting`). */
   waiting: string[];
   begun: number;
   /** The sends asked to complete the publication. */
@@ -109,8 +111,12 @@ function fakes(plan: { groups: Group[]; slots?: Record<string, number>; behaviou
       const at = Date.now() + (plan.slots?.[r.group_id] ?? 0);
       return new Date(Math.max(at, r.not_before ? Date.parse(r.not_before) : 0)).toISOString();
     },
-    async markDeliveryWaiting(r: { group_id: string }) {
-      calls.waiting.push(r.group_id);
+    async reserveDeliverySlots(r: { group_ids: string[] }) {
+      return r.group_ids.map((group_id) => {
+        calls.reserved.push(group_id);
+        if (plan.slots?.[group_id]) calls.waiting.push(group_id);
+        return new Date(Date.now() + (plan.slots?.[group_id] ?? 0)).toISOString();
+      });
     },
     async deliverToGroup(r: {
       group_id: string;
@@ -201,14 +207,27 @@ async function run(plan: Parameters<typeof fakes>[0], inInput = false) {
   });
   const workflowId = `publication-pub_test${randomBytes(6).toString('hex')}`;
   const result = await worker.runUntil(
-    client.workflow.execute('publication', {
-      workflowId,
-      taskQueue,
-      args: [{ publication_id: 'pub_test', account: 'acc_test', environment: 'live', ...(inInput ? { groups: plan.groups } : {}) }],
-    }),
+    client.workflow
+      .execute('publication', {
+        workflowId,
+        taskQueue,
+        args: [{ publication_id: 'pub_test', account: 'acc_test', environment: 'live', ...(inInput ? { groups: plan.groups } : {}) }],
+      })
+      .catch((err: unknown) => err),
   );
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  return { result, calls, history };
+  const handle = client.workflow.getHandle(workflowId);
+  const history = await handle.fetchHistory();
+  const state = (await handle.describe()).typedSearchAttributes.get(OfferopsState);
+  return { result, calls, history, state };
+}
+
+/** The run failed its workflow as a publication no group received (Temporal UI: Failed), saying why. */
+function assertFailed(result: unknown, reason: RegExp): void {
+  assert.ok(result instanceof WorkflowFailedError, `a failed workflow, not ${JSON.stringify(result)}`);
+  assert.ok(result.cause instanceof ApplicationFailure);
+  assert.equal(result.cause.type, 'PublicationFailed');
+  assert.equal(result.cause.nonRetryable, true);
+  assert.match(result.cause.message, reason);
 }
 
 type History = Awaited<ReturnType<typeof run>>['history'];
@@ -220,11 +239,18 @@ const timerSeconds = (e: HistoryEvent) => Number(e.timerStartedEventAttributes!.
 const failedActivities = (history: History) => history.events!.filter((e) => e.activityTaskFailedEventAttributes);
 
 test('every group is sent to once; the publication is sent', async () => {
-  const { result, calls, history } = await run({
+  const { result, calls, history, state } = await run({
     groups: ['grp_a', 'grp_b', 'grp_c'].map(bare),
     behaviour: { grp_a: 'ok', grp_b: 'ok', grp_c: 'ok' },
   });
   assert.deepEqual(result, { status: 'sent' });
+  assert.equal(state, 'sent');
+  // The three slots are reserved by one activity, not one each.
+  const types = history.events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+  assert.deepEqual(
+    types.filter((t) => t.startsWith('reserve')),
+    ['reserveDeliverySlots'],
+  );
   assert.deepEqual([...calls.deliver].sort(), ['grp_a', 'grp_b', 'grp_c']);
   assert.deepEqual(calls.attempts, [1, 1, 1]);
   assert.deepEqual(calls.failed, []);
@@ -232,11 +258,12 @@ test('every group is sent to once; the publication is sent', async () => {
 });
 
 test('a transient error is tried again after its pause, in a slot reserved for it; a permanent one fails that group only (partial)', async () => {
-  const { result, calls, history } = await run({
+  const { result, calls, history, state } = await run({
     groups: ['grp_ok', 'grp_bad', 'grp_flaky'].map(bare),
     behaviour: { grp_ok: 'ok', grp_bad: 'permanent', grp_flaky: 'flaky' },
   });
   assert.deepEqual(result, { status: 'partial' });
+  assert.equal(state, 'partial');
   assert.deepEqual(
     calls.deliver.flatMap((g, i) => (g === 'grp_flaky' ? [calls.attempts[i]] : [])),
     [1, 2],
@@ -261,14 +288,19 @@ test('a pause the gateway asked for is honoured; attempts run out after six, the
   assert.deepEqual(timers(throttled.history).map(summary), ['retry: wait 2 s before attempt 2 to Throttled (grp_429)']);
 
   const spent = await run({ groups: [bare('grp_down')], behaviour: { grp_down: 'always-transient' } });
-  assert.deepEqual(spent.result, { status: 'failed' });
+  assertFailed(spent.result, /^no group received the publication: grp_down: the gateway answered 503$/);
   assert.deepEqual(spent.calls.attempts, [1, 2, 3, 4, 5, 6]);
   assert.deepEqual(spent.calls.failed, [{ group: 'grp_down', error: 'the gateway answered 503', attempts: 6 }]);
 });
 
-test('when every group fails the publication fails', async () => {
-  const { result } = await run({ groups: [bare('grp_x')], behaviour: { grp_x: 'permanent' } });
-  assert.deepEqual(result, { status: 'failed' });
+test('when every group fails the publication fails, and so does its workflow, saying why; OfferopsState is failed', async () => {
+  const one = await run({ groups: [bare('grp_x')], behaviour: { grp_x: 'permanent' } });
+  assertFailed(one.result, /^no group received the publication: grp_x: the gateway refused the destination$/);
+  assert.equal(one.state, 'failed');
+  const groups = ['grp_f1', 'grp_f2', 'grp_f3', 'grp_f4', 'grp_f5'].map((group_id) => ({ group_id, name: `Down ${group_id}`, paced: false }));
+  const many = await run({ groups, behaviour: Object.fromEntries(groups.map((g) => [g.group_id, 'permanent' as const])) }, true);
+  assertFailed(many.result, /: Down grp_f\d \(grp_f\d\): the gateway refused the destination;.*; and 2 more$/);
+  assert.equal(many.state, 'failed');
 });
 
 test('a paced group waits on a durable timer before its send', async () => {
@@ -295,7 +327,6 @@ test('a send that found its slot passed waits on a durable timer for the next on
   assert.deepEqual(calls.attempts, [1, 1], 'the wait is no attempt');
   assert.deepEqual(calls.failed, []);
   assert.deepEqual(failedActivities(history), [], 'nothing failed: Temporal UI shows no red row');
-  assert.deepEqual(calls.waiting, ['grp_late']);
   // Each send carries its slot: the reserved one, then the one the late send reserved.
   assert.equal(calls.slots.length, 2);
   assert.ok(calls.slots.every((slot) => typeof slot === 'string'));
@@ -318,7 +349,7 @@ test('an unpaced group is sent to at once, without a slot; a paced one still res
   assert.deepEqual(calls.reserved, ['grp_paced']);
   assert.equal(calls.slots[calls.deliver.indexOf('grp_free')], null);
   const types = history.events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-  assert.equal(types.filter((t) => t === 'reserveDeliverySlot').length, 1);
+  assert.equal(types.filter((t) => t === 'reserveDeliverySlots').length, 1);
   assert.equal(types.filter((t) => t === 'deliverToGroup').length, 2);
   // Begin and complete run as local activities: markers in the history, no task scheduled on the queue.
   assert.ok(!types.includes('beginPublication') && !types.includes('completePublication'), types.join());
@@ -337,7 +368,6 @@ test('an unpaced group whose pacing was set since: the send reserves its slot, t
   // The first send had no slot; the second goes in the one the first reserved.
   assert.equal(calls.slots[0], null);
   assert.equal(typeof calls.slots[1], 'string');
-  assert.deepEqual(calls.waiting, ['grp_now_paced']);
 });
 
 test('groups given in the input: no beginPublication, and no activity receives them', async () => {
