@@ -65,9 +65,11 @@ export function closest(value: unknown, allowed: readonly unknown[]): string | n
   if (typeof value !== 'string' || value.length > 100) return null;
   let best: { word: string; d: number } | null = null;
   for (const word of allowed) {
-    if (typeof word !== 'string') continue;
+    const most = typeof word === 'string' ? Math.max(1, Math.floor(word.length / 3)) : -1;
+    // The lengths alone rule most words out (edits ≥ their difference): a request of many wrong values stays cheap.
+    if (typeof word !== 'string' || Math.abs(word.length - value.length) > most) continue;
     const d = word.toLowerCase() === value.toLowerCase() ? 0.5 : distance(value, word);
-    if (d <= Math.max(1, Math.floor(word.length / 3)) && (!best || d < best.d)) best = { word, d };
+    if (d <= most && (!best || d < best.d)) best = { word, d };
   }
   return best?.word ?? null;
 }
