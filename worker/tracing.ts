@@ -6,6 +6,7 @@
  */
 import type { Logger as TemporalLogger, LogLevel, LogMetadata } from '@temporalio/common';
 import type { InjectedSinks, WorkerOptions } from '@temporalio/worker';
+import type { WorkflowInfo } from '@temporalio/workflow';
 import {
   makeWorkflowExporter,
   OpenTelemetryActivityInboundInterceptor,
@@ -27,7 +28,12 @@ export function workerTracing(tracing: Tracing | undefined): Pick<WorkerOptions,
     const sinks: InjectedSinks<OpenTelemetrySinks> = { exporter: { export: { fn: () => undefined } } };
     return { sinks };
   }
-  const sinks: InjectedSinks<OpenTelemetrySinks> = { exporter: makeWorkflowExporter(tracing.processor, tracing.resource) };
+  const sdk = makeWorkflowExporter(tracing.processor, tracing.resource);
+  // The SDK's sink copies the whole workflow info onto each span, search attributes and memo included
+  // (a publication's subject names its offer): only the workflow's identity goes out.
+  const sinks: InjectedSinks<OpenTelemetrySinks> = {
+    exporter: { export: { fn: (info, spans) => sdk.export.fn(spanIdentity(info), spans) } },
+  };
   return {
     sinks,
     interceptors: {
@@ -39,6 +45,12 @@ export function workerTracing(tracing: Tracing | undefined): Pick<WorkerOptions,
       ],
     },
   };
+}
+
+/** What a workflow's spans say of it: the ids and names an operator looks a run up by, nothing of its data. */
+function spanIdentity(info: WorkflowInfo): WorkflowInfo {
+  const { workflowId, runId, workflowType, taskQueue, namespace, attempt } = info;
+  return { workflowId, runId, workflowType, taskQueue, namespace, attempt } as WorkflowInfo;
 }
 
 const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
