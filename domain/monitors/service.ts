@@ -28,7 +28,14 @@ import {
   recordNextRun,
   updateMonitor,
 } from './store';
-import { createMonitorSchedule, deleteMonitorSchedule, describeMonitorSchedule, nextRunOf, syncMonitorSchedule } from './temporal';
+import {
+  createMonitorSchedule,
+  deleteMonitorSchedule,
+  describeMonitorSchedule,
+  nextRunOf,
+  syncMonitorSchedule,
+  triggerMonitorRun,
+} from './temporal';
 
 /** What monitor operations need besides the database and Temporal. */
 export interface MonitorDeps extends DomainDeps {
@@ -114,6 +121,21 @@ async function automationOf(deps: MonitorDeps, tenant: Tenant, a: Schema<'Monito
 
 export const mustGetMonitor = async (deps: DomainDeps, tenant: Tenant, id: string): Promise<MonitorDoc> =>
   found(await getMonitor(deps.db, tenant, id), 'monitor', id);
+
+/**
+ * Runs the monitor now, as its schedule would: the started run's workflow id, or why none started:
+ * `paused` (a paused monitor's run reads nothing) or `busy` (a run still under way).
+ */
+export async function runMonitorNow(
+  deps: DomainDeps,
+  tenant: Tenant,
+  id: string,
+): Promise<{ workflowId: string } | { refused: 'paused' | 'busy' }> {
+  const doc = await mustGetMonitor(deps, tenant, id);
+  if (doc.state === 'paused') return { refused: 'paused' };
+  const workflowId = await triggerMonitorRun(deps.temporal, doc);
+  return workflowId === null ? { refused: 'busy' } : { workflowId };
+}
 
 /** A page of monitors, `next_run_at` as last seen (a list does not ask Temporal once per row). */
 export const listMonitorRecords = (deps: DomainDeps, tenant: Tenant, q: MonitorQuery, page: Page): Promise<PageResult<MonitorDoc>> =>

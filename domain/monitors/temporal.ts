@@ -6,6 +6,7 @@
  * (`monitor-run-<mon_id>-<time>`); sources, criteria and automation are not
  * copied into Temporal: a run reads them from the record.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ScheduleDescription, ScheduleHandle, ScheduleNotFoundError, ScheduleOverlapPolicy, ScheduleSpec } from '@temporalio/client';
 import { scheduleSpec } from '../schedules/recurrence';
 import { monitorScheduleId, offeropsSearchAttributes } from '../../temporal/names';
@@ -83,3 +84,20 @@ export async function deleteMonitorSchedule(t: TemporalDeps, id: string): Promis
 /** The next run the scheduler will start; null when paused (or none is ahead). */
 export const nextRunOf = (desc: ScheduleDescription | null): Date | null =>
   desc && !desc.state.paused ? (desc.info.nextActionTimes[0] ?? null) : null;
+
+/**
+ * Runs the monitor now through its Temporal Schedule (created when missing), under the schedule's
+ * overlap policy: the id of the run it started, or null when none started within `waitMs` (a run
+ * still under way makes the schedule skip the trigger).
+ */
+export async function triggerMonitorRun(t: TemporalDeps, doc: MonitorDoc, waitMs = 10_000): Promise<string | null> {
+  const handle = handleOf(t, doc._id);
+  const desc = (await describeOrNull(handle)) ?? (await createMonitorSchedule(t, doc));
+  const before = new Set(desc.info.recentActions.map((a) => a.action.workflow.workflowId));
+  await handle.trigger();
+  for (const deadline = Date.now() + waitMs; Date.now() < deadline; await sleep(200)) {
+    const started = (await handle.describe()).info.recentActions.find((a) => !before.has(a.action.workflow.workflowId));
+    if (started) return started.action.workflow.workflowId;
+  }
+  return null;
+}

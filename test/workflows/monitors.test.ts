@@ -28,7 +28,8 @@ import {
   searchAnswer,
   startFeedServer,
 } from '../helpers/feed-server';
-import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
+import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
+import { cliEnv, ok, runCli, usage } from '../helpers/cli';
 import { startTestWorker, waitFor } from '../helpers/worker';
 
 const taskQueue = `test-monitors-wf-${randomBytes(4).toString('hex')}`;
@@ -167,6 +168,28 @@ test('every format, a missing feed and a feed that is not what it claims, side b
   // DELETE removes the rule; the offers it created stay.
   assert.equal((await api.delete(`/monitors/${m.id}`)).status, 200);
   assert.equal((await offersOf(api, 'rss')).length, 3);
+});
+
+test('`admin monitor run` runs it now, as the schedule would; a paused one it refuses, saying why', async () => {
+  const { tenant: t, api } = await tenant();
+  const url = feeds.serve('/cli/rss.xml', 'application/rss+xml', merchantRss(items('cli', 2)));
+  const m = await monitor(api, { sources: [{ type: 'merchant_xml', url }], automation: { mode: 'create' } });
+  const env = cliEnv({ MONGODB_URI: stackEnv().mongodbUri, MONGODB_DB: app.dbName, OFFEROPS_TASK_QUEUE: taskQueue });
+  const run = ok(await runCli(['admin', 'monitor', 'run', m.id, '--account', t.accountId], env, process.cwd()));
+  assert.equal(run.monitor_id, m.id);
+  assert.match(run.workflow_id, new RegExp(`^monitor-run-${m.id}-`));
+  const done = await waitFor(
+    'the run started from the CLI',
+    async () => (await api.get(`/monitors/${m.id}`)).body.data.last_result ?? undefined,
+    90_000,
+  );
+  assert.equal(done.created, 2);
+  assert.equal((await api.patch(`/monitors/${m.id}`, { state: 'paused' })).status, 200);
+  const paused = await runCli(['admin', 'monitor', 'run', m.id, '--account', t.accountId], env, process.cwd());
+  assert.match(usage(paused), new RegExp(`monitor ${m.id} is paused`));
+  const other = await seedTenant(app.db);
+  const elsewhere = await runCli(['admin', 'monitor', 'run', m.id, '--account', other.accountId], env, process.cwd());
+  assert.match(usage(elsewhere), new RegExp(m.id), "another account's monitor is not found");
 });
 
 test('a paused monitor runs nothing when its Temporal Schedule is triggered anyway (e.g. from Temporal UI)', async () => {

@@ -52,6 +52,7 @@ import { runContractTests } from '../../domain/contract-tests/runner';
 import { startReceiver } from '../../domain/contract-tests/receiver';
 import { listRuns, runSummary } from '../../domain/contract-tests/store';
 import { createPanelLink } from '../../domain/panel/auth';
+import { runMonitorNow } from '../../domain/monitors/service';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { certificate } from './dev-receiver';
@@ -382,6 +383,17 @@ export async function channelCheck(db: Db, { values, args, secretKey }: AdminInp
   } catch (err) {
     return gatewayTrouble(err);
   }
+}
+
+export async function monitorRun(db: Db, { values, args, temporal }: AdminInput) {
+  const tenant = await tenantOf(db, values);
+  const run = await runMonitorNow({ db, temporal: await temporal() }, tenant, args[0]!);
+  if ('workflowId' in run) return { monitor_id: args[0]!, workflow_id: run.workflowId };
+  throw new UsageError(
+    run.refused === 'paused'
+      ? `monitor ${args[0]} is paused: PATCH its state to active first`
+      : `monitor ${args[0]} has a run under way; GET /monitors/${args[0]} shows its result when it ends`,
+  );
 }
 
 export async function channelDelete(db: Db, { values, args }: AdminInput) {

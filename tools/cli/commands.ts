@@ -328,6 +328,16 @@ export const COMMANDS: Command[] = [
     admin: 'channelCheck',
   },
   {
+    words: ['admin', 'monitor', 'run'],
+    args: ['MONITOR_ID'],
+    synopsis: '--account ID [--env live|test]',
+    summary: 'run a monitor now, as its schedule would (instead of waiting for next_run_at)',
+    details: [...tenantDetails, 'The run reads the feeds and records its result: GET /monitors/{id} shows last_result once it ends.'],
+    options: { account: S, env: S },
+    prints: '{"monitor_id": "mon_…", "workflow_id": "monitor-run-mon_…"}',
+    admin: 'monitorRun',
+  },
+  {
     words: ['admin', 'channel', 'delete'],
     args: ['CHANNEL_ID'],
     synopsis: '--account ID [--env live|test]',
