@@ -45,7 +45,7 @@ async function sandboxTenant() {
   return { tenant, api, offer, segment, groups };
 }
 
-const finished = (api: ApiClient, id: string, timeoutMs?: number) =>
+const finished = (api: ApiClient, id: string, timeoutMs = 90_000) =>
   waitFor(
     `publication ${id} to finish`,
     async () => {
@@ -554,8 +554,9 @@ describe('Temporal UI', () => {
           name,
           segment_id: segment.id,
           channel: { id: channel._id, type: 'http', address },
-          // Long enough that the second publication's slot lies well past how early a paced send wakes (800 ms).
-          minIntervalMs: 4000,
+          // Long enough that the second publication's slot lies well past how early a paced send wakes (800 ms),
+          // however long the first one takes to finish on a busy machine.
+          minIntervalMs: 12_000,
         }),
       );
     }
