@@ -268,18 +268,30 @@ async function assertPortFree(port: number): Promise<void> {
  * The sample webhook receiver (`offerops dev receiver`) keeps its self-signed
  * certificate in the data directory: when it is there, the API and the worker
  * trust it and webhooks may reach 127.0.0.1, so trying webhooks locally needs
- * no environment of its own. A NODE_EXTRA_CA_CERTS of the operator's wins.
+ * no environment of its own. An operator's NODE_EXTRA_CA_CERTS is kept: both
+ * go into one bundle beside the certificate.
  */
-function trustSampleReceiver(dataDir: string, env: NodeJS.ProcessEnv, log: Log): void {
+export function trustSampleReceiver(dataDir: string, env: NodeJS.ProcessEnv, log: Log): void {
   const cert = join(dataDir, 'dev-receiver', 'cert.pem');
   if (!existsSync(cert)) return;
-  if (env.NODE_EXTRA_CA_CERTS && env.NODE_EXTRA_CA_CERTS !== cert) {
-    log(`not trusting the sample receiver's certificate: NODE_EXTRA_CA_CERTS names ${env.NODE_EXTRA_CA_CERTS} already`);
-    return;
-  }
-  env.NODE_EXTRA_CA_CERTS = cert;
+  const theirs = env.NODE_EXTRA_CA_CERTS;
+  if (theirs && theirs !== cert) {
+    let bundle: string;
+    try {
+      bundle = `${readFileSync(theirs, 'utf8').trimEnd()}\n${readFileSync(cert, 'utf8')}`;
+    } catch (err) {
+      log(
+        `not trusting the sample receiver's certificate: NODE_EXTRA_CA_CERTS names ${theirs}, which cannot be read (${(err as Error).message})`,
+      );
+      return;
+    }
+    const both = join(dataDir, 'dev-receiver', 'trusted.pem');
+    writeFileSync(both, bundle);
+    env.NODE_EXTRA_CA_CERTS = both;
+  } else env.NODE_EXTRA_CA_CERTS = cert;
   env.OFFEROPS_WEBHOOK_ALLOW = [...(env.OFFEROPS_WEBHOOK_ALLOW ?? '').split(','), '127.0.0.1'].filter(Boolean).join(',');
-  log(`trusting the sample webhook receiver's certificate (${cert}); webhooks may reach 127.0.0.1`);
+  const also = env.NODE_EXTRA_CA_CERTS === cert ? '' : ` beside ${theirs}`;
+  log(`trusting the sample webhook receiver's certificate (${cert})${also}; webhooks may reach 127.0.0.1`);
 }
 
 /** The worker and the API (built into dist/ by `npm run build`); resolves with the API's base URL and the worker's metrics. */
