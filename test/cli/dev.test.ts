@@ -78,6 +78,36 @@ async function start(...args: string[]): Promise<Running & { url: string }> {
   };
 }
 
+describe('offerops dev gateway --flavor evolution|waha', () => {
+  for (const flavor of ['evolution', 'waha']) {
+    test(`${flavor}: the stand-in's groups are discovered and imported as the WhatsApp guide shows`, async () => {
+      const gateway = await start('dev', 'gateway', '--flavor', flavor, '--port', '0');
+      assert.match(gateway.err(), /in 3 groups: Ofertas Cozinha, Ofertas Casa, Ofertas Tech/);
+      const tenant = await seedTenant(app.db);
+      const session = flavor === 'evolution' ? 'offerops' : 'default';
+      const connect = ['admin', 'channel', 'connect', '--account', tenant.accountId, '--type', flavor, '--url', gateway.url];
+      const channel = ok(await cli(...connect, '--token', 'dev-api-key', '--instance', session)).channel_id as string;
+      const listed = ok(await cli('admin', 'channel', 'groups', channel, '--account', tenant.accountId));
+      assert.deepEqual(
+        listed.groups.map((g: { name: string; group_id: unknown }) => [g.name, g.group_id]),
+        [
+          ['Ofertas Casa', null],
+          ['Ofertas Cozinha', null],
+          ['Ofertas Tech', null],
+        ],
+      );
+      assert.ok(!JSON.stringify(listed).includes('120363000000000001'), 'no whole JID in the listing');
+      const imported = ok(await cli('admin', 'channel', 'groups', channel, '--account', tenant.accountId, '--import', 'Ofertas Cozinha'));
+      assert.deepEqual(
+        imported.imported.map((g: { name: string }) => g.name),
+        ['Ofertas Cozinha'],
+      );
+      assert.match(imported.imported[0].group_id, /^grp_/);
+      assert.equal(await gateway.stop(), 0);
+    });
+  }
+});
+
 describe('offerops dev gateway', () => {
   let worker: { stop(): Promise<void> };
   before(async () => {

@@ -149,6 +149,13 @@ function whatsappLine(line: string): { connected: boolean } | { group?: string; 
   return { ...(match[1] ? { group: match[1] } : {}), from: match[2]!, text: match[3]! };
 }
 
+/** The groups the stand-in's WhatsApp account is in. */
+const SAMPLE_GROUPS = [
+  { id: '120363000000000001@g.us', subject: 'Ofertas Cozinha', size: 250 },
+  { id: '120363000000000002@g.us', subject: 'Ofertas Casa', size: 180 },
+  { id: '120363000000000003@g.us', subject: 'Ofertas Tech', size: 95 },
+];
+
 /** `--flavor evolution|waha`: a WhatsApp gateway stand-in, printing what it sends and what offerops answers. */
 async function startDevWhatsApp(
   flavor: Flavor,
@@ -175,10 +182,13 @@ async function startDevWhatsApp(
     host: opts.host ?? '127.0.0.1',
     log: print,
   });
-  const product = flavor === 'evolution' ? 'Evolution API' : 'WAHA';
+  // The WhatsApp account it plays is in a few groups, for `admin channel groups` to discover and import.
+  gateway.groups.push(...SAMPLE_GROUPS);
+  const product = flavor === 'evolution' ? 'an Evolution API' : 'a WAHA';
   process.stderr.write(
     [
-      `offerops dev gateway: a ${product} stand-in on ${gateway.url}, ${flavor === 'evolution' ? 'instance' : 'session'} ${gateway.session} (Ctrl-C stops it)`,
+      `offerops dev gateway: ${product} stand-in listening on ${gateway.url} (${flavor === 'evolution' ? 'instance' : 'session'} ${gateway.session}; Ctrl-C stops it)`,
+      `  its WhatsApp account is in ${SAMPLE_GROUPS.length} groups: ${SAMPLE_GROUPS.map((g) => g.subject).join(', ')}`,
       `  API key: ${opts.token === undefined ? `${apiKey} (--token K for another)` : 'the one given with --token'}`,
       '  connect it to an account, its webhook pointed at the API:',
       `    npx offerops admin channel connect --account ACC --type ${flavor} --url ${gateway.url} --token ${opts.token === undefined ? apiKey : '<the key>'} --instance ${gateway.session} --public-url http://127.0.0.1:8080`,
