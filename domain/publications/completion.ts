@@ -5,6 +5,7 @@
  * the completion runs (a retried step, the send that completes a
  * one-group publication and then the workflow's own completion).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AfterAnswer } from '../after-answer';
 import { countCompleted } from '../analytics/publications';
 import { Tenant } from '../db';
@@ -70,6 +71,27 @@ export const finalStatus = (deliveries: Pick<DeliveryDoc, 'status'>[]): 'sent' |
   return sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
 };
 
+/** How long a completion waits for the request's own writes to the publication (its process may have died). */
+const REQUEST_WRITES_WAIT_MS = 10_000;
+
+/**
+ * The publication once the writes its request makes after answering (the move to `sending`, the relay of
+ * `publication.queued`) are done, re-read every 20 ms for up to REQUEST_WRITES_WAIT_MS: the embedded FerretDB
+ * applies an update as a read then a write, so the completion written while one of those is under way could be
+ * lost. Already the case for all but the fastest publications: no wait then.
+ */
+async function afterRequestWrites(deps: StepDeps, tenant: Tenant, publication: PublicationDoc): Promise<PublicationDoc> {
+  const pending = (p: PublicationDoc) => !p.completed_at && (p.status === 'queued' || p._outbox?.some((e) => e.id === p.event_id));
+  const deadline = Date.now() + REQUEST_WRITES_WAIT_MS;
+  let current = publication;
+  while (pending(current)) {
+    current = await mustGetPublication(deps, tenant, publication._id);
+    if (!pending(current) || Date.now() >= deadline) break;
+    await sleep(20);
+  }
+  return current;
+}
+
 /**
  * Completes the publication `id` with `sent`, every send its workflow
  * reports, of which the first `recorded` are written already; its final
@@ -97,7 +119,7 @@ export async function completePublication(
   // The sends not recorded yet first, then the final state: a client that reads the status reads the deliveries
   // it sums up (a repeated completion writes those again).
   await markDeliveriesSent(deps.db, tenant, publication, unrecorded);
-  const moved = await setPublicationStatus(deps.db, tenant, publication, status, (after) =>
+  const moved = await setPublicationStatus(deps.db, tenant, await afterRequestWrites(deps, tenant, publication), status, (after) =>
     prepareEvent(
       tenant,
       'publication.completed',

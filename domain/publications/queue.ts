@@ -263,11 +263,15 @@ export async function queuePublication(
   // given its groups has no begin: the publication moves to `sending` once it is started (until then the sweep of queued
   // publications may start it).
   await Promise.all([startPublication(deps.temporal, publication, offer?.title ?? null, given), noteInFlight(db, tenant, publication)]);
+  // The two writes to the publication one after the other: the embedded FerretDB applies an update as a read
+  // then a write, so two at once can lose one (completePublication waits for both before it writes).
   const bookkeeping = () =>
     Promise.all([
-      given && markSending(db, tenant, publication),
+      (async () => {
+        if (given) await markSending(db, tenant, publication);
+        await commitEvent(deps, 'publications', publication._id, event);
+      })(),
       countQueued(db, tenant, publication),
-      commitEvent(deps, 'publications', publication._id, event),
     ]);
   if (deps.afterAnswer) deps.afterAnswer.add(bookkeeping);
   else await bookkeeping();

@@ -9,7 +9,9 @@ import { after, before, describe, test } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { WorkflowFailedError, WorkflowHandle } from '@temporalio/client';
 import { secretKeyFromEnv } from '../../domain/sealing';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AfterAnswer } from '../../domain/after-answer';
+import { queuePublication } from '../../domain/publications/queue';
 import { createChannel } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
 import { OfferopsState, OfferopsSubject, publicationWorkflowId } from '../../temporal/names';
@@ -254,6 +256,42 @@ describe('GET /publications', () => {
 });
 
 describe('bookkeeping after the answers (as `npm start` runs the API and the worker)', () => {
+  test("the completion waits for the request's own writes to the publication, which the embedded database could otherwise lose", async () => {
+    // The request's bookkeeping held back (an API under load): the workflow sends, then waits to complete.
+    const { tenant, offer, groups } = await sandboxTenant();
+    const held = new AfterAnswer(() => undefined, 60_000);
+    try {
+      const deps = { db: app.db, temporal: { client: app.temporal.client, taskQueue }, secretKey: null, afterAnswer: held };
+      const { publication } = await queuePublication(deps, tenant, {
+        offer_id: offer.id,
+        text: null,
+        template_id: null,
+        group_id: groups[0]!._id,
+        segment_id: null,
+        with_image: false,
+        schedule_id: null,
+        idempotency_key: null,
+      });
+      const delivered = await waitFor(
+        'the send',
+        async () => (await app.db.collection('deliveries').findOne({ publication_id: publication._id, status: 'sent' })) ?? undefined,
+      );
+      assert.ok(delivered);
+      await sleep(500);
+      const waiting = await app.db.collection('publications').findOne({ _id: publication._id as never });
+      assert.ok(waiting && !waiting.completed_at, 'not completed while the request still writes to it');
+      await held.flush();
+      const done = await waitFor('the completion', async () => {
+        const p = await app.db.collection('publications').findOne({ _id: publication._id as never });
+        return p?.completed_at ? p : undefined;
+      });
+      assert.equal(done.status, 'sent');
+      assert.ok(!(done._outbox ?? []).some((e: { id: string }) => e.id === publication.event_id), 'publication.queued relayed by the request');
+    } finally {
+      await held.close();
+    }
+  });
+
   test("the send's completion is answered first; its count, event and in-flight note follow, and a clean stop runs them", async () => {
     // A worker of its own with the worker process's afterAnswer, its interval long enough that nothing runs by itself here.
     const queue = `${taskQueue}-after`;
