@@ -332,7 +332,8 @@ export async function startWhatsAppGateway(opts: {
     if (sessionPath && req.method === 'PUT') {
       wahaConfig = object((await readJson(req)).config);
       const hooks = Array.isArray(wahaConfig.webhooks) ? wahaConfig.webhooks.map(object) : [];
-      const ours = hooks.find((h) => typeof h.url === 'string' && typeof object(h.hmac).key === 'string');
+      // The one set last (offerops appends its own to the session's list).
+      const ours = hooks.filter((h) => typeof h.url === 'string' && typeof object(h.hmac).key === 'string').at(-1);
       fake.webhook = ours ? { url: ours.url as string, secret: object(ours.hmac).key as string } : null;
       return reply(200, { name: session, status: fake.connected ? 'WORKING' : 'STOPPED', config: wahaConfig });
     }
