@@ -4,10 +4,10 @@
  * offerops sets on it brings a contact's messages in (Evolution's bearer
  * header, WAHA's HMAC signature), our echoes and status broadcasts are
  * skipped, the session's state becomes the channel's with its event; a
- * publication reaches each group once (an image as the image, its caption the
- * message), a transient failure is retried, a disconnected session sends
- * nothing and its publication waits on a durable timer until it is back; a
- * reply goes back to the contact; no JID leaves the API.
+ * disconnected session sends nothing and its publication waits on a durable
+ * timer until it is back; no JID leaves the API. Publishing and replies run
+ * through these gateways in their own suites (publish.test.ts,
+ * replies.test.ts), with the same assertions as every connector.
  */
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -143,52 +143,6 @@ for (const flavor of FLAVORS) {
       assert.equal((await app.db.collection('channels').findOne({ _id: channelId } as object))?.state, 'connected');
     });
 
-    test('a publication reaches each group once, the image with the message as caption; a transient failure is retried', async () => {
-      const segment = (await api.post('/segments', { name: `WA ${flavor} ${++n}` })).body.data;
-      const addresses = [`1203630500${++n}@g.us`, `1203630500${++n}@g.us`];
-      for (const [i, address] of addresses.entries()) {
-        await createGroup(app.db, tenant, {
-          name: `Ofertas ${i}`,
-          segment_id: segment.id,
-          channel: { id: channelId, type: flavor, address },
-          minIntervalMs: 0,
-        });
-      }
-      const offer = (
-        await api.post('/offers', {
-          url: `https://shop.example/wa/${flavor}/${++n}`,
-          title: 'Air Fryer',
-          price: 299.9,
-          image: 'https://img.example/af.png',
-        })
-      ).body.data;
-      fake.failNext(1, 503);
-      const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id, with_image: true });
-      assert.equal(res.status, 200, res.text);
-      const done = await waitFor(
-        'the publication to finish',
-        async () => {
-          const p = (await api.get(`/publications/${res.body.data.publications[0].id}`)).body.data;
-          return p.completed_at && p.status !== 'sending' ? p : undefined;
-        },
-        60_000,
-      );
-      assert.equal(done.status, 'sent');
-      for (const address of addresses) {
-        const got = fake.sent.filter((m) => m.to === address);
-        assert.equal(got.length, 1, address);
-        assert.equal(got[0]!.imageUrl, 'https://img.example/af.png');
-        assert.match(got[0]!.text, /Air Fryer/);
-      }
-      assert.equal(
-        done.deliveries.reduce((sum: number, d: any) => sum + d.attempts, 0),
-        3,
-        'the failed attempt is counted',
-      );
-      const shown = JSON.stringify(done);
-      for (const address of addresses) assert.ok(!shown.includes(address));
-    });
-
     test('a publication to a disconnected channel waits on a named durable timer, spending no attempt, and goes once it is back', async () => {
       const address = `1203630600${++n}@g.us`;
       const group = await createGroup(app.db, tenant, {
@@ -212,19 +166,6 @@ for (const flavor of FLAVORS) {
       const done = (await api.get(`/publications/${id}`)).body.data;
       assert.deepEqual([done.deliveries[0].status, done.deliveries[0].attempts], ['sent', 1]);
       assert.equal(fake.sent.filter((m) => m.to === address).length, 1);
-    });
-
-    test('a reply goes back through the gateway to the contact', async () => {
-      const { body } = await fake.receive({ from: CONTACT, text: 'Qual o link?' });
-      const conversationId = (body as any).data.conversation_id;
-      const reply = (await api.post(`/inbox/conversations/${conversationId}/reply`, { text: 'Aqui: https://shop.example/x' })).body.data;
-      const sent = await waitFor('the reply to be sent', async () => {
-        const m = (await api.get(`/inbox/conversations/${conversationId}/messages`)).body.data.find((x: { id: string }) => x.id === reply.id);
-        return m.status === 'queued' ? undefined : m;
-      });
-      assert.equal(sent.status, 'sent');
-      const out = fake.sent.find((m) => m.text === 'Aqui: https://shop.example/x');
-      assert.deepEqual([out?.to, out?.linkPreview], [CONTACT, true]);
     });
   });
 }
