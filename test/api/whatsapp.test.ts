@@ -5,7 +5,8 @@
  * header, WAHA's HMAC signature), our echoes and status broadcasts are
  * skipped, the session's state becomes the channel's with its event; a
  * disconnected session sends nothing and its publication waits on a durable
- * timer until it is back; no JID leaves the API. Publishing and replies run
+ * timer until it is back; two imports of its groups at once make each once;
+ * no JID leaves the API. Publishing and replies run
  * through these gateways in their own suites (publish.test.ts,
  * replies.test.ts), with the same assertions as every connector.
  */
@@ -14,6 +15,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { gatewayFor } from '../../domain/channels/connectors/index';
+import { importGroups } from '../../domain/channels/discovery';
 import { connectChannel } from '../../domain/channels/service';
 import { channelForSend } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
@@ -141,6 +143,35 @@ for (const flavor of FLAVORS) {
       assert.deepEqual(event.data, { channel_id: channelId, channel_type: flavor, state: 'disconnected', previous_state: 'unknown' });
       await fake.setConnected(true);
       assert.equal((await app.db.collection('channels').findOne({ _id: channelId } as object))?.state, 'connected');
+    });
+
+    test("two imports of the gateway's groups at once make each group once: the unique index on its address, not only a look-up", async () => {
+      const importAll = () => importGroups(app.db, tenant, channelId, 'all', {}, secretKeyFromEnv());
+      const hints = (list: { address_hint: string | null }[]) => list.map((g) => g.address_hint!);
+      // Without the index, imports in step (each looks a group up, then makes it) make some groups twice; a few rounds
+      // make sure they meet.
+      for (let round = 0; round < 3; round++) {
+        fake.groups = Array.from({ length: 20 }, (_, i) => ({
+          id: `1203630700${round}${String(i).padStart(3, '0')}@g.us`,
+          subject: `Lote ${i}`,
+          size: 10,
+        }));
+        // Both imports get the list at the same moment.
+        fake.answerGroupListsTogether(2);
+        const [a, b] = await Promise.all([importAll(), importAll()]);
+        // Between them the two made every group once; what one made, the other found.
+        assert.deepEqual([...hints(a.imported), ...hints(b.imported)].sort(), fake.groups.map((g) => `…${g.id.slice(-9)}`).sort());
+        assert.deepEqual(
+          [a, b].map((run) => run.imported.length + run.existing.length),
+          [20, 20],
+        );
+        const stored = await app.db
+          .collection('groups')
+          .find({ account_id: tenant.accountId, address: { $in: fake.groups.map((g) => g.id) } })
+          .toArray();
+        assert.equal(stored.length, 20, `round ${round}`);
+      }
+      fake.groups = [];
     });
 
     test('a publication to a disconnected channel waits on a named durable timer, spending no attempt, and goes once it is back', async () => {
