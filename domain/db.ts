@@ -10,6 +10,7 @@
  * change streams, $lookup/$facet or date operators.
  */
 import { Collection, Db, Document, Filter, FindOptions, UpdateFilter } from 'mongodb';
+import { groupAddressKey } from './groups/address-key';
 
 export type Environment = 'live' | 'test';
 
@@ -327,10 +328,42 @@ export class TenantCollection<T extends TenantDoc> {
 export const tenantCollection = <T extends TenantDoc>(db: Db, name: TenantCollectionName, tenant: Tenant) =>
   new TenantCollection<T>(db, name, tenant);
 
+/**
+ * Gives each group stored before `address_key` existed its key, so that its
+ * unique index can be built; of two such groups at one address, the later
+ * keeps its own id as its key (it stays as it was).
+ */
+async function backfillGroupAddressKeys(db: Db): Promise<void> {
+  const groups = db.collection<{
+    _id: string;
+    account_id: string;
+    env: string;
+    channel_id: string | null;
+    address: string | null;
+    address_key?: string;
+  }>('groups');
+  const missing = await groups
+    .find({ address_key: { $exists: false } })
+    .sort({ _id: 1 })
+    .toArray();
+  if (!missing.length) return;
+  const scoped = (g: { account_id: string; env: string }, key: string) => `${g.account_id}/${g.env}/${key}`;
+  const keyed = await groups.find({ address_key: { $exists: true } }).toArray();
+  const taken = new Set(keyed.map((g) => scoped(g, g.address_key!)));
+  for (const group of missing) {
+    const key = taken.has(scoped(group, groupAddressKey(group))) ? group._id : groupAddressKey(group);
+    taken.add(scoped(group, key));
+    await groups.updateOne({ _id: group._id }, { $set: { address_key: key } });
+  }
+}
+
 /** Indexes every query of the store relies on. Idempotent; run at start-up. */
 export async function ensureIndexes(db: Db): Promise<void> {
   const tenantKey = { account_id: 1, env: 1 } as const;
   await Promise.all([
+    backfillGroupAddressKeys(db).then(() =>
+      db.collection('groups').createIndex({ ...tenantKey, address_key: 1 }, { unique: true, name: 'tenant_address_unique' }),
+    ),
     db.collection('api_keys').createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' }),
     db.collection('api_keys').createIndex({ account_id: 1 }, { name: 'account' }),
     db.collection('offers').createIndex({ ...tenantKey, url: 1 }, { unique: true, name: 'tenant_url_unique' }),

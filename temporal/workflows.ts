@@ -31,6 +31,12 @@ export interface PublicationGroup {
   group_id: string;
   name: string | null;
   paced: boolean;
+  /**
+   * Its channel cannot deduplicate a repeated send (Telegram, the WhatsApp
+   * gateways): sent on its own even unpaced, so that a chunk lost with its
+   * worker never sends it again once it went.
+   */
+  alone?: true;
 }
 
 export interface PublicationInput {

@@ -187,7 +187,8 @@ async function deliverPaced(input: PublicationInput, paced: PublicationGroup[], 
 }
 
 /**
- * Sends to every group: the unpaced ones in chunks, their sends recorded by
+ * Sends to every group: the unpaced ones in chunks (but those whose channel
+ * cannot deduplicate, which go alone), their sends recorded by
  * the workflow in batches; the sends not recorded yet when all are done go
  * to completePublication with the rest.
  */
@@ -221,14 +222,16 @@ async function deliverInBatches(
     if (result?.record) sent.push(result.record);
     sending--;
   };
-  const chunks = unpaced.length > 1 ? batchesOf(unpaced, SEND_CHUNK) : [];
+  const chunked = unpaced.filter((g) => !g.alone);
+  const chunks = chunked.length > 1 ? batchesOf(chunked, SEND_CHUNK) : [];
   await Promise.all([
     deliverPaced(
       input,
       groups.filter((g) => g.paced),
       failures,
     ),
-    ...(chunks.length ? chunks.map((chunk) => deliverChunk(input, chunk, record, alone)) : unpaced.map((group) => alone(group))),
+    ...(chunks.length ? chunks.map((chunk) => deliverChunk(input, chunk, record, alone)) : chunked.map((group) => alone(group))),
+    ...unpaced.filter((g) => g.alone).map((group) => alone(group)),
   ]);
   done = true;
   await recording;

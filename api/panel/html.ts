@@ -214,6 +214,7 @@ header button{background:#fff;color:#14213d}
 .secret{display:flex;gap:.5rem;align-items:center}
 .secret input{flex:1;font-family:ui-monospace,monospace;padding:.4rem}
 .passed{color:#1e6b2f;font-weight:700}.failed{color:#a4161a;font-weight:700}.skipped{color:#5c4400;font-weight:700}
+.state-connected{color:#1e6b2f;font-weight:700}.state-disconnected{color:#a4161a;font-weight:700}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;color:#000;padding:.5rem}
 code{font-family:ui-monospace,monospace}
 td.empty{color:#4a4a4a;font-style:italic}

@@ -3,8 +3,9 @@
  * groups`): the groups its session's account is in, each with a hint of its
  * JID (never the whole of it) and the offerops group already sending to it;
  * and importing chosen ones as offerops groups attached to the channel, once
- * each (a group already at that address is left as it is), and the session
- * state checked on demand.
+ * each (a group already at that address is left as it is, and the unique
+ * index on a group's address keeps two imports at once from making it twice),
+ * and the session state checked on demand.
  */
 import { Db } from 'mongodb';
 import { Tenant } from '../db';
@@ -95,8 +96,14 @@ export async function importGroups(
       segment_id: opts.segmentId ?? null,
       channel: { id: channel.id, address: gateway.address },
       minIntervalMs: opts.minIntervalMs,
+    }).catch(async (err: unknown) => {
+      // Another import made it meanwhile (the unique index on the group's address refused this one): it exists.
+      const other = await groupAt(db, tenant, channel.id, gateway.address);
+      if (!other) throw err;
+      existing.push(shown(gateway, other._id));
+      return null;
     });
-    imported.push(shown(gateway, made._id));
+    if (made) imported.push(shown(gateway, made._id));
   }
   return { imported, existing };
 }

@@ -20,6 +20,12 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_STATES = ['connected', 'disconnected', 'unknown'] as const;
 export type ChannelState = (typeof CHANNEL_STATES)[number];
 
+/**
+ * The types whose far end deduplicates a repeated send on its idempotency
+ * key: our protocol requires it of gateways; the sandbox records once per key.
+ */
+export const DEDUPLICATING_TYPES: readonly ChannelType[] = ['http', 'sandbox'];
+
 /** The WhatsApp gateways with a connector of their own: Evolution API (v2) and WAHA. */
 export const WHATSAPP_GATEWAYS: readonly ChannelType[] = ['evolution', 'waha'];
 

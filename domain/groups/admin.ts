@@ -8,7 +8,7 @@
  * and the worker's outbox sweep relays it within a minute.
  */
 import { Db } from 'mongodb';
-import { Tenant } from '../db';
+import { isDuplicateKey, Tenant } from '../db';
 import { conflict, notFound } from '../errors';
 import { prepareEvent } from '../events/store';
 import { listPublications } from '../publications/store';
@@ -42,15 +42,31 @@ async function checkSegment(db: Db, tenant: Tenant, id: string | null | undefine
   if (id && !(await getSegment(db, tenant, id))) throw notFound('segment', id);
 }
 
+const addressTaken = (groupId: string, channelId: string) =>
+  conflict('conflict', `Group ${groupId} already sends to that address through ${channelId}; change or delete it instead.`);
+
 /** The channel to connect through, checked: the tenant's, and no other group of it already sends to that address. */
 async function connection(db: Db, tenant: Tenant, channel: { id: string; address: string }, self?: string) {
   const doc = await getChannel(db, tenant, channel.id);
   if (!doc) throw notFound('channel', channel.id);
   const taken = await groupAt(db, tenant, doc._id, channel.address);
-  if (taken && taken._id !== self) {
-    throw conflict('conflict', `Group ${taken._id} already sends to that address through ${doc._id}; change or delete it instead.`);
-  }
+  if (taken && taken._id !== self) throw addressTaken(taken._id, doc._id);
   return { channel_id: doc._id, channel_type: doc.type, address: channel.address };
+}
+
+/**
+ * `write`, a group made or moved to `channel`'s address; the conflict
+ * connection() reports when another group took that address meanwhile (the
+ * unique index caught it).
+ */
+async function claiming<T>(db: Db, tenant: Tenant, channel: { id: string; address: string } | null | undefined, write: () => Promise<T>) {
+  try {
+    return await write();
+  } catch (err) {
+    const taken = channel && isDuplicateKey(err) ? await groupAt(db, tenant, channel.id, channel.address) : null;
+    if (taken) throw addressTaken(taken._id, channel!.id);
+    throw err;
+  }
 }
 
 export async function createOperatorGroup(
@@ -60,12 +76,14 @@ export async function createOperatorGroup(
 ): Promise<GroupDoc> {
   await checkSegment(db, tenant, input.segment_id);
   const linked = input.channel ? await connection(db, tenant, input.channel) : null;
-  return createGroup(db, tenant, {
-    name: input.name,
-    segment_id: input.segment_id ?? null,
-    ...(linked ? { channel: { id: linked.channel_id, type: linked.channel_type, address: linked.address } } : {}),
-    minIntervalMs: input.minIntervalMs,
-  });
+  return claiming(db, tenant, input.channel, () =>
+    createGroup(db, tenant, {
+      name: input.name,
+      segment_id: input.segment_id ?? null,
+      ...(linked ? { channel: { id: linked.channel_id, type: linked.channel_type, address: linked.address } } : {}),
+      minIntervalMs: input.minIntervalMs,
+    }),
+  );
 }
 
 export const listOperatorGroups = async (db: Db, tenant: Tenant, q: { segment_id?: string }): Promise<Record<string, unknown>[]> =>
@@ -106,7 +124,7 @@ export async function changeOperatorGroup(
   const describe = shown.length
     ? (after: GroupDoc) => prepareEvent(tenant, 'group.updated', { group: toGroup(after), changed: shown })
     : undefined;
-  const after = await saveGroupFrom(db, tenant, group, set, describe);
+  const after = await claiming(db, tenant, input.channel, () => saveGroupFrom(db, tenant, group, set, describe));
   if (!after) throw conflict('conflict', 'The group changed while this command ran; run it again.');
   return { group: after, changed };
 }

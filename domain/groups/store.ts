@@ -3,6 +3,7 @@ import { GROUP_ROLES } from '../../schemas/openapi/groups';
 import { newId } from '../ids';
 import { OutboxEvent, Page, PageResult, Tenant } from '../db';
 import { ResourceDoc, resourceStore } from '../resource';
+import { groupAddressKey } from './address-key';
 
 export type GroupRole = (typeof GROUP_ROLES)[number];
 
@@ -23,6 +24,8 @@ export interface GroupDoc extends ResourceDoc, GroupSettings {
   channel_id: string | null;
   channel_type: string | null;
   address: string | null;
+  /** Its channel and a hash of its address, or its id when not connected: unique per tenant (./address-key.ts). */
+  address_key: string;
   /** Minimum time between two sends to this group (pacing). */
   min_interval_ms: number;
 }
@@ -57,14 +60,19 @@ export const saveGroup = store.update;
 /** What operator commands change besides the settings: the connection and the pacing (internal; no event of their own). */
 export type GroupConnection = Pick<GroupDoc, 'channel_id' | 'channel_type' | 'address' | 'min_interval_ms'>;
 
-/** Applies `set` unless the group changed since it was read (then null), with the event `describe` makes, if any. */
+/**
+ * Applies `set` unless the group changed since it was read (then null), with
+ * the event `describe` makes, if any. A group already at the address it is
+ * moved to makes it throw a duplicate-key error (isDuplicateKey).
+ */
 export const saveGroupFrom = (
   db: Db,
   tenant: Tenant,
   current: GroupDoc,
   set: Partial<GroupSettings & GroupConnection>,
   describe?: (after: GroupDoc) => OutboxEvent,
-): Promise<GroupDoc | null> => groups(db, tenant).updateFrom(current, set, describe);
+): Promise<GroupDoc | null> =>
+  groups(db, tenant).updateFrom(current, { ...set, address_key: groupAddressKey({ ...current, ...set }) }, describe);
 
 /** Every group of the tenant (optionally of one segment), oldest first, for operator listings. */
 export const allGroups = (db: Db, tenant: Tenant, q: { segment_id?: string }): Promise<GroupDoc[]> =>
@@ -72,9 +80,9 @@ export const allGroups = (db: Db, tenant: Tenant, q: { segment_id?: string }): P
     .all(q.segment_id === undefined ? {} : { segment_id: q.segment_id })
     .then((all) => all.sort((a, b) => a._id.localeCompare(b._id)));
 
-/** The group that already sends to `address` through channel `channelId`, if any. */
+/** The group that already sends to `address` through channel `channelId`, if any (by its unique key). */
 export const groupAt = (db: Db, tenant: Tenant, channelId: string, address: string): Promise<GroupDoc | null> =>
-  groups(db, tenant).findOne({ channel_id: channelId, address });
+  groups(db, tenant).findOne({ address_key: groupAddressKey({ _id: '', channel_id: channelId, address }) });
 
 /** The groups connected through channel `channelId`: the first `limit` ids, and how many in all. */
 export const groupsOnChannel = (db: Db, tenant: Tenant, channelId: string, limit: number): Promise<{ ids: string[]; total: number }> =>
@@ -87,6 +95,7 @@ export const countGroupsByChannel = (db: Db, tenant: Tenant, channelIds: string[
 /** Removes the group (the event catalogue has no `group.deleted`); false when it was gone already. */
 export const deleteGroup = (db: Db, tenant: Tenant, id: string): Promise<boolean> => groups(db, tenant).deleteById(id);
 
+/** Makes a group; one already at its channel and address makes it throw a duplicate-key error (isDuplicateKey). */
 export function createGroup(
   db: Db,
   tenant: Tenant,
@@ -98,17 +107,19 @@ export function createGroup(
   },
 ): Promise<GroupDoc> {
   const now = new Date();
+  const _id = newId('grp', now.getTime());
+  const connection = { channel_id: input.channel?.id ?? null, address: input.channel?.address ?? null };
   return groups(db, tenant).insert({
-    _id: newId('grp', now.getTime()),
+    _id,
     name: input.name,
     role: 'distribution',
     segment_id: input.segment_id ?? null,
     capacity: null,
     automation: false,
     active: true,
-    channel_id: input.channel?.id ?? null,
+    ...connection,
     channel_type: input.channel?.type ?? null,
-    address: input.channel?.address ?? null,
+    address_key: groupAddressKey({ _id, ...connection }),
     min_interval_ms: input.minIntervalMs ?? 3000,
     created_at: now,
     updated_at: now,

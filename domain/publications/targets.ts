@@ -9,7 +9,7 @@ import { Db } from 'mongodb';
 import { PublicationGroup } from '../../temporal/workflows';
 import { ConnectorError } from '../channels/connectors/types';
 import { isPaced, SlotRequest } from '../channels/pacing';
-import { ChannelDoc, getChannel } from '../channels/store';
+import { ChannelDoc, DEDUPLICATING_TYPES, getChannel } from '../channels/store';
 import { Tenant } from '../db';
 import { conflict, unknownReference } from '../errors';
 import { activeGroupBatches, getGroup, getGroups, GroupDoc } from '../groups/store';
@@ -132,9 +132,15 @@ export async function publicationGroups(db: Db, tenant: Tenant, groupIds: string
     if (channel === null) return true;
     return tenant.env === 'live' && isPaced(slotRequestOf(group, channel ? pacingOf(channel) : null));
   };
+  // A group whose channel cannot deduplicate is sent on its own (PublicationGroup.alone).
+  const alone = (group: GroupDoc): boolean => {
+    const channelId = channelIdOf(tenant, group);
+    const channel = channelId ? channels.get(channelId) : undefined;
+    return !!channel && !DEDUPLICATING_TYPES.includes(channel.type);
+  };
   return groupIds.map((group_id) => {
     const group = groups.get(group_id);
-    return { group_id, name: group?.name ?? null, paced: !group || paced(group) };
+    return { group_id, name: group?.name ?? null, paced: !group || paced(group), ...(group && alone(group) ? { alone: true as const } : {}) };
   });
 }
 

@@ -2,6 +2,8 @@
  * Publishing end to end: the API queues, a worker (in this process, on its
  * own task queue, with the real activities) sends through the sandbox
  * connector, and the publication and its deliveries end in their final state.
+ * Live channels send through each gateway connector (our http protocol,
+ * Evolution API, WAHA) to its stand-in, under the same assertions.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -17,9 +19,10 @@ import { createGroup } from '../../domain/groups/store';
 import { OfferopsState, OfferopsSubject, publicationWorkflowId } from '../../temporal/names';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';
+import { GATEWAY_TYPES, startTestGateway, TestGateway } from '../helpers/gateways';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor, workerLog } from '../helpers/worker';
+import { historyText, startTestWorker, waitFor, workerLog } from '../helpers/worker';
 
 const taskQueue = `test-publish-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -344,7 +347,162 @@ describe('bookkeeping after the answers (as `npm start` runs the API and the wor
   });
 });
 
-describe('live channels (a local gateway of our http protocol)', () => {
+/** A tenant with a live channel to a gateway (unpaced), `groups` groups on it in a segment, and an offer with an image. */
+async function liveTenant(connection: TestGateway['connection'], opts: { groups: number; groupIntervalMs?: number }) {
+  const tenant = await seedTenant(app.db);
+  const api = new ApiClient(app.baseUrl, tenant.apiKey);
+  const channel = await createChannel(app.db, tenant, { ...connection, minIntervalMs: 0 }, secretKeyFromEnv());
+  const segment = (await api.post('/segments', { name: `Live ${++n}` })).body.data;
+  const groups = [];
+  for (let i = 0; i < opts.groups; i++) {
+    const address = `1203630${++n}@g.us`;
+    groups.push({
+      address,
+      group: await createGroup(app.db, tenant, {
+        name: `Live group ${i}`,
+        segment_id: segment.id,
+        channel: { id: channel._id, type: connection.type, address },
+        minIntervalMs: opts.groupIntervalMs ?? 0,
+      }),
+    });
+  }
+  const offer = (
+    await api.post('/offers', {
+      url: `https://shop.example/live/${++n}`,
+      title: 'Smart TV 50"',
+      price: 1999,
+      image: 'https://img.example/tv.png',
+    })
+  ).body.data;
+  return { api, segment, groups, offer };
+}
+
+/** The summaries of the retry timers in a publication's history. */
+async function retryWaits(publicationId: string): Promise<string[]> {
+  const events = (await app.temporal.client.workflow.getHandle(publicationWorkflowId(publicationId)).fetchHistory()).events ?? [];
+  return events
+    .filter((e) => e.timerStartedEventAttributes && e.userMetadata?.summary)
+    .map((e) => String(defaultPayloadConverter.fromPayload(e.userMetadata!.summary!)))
+    .filter((summary) => summary.startsWith('retry:'));
+}
+
+// The same assertions for every connector that sends to a gateway: our http protocol, Evolution API and WAHA.
+for (const type of GATEWAY_TYPES) {
+  describe(`a live ${type} channel (its gateway's stand-in on loopback)`, () => {
+    let gateway: TestGateway;
+    before(async () => {
+      gateway = await startTestGateway(type);
+    });
+    after(() => gateway.close());
+
+    test('each group receives the publication once, with the image (in a chunk only if the gateway deduplicates); nothing leaks the address or the key', async () => {
+      const { api, segment, groups, offer } = await liveTenant(gateway.connection, { groups: 3 });
+      const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id, with_image: true });
+      const id = res.body.data.publications[0].id;
+      const done = await finished(api, id);
+      assert.equal(done.status, 'sent');
+      for (const { address } of groups) {
+        const got = gateway.delivered(address);
+        assert.equal(got.length, 1, address);
+        assert.equal(got[0]!.imageUrl, 'https://img.example/tv.png');
+        assert.match(got[0]!.text, /Smart TV 50"/);
+      }
+      assert.ok(done.deliveries.every((d: any) => d.with_image));
+      // A gateway that deduplicates takes unpaced groups in a chunk; one that cannot, each alone (a chunk lost with its
+      // worker would send every group of it again).
+      const handle = app.temporal.client.workflow.getHandle(publicationWorkflowId(id));
+      const sends = ((await handle.fetchHistory()).events ?? [])
+        .flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [])
+        .filter((name) => name.startsWith('deliverTo'));
+      assert.deepEqual(sends, gateway.deduplicates ? ['deliverToGroups'] : ['deliverToGroup', 'deliverToGroup', 'deliverToGroup']);
+      // Neither the API nor the workflow's history (the gateways' message ids included) shows an address or the key.
+      const history = await historyText(handle);
+      const text = JSON.stringify(done) + JSON.stringify((await api.get('/publications')).body) + history;
+      for (const { address } of groups) assert.ok(!text.includes(address.split('@')[0]!), `${address} shown`);
+      assert.ok(!text.includes(gateway.connection.token));
+    });
+
+    test('5xx is retried; a refused destination fails that group only, not retried: partial', async () => {
+      const { api, segment, groups, offer } = await liveTenant(gateway.connection, { groups: 2 });
+      gateway.failTo(groups[1]!.address, 400);
+      gateway.failNext(2, 503);
+      const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id });
+      const done = await finished(api, res.body.data.publications[0].id, 60_000);
+      assert.equal(done.status, 'partial');
+      const byGroup = new Map(done.deliveries.map((d: any) => [d.group_id, d]));
+      const ok: any = byGroup.get(groups[0]!.group._id);
+      const bad: any = byGroup.get(groups[1]!.group._id);
+      assert.equal(ok.status, 'sent');
+      assert.equal(bad.status, 'failed');
+      assert.match(bad.error, gateway.refusal);
+      // Two induced 503s (retried), one success, one refusal (not retried): four requests in all.
+      const requests = groups.flatMap(({ address }) => gateway.requestsTo(address));
+      assert.equal(requests.length, 4);
+      assert.equal(ok.attempts + bad.attempts, 4, 'every attempt is counted');
+      assert.equal(gateway.delivered(groups[0]!.address).length, 1);
+      assert.equal(gateway.delivered(groups[1]!.address).length, 0);
+    });
+
+    test('429 is retried after the pause Retry-After asks for; without one, after the first retry pause', async () => {
+      const { api, groups, offer } = await liveTenant(gateway.connection, { groups: 1 });
+      const { address, group } = groups[0]!;
+      for (const [retryAfter, pause] of [
+        ['3', '3 s'],
+        [undefined, '2 s'],
+      ] as const) {
+        gateway.failNext(1, 429, retryAfter);
+        const id = (await api.post(`/offers/${offer.id}/publish`, { group_id: group._id })).body.data.publications[0].id;
+        const done = await finished(api, id, 60_000);
+        assert.deepEqual([done.status, done.deliveries[0].attempts], ['sent', 2], `Retry-After ${retryAfter}`);
+        assert.deepEqual(await retryWaits(id), [`retry: wait ${pause} before attempt 2 to Live group 0 (${group._id})`]);
+      }
+      assert.equal(gateway.requestsTo(address).length, 4);
+      assert.equal(gateway.delivered(address).length, 2, 'one message per publication');
+    });
+
+    test('a refused API key (401) fails the delivery at once: one request, no retry', async () => {
+      const { api, groups, offer } = await liveTenant(gateway.connection, { groups: 1 });
+      const { address, group } = groups[0]!;
+      gateway.failNext(1, 401);
+      const id = (await api.post(`/offers/${offer.id}/publish`, { group_id: group._id })).body.data.publications[0].id;
+      const done = await finished(api, id);
+      assert.equal(done.status, 'failed');
+      assert.deepEqual([done.deliveries[0].status, done.deliveries[0].attempts], ['failed', 1]);
+      assert.match(done.deliveries[0].error, gateway.badKey);
+      assert.equal(gateway.requestsTo(address).length, 1);
+      assert.deepEqual(await retryWaits(id), []);
+    });
+
+    test('pacing: two publications to one group are spaced by its minimum interval', async () => {
+      const { api, groups, offer } = await liveTenant(gateway.connection, { groups: 1, groupIntervalMs: 1500 });
+      const group = groups[0]!.group._id;
+      const first = (await api.post(`/offers/${offer.id}/publish`, { group_id: group })).body.data.publications[0];
+      const a = await finished(api, first.id);
+      const second = (await api.post(`/offers/${offer.id}/publish`, { group_id: group })).body.data.publications[0];
+      await finished(api, second.id);
+      // The two sends took distinct slots of the group, one interval apart…
+      const slots = (
+        await app.db
+          .collection('send_slots')
+          .find({ _id: { $regex: `^group:${group}/` } } as any)
+          .toArray()
+      )
+        .map((c) => c.at.getTime())
+        .sort();
+      // (a send that missed its slot's window took a later one: its first is a gap)…
+      assert.ok(slots.length >= 2);
+      for (let i = 1; i < slots.length; i++) assert.ok(slots[i]! - slots[i - 1]! >= 1500, `slots ${slots[i]! - slots[i - 1]!} ms apart`);
+      // …the second waited for its slot, and the group received them at least the interval apart.
+      const arrivals = gateway.requestsTo(groups[0]!.address).map((r) => r.at);
+      assert.equal(arrivals.length, 2);
+      assert.ok(arrivals[1]! >= slots[1]!, 'the second send did not start before its slot');
+      assert.ok(arrivals[1]! - arrivals[0]! >= 1500, `arrived ${arrivals[1]! - arrivals[0]!} ms apart`);
+      assert.ok(a.deliveries[0].sent_at);
+    });
+  });
+}
+
+describe('live http channels: chunks and failures of ours', () => {
   const TOKEN = 'gw-live-token';
   let gateway: FakeGateway;
   before(async () => {
@@ -352,54 +510,8 @@ describe('live channels (a local gateway of our http protocol)', () => {
   });
   after(() => gateway.close());
 
-  async function liveTenant(opts: { groups: number; groupIntervalMs?: number }) {
-    const tenant = await seedTenant(app.db);
-    const api = new ApiClient(app.baseUrl, tenant.apiKey);
-    const channel = await createChannel(app.db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 0 }, secretKeyFromEnv());
-    const segment = (await api.post('/segments', { name: `Live ${++n}` })).body.data;
-    const groups = [];
-    for (let i = 0; i < opts.groups; i++) {
-      const address = `1203630${++n}@g.us`;
-      groups.push({
-        address,
-        group: await createGroup(app.db, tenant, {
-          name: `Live group ${i}`,
-          segment_id: segment.id,
-          channel: { id: channel._id, type: 'http', address },
-          minIntervalMs: opts.groupIntervalMs ?? 0,
-        }),
-      });
-    }
-    const offer = (
-      await api.post('/offers', {
-        url: `https://shop.example/live/${++n}`,
-        title: 'Smart TV 50"',
-        price: 1999,
-        image: 'https://img.example/tv.png',
-      })
-    ).body.data;
-    return { api, segment, groups, offer };
-  }
-
-  test('each group address receives the publication once, with the image; nothing leaks the address', async () => {
-    const { api, segment, groups, offer } = await liveTenant({ groups: 3 });
-    const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id, with_image: true });
-    const done = await finished(api, res.body.data.publications[0].id);
-    assert.equal(done.status, 'sent');
-    for (const { address } of groups) {
-      const got = gateway.messages(address);
-      assert.equal(got.length, 1, address);
-      assert.equal(got[0]!.image_url, 'https://img.example/tv.png');
-      assert.match(got[0]!.text, /Smart TV 50"/);
-    }
-    assert.ok(done.deliveries.every((d: any) => d.with_image));
-    const text = JSON.stringify(done) + JSON.stringify((await api.get('/publications')).body);
-    for (const { address } of groups) assert.ok(!text.includes(address));
-    assert.ok(!text.includes(TOKEN));
-  });
-
   test('30 unpaced groups go in two chunks; the group its chunk could not send goes alone, both tries counted: partial', async () => {
-    const { api, segment, groups, offer } = await liveTenant({ groups: 30 });
+    const { api, segment, groups, offer } = await liveTenant({ type: 'http', url: gateway.url, token: TOKEN }, { groups: 30 });
     const refused = groups[27]!;
     gateway.failTo(refused.address, 400);
     const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id });
@@ -427,7 +539,7 @@ describe('live channels (a local gateway of our http protocol)', () => {
   });
 
   test('a publication no group received is a Failed workflow saying why, found by its OfferopsState', async () => {
-    const { api, segment, groups, offer } = await liveTenant({ groups: 2 });
+    const { api, segment, groups, offer } = await liveTenant({ type: 'http', url: gateway.url, token: TOKEN }, { groups: 2 });
     for (const { address } of groups) gateway.failTo(address, 400);
     const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id });
     const id = res.body.data.publications[0].id;
@@ -446,26 +558,6 @@ describe('live channels (a local gateway of our http protocol)', () => {
     await waitFor('the failed publication in visibility', async () =>
       (await app.temporal.client.workflow.count(query)).count === 1 ? true : undefined,
     );
-  });
-
-  test('transient errors are retried; a permanent one fails that group only: partial', async () => {
-    const { api, segment, groups, offer } = await liveTenant({ groups: 2 });
-    gateway.failTo(groups[1]!.address, 400);
-    gateway.failNext(2, 503);
-    const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id });
-    const done = await finished(api, res.body.data.publications[0].id, 60_000);
-    assert.equal(done.status, 'partial');
-    const byGroup = new Map(done.deliveries.map((d: any) => [d.group_id, d]));
-    const ok: any = byGroup.get(groups[0]!.group._id);
-    const bad: any = byGroup.get(groups[1]!.group._id);
-    assert.equal(ok.status, 'sent');
-    assert.equal(bad.status, 'failed');
-    assert.match(bad.error, /gateway answered 400/);
-    // Two induced 503s (retried), one success, one 400 (not retried): four requests in all.
-    const requests = gateway.requests.filter((r) => r.to === groups[0]!.address || r.to === groups[1]!.address);
-    assert.equal(requests.length, 4);
-    assert.equal(ok.attempts + bad.attempts, 4, 'every attempt is counted');
-    assert.equal(gateway.messages(groups[0]!.address).length, 1);
   });
 
   test('a failure of ours (credentials sealed under another key) shows the tenant only the internal-error text; the cause is logged', async () => {
@@ -536,33 +628,6 @@ describe('live channels (a local gateway of our http protocol)', () => {
     const failure = failed?.activityTaskFailedEventAttributes?.failure;
     assert.equal(failure?.message, `internal error; quote ${publicationWorkflowId(id)}`);
     assert.ok(!JSON.stringify(events).includes('authenticate data'), 'the cause stays in the log');
-  });
-
-  test('pacing: two publications to one group are spaced by its minimum interval', async () => {
-    const { api, groups, offer } = await liveTenant({ groups: 1, groupIntervalMs: 1500 });
-    const group = groups[0]!.group._id;
-    const first = (await api.post(`/offers/${offer.id}/publish`, { group_id: group })).body.data.publications[0];
-    const a = await finished(api, first.id);
-    const second = (await api.post(`/offers/${offer.id}/publish`, { group_id: group })).body.data.publications[0];
-    await finished(api, second.id);
-    // The two sends took distinct slots of the group, one interval apart…
-    const slots = (
-      await app.db
-        .collection('send_slots')
-        .find({ _id: { $regex: `^group:${group}/` } } as any)
-        .toArray()
-    )
-      .map((c) => c.at.getTime())
-      .sort();
-    // (a send that missed its slot's window took a later one: its first is a gap)…
-    assert.ok(slots.length >= 2);
-    for (let i = 1; i < slots.length; i++) assert.ok(slots[i]! - slots[i - 1]! >= 1500, `slots ${slots[i]! - slots[i - 1]!} ms apart`);
-    // …the second waited for its slot, and the group received them at least the interval apart.
-    const arrivals = gateway.requests.filter((r) => r.to === groups[0]!.address).map((r) => r.at);
-    assert.equal(arrivals.length, 2);
-    assert.ok(arrivals[1]! >= slots[1]!, 'the second send did not start before its slot');
-    assert.ok(arrivals[1]! - arrivals[0]! >= 1500, `arrived ${arrivals[1]! - arrivals[0]!} ms apart`);
-    assert.ok(a.deliveries[0].sent_at);
   });
 });
 

@@ -5,6 +5,8 @@
  * gateway (a fake one on loopback) with the pacing and retries of
  * publications; the message moves to sent or failed with its event; closed
  * conversations and unusable channels are 409s; the workflow carries ids only.
+ * The conversation's way in and the reply's way out go through each gateway
+ * connector alike (our http protocol, Evolution API, WAHA).
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -17,22 +19,25 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { OfferopsState, replyWorkflowId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
+import { connectTo, GATEWAY_TYPES, GatewayType, startTestGateway, TestGateway } from '../helpers/gateways';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { historyText, startTestWorker, waitFor } from '../helpers/worker';
 
 const taskQueue = `test-replies-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
 let worker: { stop(): Promise<void> };
 let gateway: FakeGateway;
+const gateways = new Map<GatewayType, TestGateway>();
 
 before(async () => {
   app = await startTestApp({ taskQueue });
   worker = await startTestWorker(app, taskQueue);
   gateway = await startFakeGateway({ token: 'gw-token' });
+  for (const type of GATEWAY_TYPES) gateways.set(type, await startTestGateway(type));
 });
 after(async () => {
   await worker.stop();
-  await gateway.close();
+  await Promise.all([gateway.close(), ...[...gateways.values()].map((g) => g.close())]);
   await app.close();
 });
 
@@ -58,6 +63,23 @@ async function conversationWith(phone: string, opts: { minIntervalMs?: number; e
   return { tenant, api: new ApiClient(app.baseUrl, tenant.apiKey), channelId: channel._id, conversationId: data.conversation_id };
 }
 
+/** The same for a channel to `through`, the conversation started the way that gateway brings a contact's message in. */
+async function conversationThrough(through: TestGateway, phone: string, opts: { minIntervalMs?: number } = {}) {
+  const tenant = await seedTenant(app.db);
+  const channel = await connectTo(through, { db: app.db, origin: app.origin, secretKey: secretKeyFromEnv() }, tenantOf(tenant), {
+    name: `Gateway ${++n}`,
+    ...opts,
+  });
+  const res = await channel.receive({ from: phone, name: 'Ana', text: 'Oi!' });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return {
+    tenant,
+    api: new ApiClient(app.baseUrl, tenant.apiKey),
+    channelId: channel.id,
+    conversationId: res.body.data.conversation_id as string,
+  };
+}
+
 const messageOf = (api: ApiClient, conversationId: string, id: string) =>
   api.get(`/inbox/conversations/${conversationId}/messages`).then((r) => r.body.data.find((m: { id: string }) => m.id === id));
 
@@ -70,45 +92,103 @@ const settled = (api: ApiClient, conversationId: string, id: string) =>
 const eventsOf = (t: Tenant, kind: string) =>
   app.db.collection('events').find({ account_id: t.accountId, kind }).sort({ _id: 1 }).toArray() as Promise<any[]>;
 
-describe('POST /inbox/conversations/{id}/reply', () => {
-  test('a text reply is queued, delivered once to the thread through the gateway, then sent with message.sent', async () => {
-    const phone = '5511911110001@s.whatsapp.net';
-    const { tenant, api, conversationId } = await conversationWith(phone);
-    const res = await api.post(`/inbox/conversations/${conversationId}/reply`, { text: 'Tem sim! R$ 149,90', agent: 'Carla' });
-    assert.equal(res.status, 202);
-    const queued = res.body.data;
-    assert.match(queued.id, /^msg_/);
-    assert.equal(queued.status, 'queued');
-    assert.equal(queued.direction, 'outbound');
-    assert.equal(queued.author, 'team');
-    assert.equal(queued.agent, 'Carla');
-    assert.equal(queued.sent_at, null);
+// The way in and the way out through each gateway connector, with the same assertions.
+for (const type of GATEWAY_TYPES) {
+  describe(`a reply through a ${type} channel`, () => {
+    const through = () => gateways.get(type)!;
 
-    const sent = await settled(api, conversationId, queued.id);
-    assert.equal(sent.status, 'sent');
-    assert.equal(sent.error, null);
-    assert.ok(sent.sent_at);
-    assert.deepEqual(
-      gateway.messages(phone).map((m) => [m.text, m.idempotency_key]),
-      [['Tem sim! R$ 149,90', queued.id]],
-    );
-    // The event is written with the status (the message's outbox) and relayed to events just after: wait for the relay.
-    const event = await waitFor('message.sent', async () => (await eventsOf(tenant, 'message.sent'))[0]);
-    assert.equal(event?.data.message.id, queued.id);
-    assert.equal(event?.data.message.status, 'sent');
+    test('a text reply is queued, delivered once to the contact through the gateway, then sent with message.sent; no number leaves the API', async () => {
+      const phone = '5511911110001@s.whatsapp.net';
+      const { tenant, api, conversationId } = await conversationThrough(through(), phone);
+      const res = await api.post(`/inbox/conversations/${conversationId}/reply`, { text: 'Tem sim! R$ 149,90', agent: 'Carla' });
+      assert.equal(res.status, 202);
+      const queued = res.body.data;
+      assert.match(queued.id, /^msg_/);
+      assert.deepEqual(
+        [queued.status, queued.direction, queued.author, queued.agent, queued.sent_at],
+        ['queued', 'outbound', 'team', 'Carla', null],
+      );
 
-    const conversation = (await api.get(`/inbox/conversations/${conversationId}`)).body.data;
-    assert.equal(conversation.status, 'pending');
-    assert.equal(conversation.unread_count, 0);
-    assert.equal(conversation.last_message_preview, 'Tem sim! R$ 149,90');
+      const sent = await settled(api, conversationId, queued.id);
+      assert.equal(sent.status, 'sent');
+      assert.equal(sent.error, null);
+      assert.ok(sent.sent_at);
+      assert.deepEqual(
+        through()
+          .delivered(phone)
+          .map((m) => m.text),
+        ['Tem sim! R$ 149,90'],
+      );
+      // The event is written with the status (the message's outbox) and relayed to events just after: wait for the relay.
+      const event = await waitFor('message.sent', async () => (await eventsOf(tenant, 'message.sent'))[0]);
+      assert.equal(event?.data.message.id, queued.id);
+      assert.equal(event?.data.message.status, 'sent');
 
-    // The workflow carries ids only: its input names the message, never the address.
-    const history = await app.temporal.client.workflow.getHandle(replyWorkflowId(queued.id)).fetchHistory();
-    const text = JSON.stringify(history);
-    assert.ok(!text.includes(phone.split('@')[0]!), 'the address is in the history');
-    assert.ok((await app.temporal.client.workflow.getHandle(replyWorkflowId(queued.id)).result()).status === 'sent');
+      const conversation = await api.get(`/inbox/conversations/${conversationId}`);
+      assert.equal(conversation.body.data.status, 'pending');
+      assert.equal(conversation.body.data.unread_count, 0);
+      assert.equal(conversation.body.data.last_message_preview, 'Tem sim! R$ 149,90');
+      const shown = [
+        conversation.text,
+        (await api.get(`/inbox/conversations/${conversationId}/messages`)).text,
+        (await api.get('/inbox/contacts')).text,
+      ];
+      for (const text of shown) assert.ok(!text.includes('5511911110001'), 'the number left the API');
+
+      // The workflow carries ids only: neither its input nor the send's result (the gateway's message id) holds the address.
+      const handle = app.temporal.client.workflow.getHandle(replyWorkflowId(queued.id));
+      assert.equal((await handle.result()).status, 'sent');
+      assert.ok(!(await historyText(handle)).includes('5511911110001'), 'the address is in the history');
+    });
+
+    test('a refusal of the gateway fails the reply with its reason and message.failed; a transient error is retried', async () => {
+      const refused = '5511911110003@s.whatsapp.net';
+      const a = await conversationThrough(through(), refused);
+      through().failTo(refused, 400);
+      const res = await a.api.post(`/inbox/conversations/${a.conversationId}/reply`, { text: 'não vai' });
+      const failed = await settled(a.api, a.conversationId, res.body.data.id);
+      assert.equal(failed.status, 'failed');
+      assert.match(failed.error, through().refusal);
+      // The event is relayed to the events collection just after the message's own write.
+      const event = await waitFor('message.failed', async () => (await eventsOf(a.tenant, 'message.failed'))[0]);
+      assert.equal(event.data.message.error, failed.error);
+      assert.ok(!JSON.stringify(event).includes(refused.split('@')[0]!));
+      // Its workflow failed, saying why; OfferopsState says failed.
+      const handle = app.temporal.client.workflow.getHandle(replyWorkflowId(failed.id));
+      await assert.rejects(handle.result(), (err: unknown) => {
+        assert.ok(err instanceof WorkflowFailedError);
+        assert.equal(err.cause?.message, `the reply was not delivered: ${failed.error}`);
+        return true;
+      });
+      assert.equal((await handle.describe()).typedSearchAttributes.get(OfferopsState), 'failed');
+
+      const flaky = '5511911110004@s.whatsapp.net';
+      const b = await conversationThrough(through(), flaky);
+      through().failNext(1, 503);
+      const retried = await b.api.post(`/inbox/conversations/${b.conversationId}/reply`, { text: 'vai na segunda' });
+      assert.equal((await settled(b.api, b.conversationId, retried.body.data.id)).status, 'sent');
+      assert.equal(through().requestsTo(flaky).length, 2);
+      assert.equal(through().delivered(flaky).length, 1);
+    });
+
+    test("replies on a paced channel reach the gateway at least the channel's interval apart", async () => {
+      const phone = '5511911110005@s.whatsapp.net';
+      const { api, conversationId } = await conversationThrough(through(), phone, { minIntervalMs: 1000 });
+      const ids: string[] = [];
+      for (const text of ['um', 'dois', 'três'])
+        ids.push((await api.post(`/inbox/conversations/${conversationId}/reply`, { text })).body.data.id);
+      for (const id of ids) assert.equal((await settled(api, conversationId, id)).status, 'sent');
+      const times = through()
+        .requestsTo(phone)
+        .map((r) => r.at)
+        .sort((x, y) => x - y);
+      assert.equal(times.length, 3);
+      for (let i = 1; i < times.length; i++) assert.ok(times[i]! - times[i - 1]! >= 1000, `gap ${times[i]! - times[i - 1]!} ms`);
+    });
   });
+}
 
+describe('POST /inbox/conversations/{id}/reply', () => {
   test('a template reply with an image renders the offer and sends the image', async () => {
     const phone = '5511911110002@s.whatsapp.net';
     const { api, conversationId } = await conversationWith(phone);
@@ -127,50 +207,6 @@ describe('POST /inbox/conversations/{id}/reply', () => {
     const [delivered] = gateway.messages(phone);
     assert.equal(delivered?.image_url, 'https://cdn.example/cafeteira.jpg');
     assert.equal(delivered?.text, 'Oferta: Cafeteira');
-  });
-
-  test('a refusal of the gateway fails the reply with its reason and message.failed; a transient error is retried', async () => {
-    const refused = '5511911110003@s.whatsapp.net';
-    const a = await conversationWith(refused);
-    gateway.failTo(refused, 400);
-    const res = await a.api.post(`/inbox/conversations/${a.conversationId}/reply`, { text: 'não vai' });
-    const failed = await settled(a.api, a.conversationId, res.body.data.id);
-    assert.equal(failed.status, 'failed');
-    assert.equal(failed.error, 'the gateway answered 400');
-    // The event is relayed to the events collection just after the message's own write.
-    const event = await waitFor('message.failed', async () => (await eventsOf(a.tenant, 'message.failed'))[0]);
-    assert.equal(event.data.message.error, 'the gateway answered 400');
-    assert.ok(!JSON.stringify(event).includes(refused.split('@')[0]!));
-    // Its workflow failed, saying why; OfferopsState says failed.
-    const handle = app.temporal.client.workflow.getHandle(replyWorkflowId(failed.id));
-    await assert.rejects(handle.result(), (err: unknown) => {
-      assert.ok(err instanceof WorkflowFailedError);
-      assert.equal(err.cause?.message, 'the reply was not delivered: the gateway answered 400');
-      return true;
-    });
-    assert.equal((await handle.describe()).typedSearchAttributes.get(OfferopsState), 'failed');
-
-    const flaky = '5511911110004@s.whatsapp.net';
-    const b = await conversationWith(flaky);
-    gateway.failNext(1, 503);
-    const retried = await b.api.post(`/inbox/conversations/${b.conversationId}/reply`, { text: 'vai na segunda' });
-    assert.equal((await settled(b.api, b.conversationId, retried.body.data.id)).status, 'sent');
-    assert.equal(gateway.requests.filter((r) => r.to === flaky).length, 2);
-    assert.equal(gateway.messages(flaky).length, 1);
-  });
-
-  test("replies on a paced channel reach the gateway at least the channel's interval apart", async () => {
-    const phone = '5511911110005@s.whatsapp.net';
-    const { api, conversationId } = await conversationWith(phone, { minIntervalMs: 1000 });
-    const ids: string[] = [];
-    for (const text of ['um', 'dois', 'três']) ids.push((await api.post(`/inbox/conversations/${conversationId}/reply`, { text })).body.data.id);
-    for (const id of ids) assert.equal((await settled(api, conversationId, id)).status, 'sent');
-    const times = gateway.requests
-      .filter((r) => r.to === phone)
-      .map((r) => r.at)
-      .sort((x, y) => x - y);
-    assert.equal(times.length, 3);
-    for (let i = 1; i < times.length; i++) assert.ok(times[i]! - times[i - 1]! >= 1000, `gap ${times[i]! - times[i - 1]!} ms`);
   });
 
   test('test keys reply through the sandbox: sent, nothing reaches the gateway', async () => {

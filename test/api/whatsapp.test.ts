@@ -4,16 +4,18 @@
  * offerops sets on it brings a contact's messages in (Evolution's bearer
  * header, WAHA's HMAC signature), our echoes and status broadcasts are
  * skipped, the session's state becomes the channel's with its event; a
- * publication reaches each group once (an image as the image, its caption the
- * message), a transient failure is retried, a disconnected session sends
- * nothing and its publication waits on a durable timer until it is back; a
- * reply goes back to the contact; no JID leaves the API.
+ * disconnected session sends nothing and its publication waits on a durable
+ * timer until it is back; two imports of its groups at once make each once;
+ * no JID leaves the API. Publishing and replies run
+ * through these gateways in their own suites (publish.test.ts,
+ * replies.test.ts), with the same assertions as every connector.
  */
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { gatewayFor } from '../../domain/channels/connectors/index';
+import { importGroups } from '../../domain/channels/discovery';
 import { connectChannel } from '../../domain/channels/service';
 import { channelForSend } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
@@ -143,50 +145,33 @@ for (const flavor of FLAVORS) {
       assert.equal((await app.db.collection('channels').findOne({ _id: channelId } as object))?.state, 'connected');
     });
 
-    test('a publication reaches each group once, the image with the message as caption; a transient failure is retried', async () => {
-      const segment = (await api.post('/segments', { name: `WA ${flavor} ${++n}` })).body.data;
-      const addresses = [`1203630500${++n}@g.us`, `1203630500${++n}@g.us`];
-      for (const [i, address] of addresses.entries()) {
-        await createGroup(app.db, tenant, {
-          name: `Ofertas ${i}`,
-          segment_id: segment.id,
-          channel: { id: channelId, type: flavor, address },
-          minIntervalMs: 0,
-        });
+    test("two imports of the gateway's groups at once make each group once: the unique index on its address, not only a look-up", async () => {
+      const importAll = () => importGroups(app.db, tenant, channelId, 'all', {}, secretKeyFromEnv());
+      const hints = (list: { address_hint: string | null }[]) => list.map((g) => g.address_hint!);
+      // Without the index, imports in step (each looks a group up, then makes it) make some groups twice; a few rounds
+      // make sure they meet.
+      for (let round = 0; round < 3; round++) {
+        fake.groups = Array.from({ length: 20 }, (_, i) => ({
+          id: `1203630700${round}${String(i).padStart(3, '0')}@g.us`,
+          subject: `Lote ${i}`,
+          size: 10,
+        }));
+        // Both imports get the list at the same moment.
+        fake.answerGroupListsTogether(2);
+        const [a, b] = await Promise.all([importAll(), importAll()]);
+        // Between them the two made every group once; what one made, the other found.
+        assert.deepEqual([...hints(a.imported), ...hints(b.imported)].sort(), fake.groups.map((g) => `…${g.id.slice(-9)}`).sort());
+        assert.deepEqual(
+          [a, b].map((run) => run.imported.length + run.existing.length),
+          [20, 20],
+        );
+        const stored = await app.db
+          .collection('groups')
+          .find({ account_id: tenant.accountId, address: { $in: fake.groups.map((g) => g.id) } })
+          .toArray();
+        assert.equal(stored.length, 20, `round ${round}`);
       }
-      const offer = (
-        await api.post('/offers', {
-          url: `https://shop.example/wa/${flavor}/${++n}`,
-          title: 'Air Fryer',
-          price: 299.9,
-          image: 'https://img.example/af.png',
-        })
-      ).body.data;
-      fake.failNext(1, 503);
-      const res = await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id, with_image: true });
-      assert.equal(res.status, 200, res.text);
-      const done = await waitFor(
-        'the publication to finish',
-        async () => {
-          const p = (await api.get(`/publications/${res.body.data.publications[0].id}`)).body.data;
-          return p.completed_at && p.status !== 'sending' ? p : undefined;
-        },
-        60_000,
-      );
-      assert.equal(done.status, 'sent');
-      for (const address of addresses) {
-        const got = fake.sent.filter((m) => m.to === address);
-        assert.equal(got.length, 1, address);
-        assert.equal(got[0]!.imageUrl, 'https://img.example/af.png');
-        assert.match(got[0]!.text, /Air Fryer/);
-      }
-      assert.equal(
-        done.deliveries.reduce((sum: number, d: any) => sum + d.attempts, 0),
-        3,
-        'the failed attempt is counted',
-      );
-      const shown = JSON.stringify(done);
-      for (const address of addresses) assert.ok(!shown.includes(address));
+      fake.groups = [];
     });
 
     test('a publication to a disconnected channel waits on a named durable timer, spending no attempt, and goes once it is back', async () => {
@@ -212,19 +197,6 @@ for (const flavor of FLAVORS) {
       const done = (await api.get(`/publications/${id}`)).body.data;
       assert.deepEqual([done.deliveries[0].status, done.deliveries[0].attempts], ['sent', 1]);
       assert.equal(fake.sent.filter((m) => m.to === address).length, 1);
-    });
-
-    test('a reply goes back through the gateway to the contact', async () => {
-      const { body } = await fake.receive({ from: CONTACT, text: 'Qual o link?' });
-      const conversationId = (body as any).data.conversation_id;
-      const reply = (await api.post(`/inbox/conversations/${conversationId}/reply`, { text: 'Aqui: https://shop.example/x' })).body.data;
-      const sent = await waitFor('the reply to be sent', async () => {
-        const m = (await api.get(`/inbox/conversations/${conversationId}/messages`)).body.data.find((x: { id: string }) => x.id === reply.id);
-        return m.status === 'queued' ? undefined : m;
-      });
-      assert.equal(sent.status, 'sent');
-      const out = fake.sent.find((m) => m.text === 'Aqui: https://shop.example/x');
-      assert.deepEqual([out?.to, out?.linkPreview], [CONTACT, true]);
     });
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The developer panel in a real browser (Debian's Chromium through
  * playwright-core, as the storefront test): sign in with a panel link, create
- * a key with two scopes and use it on the API, reset the sandbox; screenshots
+ * a key with two scopes and use it on the API, reset the sandbox, read the
+ * channels and the state of their gateways' sessions; screenshots
  * of each page in test-output/browser/. Then the refusals over plain HTTP:
  * forged, reused and expired links, missing or wrong CSRF tokens, another
  * account's session — each refused with nothing changed.
@@ -13,8 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Browser } from 'playwright-core';
+import { connectChannel, recordChannelState } from '../../domain/channels/service';
 import { createApplication } from '../../domain/developer/applications';
+import { createGroup } from '../../domain/groups/store';
 import { createPanelLink } from '../../domain/panel/auth';
+import { secretKeyFromEnv } from '../../domain/sealing';
 import { SCOPES } from '../../schemas/openapi/common';
 import { createSeededAccount, sandboxSeedOf } from '../../domain/sandbox/seed';
 import { launchBrowser, screenshotPath } from '../helpers/browser';
@@ -233,6 +237,57 @@ describe('the panel in a browser', () => {
 });
 
 describe('panel refusals', () => {
+  test('the channels page shows each channel with its state and since when; never a gateway URL, session, address or key', async () => {
+    const account = await newAccount('Channels account');
+    const tenant = { accountId: account, env: 'live' as const };
+    const connect = (input: Parameters<typeof connectChannel>[2]) => connectChannel(app.db, tenant, input, secretKeyFromEnv);
+    const { channel: whatsapp } = await connect({
+      type: 'evolution',
+      url: 'http://127.0.0.1:9/evolution',
+      token: 'evolution-key-s3cr3t',
+      instance: 'vendas-instance',
+      name: 'WhatsApp vendas',
+    });
+    const { channel: own } = await connect({
+      type: 'http',
+      url: 'https://user:pw@gateway.example/x',
+      token: 'http-token-s3cr3t',
+      name: 'Gateway',
+    });
+    await createGroup(app.db, tenant, { name: 'Ofertas', channel: { id: whatsapp._id, type: 'evolution', address: '120363000000000077@g.us' } });
+    await recordChannelState(app.db, tenant, whatsapp._id, 'connected');
+    const down = await recordChannelState(app.db, tenant, whatsapp._id, 'disconnected');
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(await panelLink(account));
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${app.origin}/panel/keys`);
+      await page.getByRole('link', { name: 'Channels' }).click();
+      await page.waitForURL(`${app.origin}/panel/channels`);
+      const cells = async (name: string) =>
+        (await page.getByRole('row').filter({ hasText: name }).getByRole('cell').allInnerTexts()).map((t) => t.trim());
+      const since = down.state_changed_at!.toISOString().slice(0, 19).replace('T', ' ');
+      assert.deepEqual(await cells('WhatsApp vendas'), ['WhatsApp vendas', whatsapp._id, 'evolution', 'disconnected', since, '1', '3000 ms']);
+      assert.deepEqual(await cells(own._id), ['Gateway', own._id, 'http', 'unknown', '—', '0', '1000 ms']);
+      await page.screenshot({ path: screenshotPath('panel-channels'), fullPage: true });
+      const text = await page.content();
+      for (const secret of [
+        '127.0.0.1:9',
+        'vendas-instance',
+        'evolution-key-s3cr3t',
+        '120363000000000077',
+        'gateway.example',
+        'http-token-s3cr3t',
+      ]) {
+        assert.ok(!text.includes(secret), `the page shows ${secret}`);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   test('forged, reused and expired links are refused and open no session', async () => {
     const account = await newAccount('Links');
     const sessions = await countSessions();

@@ -6,12 +6,15 @@
  * slot, and the launcher starts it again. Every group ends with exactly one
  * message at the gateway, the publication ends `sent` with no delivery
  * `failed`, and a wait for a slot is never counted as an attempt. Replies
- * (and the journey messages that queue them) go the same way.
+ * (and the journey messages that queue them) go the same way. Through the
+ * WhatsApp gateways, which cannot deduplicate, only a send the kill cut short
+ * (its answer lost) may reach its group a second time.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Db, MongoClient } from 'mongodb';
 import { Client, Connection } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { secretKeyFor } from '../../tools/cli/stack-config';
 import { setAccountRateLimit } from '../../domain/accounts/store';
 import { accountTimeZone, localDayHour, readBuckets } from '../../domain/analytics/buckets';
@@ -22,6 +25,7 @@ import { secretKeyFromEnv } from '../../domain/sealing';
 import { publicationWorkflowId, replyWorkflowId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
+import { startTestGateway, TestGateway } from '../helpers/gateways';
 import { launchStack, LaunchedStack } from '../helpers/launched-stack';
 import { waitFor } from '../helpers/worker';
 
@@ -37,6 +41,8 @@ interface Scene {
   gateway: FakeGateway;
   /** The workflow's history: the messages of the activities that failed in it (a worker lost is a timeout, not a failure). */
   failedActivities(workflowId: string): Promise<string[]>;
+  /** The workflow's history: for each group, how many of its sends (deliverToGroup) timed out, cut short by a kill. */
+  cutSends(workflowId: string): Promise<Map<string, number>>;
 }
 
 /** Runs `body` on a stack of its own (its worker's restarts counted for this test alone), and a fake gateway. */
@@ -60,6 +66,23 @@ async function onOwnStack(body: (scene: Scene) => Promise<void>): Promise<void> 
       async failedActivities(workflowId) {
         const events = (await temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
         return events.flatMap((e) => (e.activityTaskFailedEventAttributes ? [e.activityTaskFailedEventAttributes.failure?.message ?? ''] : []));
+      },
+      async cutSends(workflowId) {
+        const events = (await temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+        const groupOf = new Map<string, string>();
+        for (const e of events) {
+          const scheduled = e.activityTaskScheduledEventAttributes;
+          if (scheduled?.activityType?.name !== 'deliverToGroup') continue;
+          // Its one argument: the send's reference, the group's id in it.
+          const input = defaultPayloadConverter.fromPayload<{ group_id: string }>(scheduled.input!.payloads![0]!);
+          groupOf.set(String(e.eventId), input.group_id);
+        }
+        const cut = new Map<string, number>();
+        for (const e of events) {
+          const group = groupOf.get(String(e.activityTaskTimedOutEventAttributes?.scheduledEventId));
+          if (group) cut.set(group, (cut.get(group) ?? 0) + 1);
+        }
+        return cut;
       },
     });
   } finally {
@@ -219,6 +242,71 @@ test('the worker SIGKILLed while a send waits for its slot, back after the slot 
     const [gap] = gapsOf(requestsTo(gateway, addresses));
     assert.ok(gap! >= INTERVAL_MS, `${gap} ms apart`);
     assert.deepEqual(await scene.failedActivities(publicationWorkflowId(queued.id)), []);
+  }));
+
+test('a paced fan-out through Evolution API and WAHA (15 groups on each, 300 ms), the worker SIGKILLed twice: a second message only where a kill cut the send', () =>
+  onOwnStack(async (scene) => {
+    const INTERVAL_MS = 300;
+    const PER_CHANNEL = 15;
+    const { stack, api, db, tenant, secretKey } = scene;
+    const gateways: TestGateway[] = [];
+    try {
+      for (const type of ['evolution', 'waha'] as const) gateways.push(await startTestGateway(type));
+      const segment = (await api.post('/segments', { name: 'Faults WhatsApp' })).body.data;
+      const addresses = new Map<string, { gateway: TestGateway; address: string }>();
+      for (const [g, gateway] of gateways.entries()) {
+        const channel = await createChannel(db, tenant, { ...gateway.connection, minIntervalMs: INTERVAL_MS }, secretKey);
+        for (let i = 0; i < PER_CHANNEL; i++) {
+          const address = `5514${g}${String(i).padStart(4, '0')}@g.us`;
+          const group = await createGroup(db, tenant, {
+            name: `Faults ${gateway.type} ${i}`,
+            segment_id: segment.id,
+            channel: { id: channel._id, type: gateway.type, address },
+            minIntervalMs: 0,
+          });
+          addresses.set(group._id, { gateway, address });
+        }
+      }
+      const offer = (await api.post('/offers', { url: 'https://shop.example/faults/whatsapp', title: 'Faults WhatsApp offer' })).body.data;
+      const reached = () => [...addresses.values()].filter(({ gateway, address }) => gateway.requestsTo(address).length > 0).length;
+
+      const queued = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
+      await until('6 groups to be reached', () => reached() >= 6);
+      await killWorker(stack);
+      const atFirstKill = reached();
+      await until('6 more groups to be reached', () => reached() >= atFirstKill + 6);
+      await killWorker(stack);
+      assert.ok(reached() < addresses.size, `killed mid-fan-out (${atFirstKill}, then ${reached()} of ${addresses.size} groups reached)`);
+
+      const done = await finished(api, queued.id);
+      assert.equal(done.status, 'sent');
+      assert.ok(done.deliveries.every((d) => d.status === 'sent'));
+      // These gateways cannot deduplicate: a send whose answer a kill cut off may have gone, and goes again.
+      // Any other group receives the publication exactly once.
+      const cut = await scene.cutSends(publicationWorkflowId(queued.id));
+      for (const [groupId, { gateway, address }] of addresses) {
+        const received = gateway.delivered(address).length;
+        assert.ok(
+          received >= 1 && received <= 1 + (cut.get(groupId) ?? 0),
+          `${groupId}: ${received} messages, ${cut.get(groupId) ?? 0} sends cut`,
+        );
+      }
+      // Each channel's pacing holds across the kills.
+      for (const gateway of gateways) {
+        const arrivals = [...addresses.values()]
+          .filter((a) => a.gateway === gateway)
+          .flatMap(({ address }) => gateway.requestsTo(address))
+          .sort((a, b) => a.at - b.at);
+        const gaps = gapsOf(arrivals);
+        assert.ok(
+          gaps.every((gap) => gap >= INTERVAL_MS),
+          `${gateway.type} gaps ${gaps.join(', ')} ms`,
+        );
+      }
+      assert.deepEqual(await scene.failedActivities(publicationWorkflowId(queued.id)), []);
+    } finally {
+      await Promise.allSettled(gateways.map((g) => g.close()));
+    }
   }));
 
 test('replies on a paced channel (1 s), the worker SIGKILLed twice while they go: each sent once, the interval held', () =>

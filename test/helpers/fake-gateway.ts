@@ -22,8 +22,11 @@ export interface FakeGateway {
   messages(to?: string): GatewayMessage[];
   /** Every valid request received (with its arrival time, ms), duplicates and failures included. */
   requests: (GatewayMessage & { at: number })[];
-  /** The next `count` requests fail with `status` (429 comes with `Retry-After: 1`). */
-  failNext(count: number, status: number): void;
+  /**
+   * The next `count` requests fail with `status`, with `Retry-After:
+   * retryAfter` (a 429 says 1 s unless told otherwise; null: no header).
+   */
+  failNext(count: number, status: number, retryAfter?: string | null): void;
   /** Every request to `to` fails with `status` (e.g. 400: a permanent refusal). */
   failTo(to: string, status: number): void;
   /** Each response waits this long (ms). */
@@ -40,14 +43,15 @@ async function body(req: IncomingMessage): Promise<string> {
 export async function startFakeGateway(opts: { token: string }): Promise<FakeGateway> {
   const delivered = new Map<string, GatewayMessage>();
   const failing = new Map<string, number>();
-  let failures: { count: number; status: number } = { count: 0, status: 503 };
+  let failures: { count: number; status: number; retryAfter: string | null } = { count: 0, status: 503, retryAfter: null };
   const gateway: FakeGateway = {
     url: '',
     requests: [],
     delayMs: 0,
     messages: (to) => [...delivered.values()].filter((m) => to === undefined || m.to === to),
-    failNext: (count, status) => {
-      failures = { count, status };
+    failNext: (count, status, retryAfter) => {
+      // A real gateway that throttles says for how long.
+      failures = { count, status, retryAfter: retryAfter === undefined ? (status === 429 ? '1' : null) : retryAfter };
     },
     failTo: (to, status) => {
       failing.set(to, status);
@@ -83,8 +87,7 @@ export async function startFakeGateway(opts: { token: string }): Promise<FakeGat
       if (gateway.delayMs) await new Promise((r) => setTimeout(r, gateway.delayMs));
       if (failures.count > 0) {
         failures.count--;
-        // A real gateway that throttles says for how long.
-        if (failures.status === 429) res.setHeader('retry-after', '1');
+        if (failures.retryAfter !== null) res.setHeader('retry-after', failures.retryAfter);
         return reply(failures.status, { error: 'induced failure' });
       }
       const permanent = failing.get(message.to);

@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import { DefaultLogger, LogEntry, LogLevel, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import type { WorkflowHandle } from '@temporalio/client';
 import { WORKFLOW_BUNDLE } from '../../domain/config';
 import type { ActivityDeps } from '../../activities/deps';
 import { createActivities } from '../../activities/index';
@@ -66,4 +67,14 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(200);
   }
+}
+
+/** A workflow's history as text, its payloads (bytes) decoded as UTF-8: what Temporal UI shows of it. */
+export async function historyText(handle: WorkflowHandle): Promise<string> {
+  const history = await handle.fetchHistory();
+  return JSON.stringify(history, (_key, value: unknown) => {
+    if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+    const bytes = value as { type?: unknown; data?: unknown };
+    return bytes?.type === 'Buffer' && Array.isArray(bytes.data) ? Buffer.from(bytes.data as number[]).toString('utf8') : value;
+  });
 }

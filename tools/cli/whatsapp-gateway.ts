@@ -57,6 +57,8 @@ export interface WhatsAppGatewayFake {
   failNext(count: number, status: number, retryAfter?: string): void;
   /** Every send to `to` fails with `status`. */
   failTo(to: string, status: number): void;
+  /** The next `count` group lists are answered together, once all `count` are asked for (a busy gateway's burst). */
+  answerGroupListsTogether(count: number): void;
   /** Each send answers this late (ms). */
   delayMs: number;
   /** Connects or disconnects the session, telling the webhook as the gateway does; what offerops answered. */
@@ -114,6 +116,17 @@ export async function startWhatsAppGateway(opts: {
   const failing = new Map<string, number>();
   let failures = { count: 0, status: 503, retryAfter: undefined as string | undefined };
   let wahaConfig: Record<string, unknown> = {};
+  let held: { count: number; waiting: (() => void)[] } = { count: 0, waiting: [] };
+  /** Resolves when this group list may be answered: at once, or once the held ones are all asked for. */
+  const groupListTurn = (): Promise<void> => {
+    if (held.count <= 0) return Promise.resolve();
+    const turn = new Promise<void>((go) => held.waiting.push(go));
+    if (held.waiting.length === held.count) {
+      for (const go of held.waiting) go();
+      held = { count: 0, waiting: [] };
+    }
+    return turn;
+  };
   let counter = 0;
   const own = '5511900000000';
 
@@ -210,6 +223,9 @@ export async function startWhatsAppGateway(opts: {
     failTo: (to, status) => {
       failing.set(to, status);
     },
+    answerGroupListsTogether: (count) => {
+      held = { count, waiting: [] };
+    },
     setConnected: async (connected) => {
       fake.connected = connected;
       log({ direction: 'state', connected });
@@ -290,11 +306,13 @@ export async function startWhatsAppGateway(opts: {
     const route = match[1]!;
     if (route === 'instance/connectionState')
       return reply(200, { instance: { instanceName: session, state: fake.connected ? 'open' : 'close' } });
-    if (route === 'group/fetchAllGroups')
+    if (route === 'group/fetchAllGroups') {
+      await groupListTurn();
       return reply(
         200,
         fake.groups.map((g) => ({ id: g.id, subject: g.subject, size: g.size, announce: false })),
       );
+    }
     if (route === 'webhook/find') return reply(200, fake.webhook ? { enabled: true, url: fake.webhook.url } : null);
     const body = await readJson(req);
     if (route === 'webhook/set') {
@@ -332,11 +350,13 @@ export async function startWhatsAppGateway(opts: {
     if (sessionPath && req.method === 'PUT') {
       wahaConfig = object((await readJson(req)).config);
       const hooks = Array.isArray(wahaConfig.webhooks) ? wahaConfig.webhooks.map(object) : [];
-      const ours = hooks.find((h) => typeof h.url === 'string' && typeof object(h.hmac).key === 'string');
+      // The one set last (offerops appends its own to the session's list).
+      const ours = hooks.filter((h) => typeof h.url === 'string' && typeof object(h.hmac).key === 'string').at(-1);
       fake.webhook = ours ? { url: ours.url as string, secret: object(ours.hmac).key as string } : null;
       return reply(200, { name: session, status: fake.connected ? 'WORKING' : 'STOPPED', config: wahaConfig });
     }
     if (groupsPath && req.method === 'GET') {
+      await groupListTurn();
       // As the NOWEB engine answers: an object keyed by the group's JID.
       return reply(
         200,

@@ -3,8 +3,8 @@
  * /api/sendText` (`session`, `chatId`, `text`, `linkPreview` when the text
  * holds a link) and, with an image, `POST /api/sendImage` (`file: {url,
  * mimetype}`, `caption` = the message), the API key in `X-Api-Key`. It
- * answers with the message sent, whose id is WhatsApp's message id (a string,
- * or `{_serialized}` on the WEBJS engine).
+ * answers with the message sent, whose id holds WhatsApp's message id (a
+ * string, or `{_serialized}` on the WEBJS engine).
  *
  * Failures: 429 and 5xx are transient (Retry-After honoured); 422 with a
  * session `status` other than WORKING means the session is not connected:
@@ -33,11 +33,18 @@ function failure(answer: JsonAnswer, what: string): ConnectorError {
   return new ConnectorError(`WAHA refused ${what}: ${status}`, true, status);
 }
 
-/** WhatsApp's message id in a WAHA answer: `id` (a string or `{_serialized}`), or `key.id` (NOWEB). */
+/**
+ * WhatsApp's message id in a WAHA answer: `id` (a string or `{_serialized}`),
+ * or `key.id` (NOWEB). WAHA serializes it as `{fromMe}_{chatId}_{id}`
+ * (`_{participant}` after it in groups), which names the chat: only the id
+ * itself is kept, since it goes where no address may (Temporal's history).
+ */
 function messageId(json: Record<string, unknown>): string | null {
   const id = typeof json.id === 'string' ? json.id : asObject(json.id)._serialized;
   const found = id ?? asObject(json.key).id;
-  return typeof found === 'string' && found ? found : null;
+  if (typeof found !== 'string' || !found) return null;
+  const [fromMe, , own] = found.split('_');
+  return (fromMe === 'true' || fromMe === 'false') && own ? own : found;
 }
 
 export function wahaConnector(channel: ChannelConfig, timeoutMs: number): Connector {
