@@ -48,6 +48,7 @@ import { createAccount, createApiKey } from '../../domain/accounts/store';
 import { ensureIndexes } from '../../domain/db';
 import { createGroup } from '../../domain/groups/store';
 import { SCOPES } from '../../schemas/openapi/common';
+import { log } from '../stack/processes';
 import { listen, portOf, quantile, runBench, withStack } from './harness';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -330,9 +331,11 @@ async function main(): Promise<void> {
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         const json: unknown = await res.json();
-        if (res.status === 503 && retried) {
-          retried.count++;
-          await setTimeout(Number(res.headers.get('retry-after') ?? 5) * 1000);
+        // The first attempt may still be running behind the 503: the key answers 409 until it has ended.
+        const running = res.status === 409 && (json as { code?: string }).code === 'idempotency_in_progress';
+        if (retried && (res.status === 503 || running)) {
+          if (res.status === 503) retried.count++;
+          await setTimeout(Number(res.headers.get('retry-after') ?? 2) * 1000);
           continue;
         }
         if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
@@ -455,6 +458,7 @@ async function main(): Promise<void> {
         ];
         printTimeline('timeline of one bare workflow', b0, bareMarks, (await bareHandle.fetchHistory()).events ?? [], []);
         for (const segment of segments) {
+          log(`bench: fan-out to ${segment.size} groups`);
           const before = workerCommands;
           const rss = sampleRss();
           const cpu0 = process.cpuUsage();
