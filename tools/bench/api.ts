@@ -17,7 +17,8 @@
  * default 4), BENCH_CONNECTIONS (default 64), BENCH_OFFERS (the tenant's
  * offers in the collection: every path runs at each size, the collection
  * grown with insertMany between sizes; default 1000,100000,1000000), whose
- * table of per-request costs by size ends with their max/min.
+ * table of per-request costs by size ends with their max/min;
+ * BENCH_LATENCY_SECONDS (the sequential requests' time bound, default 60).
  */
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
@@ -59,6 +60,8 @@ const MAX_PER_RUN = 50_000;
 /** The benchmark account's raised per-account limit (an operator setting; the default is 120 a minute). */
 const BENCH_RATE_LIMIT = 10_000_000;
 const SEEDED_OFFERS = 100;
+/** The most seconds of sequential requests per path and size (BENCH_LATENCY_SECONDS), whatever BENCH_REQUESTS. */
+const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 60);
 const OFFER_SIZES = (process.env.BENCH_OFFERS ?? '1000,100000,1000000').split(',').map(Number);
 /** Offers per insertMany when the collection grows to a size. */
 const SEED_BATCH = 1000;
@@ -202,11 +205,15 @@ function send(agent: Agent, target: Target, shot: Shot): Promise<number> {
   });
 }
 
-/** Sequential, alternating: the i-th request of each side runs back to back, so drift hits both alike. */
+/**
+ * Sequential, alternating: the i-th request of each side runs back to back, so drift hits both alike; `count`
+ * pairs, or as many as LATENCY_SECONDS allow (a list over a million offers takes seconds on the embedded FerretDB).
+ */
 async function latencies(shot: Shot, full: Target, bare: Target, count: number): Promise<{ full: number[]; bare: number[] }> {
   const agents = [new Agent({ keepAlive: true, maxSockets: 1 }), new Agent({ keepAlive: true, maxSockets: 1 })] as const;
   const out = { full: [] as number[], bare: [] as number[] };
-  for (let i = 0; i < count; i++) {
+  const deadline = Date.now() + LATENCY_SECONDS * 1000;
+  for (let i = 0; i < count && (i < 5 || Date.now() < deadline); i++) {
     out.full.push(await send(agents[0], full, shot));
     out.bare.push(await send(agents[1], bare, shot));
   }
@@ -370,7 +377,7 @@ async function main(): Promise<void> {
       const before = await commands();
       const lat = await latencies(shot, full, bare, REQUESTS);
       const after = await commands();
-      const trips = { full: (after.full - before.full) / REQUESTS, bare: (after.bare - before.bare) / REQUESTS };
+      const trips = { full: (after.full - before.full) / lat.full.length, bare: (after.bare - before.bare) / lat.bare.length };
       const [tFull, tBare] = (await measured(shot)) as [Throughput, Throughput];
       const [rpsFull, rpsBare] = [tFull.rps, tBare.rps];
       const p = (xs: number[], q: number) => quantile(xs, q).toFixed(2).padStart(6);
