@@ -1,0 +1,60 @@
+/**
+ * A segment's groups as a publish reads them (activeGroupBatches): every
+ * active group of the segment, `_id` ascending, in batches of 500, from one
+ * query read through its cursor — on the embedded FerretDB a query per
+ * batch decoded the whole collection again for each.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { MongoClient } from 'mongodb';
+import { ensureIndexes, Tenant } from '../../domain/db';
+import { activeGroupBatches, createGroup } from '../../domain/groups/store';
+import { seedTenant, stackEnv } from '../helpers/stack';
+
+let client: MongoClient;
+const dbName = `t_${randomBytes(6).toString('hex')}`;
+/** The commands this test's client sent, by name. */
+const commands: string[] = [];
+
+before(async () => {
+  client = await MongoClient.connect(stackEnv().mongodbUri, { monitorCommands: true });
+  client.on('commandStarted', (e) => commands.push(e.commandName));
+  await ensureIndexes(client.db(dbName));
+});
+after(async () => {
+  await client.db(dbName).dropDatabase();
+  await client.close();
+});
+
+/** `count` groups of `segmentId`, created 16 at a time; their ids. */
+async function groupsOf(tenant: Tenant, segmentId: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 16) {
+    const batch = Array.from({ length: Math.min(16, count - i) }, (_, j) =>
+      createGroup(client.db(dbName), tenant, { name: `G ${i + j}`, segment_id: segmentId }),
+    );
+    ids.push(...(await Promise.all(batch)).map((g) => g._id));
+  }
+  return ids;
+}
+
+test('a segment of 1,150 groups: its active ones, `_id` ascending, in batches of 500, from one query', async () => {
+  const db = client.db(dbName);
+  const tenant = await seedTenant(db);
+  const ids = await groupsOf(tenant, 'seg_read', 1150);
+  await groupsOf(tenant, 'seg_other', 20);
+  const inactive = ids.filter((_, i) => i % 23 === 0);
+  await db.collection('groups').updateMany({ _id: { $in: inactive } } as object, { $set: { active: false } });
+  const active = ids.filter((id) => !inactive.includes(id)).sort();
+
+  commands.length = 0;
+  const batches: string[][] = [];
+  for await (const batch of activeGroupBatches(db, tenant, 'seg_read')) batches.push(batch.map((g) => g._id));
+  assert.deepEqual(
+    batches.map((b) => b.length),
+    [500, 500, active.length - 1000],
+  );
+  assert.deepEqual(batches.flat(), active);
+  assert.equal(commands.filter((c) => c === 'find').length, 1, `commands: ${commands.join(', ')}`);
+});
