@@ -173,6 +173,8 @@ interface FanOut {
   history: [{ events: number; bytes: number }, { events: number; bytes: number }];
   /** This process's RSS (MB) through our fan-out. */
   memory: { start: number; peak: number; end: number };
+  /** Its V8 heap in use (MB) through our fan-out: what RSS keeps after the garbage is collected shows here. */
+  heap: FanOut['memory'];
   /** The publish request until its answer (ms), and the 503 answers it met (sent again with its Idempotency-Key). */
   request: { ms: number; retried: number };
   activities: number;
@@ -185,15 +187,15 @@ interface FanOut {
 
 const mb = (bytes: number): number => bytes / 2 ** 20;
 
-/** Samples this process's RSS every 100 ms until stopped: at the start, the peak, at the end (MB). */
-function sampleRss(): { stop(): FanOut['memory'] } {
-  const start = mb(process.memoryUsage.rss());
+/** Samples `read` (bytes) every 100 ms until stopped: at the start, the peak, at the end (MB). */
+function sample(read: () => number): { stop(): FanOut['memory'] } {
+  const start = mb(read());
   let peak = start;
-  const timer = setInterval(() => (peak = Math.max(peak, mb(process.memoryUsage.rss()))), 100);
+  const timer = setInterval(() => (peak = Math.max(peak, mb(read()))), 100);
   return {
     stop() {
       clearInterval(timer);
-      const end = mb(process.memoryUsage.rss());
+      const end = mb(read());
       return { start, peak: Math.max(peak, end), end };
     },
   };
@@ -202,14 +204,31 @@ function sampleRss(): { stop(): FanOut['memory'] } {
 /** The fan-outs' table, one row per size, and how far each per-group cost moves across sizes (max/min). */
 function printFanOuts(fanOuts: FanOut[]): void {
   const cols = (cells: (string | number)[], widths: number[]) => cells.map((c, i) => String(c).padStart(widths[i]!)).join(' ');
-  const widths = [6, 9, 9, 6, 7, 7, 7, 7, 7, 8, 7, 15, 6, 6, 9];
+  const widths = [6, 9, 9, 6, 7, 7, 7, 7, 7, 8, 7, 15, 15, 6, 6, 9];
   console.log(
-    '\nfan-outs (ms/grp, cpu/grp: wall and CPU ms per group; events, KB: the workflow history; RSS MB: start/peak/end of ours; ' +
+    '\nfan-outs (ms/grp, cpu/grp: wall and CPU ms per group; events, KB: the workflow history; RSS MB, heap MB: start/peak/end of ours; ' +
       'act/g, db/g: activities and worker round trips per group; req ms: the publish request to its answer)',
   );
   console.log(
     cols(
-      ['groups', 'ms', 'bare', 'tput', 'ms/grp', 'bare', 'cpu/grp', 'bare', 'events', 'bare', 'KB', 'RSS MB', 'act/g', 'db/g', 'req ms'],
+      [
+        'groups',
+        'ms',
+        'bare',
+        'tput',
+        'ms/grp',
+        'bare',
+        'cpu/grp',
+        'bare',
+        'events',
+        'bare',
+        'KB',
+        'RSS MB',
+        'heap MB',
+        'act/g',
+        'db/g',
+        'req ms',
+      ],
       widths,
     ),
   );
@@ -230,6 +249,7 @@ function printFanOuts(fanOuts: FanOut[]): void {
           f.history[1].events,
           (f.history[0].bytes / 1024).toFixed(0),
           `${f.memory.start.toFixed(0)}/${f.memory.peak.toFixed(0)}/${f.memory.end.toFixed(0)}`,
+          `${f.heap.start.toFixed(0)}/${f.heap.peak.toFixed(0)}/${f.heap.end.toFixed(0)}`,
           (f.activities / f.size).toFixed(2),
           (f.commands / f.size).toFixed(2),
           `${f.request.ms.toFixed(0)}${f.request.retried ? ` (${f.request.retried}×503)` : ''}`,
@@ -460,13 +480,15 @@ async function main(): Promise<void> {
         for (const segment of segments) {
           log(`bench: fan-out to ${segment.size} groups`);
           const before = workerCommands;
-          const rss = sampleRss();
+          const rss = sample(() => process.memoryUsage.rss());
+          const heap = sample(() => process.memoryUsage().heapUsed);
           const cpu0 = process.cpuUsage();
           const retried = { count: 0 };
           const ours = await publishAndWait({ segment_id: segment.id }, retried);
           await settle();
           const cpu1 = process.cpuUsage();
           const memory = rss.stop();
+          const heapUsed = heap.stop();
           const commands = workerCommands - before;
           const floor = await bareRun('baselineFanOut', [segment.size]);
           const cpu2 = process.cpuUsage();
@@ -478,6 +500,7 @@ async function main(): Promise<void> {
             cpuMs: [cpuMs(cpu0, cpu1), cpuMs(cpu1, cpu2)],
             history: [ours.history, floor.history],
             memory,
+            heap: heapUsed,
             request: { ms: ours.answered, retried: retried.count },
             activities: ours.activities,
             commands,
