@@ -364,9 +364,11 @@ async function main(): Promise<void> {
     };
     const offer = (await call<Created>('POST', '/offers', { url: 'https://shop.example/bench', title: 'Bench offer', price: 10 })).data;
     const one = await createGroup(mongo.db, tenant, { name: 'Bench single' });
-    // A segment of its own per size, every group in the collection before the first run.
-    const segments: { size: number; id: string; groups: string[] }[] = [];
-    for (const size of SIZES) {
+    /**
+     * A segment of `size` groups of its own, created right before its fan-out: the embedded FerretDB decodes
+     * the whole groups collection to find a segment's, so a size's groups are not in it before its turn.
+     */
+    const segmentOf = async (size: number): Promise<{ size: number; id: string; groups: string[] }> => {
       const segment = (await call<Created>('POST', '/segments', { name: `Bench ${size}` })).data;
       const groups: string[] = [];
       for (let i = 0; i < size; i += SEED_PARALLEL) {
@@ -375,8 +377,8 @@ async function main(): Promise<void> {
         );
         groups.push(...(await Promise.all(batch)).map((g) => g._id));
       }
-      segments.push({ size, id: segment.id, groups });
-    }
+      return { size, id: segment.id, groups };
+    };
 
     /** Publishes and waits until the workflow has finished: the time, and the workflow's activities. */
     const ourPhases: number[][] = [];
@@ -477,8 +479,9 @@ async function main(): Promise<void> {
           { at: wallMs(), what: 'workflow result received' },
         ];
         printTimeline('timeline of one bare workflow', b0, bareMarks, (await bareHandle.fetchHistory()).events ?? [], []);
-        for (const segment of segments) {
-          log(`bench: fan-out to ${segment.size} groups`);
+        for (const size of [...SIZES].sort((a, b) => a - b)) {
+          const segment = await segmentOf(size);
+          log(`bench: fan-out to ${size} groups`);
           const before = workerCommands;
           const rss = sample(() => process.memoryUsage.rss());
           const heap = sample(() => process.memoryUsage().heapUsed);
