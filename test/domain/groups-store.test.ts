@@ -2,7 +2,9 @@
  * A segment's groups as a publish reads them (activeGroupBatches): every
  * active group of the segment, `_id` ascending, in batches of 500, from one
  * query read through its cursor — on the embedded FerretDB a query per
- * batch decoded the whole collection again for each.
+ * batch decoded the whole collection again for each. And as the workflow of
+ * a fan-out too large for its input begins (beginPublication): the same
+ * query, the groups no longer in it read by id.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +12,9 @@ import { after, before, test } from 'node:test';
 import { MongoClient } from 'mongodb';
 import { ensureIndexes, Tenant } from '../../domain/db';
 import { activeGroupBatches, createGroup } from '../../domain/groups/store';
+import { newId } from '../../domain/ids';
+import { beginPublication } from '../../domain/publications/sending';
+import { PublicationDoc } from '../../domain/publications/store';
 import { seedTenant, stackEnv } from '../helpers/stack';
 
 let client: MongoClient;
@@ -57,4 +62,54 @@ test('a segment of 1,150 groups: its active ones, `_id` ascending, in batches of
   );
   assert.deepEqual(batches.flat(), active);
   assert.equal(commands.filter((c) => c === 'find').length, 1, `commands: ${commands.join(', ')}`);
+});
+
+test('a fan-out begun by its workflow: every group, in order, the moved, inactive and deleted ones too, from one segment query', async () => {
+  const db = client.db(dbName);
+  const tenant = await seedTenant(db, { env: 'test' });
+  const ids = await groupsOf(tenant, 'seg_begin', 40);
+  const [moved, inactive, deleted] = [ids[3]!, ids[7]!, ids[11]!];
+  await db.collection('groups').updateOne({ _id: moved } as object, { $set: { segment_id: 'seg_elsewhere' } });
+  await db.collection('groups').updateOne({ _id: inactive } as object, { $set: { active: false } });
+  await db.collection('groups').deleteOne({ _id: deleted } as object);
+  const now = new Date();
+  const publication: PublicationDoc = {
+    _id: newId('pub'),
+    account_id: tenant.accountId,
+    env: tenant.env,
+    offer_id: null,
+    group_id: null,
+    segment_id: 'seg_begin',
+    schedule_id: null,
+    template_id: null,
+    text: 'Hello',
+    image_url: null,
+    with_image: false,
+    status: 'queued',
+    group_ids: ids,
+    event_id: null,
+    request_hash: null,
+    queued_at: now,
+    completed_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.collection<PublicationDoc>('publications').insertOne(publication);
+
+  commands.length = 0;
+  const deps = { db, temporal: { client: undefined as never }, report: () => undefined };
+  const groups = await beginPublication(deps, tenant, publication._id);
+  assert.deepEqual(
+    groups.map((g) => g.group_id),
+    ids,
+  );
+  // Test-environment groups are never paced; a deleted one counts as paced (its slot's reservation refuses it).
+  assert.deepEqual(
+    groups.filter((g) => g.paced).map((g) => g.group_id),
+    [deleted],
+  );
+  assert.equal(groups.find((g) => g.group_id === moved)?.name, 'G 3');
+  assert.equal(groups.find((g) => g.group_id === deleted)?.name, null);
+  // The publication's read, the segment's query, and a look-up for each group not in it.
+  assert.equal(commands.filter((c) => c === 'find').length, 1 + 1 + 3, `commands: ${commands.join(', ')}`);
 });
