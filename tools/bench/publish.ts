@@ -53,6 +53,8 @@ import { listen, portOf, quantile, runBench, withStack } from './harness';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number);
+/** Groups of the fan-out that warms both sides before the measured sizes. */
+const WARM_UP_GROUPS = 50;
 /** Groups created at once while seeding. */
 const SEED_PARALLEL = 16;
 
@@ -479,6 +481,11 @@ async function main(): Promise<void> {
           { at: wallMs(), what: 'workflow result received' },
         ];
         printTimeline('timeline of one bare workflow', b0, bareMarks, (await bareHandle.fetchHistory()).events ?? [], []);
+        // Warm the fan-out path (chunks, recordings, the bare fan-out) as the single runs warmed theirs: not measured.
+        const warm = await segmentOf(WARM_UP_GROUPS);
+        await publishAndWait({ segment_id: warm.id }, { count: 0 });
+        await settle();
+        await bareRun('baselineFanOut', [WARM_UP_GROUPS]);
         for (const size of [...SIZES].sort((a, b) => a - b)) {
           const segment = await segmentOf(size);
           log(`bench: fan-out to ${size} groups`);
