@@ -188,8 +188,10 @@ export class TenantCollection<T extends TenantDoc> {
 
   /**
    * Every matching document, `_id` ascending, read in bounded batches of
-   * `size` (keyset paging on `_id`): for sets with no upper bound, such as a
-   * segment's groups.
+   * `size` (keyset paging on `_id`, a query per batch): for sets with no
+   * upper bound read by a consumer that may pause for long between batches
+   * (a cursor would time out). On the embedded FerretDB each query decodes
+   * the whole collection: a consumer that keeps up reads `cursorBatches`.
    */
   async *inBatches(filter: Filter<T>, size: number): AsyncGenerator<T[]> {
     let after: string | null = null;
@@ -200,6 +202,25 @@ export class TenantCollection<T extends TenantDoc> {
       if (batch.length < size) return;
       after = batch.at(-1)!._id;
     }
+  }
+
+  /**
+   * Every matching document, `_id` ascending, in batches of `size`: one query
+   * read through its cursor (the driver fetches `size` at a time), so the
+   * embedded FerretDB decodes the collection once, not once per batch. For
+   * a consumer that takes each batch at once, such as a publish reading a
+   * segment's groups.
+   */
+  async *cursorBatches(filter: Filter<T>, size: number): AsyncGenerator<T[]> {
+    let batch: T[] = [];
+    for await (const doc of this.coll.find(this.scoped(filter), { sort: { _id: 1 }, batchSize: size })) {
+      batch.push(doc as T);
+      if (batch.length === size) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length) yield batch;
   }
 
   count(filter: Filter<T>): Promise<number> {

@@ -158,8 +158,16 @@ async function deliverChunk(
   await Promise.all(unsent.map(([group, opts]) => alone(group, opts)));
 }
 
-/** The most sends one recordSentDeliveries writes, and the most paced groups one reserveDeliverySlots reserves for. */
+/** The most paced groups one reserveDeliverySlots reserves for, and the fewest sends one recordSentDeliveries writes. */
 const SENT_BATCH = 100;
+/**
+ * The full recordings of sends in one fan-out at most (a few smaller ones
+ * follow as its last sends come in): a larger fan-out records more sends in
+ * each, since every recording rewrites documents that grow with the fan-out
+ * (its publication, the day's analytics buckets of its groups) and the
+ * recordings' cost would otherwise grow with its square.
+ */
+const RECORDINGS_MAX = 10;
 
 const batchesOf = <T>(items: T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
@@ -200,15 +208,16 @@ async function deliverInBatches(
   const sent: SentRecord[] = [];
   let recorded = 0;
   const unpaced = groups.filter((g) => !g.paced);
+  const batchSize = Math.max(SENT_BATCH, Math.ceil(unpaced.length / RECORDINGS_MAX));
   let sending = unpaced.length;
   let done = false;
   // A batch is recorded when it is full, or when as many sends wait to be recorded as are still under way:
   // a fan-out's deliveries show as sent while it runs.
   const recording = (async () => {
     for (let batch = 0; ; batch++) {
-      await condition(() => done || (sending > 0 && sent.length - recorded >= Math.min(SENT_BATCH, sending)));
+      await condition(() => done || (sending > 0 && sent.length - recorded >= Math.min(batchSize, sending)));
       if (done) return;
-      const deliveries = sent.slice(recorded, recorded + SENT_BATCH);
+      const deliveries = sent.slice(recorded, recorded + batchSize);
       await local.recordSentDeliveries.executeWithOptions({ summary: `record ${deliveries.length} sends` }, [{ ...input, batch, deliveries }]);
       recorded += deliveries.length;
     }

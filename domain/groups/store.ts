@@ -43,9 +43,9 @@ export function listGroups(db: Db, tenant: Tenant, q: { segment_id?: string; act
 /** Groups read per round trip by `activeGroupBatches`. */
 const SEGMENT_BATCH = 500;
 
-/** Every active group of a segment, however many, in batches, `_id` ascending. */
+/** Every active group of a segment, however many, in batches, `_id` ascending (one query: see cursorBatches). */
 export const activeGroupBatches = (db: Db, tenant: Tenant, segmentId: string): AsyncGenerator<GroupDoc[]> =>
-  groups(db, tenant).inBatches({ segment_id: segmentId, active: true }, SEGMENT_BATCH);
+  groups(db, tenant).cursorBatches({ segment_id: segmentId, active: true }, SEGMENT_BATCH);
 
 export const getGroup = store.get;
 

@@ -9,6 +9,7 @@ import { countDeliveriesSent, countDelivery } from '../analytics/publications';
 import { SendContent, SendDeps, SendOutcome, sendToGroup, sendToGroups, SlotWait } from '../channels/send';
 import { Tenant } from '../db';
 import { textForGroup } from '../links/service';
+import { activeGroupBatches, getGroups, GroupDoc } from '../groups/store';
 import { getOffer } from '../offers/store';
 import { startPublication } from '../../temporal/start';
 import { completePublication, counted, mustGetPublication, StepDeps } from './completion';
@@ -82,7 +83,34 @@ export async function beginPublication(deps: StepDeps, tenant: Tenant, id: strin
     : (await deliveriesOfPublication(deps.db, tenant, publication))
         .filter((d) => d.status !== 'sent' && d.status !== 'failed')
         .map((d) => d.group_id);
-  return publicationGroups(deps.db, tenant, pending);
+  return publicationGroups(
+    deps.db,
+    tenant,
+    pending,
+    publication.segment_id ? await segmentGroups(deps, tenant, publication.segment_id, pending) : undefined,
+  );
+}
+
+/**
+ * The groups `ids` of a segment publication: the segment's active groups in
+ * one query, as the request that queued it read them, and any other (gone
+ * from the segment since, or inactive) by its id. A fan-out begins here only
+ * when it was too large for the workflow's input: one look-up per group of
+ * thousands cost more than the query, and under load outlived the step's timeout.
+ */
+async function segmentGroups(deps: StepDeps, tenant: Tenant, segmentId: string, ids: string[]): Promise<Map<string, GroupDoc>> {
+  const wanted = new Set(ids);
+  const read = new Map<string, GroupDoc>();
+  for await (const batch of activeGroupBatches(deps.db, tenant, segmentId)) for (const g of batch) if (wanted.has(g._id)) read.set(g._id, g);
+  for (const g of (
+    await getGroups(
+      deps.db,
+      tenant,
+      ids.filter((id) => !read.has(id)),
+    )
+  ).values())
+    read.set(g._id, g);
+  return read;
 }
 
 /** What one send to a group did: the gateway's message id (null when it gives none, or when an earlier attempt had sent it). */

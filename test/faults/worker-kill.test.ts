@@ -3,7 +3,8 @@
  * `npm start` starts it (test/helpers/launched-stack.ts): the worker is
  * killed with SIGKILL (by the pid the launcher recorded, nothing else) in the
  * middle of a fan-out — twice in a row — or while a send waits for its pacing
- * slot, and the launcher starts it again. Every group ends with exactly one
+ * slot, and the launcher starts it again; a 300-group fan-out three times, from
+ * its start to its last sends. Every group ends with exactly one
  * message at the gateway, the publication ends `sent` with no delivery
  * `failed`, and a wait for a slot is never counted as an attempt. Replies
  * (and the journey messages that queue them) go the same way. Through the
@@ -214,6 +215,31 @@ test('an unpaced fan-out in chunks (30 groups), the worker SIGKILLed twice while
     await until('the sends to be counted', async () => (await sentOn()) - sentBefore >= GROUPS);
     assert.equal((await sentOn()) - sentBefore, GROUPS);
     assert.deepEqual(await scene.failedActivities(publicationWorkflowId(queued.id)), []);
+  }));
+
+test('a 300-group unpaced fan-out, the worker SIGKILLed as it starts, halfway and once every group is reached: one message each', () =>
+  onOwnStack(async (scene) => {
+    const COUNT = 300;
+    const { stack, api, gateway, db, tenant } = scene;
+    const { addresses, publish } = await fanOut(scene, '55140', COUNT, 0);
+    gateway.delayMs = 100;
+    const reached = () => new Set(requestsTo(gateway, addresses).map((r) => r.to)).size;
+    const day = localDayHour(new Date(), await accountTimeZone(db, tenant.accountId)).day;
+    const sentOn = async () => Number((await readBuckets(db, tenant, 'totals', [day]))[0]?.c.deliveries_sent ?? 0);
+    const sentBefore = await sentOn();
+
+    const queued = await publish();
+    // Three points of the fan-out: its first chunks, its middle, and its end (the sends answered, being recorded).
+    await killWorker(stack);
+    await until('half the groups to be reached', () => reached() >= COUNT / 2);
+    await killWorker(stack);
+    await until('every group to be reached', () => reached() === COUNT);
+    await killWorker(stack);
+
+    const done = await finished(api, queued.id);
+    assertExactlyOnce(gateway, done, addresses);
+    await until('the sends to be counted', async () => (await sentOn()) - sentBefore >= COUNT);
+    assert.equal((await sentOn()) - sentBefore, COUNT, 'each send counted once');
   }));
 
 test('the worker SIGKILLed while a send waits for its slot, back after the slot passed: the send takes the next slot, one attempt', () =>

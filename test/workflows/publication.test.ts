@@ -423,6 +423,18 @@ test('unpaced groups in a fan-out go in chunks of 25, one activity each; a group
   );
 });
 
+test('a fan-out of 2,000 unpaced groups records its sends in 10 recordings of 200 and a few smaller at its end, each group once', async () => {
+  const groups = Array.from({ length: 2000 }, (_, i) => ({ group_id: `grp_r${i}`, name: null, paced: false }));
+  const { result, calls } = await run({ groups, behaviour: Object.fromEntries(groups.map((g) => [g.group_id, 'ok'])) });
+  assert.deepEqual(result, { status: 'sent' });
+  const sizes = calls.recorded.map((batch) => batch.length);
+  assert.ok(sizes.length <= 14 && sizes.every((n) => n <= 200), `recordings of ${sizes.join(', ')} sends`);
+  const completed = calls.completedWith[0]!.map((r) => (r as { group_id: string }).group_id);
+  assert.equal(completed.length, groups.length, 'the completion is given every send');
+  const recorded = [...calls.recorded.flat(), ...completed.slice(calls.recorded.flat().length)];
+  assert.deepEqual(recorded.sort(), groups.map((g) => g.group_id).sort());
+});
+
 test('a chunk that fails is tried again as a whole, three attempts in all; then each of its groups goes alone, those counted', async () => {
   const groups = Array.from({ length: 3 }, (_, i) => ({ group_id: `grp_k${i}`, name: `Chunk ${i}`, paced: false }));
   const once = await run({ groups, behaviour: { grp_k0: 'ok', grp_k1: 'breaks-chunk-once', grp_k2: 'ok' } }, true);

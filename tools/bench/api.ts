@@ -14,7 +14,11 @@
  * Load goes to loopback only. Starts its own stack (or uses MONGODB_URI /
  * TEMPORAL_ADDRESS). Options: BENCH_REQUESTS (sequential requests per side
  * and path, default 1000), BENCH_SECONDS (throughput run per side and path,
- * default 4), BENCH_CONNECTIONS (default 64).
+ * default 4), BENCH_CONNECTIONS (default 64), BENCH_OFFERS (the tenant's
+ * offers in the collection: every path runs at each size, the collection
+ * grown with insertMany between sizes; default 1000,100000,1000000), whose
+ * table of per-request costs by size ends with their max/min;
+ * BENCH_LATENCY_SECONDS (the sequential requests' time bound, default 60).
  */
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
@@ -23,9 +27,11 @@ import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import { closeApp, createApp } from '../../api/app';
-import { MongoClient } from 'mongodb';
+import { Db, MongoClient } from 'mongodb';
 import { createAccount, createApiKey, setAccountRateLimit } from '../../domain/accounts/store';
 import { Tenant } from '../../domain/db';
+import { newId } from '../../domain/ids';
+import type { OfferDoc } from '../../domain/offers/store';
 import { createOffer, listOffers, mustGetOffer, toOffer } from '../../domain/offers/service';
 import { SCOPES } from '../../schemas/openapi/common';
 import { log } from '../stack/processes';
@@ -54,6 +60,26 @@ const MAX_PER_RUN = 50_000;
 /** The benchmark account's raised per-account limit (an operator setting; the default is 120 a minute). */
 const BENCH_RATE_LIMIT = 10_000_000;
 const SEEDED_OFFERS = 100;
+/** The most seconds of sequential requests per path and size (BENCH_LATENCY_SECONDS), whatever BENCH_REQUESTS. */
+const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 60);
+/** The slowest p50 (ms) of a path still put under load at BENCH_CONNECTIONS; slower, its throughput and CPU columns show NaN. */
+const LOAD_LIMIT_MS = 500;
+const OFFER_SIZES = (process.env.BENCH_OFFERS ?? '1000,100000,1000000').split(',').map(Number);
+/** Offers per insertMany when the collection grows to a size. */
+const SEED_BATCH = 1000;
+
+/** Grows the tenant's offers from `from` to `to` with copies of `template` (each its own id and URL), SEED_BATCH per insertMany. */
+async function growOffers(db: Db, template: OfferDoc, from: number, to: number): Promise<void> {
+  const { _outbox, ...doc } = template;
+  for (let i = from; i < to; i += SEED_BATCH) {
+    const batch = Array.from({ length: Math.min(SEED_BATCH, to - i) }, (_, j) => ({
+      ...doc,
+      _id: newId('off'),
+      url: `https://shop.example/bench/grown-${i + j}`,
+    }));
+    await db.collection<OfferDoc>('offers').insertMany(batch);
+  }
+}
 
 /** What the child is told: where the database is and whose data the bare handlers serve. */
 interface ApiServeConfig extends ServeConfig {
@@ -181,11 +207,15 @@ function send(agent: Agent, target: Target, shot: Shot): Promise<number> {
   });
 }
 
-/** Sequential, alternating: the i-th request of each side runs back to back, so drift hits both alike. */
+/**
+ * Sequential, alternating: the i-th request of each side runs back to back, so drift hits both alike; `count`
+ * pairs, or as many as LATENCY_SECONDS allow (a list over a million offers takes seconds on the embedded FerretDB).
+ */
 async function latencies(shot: Shot, full: Target, bare: Target, count: number): Promise<{ full: number[]; bare: number[] }> {
   const agents = [new Agent({ keepAlive: true, maxSockets: 1 }), new Agent({ keepAlive: true, maxSockets: 1 })] as const;
   const out = { full: [] as number[], bare: [] as number[] };
-  for (let i = 0; i < count; i++) {
+  const deadline = Date.now() + LATENCY_SECONDS * 1000;
+  for (let i = 0; i < count && (i < 5 || Date.now() < deadline); i++) {
     out.full.push(await send(agents[0], full, shot));
     out.bare.push(await send(agents[1], bare, shot));
   }
@@ -224,6 +254,19 @@ async function throughput(
   return { rps: done / elapsed, done, failed, seconds: elapsed };
 }
 
+/** Per path, the per-request cost at each size of the collection and its max/min across sizes (goal ≤ 1.5×). */
+function printBySize(perRequest: { size: number; name: string; p50: number; cpuUs: number }[]): void {
+  const spread = (xs: number[]) => Math.max(...xs) / Math.min(...xs);
+  console.log(`\nper-request cost by offers in the collection (${OFFER_SIZES.join(' / ')}): p50 ms and the servers' CPU µs per request`);
+  for (const name of [...new Set(perRequest.map((r) => r.name))]) {
+    const runs = perRequest.filter((r) => r.name === name);
+    const cells = runs.map((r) => `${r.p50.toFixed(2)} ms ${r.cpuUs.toFixed(0)} µs`.padStart(20)).join(' ');
+    const p50 = spread(runs.map((r) => r.p50));
+    const cpu = spread(runs.map((r) => r.cpuUs));
+    console.log(`${name.padEnd(24)} ${cells}  max/min p50 ${ratio(p50, 5, p50 <= 1.5)} CPU ${ratio(cpu, 5, cpu <= 1.5)}`);
+  }
+}
+
 async function main(): Promise<void> {
   await withStack('offerops-bench-api-', async (bench) => {
     const stack = await bench.startStack();
@@ -237,6 +280,7 @@ async function main(): Promise<void> {
     const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES });
     const tenant: Tenant = { accountId: account._id, env: 'live' };
     let offerId = '';
+    let template: OfferDoc | undefined;
     for (let i = 0; i < SEEDED_OFFERS; i++) {
       const { offer } = await createOffer(domain, tenant, {
         url: `https://shop.example/bench/seed-${i}`,
@@ -247,6 +291,7 @@ async function main(): Promise<void> {
         currency: 'BRL',
       });
       offerId = offer._id;
+      template = offer;
     }
 
     const config: ApiServeConfig = { ...serveConfig(stack, mongodbDb), tenant };
@@ -317,20 +362,44 @@ async function main(): Promise<void> {
     // BENCH_PATHS=1,3: only those paths (1 = by id, 2 = list, 3 = create), e.g. to profile one.
     const only = process.env.BENCH_PATHS?.split(',').map(Number);
     const rows: string[] = [];
-    for (const [name, shot] of shots.filter((_, i) => !only || only.includes(i + 1))) {
-      log(`bench: ${name}`);
-      await latencies(shot, full, bare, Math.min(200, REQUESTS)); // warm-up: JIT, connections, caches
-      const before = await commands();
-      const lat = await latencies(shot, full, bare, REQUESTS);
+    /** Per size and path: p50 ms and the servers' CPU µs per request. */
+    const perRequest: { size: number; name: string; p50: number; cpuUs: number }[] = [];
+    let grown = 0;
+    const picked = shots.filter((_, i) => !only || only.includes(i + 1));
+    for (const [size, [name, shot]] of OFFER_SIZES.flatMap((size) => picked.map((path) => [size, path] as const))) {
+      // The offers the create path added count towards the next size.
+      if (grown < size) {
+        const count = await db.collection('offers').countDocuments({ account_id: account._id });
+        log(`bench: growing the offers from ${count} to ${size}`);
+        await growOffers(db, template!, count, size);
+        grown = size;
+      }
+      log(`bench: ${name} (${size} offers)`);
+      let lat: { full: number[]; bare: number[] };
+      let before: { full: number; bare: number };
+      try {
+        await latencies(shot, full, bare, Math.min(200, REQUESTS)); // warm-up: JIT, connections, caches
+        before = await commands();
+        lat = await latencies(shot, full, bare, REQUESTS);
+      } catch (err) {
+        // A path that outlives the API's time limit at this size (503) has no figures here; the others go on.
+        perRequest.push({ size, name, p50: NaN, cpuUs: NaN });
+        rows.push(`${String(size).padStart(8)} ${name.padEnd(24)} failed: ${(err as Error).message.slice(0, 120)}`);
+        continue;
+      }
       const after = await commands();
-      const trips = { full: (after.full - before.full) / REQUESTS, bare: (after.bare - before.bare) / REQUESTS };
-      const [tFull, tBare] = (await measured(shot)) as [Throughput, Throughput];
+      const trips = { full: (after.full - before.full) / lat.full.length, bare: (after.bare - before.bare) / lat.bare.length };
+      // A path that answers one request in more than LOAD_LIMIT_MS is not loaded: 64 of them at once would run for minutes.
+      const unloaded: Throughput = { rps: NaN, failed: 0, cpuUs: NaN, dbCpuUs: NaN };
+      const loadable = Math.max(quantile(lat.full, 0.5), quantile(lat.bare, 0.5)) <= LOAD_LIMIT_MS;
+      const [tFull, tBare] = loadable ? ((await measured(shot)) as [Throughput, Throughput]) : [unloaded, unloaded];
       const [rpsFull, rpsBare] = [tFull.rps, tBare.rps];
       const p = (xs: number[], q: number) => quantile(xs, q).toFixed(2).padStart(6);
       const r50 = quantile(lat.full, 0.5) / quantile(lat.bare, 0.5);
       const r90 = quantile(lat.full, 0.9) / quantile(lat.bare, 0.9);
+      perRequest.push({ size, name, p50: quantile(lat.full, 0.5), cpuUs: tFull.cpuUs });
       rows.push(
-        `${name.padEnd(24)} ${trips.full.toFixed(2).padStart(5)} ${trips.bare.toFixed(2).padStart(5)} ${p(lat.full, 0.5)} ${p(lat.bare, 0.5)} ${ratio(r50, 5, r50 <= 1.3)}` +
+        `${String(size).padStart(8)} ${name.padEnd(24)} ${trips.full.toFixed(2).padStart(5)} ${trips.bare.toFixed(2).padStart(5)} ${p(lat.full, 0.5)} ${p(lat.bare, 0.5)} ${ratio(r50, 5, r50 <= 1.3)}` +
           ` ${p(lat.full, 0.9)} ${p(lat.bare, 0.9)} ${ratio(r90, 5)}` +
           ` ${rpsFull.toFixed(0).padStart(7)} ${rpsBare.toFixed(0).padStart(7)} ${ratio(rpsFull / rpsBare, 5, rpsFull / rpsBare >= 0.75)}` +
           ` ${tFull.cpuUs.toFixed(0).padStart(6)} ${tBare.cpuUs.toFixed(0).padStart(6)} ${ratio(tFull.cpuUs / tBare.cpuUs, 5)}` +
@@ -345,9 +414,10 @@ async function main(): Promise<void> {
       "db/rq: database round trips per request (sequential run); cpu µs: the servers' CPU time per answered request in the throughput run; db µs: the embedded FerretDB's (NaN on MONGODB_URI). Goals: p50 ≤ 1.3× and throughput ≥ 0.75× the bare handler (! marks a miss)\n",
     );
     console.log(
-      `${'path'.padEnd(24)} ${'db/rq'.padStart(5)} ${'bare'.padStart(5)} ${'p50 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(7)} ${'p90 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)} ${'req/s'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(7)} ${'cpu µs'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)} ${'db µs'.padStart(6)} ${'bare'.padStart(6)}`,
+      `${'offers'.padStart(8)} ${'path'.padEnd(24)} ${'db/rq'.padStart(5)} ${'bare'.padStart(5)} ${'p50 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(7)} ${'p90 ms'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)} ${'req/s'.padStart(7)} ${'bare'.padStart(7)} ${'ratio'.padStart(7)} ${'cpu µs'.padStart(6)} ${'bare'.padStart(6)} ${'ratio'.padStart(6)} ${'db µs'.padStart(6)} ${'bare'.padStart(6)}`,
     );
     for (const row of rows) console.log(row);
+    printBySize(perRequest);
 
     await stopServer(server);
     await db.dropDatabase();

@@ -1,0 +1,115 @@
+/**
+ * A segment's groups as a publish reads them (activeGroupBatches): every
+ * active group of the segment, `_id` ascending, in batches of 500, from one
+ * query read through its cursor — on the embedded FerretDB a query per
+ * batch decoded the whole collection again for each. And as the workflow of
+ * a fan-out too large for its input begins (beginPublication): the same
+ * query, the groups no longer in it read by id.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { MongoClient } from 'mongodb';
+import { ensureIndexes, Tenant } from '../../domain/db';
+import { activeGroupBatches, createGroup } from '../../domain/groups/store';
+import { newId } from '../../domain/ids';
+import { beginPublication } from '../../domain/publications/sending';
+import { PublicationDoc } from '../../domain/publications/store';
+import { seedTenant, stackEnv } from '../helpers/stack';
+
+let client: MongoClient;
+const dbName = `t_${randomBytes(6).toString('hex')}`;
+/** The commands this test's client sent, by name. */
+const commands: string[] = [];
+
+before(async () => {
+  client = await MongoClient.connect(stackEnv().mongodbUri, { monitorCommands: true });
+  client.on('commandStarted', (e) => commands.push(e.commandName));
+  await ensureIndexes(client.db(dbName));
+});
+after(async () => {
+  await client.db(dbName).dropDatabase();
+  await client.close();
+});
+
+/** `count` groups of `segmentId`, created 16 at a time; their ids. */
+async function groupsOf(tenant: Tenant, segmentId: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 16) {
+    const batch = Array.from({ length: Math.min(16, count - i) }, (_, j) =>
+      createGroup(client.db(dbName), tenant, { name: `G ${i + j}`, segment_id: segmentId }),
+    );
+    ids.push(...(await Promise.all(batch)).map((g) => g._id));
+  }
+  return ids;
+}
+
+test('a segment of 1,150 groups: its active ones, `_id` ascending, in batches of 500, from one query', async () => {
+  const db = client.db(dbName);
+  const tenant = await seedTenant(db);
+  const ids = await groupsOf(tenant, 'seg_read', 1150);
+  await groupsOf(tenant, 'seg_other', 20);
+  const inactive = ids.filter((_, i) => i % 23 === 0);
+  await db.collection('groups').updateMany({ _id: { $in: inactive } } as object, { $set: { active: false } });
+  const active = ids.filter((id) => !inactive.includes(id)).sort();
+
+  commands.length = 0;
+  const batches: string[][] = [];
+  for await (const batch of activeGroupBatches(db, tenant, 'seg_read')) batches.push(batch.map((g) => g._id));
+  assert.deepEqual(
+    batches.map((b) => b.length),
+    [500, 500, active.length - 1000],
+  );
+  assert.deepEqual(batches.flat(), active);
+  assert.equal(commands.filter((c) => c === 'find').length, 1, `commands: ${commands.join(', ')}`);
+});
+
+test('a fan-out begun by its workflow: every group, in order, the moved, inactive and deleted ones too, from one segment query', async () => {
+  const db = client.db(dbName);
+  const tenant = await seedTenant(db, { env: 'test' });
+  const ids = await groupsOf(tenant, 'seg_begin', 40);
+  const [moved, inactive, deleted] = [ids[3]!, ids[7]!, ids[11]!];
+  await db.collection('groups').updateOne({ _id: moved } as object, { $set: { segment_id: 'seg_elsewhere' } });
+  await db.collection('groups').updateOne({ _id: inactive } as object, { $set: { active: false } });
+  await db.collection('groups').deleteOne({ _id: deleted } as object);
+  const now = new Date();
+  const publication: PublicationDoc = {
+    _id: newId('pub'),
+    account_id: tenant.accountId,
+    env: tenant.env,
+    offer_id: null,
+    group_id: null,
+    segment_id: 'seg_begin',
+    schedule_id: null,
+    template_id: null,
+    text: 'Hello',
+    image_url: null,
+    with_image: false,
+    status: 'queued',
+    group_ids: ids,
+    event_id: null,
+    request_hash: null,
+    queued_at: now,
+    completed_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.collection<PublicationDoc>('publications').insertOne(publication);
+
+  commands.length = 0;
+  const deps = { db, temporal: { client: undefined as never }, report: () => undefined };
+  const groups = await beginPublication(deps, tenant, publication._id);
+  assert.deepEqual(
+    groups.map((g) => g.group_id),
+    ids,
+  );
+  // Test-environment groups are never paced; a deleted one counts as paced (its slot's reservation refuses it).
+  assert.deepEqual(
+    groups.filter((g) => g.paced).map((g) => g.group_id),
+    [deleted],
+  );
+  assert.equal(groups.find((g) => g.group_id === moved)?.name, 'G 3');
+  assert.equal(groups.find((g) => g.group_id === deleted)?.name, null);
+  // The publication's read, the segment's query, and a look-up for each group not in it.
+  assert.equal(commands.filter((c) => c === 'find').length, 1 + 1 + 3, `commands: ${commands.join(', ')}`);
+});
