@@ -1,4 +1,4 @@
-/** The click path's cheaper steps give what the plain ones gave: the redirect's encodings, the access-log lines, a batch's columns. */
+/** The click path's cheaper steps give what the plain ones gave: the redirect's encodings, the access-log lines, a batch's columns, the links kept in memory. */
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
@@ -9,6 +9,8 @@ import { clickRedirect } from '../../api/links';
 import { appendClick, batchDoc, ClickColumns, packColumns } from '../../domain/links/clicks';
 import { CLICK_PLACEHOLDER, targetFor } from '../../domain/links/marketplaces';
 import { lineWriter } from '../../domain/logger';
+import { LinkDoc, linkReader } from '../../domain/links/store';
+import { Db } from 'mongodb';
 
 /** Koa's `ctx.redirect(url)`: Location and the body it writes. */
 function koaRedirect(url: string, html: boolean): { location: string; body: string } {
@@ -106,4 +108,38 @@ test('columns filled click by click pack as the batch document made at once; an 
   assert.deepEqual(columns.ip_hash, [null, null, 'h', null]);
   assert.equal(columns.page_id, undefined);
   assert.deepEqual(batchDoc({ _id: 'clk_x', account_id: 'acc_1', env: 'live' }, clicks).lines, packColumns(columns, at));
+});
+
+test('linkReader: one read per code however many clicks wait; an expired link answered at once while one read renews or drops it', async () => {
+  // A stand-in for the driver's collection: each findOne waits until the test settles it.
+  const reads: { id: string; settle: (doc: object | null | Error) => void }[] = [];
+  const db = {
+    collection: () => ({
+      findOne: (filter: { _id: string }) =>
+        new Promise((resolve, reject) => reads.push({ id: filter._id, settle: (doc) => (doc instanceof Error ? reject(doc) : resolve(doc)) })),
+    }),
+  } as unknown as Db;
+  const link = { _id: 'lnk_abcdefghjkmn', code: 'abcdefghjkmn', target: 'https://x.example/' } as LinkDoc;
+  const linkByCode = linkReader(db, 0);
+  const first = linkByCode('abcdefghjkmn');
+  const second = linkByCode('abcdefghjkmn');
+  assert.ok(first instanceof Promise && second instanceof Promise);
+  assert.equal(reads.length, 1, 'one read for both clicks');
+  reads[0]!.settle(link);
+  assert.deepEqual(await Promise.all([first, second]), [link, link]);
+
+  // Expired at once (ttl 0): answered from memory, one renewal read for both clicks.
+  assert.equal(linkByCode('abcdefghjkmn'), link);
+  assert.equal(linkByCode('abcdefghjkmn'), link);
+  assert.equal(reads.length, 2);
+  reads[1]!.settle(new Error('database away'));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(linkByCode('abcdefghjkmn'), link, 'a failed renewal keeps the link');
+  assert.equal(reads.length, 3);
+  reads[2]!.settle(null);
+  await new Promise((r) => setImmediate(r));
+  const gone = linkByCode('abcdefghjkmn');
+  assert.ok(gone instanceof Promise, 'a removed link is read again');
+  reads[3]!.settle(null);
+  assert.equal(await gone, null);
 });

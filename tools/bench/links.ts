@@ -19,6 +19,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Agent, IncomingMessage, request, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Koa from 'koa';
 import { Db } from 'mongodb';
 import { closeApp, createApp, requestListener } from '../../api/app';
@@ -71,6 +72,8 @@ function bareKoa(): Koa {
 
 async function serve(config: ServeConfig): Promise<void> {
   const { deps, close } = await apiDeps(config);
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const full = createApp(deps);
   const servers = [await listen(requestListener(full)), await listen(bareListener), await listen(bareKoa().callback())];
   serveUntilStopped(
@@ -78,10 +81,12 @@ async function serve(config: ServeConfig): Promise<void> {
     { full: portOf(servers[0]!), bare: portOf(servers[1]!), koa: portOf(servers[2]!) },
     () => closeApp(full).then(close),
     (message) => {
-      // 'cpu': the servers' CPU time so far (user + system, µs); the parent takes differences around each side's load.
+      // 'cpu': the servers' CPU time so far (user + system, µs), and the longest the event loop was held since the last
+      // 'cpu' (ms); the parent takes differences around each side's load.
       if (message !== 'cpu') return;
       const { user, system } = process.cpuUsage();
-      process.send!({ cpu: user + system });
+      process.send!({ cpu: user + system, loopMaxMs: loop.max / 1e6 });
+      loop.reset();
     },
   );
 }
@@ -198,10 +203,10 @@ async function main(): Promise<void> {
       seq.bare.push(await send(seqAgent, ports.bare, path()));
     }
     seqAgent.destroy();
-    const cpu = async (): Promise<number> => {
+    const cpu = async (): Promise<{ cpu: number; loopMaxMs: number }> => {
       child.send('cpu');
-      const [reply] = (await once(child, 'message')) as [{ cpu: number }];
-      return reply.cpu;
+      const [reply] = (await once(child, 'message')) as [{ cpu: number; loopMaxMs: number }];
+      return reply;
     };
     /** A load on one side, with the server's and the database server's CPU time per answer (load-independent where wall times are not). */
     const measure = async (port: number) => {
@@ -209,7 +214,12 @@ async function main(): Promise<void> {
       const result = await load(port, path, SECONDS);
       const [after, dbAfter] = [await cpu(), databaseCpu(bench.dataDir)];
       const n = result.lat.length;
-      return { ...result, cpu: (after - before) / n, dbCpu: dbBefore === null || dbAfter === null ? null : (dbAfter - dbBefore) / n };
+      return {
+        ...result,
+        cpu: (after.cpu - before.cpu) / n,
+        loopMaxMs: after.loopMaxMs,
+        dbCpu: dbBefore === null || dbAfter === null ? null : (dbAfter - dbBefore) / n,
+      };
     };
     log('bench: measuring');
     const full = await measure(ports.full);
@@ -241,6 +251,9 @@ async function main(): Promise<void> {
     const s50 = quantile(seq.full, 0.5) / quantile(seq.bare, 0.5);
     console.log(
       `\none visitor at a time (${REQUESTS} sequential keep-alive requests per side): p50 ${quantile(seq.full, 0.5).toFixed(2)} / ${quantile(seq.bare, 0.5).toFixed(2)} ms = ${ratio(s50, 0)} p99 ${quantile(seq.full, 0.99).toFixed(2)} / ${quantile(seq.bare, 0.99).toFixed(2)} ms`,
+    );
+    console.log(
+      `longest hold of the server's event loop: ${full.loopMaxMs.toFixed(1)} ms redirect, ${bare.loopMaxMs.toFixed(1)} ms bare, ${koa.loopMaxMs.toFixed(1)} ms koa`,
     );
     if (full.dbCpu !== null && bare.dbCpu !== null)
       console.log(`database server (FerretDB) CPU per answer: ${full.dbCpu.toFixed(0)} µs redirect, ${bare.dbCpu.toFixed(0)} µs bare`);
