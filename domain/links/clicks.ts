@@ -10,14 +10,15 @@
  * A click's id names its batch: `clk_<batch id, 24 characters><its index in
  * the batch, 3 base-32 digits>`, the batch document's `_id` being
  * `clk_<batch id>`; so a click is read by `_id` alone (clickById), which the
- * embedded FerretDB runs in SQL. The batch holds its clicks as columns, each
- * one text of its values a line each (ClickLines): a database stores a long
- * string for a fraction of what an array of as many values costs it (the
- * embedded FerretDB converts each element), and the driver encodes it as one
- * value. Batches written before hold one array per field (ClickColumns) and
- * are still read. A click keeps
- * its link's id; the link's fields (offer, publication, group, segment,
- * marketplace) are read from the link (links never change).
+ * embedded FerretDB runs in SQL. The batch holds its clicks as text columns
+ * (ClickLines): a value a line, the user-agent class a letter, each link
+ * written once. A database stores a long string for a fraction of what an
+ * array of as many values costs it (the embedded FerretDB converts each
+ * element, and its cost grows with the bytes), and the driver encodes it as
+ * one value. Batches written before hold one array per field (ClickColumns)
+ * and are still read. A click keeps its link's id; the link's fields (offer,
+ * publication, group, segment, marketplace) are read from the link (links
+ * never change).
  *
  * A click holds no IP address: a keyed hash of it at most (HMAC-SHA256 under
  * a key derived from the sealing key, truncated), enough to tell repeats
@@ -72,11 +73,26 @@ export type ClickColumns = { [K in Exclude<keyof StoredClick, Optional>]: Stored
 };
 
 /**
- * The clicks of a batch as text: each field's values one a line, click `i`'s on line `i` (an empty line where it has
- * none; no value holds a line break or is empty). `at` is the milliseconds after the batch's `since`, `bot` one
- * character a click (`1` a machine).
+ * The clicks of a batch as text, click `i`'s value of each field on line `i` (an empty line where it has none; no
+ * value holds a line break or is empty), or its character `i` for the one-letter fields. Links repeat within a
+ * batch, so each is written once (`links`) and a click names its line there.
  */
-export type ClickLines = { [K in keyof StoredClick]?: string };
+export type ClickLines = { [K in Optional]?: string } & {
+  /** The batch's link ids, one a line, in the order of their first click. */
+  links: string;
+  /** Each click's link: its line in `links`, base 36. */
+  link: string;
+  /** Each click's user-agent class, one letter (UA_LETTERS). */
+  ua: string;
+  /** Each click's `bot`, one character (`1` a machine). */
+  bot: string;
+  /** Each click's time, milliseconds after the batch's `since`. */
+  at: string;
+};
+
+/** The letter of each user-agent class in ClickLines' `ua`, and back. */
+const UA_LETTERS: Record<AgentClass, string> = { mobile: 'm', desktop: 'd', bot: 'b', preview: 'p', prefetch: 'f' };
+const UA_OF_LETTER = new Map(Object.entries(UA_LETTERS).map(([ua, letter]) => [letter, ua as AgentClass]));
 
 /** The stored document: a tenant's clicks of one flush, as text columns (`lines`, `since`), or arrays (`clicks`) when written before. */
 export interface ClickBatchDoc extends TenantDoc {
@@ -158,12 +174,19 @@ export function appendClick(columns: ClickColumns, count: number, click: StoredC
   }
 }
 
-/** Columns as they are stored: text, a value a line, `at` in milliseconds after `since`. */
+/** Columns as they are stored: text (ClickLines), `at` in milliseconds after `since`. */
 export function packColumns(columns: ClickColumns, since: Date): ClickLines {
   const t0 = since.getTime();
+  const links = new Map<string, string>();
+  const link = columns.link_id.map((id) => {
+    let line = links.get(id);
+    if (line === undefined) links.set(id, (line = links.size.toString(36)));
+    return line;
+  });
   const lines: ClickLines = {
-    link_id: columns.link_id.join('\n'),
-    ua_class: columns.ua_class.join('\n'),
+    links: [...links.keys()].join('\n'),
+    link: link.join('\n'),
+    ua: columns.ua_class.map((ua) => UA_LETTERS[ua]).join(''),
     bot: columns.bot.map((b) => (b ? '1' : '0')).join(''),
     at: columns.at.map((at) => at.getTime() - t0).join('\n'),
   };
@@ -197,13 +220,14 @@ export function clickAt(batch: ClickBatchDoc, index: number): StoredClick & { _i
   if (l) {
     const click: StoredClick & { _id: string } = {
       _id,
-      link_id: lineAt(l.link_id!, index)!,
-      ua_class: lineAt(l.ua_class!, index) as AgentClass,
-      bot: l.bot![index] === '1',
-      at: new Date(batch.since!.getTime() + Number(lineAt(l.at!, index))),
+      link_id: lineAt(l.links, parseInt(lineAt(l.link, index)!, 36))!,
+      ua_class: UA_OF_LETTER.get(l.ua[index]!)!,
+      bot: l.bot[index] === '1',
+      at: new Date(batch.since!.getTime() + Number(lineAt(l.at, index))),
     };
     for (const field of OPTIONAL) {
-      const value = l[field] === undefined ? undefined : lineAt(l[field], index);
+      const text = l[field];
+      const value = text === undefined ? undefined : lineAt(text, index);
       if (value) click[field] = value;
     }
     return click;

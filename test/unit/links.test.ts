@@ -158,7 +158,7 @@ describe('clicks', () => {
     const clicks = [
       { link_id: 'lnk_b', ua_class: 'bot' as const, bot: true, at },
       { link_id: 'lnk_a', ua_class: 'mobile' as const, bot: false, element: 'hero', at: later },
-      { link_id: 'lnk_c', ua_class: 'desktop' as const, bot: false, country: 'BR', at: later },
+      { link_id: 'lnk_b', ua_class: 'desktop' as const, bot: false, country: 'BR', at: later },
     ];
     const doc = batchDoc({ _id: batchId, account_id: 'acc_1', env: 'live' }, clicks);
     assert.deepEqual(doc, {
@@ -168,8 +168,9 @@ describe('clicks', () => {
       count: 3,
       since: at,
       lines: {
-        link_id: 'lnk_b\nlnk_a\nlnk_c',
-        ua_class: 'bot\nmobile\ndesktop',
+        links: 'lnk_b\nlnk_a',
+        link: '0\n1\n0',
+        ua: 'bmd',
         bot: '100',
         at: '0\n750\n750',
         element: '\nhero\n',
