@@ -45,15 +45,53 @@ const header = (req: IncomingMessage, name: string): string => {
 /** Whether a client sending this Accept takes HTML (Koa's `ctx.accepts('html')`), for the last 1,000 Accept headers met (browsers send few). */
 const takesHtml = boundedMemo(1_000, (accept) => accepts({ headers: { accept } } as IncomingMessage).type('html') !== false);
 
-/** Koa's `ctx.redirect(url)`: the URL normalized and encoded in Location, a short body (HTML when the client takes it). */
-function redirect(req: IncomingMessage, res: ServerResponse, to: string): void {
+/**
+ * Stands for the click id in a redirect's cached encodings: letters, digits and `_` only, as a click id, so URL
+ * normalization, Location's encoding and HTML escaping leave both alike and the id takes its place afterwards.
+ */
+const CLICK_SLOT = 'clk_0slot0for0the0click0id0';
+
+/** What Koa's `ctx.redirect(url)` writes for `url`: the URL normalized and encoded in Location, a short body (HTML or plain). */
+interface RedirectText {
+  location: string;
+  html: string;
+  plain: string;
+}
+
+function redirectText(to: string): RedirectText {
   const url = /^https?:\/\//i.test(to) ? new URL(to).toString() : to;
+  return { location: encodeUrl(url), html: `Redirecting to ${escapeHtml(url)}.`, plain: `Redirecting to ${url}.` };
+}
+
+/**
+ * A link's redirect with CLICK_SLOT where its click id goes, for the last 20,000 targets met (a link's target never
+ * changes): a click then costs a replace, not a URL parse and two encodings. Null for a target that holds the slot's
+ * text of its own (then each click is encoded whole).
+ */
+const slottedRedirect = boundedMemo(20_000, (target): RedirectText | null =>
+  target.includes(CLICK_SLOT) ? null : redirectText(targetFor(target, CLICK_SLOT)),
+);
+
+/** Location and body of the 302 to `target` for the click `clickId` (the body HTML or plain), as Koa's `ctx.redirect` writes them. */
+export function clickRedirect(target: string, clickId: string, html: boolean): { location: string; body: string } {
+  const slotted = slottedRedirect(target);
+  if (slotted)
+    return { location: slotted.location.replace(CLICK_SLOT, clickId), body: (html ? slotted.html : slotted.plain).replace(CLICK_SLOT, clickId) };
+  const text = redirectText(targetFor(target, clickId));
+  return { location: text.location, body: html ? text.html : text.plain };
+}
+
+/** The 302 to `target` for the click `clickId`, after `head` (the request's own headers). */
+function redirect(req: IncomingMessage, res: ServerResponse, target: string, clickId: string, head: string[]): void {
   const accept = req.headers.accept;
   const html = !accept || takesHtml(accept);
-  const body = `Redirecting to ${html ? escapeHtml(url) : url}.`;
-  res.statusCode = 302;
-  res.setHeader('Location', encodeUrl(url));
-  send(res, html ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8', body);
+  const { location, body } = clickRedirect(target, clickId, html);
+  // All headers in one array (no header object to build) and the body written before end(): Node sends the whole
+  // answer in one write to the socket, as it does for a bodiless answer.
+  const type = html ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8';
+  res.writeHead(302, [...head, 'Location', location, 'Content-Type', type, 'Content-Length', String(Buffer.byteLength(body))]);
+  res.write(body);
+  res.end();
 }
 
 function send(res: ServerResponse, type: string, body: string): void {
@@ -62,10 +100,11 @@ function send(res: ServerResponse, type: string, body: string): void {
   res.end(body);
 }
 
-/** An error in the contract's shape, its headers set. */
+/** An error in the contract's shape, its headers and the request id set. */
 function sendError(res: ServerResponse, err: HttpError, requestId: string): void {
   const known = documentedError(err)!;
   res.statusCode = known.status;
+  res.setHeader('X-Request-Id', requestId);
   for (const [name, value] of Object.entries(known.headers)) res.setHeader(name, value);
   send(res, 'application/json; charset=utf-8', JSON.stringify({ code: known.code, message: known.message, request_id: requestId }));
 }
@@ -75,10 +114,11 @@ export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog
   const linkByCode = linkReader(deps.db, deps.linkCacheMs);
 
   /** Queues the click and answers the 302, or the 404 page. */
-  const answer = (req: IncomingMessage, res: ServerResponse, link: LinkDoc | null, url: string): void => {
-    res.setHeader('Cache-Control', 'no-store');
+  const answer = (req: IncomingMessage, res: ServerResponse, link: LinkDoc | null, url: string, requestId: string): void => {
     if (!link) {
       res.statusCode = 404;
+      res.setHeader('X-Request-Id', requestId);
+      res.setHeader('Cache-Control', 'no-store');
       send(res, 'text/html; charset=utf-8', renderNotFound());
       return;
     }
@@ -98,7 +138,7 @@ export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog
     if (country) click.country = country;
     if (ip) click.ip_hash = hashIp(ip);
     const clickId = clicks.add(link, click);
-    redirect(req, res, targetFor(link.target, clickId));
+    redirect(req, res, link.target, clickId, ['X-Request-Id', requestId, 'Cache-Control', 'no-store']);
   };
 
   /** A bug: logged like Koa's `error` event, answered 500 in the error shape (its message never sent); never throws. */
@@ -109,7 +149,7 @@ export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog
       return;
     }
     try {
-      for (const name of res.getHeaderNames()) if (name !== 'x-request-id') res.removeHeader(name);
+      for (const name of res.getHeaderNames()) res.removeHeader(name);
       sendError(res, new HttpError('internal_error', 'Internal error; quote the request_id when reporting it.'), requestId);
     } catch {
       // Not even the 500 could be written: the connection is cut rather than the process.
@@ -135,7 +175,6 @@ export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog
     const requestId = newId('req');
     const code = match[1]!;
     const path = `/l/${code}`;
-    res.setHeader('X-Request-Id', requestId);
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         sendError(res, new HttpError('method_not_allowed', `${req.method} is not allowed here; use GET.`, { Allow: 'GET, HEAD' }), requestId);
@@ -143,18 +182,18 @@ export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog
         return true;
       }
       if (!CODE_PATTERN.test(code)) {
-        answer(req, res, null, url);
+        answer(req, res, null, url, requestId);
         done(req, res, path, requestId, started);
         return true;
       }
       const link = linkByCode(code);
       if (!(link instanceof Promise)) {
-        answer(req, res, link, url);
+        answer(req, res, link, url, requestId);
         done(req, res, path, requestId, started);
         return true;
       }
       link
-        .then((found) => answer(req, res, found, url))
+        .then((found) => answer(req, res, found, url, requestId))
         .catch((err: unknown) => fail(res, err, requestId))
         .finally(() => done(req, res, path, requestId, started));
     } catch (err) {

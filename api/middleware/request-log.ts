@@ -1,5 +1,6 @@
 import { Logger } from 'pino';
 import { RequestLogEntry } from '../../domain/developer/request-logs';
+import { lineWriter } from '../../domain/logger';
 
 /** How often recorded request lines are written (a crash loses at most this much of the log). */
 export const REQUEST_LOG_FLUSH_MS = 500;
@@ -10,7 +11,7 @@ const MAX_BATCH = 1_000;
  * response path: `record` keeps a line's fields (and, for a v1 request of a
  * credential, its stored entry), and they are written together every
  * REQUEST_LOG_FLUSH_MS (or once MAX_BATCH lines wait): the lines to the
- * logger, the entries with one `store` call. `flush` writes what waits at
+ * logger's destination in one write (lineWriter), the entries with one `store` call. `flush` writes what waits at
  * once (a clean stop awaits it, so nothing is lost then). A failed store is
  * logged, never thrown into a request.
  */
@@ -19,12 +20,15 @@ export class RequestLog {
   private entries: RequestLogEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writes = new Set<Promise<void>>();
+  private readonly writeLines: (lines: Record<string, unknown>[]) => void;
 
   constructor(
     private readonly logger: Logger,
     private readonly store: (entries: RequestLogEntry[]) => Promise<void>,
     private readonly intervalMs = REQUEST_LOG_FLUSH_MS,
-  ) {}
+  ) {
+    this.writeLines = lineWriter(logger, 'request');
+  }
 
   record(fields: Record<string, unknown>, entry?: RequestLogEntry): void {
     this.pending.push(fields);
@@ -41,7 +45,7 @@ export class RequestLog {
     const entries = this.entries;
     this.pending = [];
     this.entries = [];
-    for (const fields of batch) this.logger.info(fields, 'request');
+    this.writeLines(batch);
     if (entries.length) {
       const write = this.store(entries).catch((err: unknown) => {
         this.logger.error({ err, entries: entries.length }, 'storing request logs failed');

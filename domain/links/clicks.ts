@@ -10,11 +10,15 @@
  * A click's id names its batch: `clk_<batch id, 24 characters><its index in
  * the batch, 3 base-32 digits>`, the batch document's `_id` being
  * `clk_<batch id>`; so a click is read by `_id` alone (clickById), which the
- * embedded FerretDB runs in SQL. The batch holds its clicks as columns (one
- * array per field, ClickColumns): the embedded FerretDB stores an array of
- * scalars for a fraction of what as many small documents cost. A click keeps
- * its link's id; the link's fields (offer, publication, group, segment,
- * marketplace) are read from the link (links never change).
+ * embedded FerretDB runs in SQL. The batch holds its clicks as text columns
+ * (ClickLines): a value a line, the user-agent class a letter, each link
+ * written once. A database stores a long string for a fraction of what an
+ * array of as many values costs it (the embedded FerretDB converts each
+ * element, and its cost grows with the bytes), and the driver encodes it as
+ * one value. Batches written before hold one array per field (ClickColumns)
+ * and are still read. A click keeps its link's id; the link's fields (offer,
+ * publication, group, segment, marketplace) are read from the link (links
+ * never change).
  *
  * A click holds no IP address: a keyed hash of it at most (HMAC-SHA256 under
  * a key derived from the sealing key, truncated), enough to tell repeats
@@ -68,10 +72,34 @@ export type ClickColumns = { [K in Exclude<keyof StoredClick, Optional>]: Stored
   [K in Optional]?: (string | null)[];
 };
 
-/** The stored document: a tenant's clicks of one flush. */
+/**
+ * The clicks of a batch as text, click `i`'s value of each field on line `i` (an empty line where it has none; no
+ * value holds a line break or is empty), or its character `i` for the one-letter fields. Links repeat within a
+ * batch, so each is written once (`links`) and a click names its line there.
+ */
+export type ClickLines = { [K in Optional]?: string } & {
+  /** The batch's link ids, one a line, in the order of their first click. */
+  links: string;
+  /** Each click's link: its line in `links`, base 36. */
+  link: string;
+  /** Each click's user-agent class, one letter (UA_LETTERS). */
+  ua: string;
+  /** Each click's `bot`, one character (`1` a machine). */
+  bot: string;
+  /** Each click's time, milliseconds after the batch's `since`. */
+  at: string;
+};
+
+/** The letter of each user-agent class in ClickLines' `ua`, and back. */
+const UA_LETTERS: Record<AgentClass, string> = { mobile: 'm', desktop: 'd', bot: 'b', preview: 'p', prefetch: 'f' };
+const UA_OF_LETTER = new Map(Object.entries(UA_LETTERS).map(([ua, letter]) => [letter, ua as AgentClass]));
+
+/** The stored document: a tenant's clicks of one flush, as text columns (`lines`, `since`), or arrays (`clicks`) when written before. */
 export interface ClickBatchDoc extends TenantDoc {
   count: number;
-  clicks: ClickColumns;
+  since?: Date;
+  lines?: ClickLines;
+  clicks?: ClickColumns;
 }
 
 export const CLICK_FLUSH_MS = 1_000;
@@ -126,23 +154,87 @@ const CLICK_ID = /^(clk_[0-9a-z]{24})([0-9a-v]{3})$/;
 
 export const clickIdOf = (batchId: string, index: number): string => `${batchId}${index.toString(32).padStart(INDEX_DIGITS, '0')}`;
 
-/** A batch's document, its clicks turned into columns. */
-export function batchDoc(batch: { _id: string; account_id: string; env: TenantDoc['env'] }, clicks: StoredClick[]): ClickBatchDoc {
-  const columns: ClickColumns = {
-    link_id: clicks.map((c) => c.link_id),
-    ua_class: clicks.map((c) => c.ua_class),
-    bot: clicks.map((c) => c.bot),
-    at: clicks.map((c) => c.at),
-  };
-  for (const field of OPTIONAL) if (clicks.some((c) => c[field] !== undefined)) columns[field] = clicks.map((c) => c[field] ?? null);
-  return { _id: batch._id, account_id: batch.account_id, env: batch.env, count: clicks.length, clicks: columns };
+/** Empty columns, for a batch's first click. */
+const noColumns = (): ClickColumns => ({ link_id: [], ua_class: [], bot: [], at: [] });
+
+/**
+ * Adds a click to columns holding `count` clicks: each field's value at index `count`; an optional field's column is
+ * made (null for the clicks before) when the first click that has it comes, and gets null from a click without it.
+ */
+export function appendClick(columns: ClickColumns, count: number, click: StoredClick): void {
+  columns.link_id.push(click.link_id);
+  columns.ua_class.push(click.ua_class);
+  columns.bot.push(click.bot);
+  columns.at.push(click.at);
+  for (const field of OPTIONAL) {
+    const value = click[field];
+    const column = columns[field];
+    if (column) column.push(value ?? null);
+    else if (value !== undefined) (columns[field] = new Array<string | null>(count).fill(null)).push(value);
+  }
 }
 
-/** The `index`th click of a batch, with its link's id (not its link's fields). */
+/** Columns as they are stored: text (ClickLines), `at` in milliseconds after `since`. */
+export function packColumns(columns: ClickColumns, since: Date): ClickLines {
+  const t0 = since.getTime();
+  const links = new Map<string, string>();
+  const link = columns.link_id.map((id) => {
+    let line = links.get(id);
+    if (line === undefined) links.set(id, (line = links.size.toString(36)));
+    return line;
+  });
+  const lines: ClickLines = {
+    links: [...links.keys()].join('\n'),
+    link: link.join('\n'),
+    ua: columns.ua_class.map((ua) => UA_LETTERS[ua]).join(''),
+    bot: columns.bot.map((b) => (b ? '1' : '0')).join(''),
+    at: columns.at.map((at) => at.getTime() - t0).join('\n'),
+  };
+  for (const field of OPTIONAL) if (columns[field]) lines[field] = columns[field].join('\n');
+  return lines;
+}
+
+/** A batch's document, its clicks turned into text columns. */
+export function batchDoc(batch: { _id: string; account_id: string; env: TenantDoc['env'] }, clicks: StoredClick[]): ClickBatchDoc {
+  const columns = noColumns();
+  clicks.forEach((click, i) => appendClick(columns, i, click));
+  const since = clicks[0]?.at ?? new Date(0);
+  return { _id: batch._id, account_id: batch.account_id, env: batch.env, count: clicks.length, since, lines: packColumns(columns, since) };
+}
+
+/** Line `index` of a text column (undefined past its end). */
+function lineAt(text: string, index: number): string | undefined {
+  let start = 0;
+  for (let i = 0; i < index; i++) {
+    start = text.indexOf('\n', start) + 1;
+    if (start === 0) return undefined;
+  }
+  const end = text.indexOf('\n', start);
+  return text.slice(start, end === -1 ? undefined : end);
+}
+
+/** The `index`th click of a batch, with its link's id (not its link's fields); either way it is stored. */
 export function clickAt(batch: ClickBatchDoc, index: number): StoredClick & { _id: string } {
-  const c = batch.clicks;
+  const _id = clickIdOf(batch._id, index);
+  const l = batch.lines;
+  if (l) {
+    const click: StoredClick & { _id: string } = {
+      _id,
+      link_id: lineAt(l.links, parseInt(lineAt(l.link, index)!, 36))!,
+      ua_class: UA_OF_LETTER.get(l.ua[index]!)!,
+      bot: l.bot[index] === '1',
+      at: new Date(batch.since!.getTime() + Number(lineAt(l.at, index))),
+    };
+    for (const field of OPTIONAL) {
+      const text = l[field];
+      const value = text === undefined ? undefined : lineAt(text, index);
+      if (value) click[field] = value;
+    }
+    return click;
+  }
+  const c = batch.clicks!;
   const click: StoredClick & { _id: string } = {
-    _id: clickIdOf(batch._id, index),
+    _id,
     link_id: c.link_id[index]!,
     ua_class: c.ua_class[index]!,
     bot: c.bot[index]!,
@@ -192,12 +284,10 @@ interface ClickGroup {
   n: number;
 }
 
-/** A batch being filled or waiting for its write: its clicks, and their counters' groups (counted as they come). */
+/** A batch being filled or waiting for its write: its document's fields, its clicks as columns (filled as they come), and their counters' groups. */
 interface Batch {
-  _id: string;
-  account_id: string;
-  env: TenantDoc['env'];
-  clicks: StoredClick[];
+  doc: { _id: string; account_id: string; env: TenantDoc['env']; count: number; since: Date };
+  columns: ClickColumns;
   groups: Map<string, ClickGroup>;
 }
 
@@ -223,7 +313,11 @@ export class ClickBuffer {
     const key = `${link.account_id}\n${link.env}`;
     let batch = this.open.get(key);
     if (!batch) {
-      batch = { _id: newId('clk', click.at.getTime()), account_id: link.account_id, env: link.env, clicks: [], groups: new Map() };
+      batch = {
+        doc: { _id: newId('clk', click.at.getTime()), account_id: link.account_id, env: link.env, count: 0, since: click.at },
+        columns: noColumns(),
+        groups: new Map(),
+      };
       this.open.set(key, batch);
     }
     const group = `${quarterOf(click.at)}\n${link._id}\n${click.bot ? 1 : 0}\n${click.page_id ?? ''}\n${click.element ?? ''}`;
@@ -235,9 +329,10 @@ export class ClickBuffer {
         at: click.at,
         n: 1,
       });
-    const id = clickIdOf(batch._id, batch.clicks.length);
-    batch.clicks.push({ link_id: link._id, ...click });
-    if (batch.clicks.length >= CLICK_BATCH) {
+    const doc = batch.doc;
+    const id = clickIdOf(doc._id, doc.count);
+    appendClick(batch.columns, doc.count, { link_id: link._id, ...click });
+    if (++doc.count >= CLICK_BATCH) {
       this.open.delete(key);
       this.closed.push(batch);
       void this.write();
@@ -271,19 +366,23 @@ export class ClickBuffer {
     const failed: Batch[] = [];
     for (const batch of batches) {
       try {
-        await crossTenantCollection<ClickBatchDoc>(this.db, 'clicks').insertOne(batchDoc(batch, batch.clicks));
+        await crossTenantCollection<ClickBatchDoc>(this.db, 'clicks').insertOne({
+          ...batch.doc,
+          lines: packColumns(batch.columns, batch.doc.since),
+        });
       } catch (err) {
         // A duplicate: an earlier try stored the batch but its answer was lost (so its counters were not added).
         if (!isDuplicateKey(err)) {
-          this.logger.error({ err, clicks: batch.clicks.length }, 'clicks not written; retrying with the next flush');
+          this.logger.error({ err, clicks: batch.doc.count }, 'clicks not written; retrying with the next flush');
           failed.push(batch);
           continue;
         }
       }
       const facts = batchFacts(batch);
       // The clicks are stored: a failed bucket write is logged, not retried (it would count them twice).
-      await addToBuckets(this.db, { accountId: batch.account_id, env: batch.env }, facts).catch((err: unknown) =>
-        this.logger.error({ err, account_id: batch.account_id, clicks: batch.clicks.length }, 'click counters not written'),
+      const { account_id, env, count } = batch.doc;
+      await addToBuckets(this.db, { accountId: account_id, env }, facts).catch((err: unknown) =>
+        this.logger.error({ err, account_id, clicks: count }, 'click counters not written'),
       );
     }
     if (failed.length) this.retryLater(failed);
@@ -291,11 +390,11 @@ export class ClickBuffer {
 
   private retryLater(failed: Batch[]): void {
     this.closed.unshift(...failed);
-    let waiting = this.closed.reduce((n, b) => n + b.clicks.length, 0);
+    let waiting = this.closed.reduce((n, b) => n + b.doc.count, 0);
     while (waiting > MAX_BACKLOG && this.closed.length > 1) {
       const dropped = this.closed.shift()!;
-      waiting -= dropped.clicks.length;
-      this.logger.error({ dropped: dropped.clicks.length }, 'click backlog full: oldest clicks dropped');
+      waiting -= dropped.doc.count;
+      this.logger.error({ dropped: dropped.doc.count }, 'click backlog full: oldest clicks dropped');
     }
     this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
   }

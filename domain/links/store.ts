@@ -58,29 +58,45 @@ const CACHE_SIZE = 20_000;
 /**
  * How long an app trusts a link it read (default). A link never changes, but
  * it can go (the sandbox reset removes the test environment's links, maybe in
- * another process): a removed link stops redirecting within this time.
+ * another process): a removed link stops redirecting within this time and one
+ * read.
  */
 export const LINK_CACHE_MS = 10_000;
 
 /**
- * The link of a code, whoever's (the redirect is public): kept in memory for
- * `ttlMs` after each read by `_id` alone (the last CACHE_SIZE codes met). A
- * link in memory is answered at once (no promise: the redirect's hot path),
- * any other read by a promise.
+ * The link of a code, whoever's (the redirect is public): kept in memory
+ * after each read by `_id` alone (the last CACHE_SIZE codes met). A link in
+ * memory is answered at once (no promise: the redirect's hot path); once its
+ * `ttlMs` is over it is still answered while one read in the background
+ * renews or drops it, so no click waits for the database to learn what it
+ * knew. Any other code is read by a promise, one read at a time per code
+ * however many clicks wait for it.
  */
 export function linkReader(db: Db, ttlMs = LINK_CACHE_MS): (code: string) => LinkDoc | Promise<LinkDoc | null> {
   const cache = new Map<string, { link: LinkDoc; until: number }>();
-  const read = async (code: string, now: number): Promise<LinkDoc | null> => {
-    const doc = await crossTenantCollection<LinkDoc>(db, 'links').findOne({ _id: linkIdOf(code) });
-    cache.delete(code);
-    if (!doc || doc._deleted) return null;
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    cache.set(code, { link: doc, until: now + ttlMs });
-    return doc;
+  const reading = new Map<string, Promise<LinkDoc | null>>();
+  const read = (code: string): Promise<LinkDoc | null> => {
+    let pending = reading.get(code);
+    if (!pending) {
+      pending = crossTenantCollection<LinkDoc>(db, 'links')
+        .findOne({ _id: linkIdOf(code) })
+        .then((doc) => {
+          cache.delete(code);
+          if (!doc || doc._deleted) return null;
+          if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+          cache.set(code, { link: doc, until: Date.now() + ttlMs });
+          return doc;
+        })
+        .finally(() => reading.delete(code));
+      reading.set(code, pending);
+    }
+    return pending;
   };
   return (code) => {
-    const now = Date.now();
     const hit = cache.get(code);
-    return hit && hit.until > now ? hit.link : read(code, now);
+    if (!hit) return read(code);
+    // A failed renewal keeps the link as it was; the next click tries again.
+    if (hit.until <= Date.now()) read(code).catch(() => undefined);
+    return hit.link;
   };
 }

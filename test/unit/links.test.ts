@@ -148,29 +148,62 @@ describe('clicks', () => {
     );
     assert.ok(clickIncrements({ ...base, bot: true }).every((i) => i.counter === 'bot_clicks'));
   });
-  test('a click id is its batch id and its index in 3 digits; a batch keeps its clicks as columns and gives each back', () => {
+  test('a click id is its batch id and its index in 3 digits; a batch keeps its clicks as text columns and gives each back', () => {
     const batchId = 'clk_01hx00000000000000000000';
     assert.equal(clickIdOf(batchId, 0), `${batchId}000`);
     assert.equal(clickIdOf(batchId, CLICK_BATCH - 1).length, batchId.length + 3);
     assert.equal(new Set(Array.from({ length: CLICK_BATCH }, (_, i) => clickIdOf(batchId, i))).size, CLICK_BATCH);
     const at = new Date('2026-11-24T12:00:00Z');
+    const later = new Date('2026-11-24T12:00:00.750Z');
     const clicks = [
       { link_id: 'lnk_b', ua_class: 'bot' as const, bot: true, at },
-      { link_id: 'lnk_a', ua_class: 'mobile' as const, bot: false, element: 'hero', at },
+      { link_id: 'lnk_a', ua_class: 'mobile' as const, bot: false, element: 'hero', at: later },
+      { link_id: 'lnk_b', ua_class: 'desktop' as const, bot: false, country: 'BR', at: later },
     ];
     const doc = batchDoc({ _id: batchId, account_id: 'acc_1', env: 'live' }, clicks);
     assert.deepEqual(doc, {
       _id: batchId,
       account_id: 'acc_1',
       env: 'live',
-      count: 2,
-      clicks: { link_id: ['lnk_b', 'lnk_a'], ua_class: ['bot', 'mobile'], bot: [true, false], at: [at, at], element: [null, 'hero'] },
+      count: 3,
+      since: at,
+      lines: {
+        links: 'lnk_b\nlnk_a',
+        link: '0\n1\n0',
+        ua: 'bmd',
+        bot: '100',
+        at: '0\n750\n750',
+        element: '\nhero\n',
+        country: '\n\nBR',
+      },
     });
+    assert.deepEqual(
+      clicks.map((_, i) => clickAt(doc, i)),
+      clicks.map((c, i) => ({ _id: `${batchId}00${i}`, ...c })),
+    );
+  });
+
+  test('a batch written with one array per field (before text columns) gives its clicks back', () => {
+    const batchId = 'clk_01hx00000000000000000001';
+    const at = new Date('2026-11-24T12:00:00Z');
+    const doc = {
+      _id: batchId,
+      account_id: 'acc_1',
+      env: 'live' as const,
+      count: 2,
+      clicks: {
+        link_id: ['lnk_b', 'lnk_a'],
+        ua_class: ['bot' as const, 'mobile' as const],
+        bot: [true, false],
+        at: [at, at],
+        element: [null, 'hero'],
+      },
+    };
     assert.deepEqual(
       [clickAt(doc, 0), clickAt(doc, 1)],
       [
-        { _id: `${batchId}000`, ...clicks[0] },
-        { _id: `${batchId}001`, ...clicks[1] },
+        { _id: `${batchId}000`, link_id: 'lnk_b', ua_class: 'bot', bot: true, at },
+        { _id: `${batchId}001`, link_id: 'lnk_a', ua_class: 'mobile', bot: false, element: 'hero', at },
       ],
     );
   });
