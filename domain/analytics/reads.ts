@@ -223,6 +223,8 @@ const BYTES_PER_KEY = 600;
 /** The closed sums a process keeps: a year of 25,000 offers is ~15 MB. */
 export const CLOSED_CACHE_BYTES = 128 * 1024 * 1024;
 const closedSums = new ClosedCache(CLOSED_CACHE_BYTES);
+/** The sums being made: reports asking for one at the same moment wait for the same reads. */
+const summing = new Map<string, Promise<ClosedSum>>();
 
 /** What a report read: per plan, its closed sum and its live documents. */
 export interface PlanRead {
@@ -251,8 +253,18 @@ export async function readPlans(db: Db, tenant: Tenant, plans: Plan[]): Promise<
       const key = `${db.databaseName}\n${plan.parts.map((part) => `${part.id}@${countOf(part)}${part.sign < 0 ? '-' : ''}`).join(',')}`;
       let closed = closedSums.get(key);
       if (!closed) {
-        closed = { sums: sumEntries(await readParts(db, tenant, plan.parts, countOf)), derived: new Map() };
-        closedSums.set(key, closed, closed.sums.size * BYTES_PER_KEY);
+        let pending = summing.get(key);
+        if (!pending) {
+          pending = readParts(db, tenant, plan.parts, countOf)
+            .then((parts) => {
+              const sum = { sums: sumEntries(parts), derived: new Map() };
+              closedSums.set(key, sum, sum.sums.size * BYTES_PER_KEY);
+              return sum;
+            })
+            .finally(() => summing.delete(key));
+          summing.set(key, pending);
+        }
+        closed = await pending;
       }
       const live = plan.live.flatMap((id) => byId.get(id) ?? []);
       return { plan, closed, live };
