@@ -57,7 +57,7 @@ import {
 } from '../../domain/analytics/service';
 import { completedFact, deliveryFact, queuedFact } from '../../domain/analytics/publications';
 import { MARKETPLACES } from '../../domain/links/marketplaces';
-import { connectMongo } from '../../domain/config';
+import { connectMongo, WORKER_DB_TIMEOUTS } from '../../domain/config';
 import { Tenant } from '../../domain/db';
 import { createGroup } from '../../domain/groups/store';
 import { createOffer } from '../../domain/offers/service';
@@ -114,7 +114,8 @@ async function serve(config: ServeConfig): Promise<void> {
 
 /** The account, its groups and offers, and the buckets of a year of clicks, publications and commissions. */
 async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: string; docs: number }> {
-  const { db, domain, close } = await connectBench(config);
+  // The seed's writes of a week's month documents take seconds each on the embedded FerretDB: the worker's socket timeout.
+  const { db, domain, close } = await connectBench(config, WORKER_DB_TIMEOUTS);
   await startMonthBuckets(db);
   const account = await createAccount(db, { name: 'Bench analytics' });
   const tenant: Tenant = { accountId: account._id, env: 'live' };
@@ -147,10 +148,11 @@ async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: stri
   const start = Date.now() - (DAYS - 1) * 86_400_000;
   let clicks = 0;
   let publications = 0;
+  // A week of facts per addToBuckets call: its month documents move once a week rather than once a day.
+  let facts: BucketFact[] = [];
   for (let d = 0; d < DAYS; d++) {
     const dayStart = start + d * 86_400_000;
     const live = Array.from({ length: LIVE_OFFERS }, (_, i) => offers[(d * Math.round(LIVE_OFFERS / 3.4) + i) % OFFERS]!);
-    const facts: BucketFact[] = [];
     const wantPublications = Math.round(((d + 1) * PUBLICATIONS) / DAYS) - publications;
     for (let p = 0; p < wantPublications; p++) {
       const segment = pick(segments);
@@ -212,7 +214,10 @@ async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: stri
       facts.push({ at, incs });
     }
     clicks += wantClicks;
-    await addToBuckets(db, tenant, facts);
+    if (d % 7 === 6 || d === DAYS - 1) {
+      await addToBuckets(db, tenant, facts);
+      facts = [];
+    }
   }
   const docs = await db.collection('analytics_buckets').countDocuments({});
   log(`bench: ${clicks} clicks and ${publications} publications counted in ${docs} bucket documents in ${seconds(writing)} s`);
