@@ -55,15 +55,6 @@ export interface BucketDoc extends TenantDoc {
   c: Record<string, unknown>;
 }
 
-/** A closed month's document packed (packMonth): its counters as one JSON string, and the month's `packs` count it was packed at. */
-interface PackedDoc extends TenantDoc {
-  day: string;
-  month: string;
-  dimension: StoredDimension;
-  v: number;
-  p: string;
-}
-
 /** One counter to move: `key` is required for keyed dimensions, ignored for `totals` and taken from the time for `hours`. */
 export interface BucketIncrement {
   dimension: Dimension;
@@ -131,28 +122,40 @@ export const bucketId = (tenant: Tenant, day: string, dimension: Dimension): str
 export const monthBucketId = (tenant: Tenant, month: string, dimension: StoredDimension): string =>
   `${tenant.accountId}:${tenant.env}:M${month}:${dimension}`;
 
-/** A closed month's packed document of a dimension (packMonth). */
+/** A closed month's packed document of a dimension: its month document's counters as one JSON string (reads.ts). */
 export const packedBucketId = (tenant: Tenant, month: string, dimension: StoredDimension): string =>
   `${tenant.accountId}:${tenant.env}:P${month}:${dimension}`;
 
-/** The tenant's `packs` document: `{<YYYY-MM>: n}`, how many writes reached a month that may have been packed. */
+/** A closed day's packed document of a dimension: its day document's counters as one JSON string (reads.ts). */
+export const packedDayId = (tenant: Tenant, day: string, dimension: Dimension): string =>
+  `${tenant.accountId}:${tenant.env}:P${day}:${dimension}`;
+
+/** The tenant's `packs` document: `{<YYYY-MM>: n}`, how many late writes (lateBefore) reached each month. */
 export const packVersionsId = (tenant: Tenant): string => `${tenant.accountId}:${tenant.env}:packs`;
+
+/** A month's day counts of late writes: `{<DD>: n}` (swept with the month's documents). */
+export const dayVersionsId = (tenant: Tenant, month: string): string => `${tenant.accountId}:${tenant.env}:packs:${month}`;
 
 /** The `packs` document's `day`: retention never removes it (it holds a number per month with late writes, a dozen a year at most). */
 const NEVER_SWEPT = '9999-12-31';
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /**
- * The first month that may not be packed at `now` (nor at this process's
- * clock, if earlier): months before it ended, in any zone, more than a day
- * ago. A write to a month before restampBefore() bumps its `packs` count; a
- * write that found its month after that would have to land more than a day
- * later to meet a packing of its month.
+ * The first local day a report reads live at `now` (or at this process's
+ * clock, if earlier): every day before it ended, in every zone (UTC−12 the
+ * last, 12 hours after its UTC day), more than an hour ago, so that only a
+ * late write (lateBefore) can still change it, and it may be read packed.
  */
-export const packableBefore = (now: Date): string => new Date(Math.min(now.getTime(), Date.now()) - 2 * DAY_MS).toISOString().slice(0, 7);
+export const openFrom = (now: Date): string => new Date(Math.min(now.getTime(), Date.now()) - 13 * HOUR_MS).toISOString().slice(0, 10);
 
-const restampBefore = (): string => new Date(Date.now() - DAY_MS).toISOString().slice(0, 7);
+/**
+ * A write to a day before this one (at the clock, once the write is done) is
+ * late: it bumps the day's and its month's count, so that a packing of them
+ * made before it never counts. The hour between lateBefore and openFrom
+ * absorbs the clocks of two processes drifting apart.
+ */
+const lateBefore = (): string => new Date(Date.now() - 12 * HOUR_MS).toISOString().slice(0, 10);
 
 /** The weekday (0 = Sunday) of a calendar date, whatever the zone. */
 export const weekdayOf = (day: string): number => new Date(`${day}T00:00:00Z`).getUTCDay();
@@ -216,12 +219,20 @@ export async function addToBuckets(db: Db, tenant: Tenant, facts: BucketFact[]):
   const chunks: BucketWrite[][] = [];
   for (let i = 0; i < writes.length; i += UPSERT_BATCH) chunks.push(writes.slice(i, i + UPSERT_BATCH));
   await Promise.all(chunks.map((chunk) => upsertIncs(coll, tenant, chunk)));
-  // A month that may be packed (packMonth) is marked changed, after its month documents moved (see readReportDocs).
-  const late = [...new Set(writes.flatMap((doc) => (doc.set.month ? [doc.set.month] : [])))].filter((m) => m < restampBefore());
-  if (late.length)
+  // A day that may be packed is marked changed, with its month, after its documents moved (see reads.ts).
+  const before = lateBefore();
+  const late = [...new Set(writes.flatMap((doc) => (doc.set.month === undefined && doc.set.day < before ? [doc.set.day] : [])))];
+  if (late.length) {
+    const months = [...new Set(late.map((day) => day.slice(0, 7)))];
     await upsertIncs(coll, tenant, [
-      { id: packVersionsId(tenant), set: { day: NEVER_SWEPT, dimension: 'packs' }, inc: Object.fromEntries(late.map((m) => [`c.${m}`, 1])) },
+      { id: packVersionsId(tenant), set: { day: NEVER_SWEPT, dimension: 'packs' }, inc: Object.fromEntries(months.map((m) => [`c.${m}`, 1])) },
+      ...months.map((month) => ({
+        id: dayVersionsId(tenant, month),
+        set: { day: lastDayOf(month), month, dimension: 'packs' as const },
+        inc: Object.fromEntries(late.filter((day) => day.startsWith(month)).map((day) => [`c.${day.slice(8)}`, 1])),
+      })),
     ]);
+  }
 }
 
 interface BucketWrite {
@@ -302,165 +313,6 @@ export function readBucketDocs(db: Db, tenant: Tenant, ids: string[]): Promise<B
   return tenantCollection<BucketDoc>(db, 'analytics_buckets', tenant).findByIds(ids);
 }
 
-/**
- * Which documents cover a window: the sum of the month documents of `months`
- * and the day documents of `days`, less the day documents of `minus` (days of
- * those months outside the window).
- */
-export interface WindowRead {
-  months: string[];
-  days: string[];
-  minus: string[];
-}
-
-const monthsOf = (list: string[]): string[] => [...new Set(list.map((day) => day.slice(0, 7)))];
-
-/** Every day of a month. */
-function daysOf(month: string): string[] {
-  const length = Number(lastDayOf(month).slice(8));
-  return Array.from({ length }, (_, i) => `${month}-${pad(i + 1)}`);
-}
-
-/**
- * A window's documents for a dimension but `totals`, the fewest of: each month
- * the window touches (from `monthsFrom` on, see monthBucketsFrom) by its month
- * document — less its days outside the window — or by its days in the window.
- * A year: 11 or 12 whole months, and for the partial months at its two ends
- * the fewer of their days in the window and 1 + their days out of it (at most
- * 16 each; today being the 24th of 30: 1 + 6).
- */
-export function windowRead(list: string[], monthsFrom: string): WindowRead {
-  const read: WindowRead = { months: [], days: [], minus: [] };
-  const inWindow = new Set(list);
-  for (const month of monthsOf(list)) {
-    const all = daysOf(month);
-    const inside = all.filter((day) => inWindow.has(day));
-    const outside = all.filter((day) => !inWindow.has(day));
-    if (month >= monthsFrom && 1 + outside.length < inside.length) {
-      read.months.push(month);
-      read.minus.push(...outside);
-    } else read.days.push(...inside);
-  }
-  return read;
-}
-
-/**
- * A window's `totals` documents (the summary and the timeseries): the `daily`
- * document of every month the window touches (from `monthsFrom` on), the
- * `totals` day documents of the window's other days. A year: 13 documents.
- */
-export function seriesRead(list: string[], monthsFrom: string): WindowRead {
-  const months = monthsOf(list).filter((m) => m >= monthsFrom);
-  const counted = new Set(months);
-  return { months, days: list.filter((day) => !counted.has(day.slice(0, 7))), minus: [] };
-}
-
-/**
- * The `_id`s of `read`: its months' documents of `monthDimension` (packed for
- * the months before `packBefore`), its days' (and those it subtracts) of
- * `dimension`.
- */
-export const readIds = (
-  tenant: Tenant,
-  read: WindowRead,
-  dimension: Dimension,
-  monthDimension: StoredDimension = dimension,
-  packBefore = EVERY_MONTH,
-): string[] => [
-  ...read.months.map((month) => (month < packBefore ? packedBucketId : monthBucketId)(tenant, month, monthDimension)),
-  ...[...read.days, ...read.minus].map((day) => bucketId(tenant, day, dimension)),
-];
-
-const PACKED_ID = /:P(\d{4}-\d{2}):(\w+)$/;
-
-/** Whether `_id` names a packed document (packedBucketId). */
-export const isPackedId = (id: string): boolean => PACKED_ID.test(id);
-
-/**
- * The bucket documents among `ids` (reportBucketIds: with the tenant's
- * `packs` document when it names packed ones), packed ones unpacked. A packed
- * document counts only if packed at its month's current `packs` count (0 when
- * none): a write to a month that may be packed bumps that count after moving
- * the month's documents, and packMonth reads the count before the month's
- * document, so a packed document that misses a write never matches. For a
- * packed document missing or stale, the month's document is read instead and
- * the month packed again (not awaited).
- */
-export async function readReportDocs(db: Db, tenant: Tenant, ids: string[]): Promise<BucketDoc[]> {
-  const coll = tenantCollection<BucketDoc | PackedDoc>(db, 'analytics_buckets', tenant);
-  const found = await coll.findByIds(ids);
-  const versions = (found.find((doc) => doc._id === packVersionsId(tenant)) as BucketDoc | undefined)?.c ?? {};
-  const packed = new Map<string, PackedDoc>();
-  const out: BucketDoc[] = [];
-  for (const doc of found) {
-    if ('p' in doc) packed.set(doc._id, doc as PackedDoc);
-    else if (doc.dimension !== 'packs') out.push(doc);
-  }
-  const unpacked: { month: string; dimension: StoredDimension }[] = [];
-  for (const id of ids) {
-    const match = PACKED_ID.exec(id);
-    if (!match) continue;
-    const [month, dimension] = [match[1]!, match[2] as StoredDimension];
-    const doc = packed.get(id);
-    if (doc && doc.v === (versions[month] ?? 0)) {
-      const { p, v: _v, ...rest } = doc;
-      out.push({ ...rest, c: JSON.parse(p) as Record<string, unknown> });
-    } else unpacked.push({ month, dimension });
-  }
-  if (unpacked.length) {
-    out.push(
-      ...(await readBucketDocs(
-        db,
-        tenant,
-        unpacked.map(({ month, dimension }) => monthBucketId(tenant, month, dimension)),
-      )),
-    );
-    // A failed packing leaves the month as it was: the next report reads its document and tries again.
-    for (const { month, dimension } of unpacked) packMonth(db, tenant, month, dimension).catch(() => undefined);
-  }
-  return out;
-}
-
-const packing = new Map<string, Promise<void>>();
-
-/**
- * Writes a month's packed document of `dimension`: its month document's
- * counters as one JSON string (a document of one field, which the embedded
- * FerretDB decodes in a fraction of the time of thousands of counters), with
- * the month's `packs` count read before it. Only for months before
- * packableBefore: the month's writes are over but for late ones, which bump
- * the count (see readReportDocs). One at a time per document in this process.
- */
-export function packMonth(db: Db, tenant: Tenant, month: string, dimension: StoredDimension): Promise<void> {
-  const id = packedBucketId(tenant, month, dimension);
-  const under = packing.get(id);
-  if (under) return under;
-  const run = (async () => {
-    const coll = tenantCollection<BucketDoc>(db, 'analytics_buckets', tenant);
-    const versions = await coll.findById(packVersionsId(tenant));
-    const v = (versions?.c[month] as number | undefined) ?? 0;
-    const doc = await coll.findById(monthBucketId(tenant, month, dimension));
-    const packed: Omit<PackedDoc, '_id'> = {
-      account_id: tenant.accountId,
-      env: tenant.env,
-      day: lastDayOf(month),
-      month,
-      dimension,
-      v,
-      p: JSON.stringify(doc?.c ?? {}),
-    };
-    await db
-      .collection<PackedDoc>('analytics_buckets')
-      .replaceOne({ _id: id }, packed, { upsert: true })
-      .catch((err: unknown) => {
-        // Packed by another process at the same moment: either is a packing at some count, checked by the reader.
-        if (!isDuplicateKey(err)) throw err;
-      });
-  })().finally(() => packing.delete(id));
-  packing.set(id, run);
-  return run;
-}
-
 interface MonthBucketsMarker {
   _id: string;
   /** The first month month documents count whole (`YYYY-MM`). */
@@ -470,7 +322,7 @@ interface MonthBucketsMarker {
 
 const MARKER_ID = 'month_buckets';
 /** Counts every month: the deployment had no bucket before month documents. */
-const EVERY_MONTH = '0000-01';
+export const EVERY_MONTH = '0000-01';
 /** Counts no month (no marker yet): reports read day documents only. */
 const NO_MONTH = '9999-12';
 

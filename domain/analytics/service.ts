@@ -1,12 +1,11 @@
 /**
  * The six analytics reports, read from the buckets (buckets.ts) alone — never
  * the raw publications, deliveries, clicks or commissions: per dimension it
- * shows, a report reads the month documents of the months wholly or mostly
- * inside its window (less the day documents of their days outside it) and the
- * day documents of its other days (the summary and the timeseries: the
- * `daily` document of each month it touches), plus, for a page of groups or
- * offers, their names by `_id`. reportBucketIds says which; the benchmark's
- * bare read reads the same.
+ * shows, a report reads its window's closed days as sums kept in the process
+ * (made from packed month and day documents, checked against their counts of
+ * late writes on every request) and its live days' documents (reads.ts), plus,
+ * for a page of groups or offers, their names by `_id`. reportBucketIds says
+ * which; the benchmark's bare read reads the same.
  *
  * Counters, as the writers keep them: publications (publications.ts), clicks
  * (`clicks` for people, `bot_clicks` for bots and link prefetchers) and
@@ -19,28 +18,14 @@ import { getGroups } from '../groups/store';
 import { Marketplace } from '../links/marketplaces';
 import { getOffers } from '../offers/store';
 import { cachedNames } from './names';
-import {
-  accountTimeZone,
-  BucketDoc,
-  isPackedId,
-  monthBucketsFrom,
-  packableBefore,
-  packVersionsId,
-  readIds,
-  readReportDocs,
-  seriesRead,
-  weekdayOf,
-  windowDays,
-  windowRead,
-} from './buckets';
+import { accountTimeZone, monthBucketsFrom, openFrom, windowDays } from './buckets';
+import { addInto, Counters, dailyPlan, keyedPlan, Plan, PlanRead, readPlans, sumEntries, versionIds } from './reads';
 
 /** What every report is asked: its window, and whether bots' clicks count. */
 export interface ReportQuery {
   days: number;
   include_bots: boolean;
 }
-
-type Counters = Record<string, unknown>;
 
 interface Window {
   days: number;
@@ -49,66 +34,124 @@ interface Window {
   last_day: string;
 }
 
+/** A plan read, its live documents summed per key. */
+interface Read extends PlanRead {
+  liveSums: Map<string, Counters>;
+}
+
 interface Scope {
   window: Window;
   list: string[];
   includeBots: boolean;
-  /** The bucket documents the report read. */
-  docs: BucketDoc[];
-  /** The days whose day documents it subtracts (from their month's document). */
-  minus: Set<string>;
+  reads: Read[];
 }
 
 export type ReportName = 'summary' | 'timeseries' | 'groups' | 'offers' | 'sources' | 'heatmap';
 
-/**
- * The `_id`s of the bucket documents `report` reads over the window `list`
- * (local days, oldest first): for the months before `packBefore`
- * (packableBefore), their packed documents and the tenant's `packs` document.
- */
-export function reportBucketIds(tenant: Tenant, report: ReportName, list: string[], monthsFrom: string, packBefore?: string): string[] {
-  const ids = ((): string[] => {
-    switch (report) {
-      case 'summary':
-      case 'timeseries':
-        return readIds(tenant, seriesRead(list, monthsFrom), 'totals', 'daily', packBefore);
-      case 'groups':
-      case 'offers':
-      case 'sources':
-        return readIds(tenant, windowRead(list, monthsFrom), report, report, packBefore);
-      case 'heatmap': {
-        const read = windowRead(list, monthsFrom);
-        return (['hours', 'elements', 'pages'] as const).flatMap((dimension) => readIds(tenant, read, dimension, dimension, packBefore));
-      }
-    }
-  })();
-  return ids.some(isPackedId) ? [...ids, packVersionsId(tenant)] : ids;
+/** What `report` reads over the window `list` (local days, oldest first), days from `open` on live (reads.ts). */
+export function reportPlans(tenant: Tenant, report: ReportName, list: string[], monthsFrom: string, open: string): Plan[] {
+  switch (report) {
+    case 'summary':
+    case 'timeseries':
+      return [dailyPlan(tenant, list, monthsFrom, open)];
+    case 'groups':
+    case 'offers':
+    case 'sources':
+      return [keyedPlan(tenant, report, list, monthsFrom, open)];
+    case 'heatmap':
+      return (['hours', 'elements', 'pages'] as const).map((dimension) => keyedPlan(tenant, dimension, list, monthsFrom, open));
+  }
 }
 
-/** The report's window, and the bucket documents it reads. */
+/**
+ * The `_id`s a report reads: on every request (`every`: its count documents
+ * and live documents), and the packed documents of its closed parts, which a
+ * process reads only when it has not summed them at their counts yet.
+ */
+export function reportBucketIds(tenant: Tenant, plans: Plan[]): { every: string[]; closed: string[] } {
+  return {
+    every: [...versionIds(tenant, plans), ...plans.flatMap((plan) => plan.live)],
+    closed: plans.flatMap((plan) => plan.parts.map((part) => part.id)),
+  };
+}
+
+/** The report's window, and what it read. */
 async function scopeOf(db: Db, tenant: Tenant, report: ReportName, q: ReportQuery, now: Date): Promise<Scope> {
   const [timeZone, monthsFrom] = await Promise.all([accountTimeZone(db, tenant.accountId), monthBucketsFrom(db)]);
   const list = windowDays(now, q.days, timeZone);
+  const reads = await readPlans(db, tenant, reportPlans(tenant, report, list, monthsFrom, openFrom(now)));
   return {
     window: { days: q.days, time_zone: timeZone, first_day: list[0]!, last_day: list.at(-1)! },
     list,
     includeBots: q.include_bots,
-    docs: await readReportDocs(db, tenant, reportBucketIds(tenant, report, list, monthsFrom, packableBefore(now))),
-    minus: new Set(report === 'summary' || report === 'timeseries' ? [] : windowRead(list, monthsFrom).minus),
+    reads: reads.map((read) => ({ ...read, liveSums: sumEntries(read.live.map((doc) => ({ doc, c: doc.c, sign: 1 }))) })),
   };
 }
 
-/** -1 for a day document the report subtracts, else 1. */
-const signOf = (s: Scope, doc: BucketDoc): number => (doc.month === undefined && s.minus.has(doc.day) ? -1 : 1);
+/** A key's counters: its closed sum and its live documents' together (a new object only when both have some). */
+function countersOf(read: Read, key: string): Counters | undefined {
+  const [closed, live] = [read.closed.sums.get(key), read.liveSums.get(key)];
+  if (!live) return closed;
+  if (!closed) return live;
+  return addInto(addInto({}, closed), live);
+}
 
-/** Adds every number of `from` (times `sign`) into `into`, nested objects key by key. */
-function addInto(into: Counters, from: unknown, sign = 1): Counters {
-  if (typeof from !== 'object' || from === null) return into;
-  for (const [k, v] of Object.entries(from)) {
-    if (typeof v === 'number') into[k] = ((into[k] as number | undefined) ?? 0) + sign * v;
-    else if (typeof v === 'object' && v !== null) into[k] = addInto((into[k] as Counters | undefined) ?? {}, v, sign);
+/** How a keyed report ranks its keys: a row per key, which rows it shows, in which order (`id` names the three). */
+interface Ranking<R> {
+  id: string;
+  row: (c: Counters) => R;
+  shown: (row: R) => boolean;
+  order: (a: Ranked<R>, b: Ranked<R>) => number;
+}
+
+interface Ranked<R> {
+  key: string;
+  row: R;
+}
+
+/**
+ * One page of a keyed report's shown rows in `ranking`'s order, and how many
+ * there are: the closed sum's rows are ranked once per process (kept with the
+ * sum), the live documents' keys ranked apart and merged in, so a request
+ * ranks only what changed today.
+ */
+function rankedPage<R>(read: Read, ranking: Ranking<R>, page: Page): { items: (Ranked<R> & { c: Counters })[]; total: number } {
+  let base = read.closed.derived.get(ranking.id) as Ranked<R>[] | undefined;
+  if (!base) {
+    base = [...read.closed.sums]
+      .map(([key, c]) => ({ key, row: ranking.row(c) }))
+      .filter((r) => ranking.shown(r.row))
+      .sort(ranking.order);
+    read.closed.derived.set(ranking.id, base);
   }
-  return into;
+  const changed = [...read.liveSums.keys()]
+    .map((key) => {
+      const c = countersOf(read, key)!;
+      return { key, c, row: ranking.row(c) };
+    })
+    .filter((r) => ranking.shown(r.row))
+    .sort(ranking.order);
+  let replaced = 0;
+  for (const key of read.liveSums.keys()) {
+    const c = read.closed.sums.get(key);
+    if (c && ranking.shown(ranking.row(c))) replaced++;
+  }
+  const items: (Ranked<R> & { c: Counters })[] = [];
+  const end = page.offset + page.limit;
+  let [i, j] = [0, 0];
+  while (items.length < end) {
+    while (i < base.length && read.liveSums.has(base[i]!.key)) i++;
+    const [a, b] = [base[i], changed[j]];
+    if (!a && !b) break;
+    if (a && (!b || ranking.order(a, b) <= 0)) {
+      items.push({ ...a, c: read.closed.sums.get(a.key)! });
+      i++;
+    } else {
+      items.push(b!);
+      j++;
+    }
+  }
+  return { items: items.slice(page.offset), total: base.length - replaced + changed.length };
 }
 
 const num = (c: Counters, name: string): number => {
@@ -163,35 +206,13 @@ function moneyOf(c: Counters): MoneyTotal[] {
 
 const commissionCount = (c: Counters): number => moneyOf(c).reduce((n, m) => n + m.count, 0);
 
-/** The `totals` of each day, from its day document or its entry in its month's `daily` document. */
-function dailyOf(docs: BucketDoc[]): Map<string, Counters> {
-  const byDay = new Map<string, Counters>();
-  for (const doc of docs) {
-    if (doc.month === undefined) byDay.set(doc.day, doc.c);
-    else for (const [dd, c] of Object.entries(doc.c)) byDay.set(`${doc.month}-${dd}`, c as Counters);
-  }
-  return byDay;
-}
-
-/** The counters of every key of a keyed dimension, summed over `docs` (less those the report subtracts). */
-function keyedOf(s: Scope, docs: BucketDoc[] = s.docs): Map<string, Counters> {
-  const sums = new Map<string, Counters>();
-  for (const doc of docs) {
-    const sign = signOf(s, doc);
-    for (const [key, counters] of Object.entries(doc.c)) {
-      let sum = sums.get(key);
-      if (!sum) sums.set(key, (sum = {}));
-      addInto(sum, counters, sign);
-    }
-  }
-  return sums;
-}
+/** The `totals` of a day of the window. */
+const dayOf = (s: Scope, day: string): Counters | undefined => countersOf(s.reads[0]!, day);
 
 export async function summaryReport(db: Db, tenant: Tenant, q: ReportQuery, now = new Date()) {
   const s = await scopeOf(db, tenant, 'summary', q, now);
-  const byDay = dailyOf(s.docs);
   const t: Counters = {};
-  for (const day of s.list) addInto(t, byDay.get(day));
+  for (const day of s.list) addInto(t, dayOf(s, day));
   return {
     ...s.window,
     publications: num(t, 'publications'),
@@ -209,11 +230,10 @@ export async function summaryReport(db: Db, tenant: Tenant, q: ReportQuery, now 
 
 export async function timeseriesReport(db: Db, tenant: Tenant, q: ReportQuery, now = new Date()) {
   const s = await scopeOf(db, tenant, 'timeseries', q, now);
-  const byDay = dailyOf(s.docs);
   return {
     ...s.window,
     points: s.list.map((date) => {
-      const c = byDay.get(date) ?? {};
+      const c = dayOf(s, date) ?? {};
       return {
         date,
         publications: num(c, 'publications'),
@@ -228,11 +248,9 @@ export async function timeseriesReport(db: Db, tenant: Tenant, q: ReportQuery, n
   };
 }
 
-/** Rows with anything to show, ordered by `rank`, and one page of them. */
-function paged<R>(rows: R[], shown: (r: R) => boolean, rank: (a: R, b: R) => number, page: Page): { items: R[]; total: number } {
-  const kept = rows.filter(shown).sort(rank);
-  return { items: kept.slice(page.offset, page.offset + page.limit), total: kept.length };
-}
+/** Whether `c` has commissions in any currency (a count or an amount not zero). */
+const hasMoney = (c: Counters): boolean =>
+  Object.values((c.commissions ?? {}) as Record<string, Counters>).some((m) => num(m, 'count') !== 0 || num(m, 'amount_minor') !== 0);
 
 const groupNames = cachedNames(async (db, tenant, ids) => new Map([...(await getGroups(db, tenant, ids))].map(([id, g]) => [id, g.name])));
 const offerNames = cachedNames(
@@ -244,27 +262,34 @@ const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function groupsReport(db: Db, tenant: Tenant, q: ReportQuery, page: Page, now = new Date()) {
   const s = await scopeOf(db, tenant, 'groups', q, now);
-  const rows = [...keyedOf(s)].map(([group_id, c]) => ({
-    group_id,
-    publications: num(c, 'deliveries'),
-    sent: num(c, 'deliveries_sent'),
-    failed: num(c, 'deliveries_failed'),
-    delivery_rate: rate(num(c, 'deliveries_sent'), num(c, 'deliveries_failed')),
-    clicks: clicksOf(c, s.includeBots),
-    commissions: moneyOf(c),
-  }));
-  const { items, total } = paged(
-    rows,
-    (r) => r.publications + r.sent + r.failed + r.clicks > 0 || r.commissions.length > 0,
-    (a, b) => b.publications - a.publications || b.clicks - a.clicks || byId(a.group_id, b.group_id),
-    page,
-  );
+  const ranking: Ranking<{ publications: number; clicks: number; shown: boolean }> = {
+    id: `groups:${s.includeBots}`,
+    row: (c) => {
+      const [publications, clicks] = [num(c, 'deliveries'), clicksOf(c, s.includeBots)];
+      return { publications, clicks, shown: publications + num(c, 'deliveries_sent') + num(c, 'deliveries_failed') + clicks > 0 || hasMoney(c) };
+    },
+    shown: (r) => r.shown,
+    order: (a, b) => b.row.publications - a.row.publications || b.row.clicks - a.row.clicks || byId(a.key, b.key),
+  };
+  const { items, total } = rankedPage(s.reads[0]!, ranking, page);
   const names = await groupNames(
     db,
     tenant,
-    items.map((r) => r.group_id),
+    items.map((r) => r.key),
   );
-  return { items: items.map((r) => ({ ...r, name: names.get(r.group_id) ?? null })), total };
+  return {
+    items: items.map(({ key: group_id, c }) => ({
+      group_id,
+      publications: num(c, 'deliveries'),
+      sent: num(c, 'deliveries_sent'),
+      failed: num(c, 'deliveries_failed'),
+      delivery_rate: rate(num(c, 'deliveries_sent'), num(c, 'deliveries_failed')),
+      clicks: clicksOf(c, s.includeBots),
+      commissions: moneyOf(c),
+      name: names.get(group_id) ?? null,
+    })),
+    total,
+  };
 }
 
 export const OFFER_SORTS = ['publications', 'clicks', 'commissions'] as const;
@@ -277,29 +302,35 @@ export async function offersReport(
   now = new Date(),
 ) {
   const s = await scopeOf(db, tenant, 'offers', q, now);
-  const rows = [...keyedOf(s)].map(([offer_id, c]) => ({
-    offer_id,
-    publications: num(c, 'publications'),
-    posts: num(c, 'publications_sent'),
-    clicks: clicksOf(c, s.includeBots),
-    commissions: commissionCount(c),
-    revenue: moneyOf(c),
-  }));
-  const { items, total } = paged(
-    rows,
-    (r) => r.publications + r.posts + r.clicks > 0 || r.revenue.length > 0,
-    (a, b) => b[q.sort] - a[q.sort] || byId(a.offer_id, b.offer_id),
-    page,
-  );
+  const ranking: Ranking<{ rank: number; shown: boolean }> = {
+    id: `offers:${q.sort}:${s.includeBots}`,
+    row: (c) => {
+      const [publications, clicks] = [num(c, 'publications'), clicksOf(c, s.includeBots)];
+      const rank = q.sort === 'publications' ? publications : q.sort === 'clicks' ? clicks : commissionCount(c);
+      return { rank, shown: publications + num(c, 'publications_sent') + clicks > 0 || hasMoney(c) };
+    },
+    shown: (r) => r.shown,
+    order: (a, b) => b.row.rank - a.row.rank || byId(a.key, b.key),
+  };
+  const { items, total } = rankedPage(s.reads[0]!, ranking, page);
   const offers = await offerNames(
     db,
     tenant,
-    items.map((r) => r.offer_id),
+    items.map((r) => r.key),
   );
   return {
-    items: items.map((r) => {
-      const offer = offers.get(r.offer_id);
-      return { ...r, title: offer?.title ?? null, marketplace: offer?.marketplace ?? null };
+    items: items.map(({ key: offer_id, c }) => {
+      const offer = offers.get(offer_id);
+      return {
+        offer_id,
+        publications: num(c, 'publications'),
+        posts: num(c, 'publications_sent'),
+        clicks: clicksOf(c, s.includeBots),
+        commissions: commissionCount(c),
+        revenue: moneyOf(c),
+        title: offer?.title ?? null,
+        marketplace: offer?.marketplace ?? null,
+      };
     }),
     total,
   };
@@ -308,55 +339,61 @@ export async function offersReport(
 export async function sourcesReport(db: Db, tenant: Tenant, q: ReportQuery, page: Page, now = new Date()) {
   const s = await scopeOf(db, tenant, 'sources', q, now);
   // The sources scope is keyed by the marketplace analytics gave each offer (./sources.ts).
-  const rows = [...keyedOf(s)].map(([marketplace, c]) => ({
-    marketplace: marketplace as Marketplace,
-    publications: num(c, 'publications'),
-    clicks: clicksOf(c, s.includeBots),
-    commissions: commissionCount(c),
-    revenue: moneyOf(c),
-  }));
-  return paged(
-    rows,
-    (r) => r.publications + r.clicks > 0 || r.revenue.length > 0,
-    (a, b) => b.clicks - a.clicks || b.publications - a.publications || byId(a.marketplace, b.marketplace),
-    page,
-  );
-}
-
-/** Most clicked first (then by key), at most `max`, without the keys that had none. */
-function ranked<K extends string>(sums: Map<string, Counters>, name: K, includeBots: boolean, max: number) {
-  return [...sums]
-    .map(([key, c]) => ({ [name]: key, clicks: clicksOf(c, includeBots) }) as Record<K, string> & { clicks: number })
-    .filter((r) => r.clicks > 0)
-    .sort((a, b) => b.clicks - a.clicks || byId(a[name], b[name]))
-    .slice(0, max);
+  const ranking: Ranking<{ publications: number; clicks: number; shown: boolean }> = {
+    id: `sources:${s.includeBots}`,
+    row: (c) => {
+      const [publications, clicks] = [num(c, 'publications'), clicksOf(c, s.includeBots)];
+      return { publications, clicks, shown: publications + clicks > 0 || hasMoney(c) };
+    },
+    shown: (r) => r.shown,
+    order: (a, b) => b.row.clicks - a.row.clicks || b.row.publications - a.row.publications || byId(a.key, b.key),
+  };
+  const { items, total } = rankedPage(s.reads[0]!, ranking, page);
+  return {
+    items: items.map(({ key, c }) => ({
+      marketplace: key as Marketplace,
+      publications: num(c, 'publications'),
+      clicks: clicksOf(c, s.includeBots),
+      commissions: commissionCount(c),
+      revenue: moneyOf(c),
+    })),
+    total,
+  };
 }
 
 /** How many elements and pages the heatmap lists. */
 const HEATMAP_KEYS = 500;
 
+/** Most clicked first (then by key), at most HEATMAP_KEYS, without the keys that had none. */
+function mostClicked<K extends string>(read: Read, name: K, includeBots: boolean) {
+  const ranking: Ranking<number> = {
+    id: `clicks:${includeBots}`,
+    row: (c) => clicksOf(c, includeBots),
+    shown: (clicks) => clicks > 0,
+    order: (a, b) => b.row - a.row || byId(a.key, b.key),
+  };
+  return rankedPage(read, ranking, { limit: HEATMAP_KEYS, offset: 0 }).items.map(
+    ({ key, row }) => ({ [name]: key, clicks: row }) as Record<K, string> & { clicks: number },
+  );
+}
+
 export async function heatmapReport(db: Db, tenant: Tenant, q: ReportQuery, now = new Date()) {
   const s = await scopeOf(db, tenant, 'heatmap', q, now);
-  const of = (dimension: BucketDoc['dimension']) => s.docs.filter((doc) => doc.dimension === dimension);
-  const [elements, pages] = [keyedOf(s, of('elements')), keyedOf(s, of('pages'))];
+  const [hours, elements, pages] = s.reads as [Read, Read, Read];
   const cells = Array.from({ length: 7 * 24 }, (_, i) => ({ weekday: Math.floor(i / 24), hour: i % 24, clicks: 0 }));
   let clicks = 0;
-  for (const doc of of('hours')) {
-    // A day document's hours fall on its day's weekday (a calendar date, whatever the zone); a month's are `<weekday>_<hour>`.
-    const dayWeekday = doc.month === undefined ? weekdayOf(doc.day) : 0;
-    const sign = signOf(s, doc);
-    for (const [key, c] of Object.entries(doc.c)) {
-      const [weekday, hour] = doc.month === undefined ? [dayWeekday, Number(key)] : key.split('_').map(Number);
-      const n = sign * clicksOf(c as Counters, s.includeBots);
-      cells[weekday! * 24 + hour!]!.clicks += n;
-      clicks += n;
-    }
+  // Keys `<weekday>_<hour>` (reads.ts entriesOf): a day's hours fall on its day's weekday, a calendar date whatever the zone.
+  for (const key of new Set([...hours.closed.sums.keys(), ...hours.liveSums.keys()])) {
+    const [weekday, hour] = key.split('_').map(Number);
+    const n = clicksOf(countersOf(hours, key)!, s.includeBots);
+    cells[weekday! * 24 + hour!]!.clicks += n;
+    clicks += n;
   }
   return {
     ...s.window,
     clicks,
     hours: cells,
-    elements: ranked(elements, 'element', s.includeBots, HEATMAP_KEYS),
-    pages: ranked(pages, 'page_id', s.includeBots, HEATMAP_KEYS),
+    elements: mostClicked(elements, 'element', s.includeBots),
+    pages: mostClicked(pages, 'page_id', s.includeBots),
   };
 }

@@ -204,7 +204,7 @@ test('analytics buckets are kept 400 days after their day, every dimension and t
     )
       .map((d) => d._id)
       .sort();
-  // The writes to months long over counted in each tenant's `packs` document (see packMonth), which retention keeps.
+  // The late writes counted in each tenant's `packs` document (domain/analytics/reads.ts), which retention keeps.
   const packs = [packVersionsId(a), packVersionsId(b)];
   const packsLeft = () => buckets().countDocuments({ _id: { $in: packs } });
   assert.equal(await packsLeft(), 2);

@@ -17,13 +17,13 @@ import {
   BucketIncrement,
   Dimension,
   forgetTimeZone,
+  lastDayOf,
   localDayHour,
   monthBucketId,
-  isPackedId,
   monthBucketsFrom,
-  packableBefore,
+  openFrom,
   packedBucketId,
-  packMonth,
+  packedDayId,
   packVersionsId,
   startMonthBuckets,
   sweepOldBuckets,
@@ -35,11 +35,12 @@ import {
   groupsReport,
   heatmapReport,
   offersReport,
-  reportBucketIds,
+  reportPlans,
   sourcesReport,
   summaryReport,
   timeseriesReport,
 } from '../../domain/analytics/service';
+import { packingsDone } from '../../domain/analytics/reads';
 import { platformCollection, Tenant } from '../../domain/db';
 import { stackEnv } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
@@ -183,37 +184,55 @@ describe('analytics month documents', () => {
       await addToBuckets(db, tenant, [edge]);
     }
 
-    // The month documents are read: a 101-day window (1 September – 10 December) reads September to November whole.
+    // The month documents are read (packed): a 101-day window (1 September – 10 December) reads September to November whole.
     const list = windowDays(now, 101, 'America/New_York');
     assert.deepEqual([list[0], list.at(-1)], ['2026-09-01', '2026-12-10']);
-    const ids = reportBucketIds(tenant, 'groups', list, '0000-01');
+    const [groups] = reportPlans(tenant, 'groups', list, '0000-01', '2026-12-10');
     assert.deepEqual(
-      ids.filter((id) => id.includes(':M')),
-      ['2026-09', '2026-10', '2026-11'].map((m) => monthBucketId(tenant, m, 'groups')),
+      groups!.parts.filter((part) => part.day === undefined).map((part) => part.id),
+      ['2026-09', '2026-10', '2026-11'].map((m) => packedBucketId(tenant, m, 'groups')),
     );
-    assert.equal(ids.length, 3 + 10);
-    assert.equal(reportBucketIds(tenant, 'heatmap', list, '0000-01').length, 3 * 13);
-    // The summary and the timeseries read the `daily` document of each month the window touches.
+    // With the days of December before the 10th, and the 10th live.
+    assert.equal(groups!.parts.length, 3 + 9);
+    assert.deepEqual(groups!.live, [bucketId(tenant, '2026-12-10', 'groups')]);
+    assert.equal(
+      reportPlans(tenant, 'heatmap', list, '0000-01', '2026-12-10').reduce((n, plan) => n + plan.parts.length + plan.live.length, 0),
+      3 * 13,
+    );
+    // The summary and the timeseries read the `daily` document of each month the window touches, the open month's live.
     const year = windowDays(now, 365, 'America/New_York');
     for (const report of ['summary', 'timeseries'] as const) {
+      const [daily] = reportPlans(tenant, report, year, '0000-01', '2026-12-10');
+      const months = [...new Set(year.map((d) => d.slice(0, 7)))];
       assert.deepEqual(
-        reportBucketIds(tenant, report, year, '0000-01'),
-        [...new Set(year.map((d) => d.slice(0, 7)))].map((m) => monthBucketId(tenant, m, 'daily')),
+        daily!.parts.map((part) => part.id),
+        months.slice(0, -1).map((m) => packedBucketId(tenant, m, 'daily')),
       );
+      assert.deepEqual(daily!.live, [monthBucketId(tenant, '2026-12', 'daily')]);
     }
-    assert.equal(reportBucketIds(tenant, 'summary', year, '0000-01').length, 13);
     const september = await withMonths.collection('analytics_buckets').findOne({ _id: monthBucketId(tenant, '2026-09', 'hours') } as object);
     assert.equal(september?.day, '2026-09-30');
     // 30 September 22:00 in New York, a Wednesday.
     assert.equal(weekdayOf('2026-09-30'), 3);
     assert.ok((september?.c as Record<string, { clicks?: number }>)['3_22']?.clicks);
 
-    // A month mostly inside the window is its month document less its other days: 30 October – 28 November reads 5 documents.
+    // A closed month mostly inside the window is its month less its other days: 30 October – 28 November reads 5 documents.
     const lateNovember = new Date('2026-11-28T20:00:00Z');
-    assert.deepEqual(reportBucketIds(tenant, 'groups', windowDays(lateNovember, 30, 'America/New_York'), '0000-01'), [
-      monthBucketId(tenant, '2026-11', 'groups'),
-      ...['2026-10-30', '2026-10-31', '2026-11-29', '2026-11-30'].map((day) => bucketId(tenant, day, 'groups')),
-    ]);
+    const [closed] = reportPlans(tenant, 'groups', windowDays(lateNovember, 30, 'America/New_York'), '0000-01', '2026-12-01');
+    assert.deepEqual(
+      closed!.parts.map((part) => [part.id, part.sign]),
+      [
+        [packedDayId(tenant, '2026-10-30', 'groups'), 1],
+        [packedDayId(tenant, '2026-10-31', 'groups'), 1],
+        [packedBucketId(tenant, '2026-11', 'groups'), 1],
+        [packedDayId(tenant, '2026-11-29', 'groups'), -1],
+        [packedDayId(tenant, '2026-11-30', 'groups'), -1],
+      ],
+    );
+    // A month not closed whole is read by its closed days.
+    const [open] = reportPlans(tenant, 'groups', windowDays(lateNovember, 30, 'America/New_York'), '0000-01', '2026-11-28');
+    assert.equal(open!.parts.filter((part) => part.day === undefined).length, 0);
+    assert.deepEqual(open!.live, [bucketId(tenant, '2026-11-28', 'groups')]);
 
     // On 10 December, and on 28 November (with facts on the days after it, which the reports leave out).
     for (const at of [now, lateNovember]) {
@@ -266,9 +285,11 @@ describe('analytics month documents', () => {
 
     const list = windowDays(now, 365, 'America/Sao_Paulo');
     assert.deepEqual(
-      reportBucketIds(tenant, 'groups', list, await monthBucketsFrom(upgraded)).filter((id) => id.includes(':M')),
-      // July: its month document less 21–31 July (12 documents rather than 20).
-      ['2026-04', '2026-05', '2026-06', '2026-07'].map((m) => monthBucketId(tenant, m, 'groups')),
+      reportPlans(tenant, 'groups', list, await monthBucketsFrom(upgraded), '2026-07-21')[0]!
+        .parts.filter((part) => part.day === undefined)
+        .map((part) => part.id),
+      // July: its month less 21–31 July would be 12 documents rather than 20, but it is not closed: its days.
+      ['2026-04', '2026-05', '2026-06'].map((m) => packedBucketId(tenant, m, 'groups')),
     );
     const a = await reports(upgraded, tenant, now, WINDOWS);
     const b = await reports(daysOnly, tenant, now, WINDOWS);
@@ -294,9 +315,9 @@ describe('analytics month documents', () => {
       incs: [{ dimension: 'groups', key: 'grp_1', counter: 'clicks', by: 1 }],
     });
     await addToBuckets(db, tenant, [fact('2025-09-30'), fact('2025-10-05'), fact('2025-10-25'), fact('2026-11-24')]);
-    await packMonth(db, tenant, '2025-10', 'groups');
     const ids = async () =>
       (await db.collection('analytics_buckets').find({}).toArray()).map((d) => String(d._id).split(':').slice(2).join(':')).sort();
+    // Each fact is a late write (its day over more than 12 hours ago): counted per month in `packs`, per day in its month's counts.
     assert.deepEqual(await ids(), [
       '2025-09-30:groups',
       '2025-10-05:groups',
@@ -305,15 +326,25 @@ describe('analytics month documents', () => {
       'M2025-09:groups',
       'M2025-10:groups',
       'M2026-11:groups',
-      'P2025-10:groups',
       'packs',
+      'packs:2025-09',
+      'packs:2025-10',
+      'packs:2026-11',
     ]);
-    assert.equal(await sweepOldBuckets(db, now), 3);
-    // October 2025 ends on the 31st, 389 days before: its month document (and its packed one) stays while its last days do.
-    assert.deepEqual(await ids(), ['2025-10-25:groups', '2026-11-24:groups', 'M2025-10:groups', 'M2026-11:groups', 'P2025-10:groups', 'packs']);
+    assert.equal(await sweepOldBuckets(db, now), 4);
+    // October 2025 ends on the 31st, 389 days before: its month document (and its day counts) stays while its last days do.
+    assert.deepEqual(await ids(), [
+      '2025-10-25:groups',
+      '2026-11-24:groups',
+      'M2025-10:groups',
+      'M2026-11:groups',
+      'packs',
+      'packs:2025-10',
+      'packs:2026-11',
+    ]);
     assert.equal(await sweepOldBuckets(db, new Date(now.getTime() + 12 * DAY)), 3);
     // The `packs` document (a count per month with late writes) is never swept.
-    assert.deepEqual(await ids(), ['2026-11-24:groups', 'M2026-11:groups', 'packs']);
+    assert.deepEqual(await ids(), ['2026-11-24:groups', 'M2026-11:groups', 'packs', 'packs:2026-11']);
   });
 
   it('packed months: reports read a closed month packed, stay exact through a late write (the packing goes stale, then is redone)', async () => {
@@ -321,7 +352,7 @@ describe('analytics month documents', () => {
     const daysOnly = newDb();
     await startMonthBuckets(packed);
     const tenant: Tenant = { accountId: `acc_pack${randomBytes(3).toString('hex')}`, env: 'live' };
-    // Months well over at this process's clock (packableBefore takes the earlier of `now` and the clock).
+    // Months well over at this process's clock (openFrom takes the earlier of `now` and the clock).
     const now = new Date(Date.now() - 40 * DAY);
     const zone = 'America/Sao_Paulo';
     const facts = factsBetween(now.getTime() - 200 * DAY, now.getTime(), 1200, 7);
@@ -329,14 +360,13 @@ describe('analytics month documents', () => {
       await setZone([db], tenant.accountId, zone);
       for (let i = 0; i < facts.length; i += 100) await addToBuckets(db, tenant, facts.slice(i, i + 100));
     }
-    const before = packableBefore(now);
+    const open = openFrom(now);
     const list = windowDays(now, 101, zone);
-    const ids = reportBucketIds(tenant, 'offers', list, '0000-01', before);
-    const months = ids.filter(isPackedId).map((id) => id.split(':P')[1]!.slice(0, 7));
+    const [plan] = reportPlans(tenant, 'offers', list, '0000-01', open);
+    const months = plan!.parts.filter((part) => part.day === undefined).map((part) => part.month);
     assert.ok(months.length >= 2, 'at least two months of the window are read packed');
-    assert.ok(months.every((m) => m < before));
-    assert.equal(ids.at(-1), packVersionsId(tenant));
-    assert.equal(reportBucketIds(tenant, 'offers', list, '0000-01').filter(isPackedId).length, 0);
+    assert.ok(months.every((m) => lastDayOf(m) < open));
+    assert.ok(plan!.live.length <= 2);
 
     const same = async (what: string) => {
       const a = await reports(packed, tenant, now, [31, 101, 200]);
@@ -379,5 +409,60 @@ describe('analytics month documents', () => {
     assert.equal(repacked.v, await count());
     assert.ok(repacked.p.includes('off_late'));
     await same('packed again');
+  });
+
+  it('a late click changes the year’s reports at once, though the process keeps their closed sums; a click today too', async () => {
+    const db = newDb();
+    await startMonthBuckets(db);
+    const tenant: Tenant = { accountId: `acc_late${randomBytes(3).toString('hex')}`, env: 'live' };
+    await setZone([db], tenant.accountId, 'UTC');
+    const now = Date.now();
+    const facts = factsBetween(now - 300 * DAY, now - 2 * DAY, 900, 11);
+    for (let i = 0; i < facts.length; i += 100) await addToBuckets(db, tenant, facts.slice(i, i + 100));
+    const q = { days: 365, include_bots: false };
+    const page = { limit: 100, offset: 0 };
+    const year = () =>
+      Promise.all([
+        summaryReport(db, tenant, q),
+        offersReport(db, tenant, { ...q, sort: 'clicks' }, page),
+        heatmapReport(db, tenant, q),
+        groupsReport(db, tenant, q, page),
+      ]);
+    const [summary, offers, heatmap, groups] = await year();
+    await packingsDone();
+    // Read again from what this process kept (and the packed documents): the same.
+    assert.deepEqual(await year(), [summary, offers, heatmap, groups]);
+
+    const click = (at: number, offer: string, by: number): BucketFact => ({
+      at: new Date(at),
+      incs: [
+        { dimension: 'totals', counter: 'clicks', by },
+        { dimension: 'hours', counter: 'clicks', by },
+        { dimension: 'offers', key: offer, counter: 'clicks', by },
+        { dimension: 'groups', key: 'grp_a', counter: 'clicks', by },
+      ],
+    });
+    const offerClicks = (report: typeof offers, offer: string) => report.items.find((r) => r.offer_id === offer)?.clicks;
+    const groupClicks = (report: typeof groups) => report.items.find((r) => r.group_id === 'grp_a')?.clicks ?? 0;
+    // Late: three months ago (a month read packed) and two days ago (a closed day of a month read by its days).
+    for (const [age, offer] of [
+      [90, 'off_late_month'],
+      [2, 'off_late_day'],
+    ] as const) {
+      const before = await year();
+      await addToBuckets(db, tenant, [click(now - age * DAY, offer, 7)]);
+      const after = await year();
+      assert.equal(after[0].clicks, before[0].clicks + 7, `${age} days ago: summary`);
+      assert.equal(offerClicks(after[1], offer), 7, `${age} days ago: offers`);
+      assert.equal(after[1].total, before[1].total + 1);
+      assert.equal(after[2].clicks, before[2].clicks + 7, `${age} days ago: heatmap`);
+      assert.equal(groupClicks(after[3]), groupClicks(before[3]) + 7, `${age} days ago: groups`);
+    }
+    // And today's, read live.
+    const before = await year();
+    await addToBuckets(db, tenant, [click(now, 'off_today', 3)]);
+    const after = await year();
+    assert.equal(after[0].clicks, before[0].clicks + 3);
+    assert.equal(offerClicks(after[1], 'off_today'), 3);
   });
 });

@@ -2,29 +2,31 @@
  * `npm run bench:analytics`: each analytics operation over HTTP (the API's
  * whole chain: request id, key check, rate limit, scope, validation, the
  * report, the access log) beside a bare driver read of the same bucket
- * documents, as p50 ratios. Goal: every operation ≤ 2× its bare read and
- * under 100 ms p50.
+ * documents, as p50 ratios. Goal: every operation ≤ 2× its bare read, under
+ * 50 ms p50 and 80 ms p90.
  *
- * The account (time zone America/Sao_Paulo) gets the buckets that 1,000,000
- * clicks (5% of them bots) and 10,000 publications (to segments of 8 groups;
- * 95% of deliveries sent) with 10,000 commissions over 365 days would produce,
- * written through `addToBuckets` a day at a time with the facts the writers
- * make (domain/analytics/publications.ts for publications); its groups and
- * offers exist, so that reports find their names. No operation reads the raw
- * publications or clicks, so none are written.
+ * The account (time zone America/Sao_Paulo) gets the buckets that 10,000,000
+ * clicks (5% of them bots) and 100,000 publications (to segments of 8 of its
+ * 300 groups; 95% of deliveries sent) with 100,000 commissions over 365 days
+ * would produce, written through `addToBuckets` a day at a time with the facts
+ * the writers make (domain/analytics/publications.ts for publications); its
+ * 25,000 offers (240 live on a day, each for about three days) and groups
+ * exist, so that reports find their names. No operation reads the raw
+ * publications or clicks, so none are written. Then each report runs once in
+ * this process, so that its closed parts are packed (as the first reports of
+ * a deployment pack them), before the API's process starts with nothing kept.
  *
- * The bare read is the fastest plain driver read of the same documents (those
- * `reportBucketIds` names: month documents for the months mostly inside the
- * window — packed for the months over, with the `packs` document —, day
- * documents for the other days) we know on this database: every
- * `_id` with its own findOne, all in flight at once
- * (an `$in` filter is printed beside it: on the embedded FerretDB it decodes
- * the whole collection; so is the same read with the month documents
- * unpacked, the layout before packed months). The API runs in a child process; sequential
- * keep-alive requests alternate with the bare reads. Starts its own stack (or
- * uses MONGODB_URI / TEMPORAL_ADDRESS). Options: BENCH_REQUESTS (per operation
- * and window, default 40), BENCH_CLICKS (default 1,000,000), BENCH_PUBLICATIONS
- * (default 10,000).
+ * The bare read is the fastest plain driver read we know on this database of
+ * what a report reads on every request (`reportBucketIds(...).every`: the
+ * counts of late writes and the live days' documents): every `_id` with its
+ * own findOne, all in flight at once. `first` is the API's first request of
+ * the operation (its process has kept no closed sum yet) and `cold bare` the
+ * bare read of what that request reads (the packed closed parts as well). The
+ * API runs in a child process; sequential keep-alive requests alternate with
+ * the bare reads. Starts its own stack (or uses MONGODB_URI /
+ * TEMPORAL_ADDRESS). Options: BENCH_REQUESTS (per operation and window,
+ * default 40), BENCH_CLICKS (default 10,000,000), BENCH_PUBLICATIONS (default
+ * 100,000); groups, offers, storefront pages and elements grow with them.
  */
 import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -37,14 +39,25 @@ import {
   BucketIncrement,
   Dimension,
   monthBucketsFrom,
-  packableBefore,
+  openFrom,
   startMonthBuckets,
   windowDays,
 } from '../../domain/analytics/buckets';
-import { ReportName, reportBucketIds } from '../../domain/analytics/service';
+import { packingsDone } from '../../domain/analytics/reads';
+import {
+  groupsReport,
+  heatmapReport,
+  offersReport,
+  ReportName,
+  reportBucketIds,
+  reportPlans,
+  sourcesReport,
+  summaryReport,
+  timeseriesReport,
+} from '../../domain/analytics/service';
 import { completedFact, deliveryFact, queuedFact } from '../../domain/analytics/publications';
 import { MARKETPLACES } from '../../domain/links/marketplaces';
-import { connectMongo } from '../../domain/config';
+import { connectMongo, WORKER_DB_TIMEOUTS } from '../../domain/config';
 import { Tenant } from '../../domain/db';
 import { createGroup } from '../../domain/groups/store';
 import { createOffer } from '../../domain/offers/service';
@@ -68,16 +81,18 @@ import {
 } from './harness';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
-const CLICKS = Number(process.env.BENCH_CLICKS ?? 1_000_000);
-const PUBLICATIONS = Number(process.env.BENCH_PUBLICATIONS ?? 10_000);
+const CLICKS = Number(process.env.BENCH_CLICKS ?? 10_000_000);
+const PUBLICATIONS = Number(process.env.BENCH_PUBLICATIONS ?? 100_000);
 const DAYS = 365;
-const GROUPS = 60;
-const SEGMENTS = 8;
-const OFFERS = 2_500;
-/** Offers clicked on one day: a deal lives a few days. */
-const LIVE_OFFERS = 24;
-const PAGES = 20;
-const ELEMENTS = 15;
+/** The account's size grows with its publications: a deal is an offer published about four times, to segments of 8 groups. */
+const SCALE = Math.max(1, PUBLICATIONS / 10_000);
+const GROUPS = Math.round(30 * SCALE);
+const SEGMENTS = Math.round(8 * SCALE);
+const OFFERS = Math.round(2_500 * SCALE);
+/** Offers clicked on one day: a deal lives a few days (a new one every 1/7 of a day's live ones). */
+const LIVE_OFFERS = Math.round(24 * SCALE);
+const PAGES = Math.round(10 * SCALE);
+const ELEMENTS = 30;
 const TIME_ZONE = 'America/Sao_Paulo';
 
 /** A small deterministic generator (the same data every run). */
@@ -99,7 +114,8 @@ async function serve(config: ServeConfig): Promise<void> {
 
 /** The account, its groups and offers, and the buckets of a year of clicks, publications and commissions. */
 async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: string; docs: number }> {
-  const { db, domain, close } = await connectBench(config);
+  // The seed's writes of a week's month documents take seconds each on the embedded FerretDB: the worker's socket timeout.
+  const { db, domain, close } = await connectBench(config, WORKER_DB_TIMEOUTS);
   await startMonthBuckets(db);
   const account = await createAccount(db, { name: 'Bench analytics' });
   const tenant: Tenant = { accountId: account._id, env: 'live' };
@@ -107,12 +123,13 @@ async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: stri
   await setAccountTimeZone(db, account._id, TIME_ZONE);
   const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES });
   const groups: string[] = [];
+  const started = Date.now();
   for (let i = 0; i < GROUPS; i++) groups.push((await createGroup(db, tenant, { name: `Grupo ${i}` }))._id);
   const segments = Array.from({ length: SEGMENTS }, (_, i) => `seg_bench${String(i).padStart(6, '0')}`);
   const offers: string[] = [];
-  for (let i = 0; i < OFFERS; i += 10) {
+  for (let i = 0; i < OFFERS; i += 20) {
     const batch = await Promise.all(
-      Array.from({ length: Math.min(10, OFFERS - i) }, (_, j) =>
+      Array.from({ length: Math.min(20, OFFERS - i) }, (_, j) =>
         createOffer(domain, tenant, {
           url: `https://shop.example/bench/analytics-${i + j}`,
           title: `Oferta ${i + j}`,
@@ -123,17 +140,19 @@ async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: stri
     );
     offers.push(...batch.map((r) => r.offer._id));
   }
-  log(`bench: ${GROUPS} groups and ${OFFERS} offers created; writing the buckets of ${DAYS} days`);
+  log(`bench: ${GROUPS} groups and ${OFFERS} offers created in ${seconds(started)} s; writing the buckets of ${DAYS} days`);
+  const writing = Date.now();
 
   const rnd = random(42);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const start = Date.now() - (DAYS - 1) * 86_400_000;
   let clicks = 0;
   let publications = 0;
+  // A week of facts per addToBuckets call: its month documents move once a week rather than once a day.
+  let facts: BucketFact[] = [];
   for (let d = 0; d < DAYS; d++) {
     const dayStart = start + d * 86_400_000;
-    const live = Array.from({ length: LIVE_OFFERS }, (_, i) => offers[(d * 7 + i) % OFFERS]!);
-    const facts: BucketFact[] = [];
+    const live = Array.from({ length: LIVE_OFFERS }, (_, i) => offers[(d * Math.round(LIVE_OFFERS / 3.4) + i) % OFFERS]!);
     const wantPublications = Math.round(((d + 1) * PUBLICATIONS) / DAYS) - publications;
     for (let p = 0; p < wantPublications; p++) {
       const segment = pick(segments);
@@ -195,13 +214,32 @@ async function seed(config: ServeConfig): Promise<{ tenant: Tenant; apiKey: stri
       facts.push({ at, incs });
     }
     clicks += wantClicks;
-    await addToBuckets(db, tenant, facts);
+    if (d % 7 === 6 || d === DAYS - 1) {
+      await addToBuckets(db, tenant, facts);
+      facts = [];
+    }
   }
   const docs = await db.collection('analytics_buckets').countDocuments({});
+  log(`bench: ${clicks} clicks and ${publications} publications counted in ${docs} bucket documents in ${seconds(writing)} s`);
+  // Every report once, as a deployment's first reports: their closed parts packed.
+  const packing = Date.now();
+  const page = { limit: 30, offset: 0 };
+  for (const days of [30, 365]) {
+    const q = { days, include_bots: false };
+    await summaryReport(db, tenant, q);
+    await timeseriesReport(db, tenant, q);
+    await groupsReport(db, tenant, q, page);
+    await offersReport(db, tenant, { ...q, sort: 'publications' }, page);
+    await sourcesReport(db, tenant, q, page);
+    await heatmapReport(db, tenant, q);
+  }
+  await packingsDone();
+  log(`bench: closed parts packed in ${seconds(packing)} s`);
   await close();
-  log(`bench: ${clicks} clicks and ${publications} publications counted in ${docs} bucket documents`);
   return { tenant, apiKey, docs };
 }
+
+const seconds = (since: number): string => ((Date.now() - since) / 1000).toFixed(0);
 
 function get(agent: Agent, port: number, path: string, apiKey: string): Promise<{ ms: number; status: number; body: string }> {
   const started = process.hrtime.bigint();
@@ -245,55 +283,54 @@ async function main(): Promise<void> {
     for (const days of [30, 365]) {
       const list = windowDays(new Date(), days, TIME_ZONE);
       for (const name of OPERATIONS) {
-        // The documents the report reads (month documents for whole months — packed for the months over —, day documents for the rest).
-        const ids = reportBucketIds(seeded.tenant, name, list, monthsFrom, packableBefore(new Date()));
+        // What the report reads on every request, and what a process reads the first time (reads.ts).
+        const read = reportBucketIds(seeded.tenant, reportPlans(seeded.tenant, name, list, monthsFrom, openFrom(new Date())));
         const agent = new Agent({ keepAlive: true, maxSockets: 1 });
         const path = `/api/v1/analytics/${name}?days=${days}${name === 'groups' || name === 'offers' ? '&limit=30' : ''}`;
-        // The same window's month documents unpacked (what a report read before packing, for comparison).
-        const unpackedIds = reportBucketIds(seeded.tenant, name, list, monthsFrom);
-        const unpacked: number[] = [];
         const ours: number[] = [];
         const bare: number[] = [];
         let bytes = 0;
         let found = 0;
+        let first = 0;
         for (let i = 0; i < REQUESTS + 3; i++) {
           const res = await get(agent, port, path, seeded.apiKey);
           if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.body.slice(0, 300)}`);
+          if (i === 0) first = res.ms;
           const t0 = process.hrtime.bigint();
-          const docs = await Promise.all(ids.map((_id) => coll.findOne({ _id })));
+          const docs = await Promise.all(read.every.map((_id) => coll.findOne({ _id })));
           const t1 = Number(process.hrtime.bigint() - t0) / 1e6;
-          const t2 = process.hrtime.bigint();
-          await Promise.all(unpackedIds.map((_id) => coll.findOne({ _id })));
-          const t3 = Number(process.hrtime.bigint() - t2) / 1e6;
           if (i >= 3) {
             ours.push(res.ms);
             bare.push(t1);
-            unpacked.push(t3);
           }
           bytes = res.body.length;
           found = docs.filter(Boolean).length;
         }
         agent.destroy();
         const t0 = process.hrtime.bigint();
-        await coll.find({ _id: { $in: ids } }).toArray();
-        const inMs = Number(process.hrtime.bigint() - t0) / 1e6;
-        const [o, b] = [quantile(ours, 0.5), quantile(bare, 0.5)];
-        const ok = o <= 2 * b && o < 100;
+        await Promise.all([...read.every, ...read.closed].map((_id) => coll.findOne({ _id })));
+        const coldBare = Number(process.hrtime.bigint() - t0) / 1e6;
+        const [o, b, o90] = [quantile(ours, 0.5), quantile(bare, 0.5), quantile(ours, 0.9)];
+        const ok = o <= 2 * b && o < 50 && o90 < 80;
         met &&= ok;
         const f = (x: number) => x.toFixed(1).padStart(8);
         rows.push(
-          `${String(days).padStart(4)} ${name.padEnd(11)} ${String(found).padStart(5)} ${f(o)} ${f(b)} ${ratio(o / b, 6, ok)} ${f(quantile(ours, 0.9))} ${f(inMs)} ${String(bytes).padStart(7)} ${f(quantile(unpacked, 0.5))}`,
+          `${String(days).padStart(4)} ${name.padEnd(11)} ${`${found}+${read.closed.length}`.padStart(6)} ${f(o)} ${f(b)} ${ratio(o / b, 6, ok)} ${f(o90)} ${f(first)} ${f(coldBare)} ${String(bytes).padStart(7)}`,
         );
       }
     }
     await mongo.client.close();
     console.log(
-      `\nanalytics benchmark: ${CLICKS} clicks, ${PUBLICATIONS} publications over ${DAYS} days in ${seeded.docs} bucket documents; ${REQUESTS} sequential keep-alive requests per operation and window (after 3 warm-up)`,
+      `\nanalytics benchmark: ${CLICKS} clicks, ${PUBLICATIONS} publications over ${DAYS} days (${GROUPS} groups, ${OFFERS} offers) in ${seeded.docs} bucket documents; ${REQUESTS} sequential keep-alive requests per operation and window (after 3 warm-up)`,
     );
-    console.log('Goal: p50 ≤ 2× the bare driver read of the same buckets (findOne by _id, all in flight) and < 100 ms (! marks a miss)');
-    console.log('unpacked: p50 of the bare read of the same window with every month document unpacked (the layout before packed months)\n');
     console.log(
-      `${'days'.padStart(4)} ${'operation'.padEnd(11)} ${'docs'.padStart(5)} ${'p50 ms'.padStart(8)} ${'bare'.padStart(8)} ${'ratio'.padStart(7)}  ${'p90 ms'.padStart(8)} ${'$in once'.padStart(8)} ${'bytes'.padStart(7)} ${'unpacked'.padStart(8)}`,
+      'Goal: p50 ≤ 2× the bare driver read of what the report reads on every request (findOne by _id, all in flight), p50 < 50 ms, p90 < 80 ms (! marks a miss)',
+    );
+    console.log(
+      'docs: read on every request + packed closed parts; first: the first request of a fresh API process; cold bare: the bare read of both\n',
+    );
+    console.log(
+      `${'days'.padStart(4)} ${'operation'.padEnd(11)} ${'docs'.padStart(6)} ${'p50 ms'.padStart(8)} ${'bare'.padStart(8)} ${'ratio'.padStart(7)}  ${'p90 ms'.padStart(8)} ${'first'.padStart(8)} ${'coldbare'.padStart(8)} ${'bytes'.padStart(7)}`,
     );
     for (const row of rows) console.log(row);
     console.log(met ? '\nEvery goal met.' : '\nSome goals missed (!).');

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Db } from 'mongodb';
 import pino from 'pino';
 import type { AppDeps } from '../../api/handlers/types';
-import { connectMongo, connectTemporal } from '../../domain/config';
+import { connectMongo, connectTemporal, DbTimeouts } from '../../domain/config';
 import { ensureIndexes } from '../../domain/db';
 import { createLogger } from '../../domain/logger';
 import { newSecretKey } from '../../domain/sealing';
@@ -41,8 +41,8 @@ export const serveConfig = (stack: Stack, mongodbDb: string): ServeConfig => ({
 });
 
 /** The benchmark's database (its indexes made) and Temporal, and the two as the domain takes them; `close` ends both connections. */
-export async function connectBench(config: ServeConfig) {
-  const mongo = await connectMongo(config);
+export async function connectBench(config: ServeConfig, timeouts?: DbTimeouts) {
+  const mongo = await connectMongo(config, timeouts);
   await ensureIndexes(mongo.db);
   const temporal = await connectTemporal(config);
   return {
