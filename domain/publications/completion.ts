@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AfterAnswer } from '../after-answer';
 import { countCompleted } from '../analytics/publications';
-import { Tenant } from '../db';
+import { OutboxEvent, Tenant } from '../db';
 import { PermanentFailure } from '../errors';
 import { commitEvent, commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
@@ -22,6 +22,7 @@ import {
   getPublication,
   markDeliveriesSent,
   PublicationDoc,
+  PublicationStatus,
   SentRecord,
   setPublicationStatus,
 } from './store';
@@ -71,25 +72,28 @@ export const finalStatus = (deliveries: Pick<DeliveryDoc, 'status'>[]): 'sent' |
   return sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
 };
 
-/** How long a completion waits for the request's own writes to the publication (its process may have died). */
+/** How long a completion's check waits for its request's own writes to the publication (that process may have died). */
 const REQUEST_WRITES_WAIT_MS = 10_000;
 
+/** The writes a publication's request makes after answering (the move to `sending`, the relay of `publication.queued`) are still to come. */
+const requestWritesPending = (p: PublicationDoc): boolean => p.status === 'queued' || p._outbox?.some((e) => e.id === p.event_id) === true;
+
 /**
- * The publication once the writes its request makes after answering (the move to `sending`, the relay of
- * `publication.queued`) are done, re-read every 20 ms for up to REQUEST_WRITES_WAIT_MS: the embedded FerretDB
- * applies an update as a read then a write, so the completion written while one of those is under way could be
- * lost. Already the case for all but the fastest publications: no wait then.
+ * The embedded FerretDB applies an update as a read then a write: a request's own write to its publication,
+ * under way when the completion was written, can put the publication back as it read it. Once those writes are
+ * visible (re-read every 20 ms, up to REQUEST_WRITES_WAIT_MS), a completion they undid is written again, its
+ * event with the same id (the relay stores it once).
  */
-async function afterRequestWrites(deps: StepDeps, tenant: Tenant, publication: PublicationDoc): Promise<PublicationDoc> {
-  const pending = (p: PublicationDoc) => !p.completed_at && (p.status === 'queued' || p._outbox?.some((e) => e.id === p.event_id));
+async function keepCompleted(deps: StepDeps, tenant: Tenant, id: string, status: PublicationStatus, event: OutboxEvent): Promise<void> {
   const deadline = Date.now() + REQUEST_WRITES_WAIT_MS;
-  let current = publication;
-  while (pending(current)) {
-    current = await mustGetPublication(deps, tenant, publication._id);
-    if (!pending(current) || Date.now() >= deadline) break;
+  let p = await mustGetPublication(deps, tenant, id);
+  while (requestWritesPending(p) && Date.now() < deadline) {
     await sleep(20);
+    p = await mustGetPublication(deps, tenant, id);
   }
-  return current;
+  if (p.completed_at) return;
+  await setPublicationStatus(deps.db, tenant, p, status, () => event);
+  await commitEvents(deps, 'publications', id);
 }
 
 /**
@@ -119,7 +123,7 @@ export async function completePublication(
   // The sends not recorded yet first, then the final state: a client that reads the status reads the deliveries
   // it sums up (a repeated completion writes those again).
   await markDeliveriesSent(deps.db, tenant, publication, unrecorded);
-  const moved = await setPublicationStatus(deps.db, tenant, await afterRequestWrites(deps, tenant, publication), status, (after) =>
+  const moved = await setPublicationStatus(deps.db, tenant, publication, status, (after) =>
     prepareEvent(
       tenant,
       'publication.completed',
@@ -149,6 +153,7 @@ export async function completePublication(
       ),
     () => commitEvent(deps, 'publications', publication._id, moved.event!),
     () => forgetInFlight(deps.db, tenant, publication),
+    ...(requestWritesPending(moved.before) ? [() => keepCompleted(deps, tenant, publication._id, status, moved.event!)] : []),
   );
   return status;
 }
