@@ -264,7 +264,7 @@ export async function queuePublication(
   // publications may start it).
   await Promise.all([startPublication(deps.temporal, publication, offer?.title ?? null, given), noteInFlight(db, tenant, publication)]);
   // The two writes to the publication one after the other: the embedded FerretDB applies an update as a read
-  // then a write, so two at once can lose one (completePublication waits for both before it writes).
+  // then a write, so two at once can lose one (a completion they undo is written again: keepCompleted).
   const bookkeeping = () =>
     Promise.all([
       (async () => {
