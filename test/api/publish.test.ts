@@ -673,6 +673,8 @@ describe('Temporal UI', () => {
     assert.equal((await finished(api, second.id)).status, 'sent');
 
     const handle = app.temporal.client.workflow.getHandle(`publication-${second.id}`);
+    // The publication's status is written before its workflow's last task, which sets its OfferopsState.
+    await handle.result();
     assert.equal(await (await handle.describe()).staticSummary(), `Publication ${second.id} of 'Cafeteira' to 2 groups`);
     const events = (await handle.fetchHistory()).events ?? [];
     // Each distinct summary once: a send that found its slot passed under load runs (and waits) again under the same summary.

@@ -248,10 +248,15 @@ test('the worker SIGKILLed while a send waits for its slot, back after the slot 
     const { stack, api, gateway } = scene;
     const { addresses, publish } = await fanOut(scene, '55130', 2, INTERVAL_MS);
     const queued = await publish();
-    // One group is sent at once; the other waits on a durable timer for its slot, an interval later.
-    await until('one group to be reached and the other to wait for its slot', async () => {
+    // One group is sent at once (and recorded: a kill before that would retry its send); the other waits on a
+    // durable timer for its slot, an interval later.
+    await until('one group to be sent and the other to wait for its slot', async () => {
       const deliveries = (await api.get(`/publications/${queued.id}`)).body.data.deliveries as { status: string }[];
-      return requestsTo(gateway, addresses).length === 1 && deliveries.some((d) => d.status === 'waiting');
+      return (
+        requestsTo(gateway, addresses).length === 1 &&
+        deliveries.some((d) => d.status === 'sent') &&
+        deliveries.some((d) => d.status === 'waiting')
+      );
     });
     // Killed twice in a row (the launcher waits 1 s, then 2 s, before each restart): down past the waiting send's
     // slot, so its timer fires late, when a worker is back.
