@@ -6,9 +6,9 @@
  * (`monitor-run-<mon_id>-<time>`); sources, criteria and automation are not
  * copied into Temporal: a run reads them from the record.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ScheduleDescription, ScheduleHandle, ScheduleNotFoundError, ScheduleOverlapPolicy, ScheduleSpec } from '@temporalio/client';
 import { scheduleSpec } from '../schedules/recurrence';
+import { describeOrNull, triggerAndFind } from '../schedules/temporal';
 import { monitorScheduleId, offeropsSearchAttributes } from '../../temporal/names';
 import { monitorRunAction, TemporalDeps } from '../../temporal/start';
 import { MonitorDoc, MonitorFrequency } from './store';
@@ -38,15 +38,6 @@ export async function createMonitorSchedule(t: TemporalDeps, doc: MonitorDoc): P
     typedSearchAttributes: offeropsSearchAttributes(doc.account_id, doc.env, doc._id, 'monitor'),
   });
   return handle.describe();
-}
-
-async function describeOrNull(handle: ScheduleHandle): Promise<ScheduleDescription | null> {
-  try {
-    return await handle.describe();
-  } catch (err) {
-    if (err instanceof ScheduleNotFoundError) return null;
-    throw err;
-  }
 }
 
 /** The description of the monitor's Temporal Schedule, or null when it is gone. */
@@ -93,11 +84,5 @@ export const nextRunOf = (desc: ScheduleDescription | null): Date | null =>
 export async function triggerMonitorRun(t: TemporalDeps, doc: MonitorDoc, waitMs = 10_000): Promise<string | null> {
   const handle = handleOf(t, doc._id);
   const desc = (await describeOrNull(handle)) ?? (await createMonitorSchedule(t, doc));
-  const before = new Set(desc.info.recentActions.map((a) => a.action.workflow.workflowId));
-  await handle.trigger();
-  for (const deadline = Date.now() + waitMs; Date.now() < deadline; await sleep(200)) {
-    const started = (await handle.describe()).info.recentActions.find((a) => !before.has(a.action.workflow.workflowId));
-    if (started) return started.action.workflow.workflowId;
-  }
-  return null;
+  return (await triggerAndFind(handle, desc, Date.now() + waitMs))?.workflowId ?? null;
 }

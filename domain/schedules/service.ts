@@ -2,7 +2,6 @@
  * Schedules: CRUD over the record and its Temporal Schedule, and run-now.
  * See ./temporal.ts for how the two are kept together.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ScheduleDescription, ScheduleOverlapPolicy, WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Logger } from 'pino';
@@ -46,6 +45,7 @@ import {
   statusOf,
   syncTemporalSchedule,
   toSchedule,
+  triggerAndFind,
 } from './temporal';
 
 /** What schedule operations need besides the database and Temporal. */
@@ -331,15 +331,9 @@ async function startOrJoinRun(
   const sameSecond = `${runWorkflowId(id)}-${new Date().toISOString().slice(0, 19)}Z`;
   const twin = desc.info.recentActions.find((a) => a.action.workflow.workflowId === sameSecond);
   if (twin) return client.workflow.getHandle(twin.action.workflow.workflowId, twin.action.workflow.firstExecutionRunId);
-  const before = new Set(desc.info.recentActions.map((a) => a.action.workflow.workflowId));
-  const handle = client.schedule.getHandle(temporalScheduleId(id));
-  await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
-  for (;;) {
-    const started = (await handle.describe()).info.recentActions.filter((a) => !before.has(a.action.workflow.workflowId)).pop();
-    if (started) return client.workflow.getHandle(started.action.workflow.workflowId, started.action.workflow.firstExecutionRunId);
-    if (Date.now() > deadline) throw stillUnderWay(waitMs);
-    await sleep(100);
-  }
+  const started = await triggerAndFind(client.schedule.getHandle(temporalScheduleId(id)), desc, deadline, ScheduleOverlapPolicy.ALLOW_ALL);
+  if (!started) throw stillUnderWay(waitMs);
+  return client.workflow.getHandle(started.workflowId, started.firstExecutionRunId);
 }
 
 /** The error a run was refused with (recorded as a failed run by the activity), if that is why it failed. */

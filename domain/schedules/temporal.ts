@@ -17,6 +17,7 @@
  */
 import { Schema } from '../../schemas/types';
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ScheduleAlreadyRunning, ScheduleDescription, ScheduleHandle, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import { offeropsSearchAttributes, temporalScheduleId } from '../../temporal/names';
 import { scheduleRunAction, TemporalDeps } from '../../temporal/start';
@@ -60,12 +61,40 @@ const action = (t: ScheduleTemporal, doc: ScheduleDoc & Timing) => scheduleRunAc
 
 const handleOf = (t: ScheduleTemporal, id: string): ScheduleHandle => t.client.schedule.getHandle(temporalScheduleId(id));
 
+/** A Temporal Schedule's description, or null when there is none (a schedule's or a monitor's). */
 export async function describeOrNull(handle: ScheduleHandle): Promise<ScheduleDescription | null> {
   try {
     return await handle.describe();
   } catch (err) {
     if (err instanceof ScheduleNotFoundError) return null;
     throw err;
+  }
+}
+
+/** A workflow a Temporal Schedule started. */
+export interface StartedRun {
+  workflowId: string;
+  firstExecutionRunId: string;
+}
+
+/**
+ * Triggers the Temporal Schedule and finds the workflow it started: the
+ * newest of its recent actions that `before` (its description just before)
+ * did not have, read every 100 ms; null once `deadline` (epoch ms) has passed.
+ */
+export async function triggerAndFind(
+  handle: ScheduleHandle,
+  before: ScheduleDescription,
+  deadline: number,
+  overlap?: ScheduleOverlapPolicy,
+): Promise<StartedRun | null> {
+  const known = new Set(before.info.recentActions.map((a) => a.action.workflow.workflowId));
+  await handle.trigger(overlap);
+  for (;;) {
+    const started = (await handle.describe()).info.recentActions.filter((a) => !known.has(a.action.workflow.workflowId)).pop();
+    if (started) return started.action.workflow;
+    if (Date.now() > deadline) return null;
+    await sleep(100);
   }
 }
 
