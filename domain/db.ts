@@ -378,49 +378,94 @@ async function backfillGroupAddressKeys(db: Db): Promise<void> {
   }
 }
 
-/** Indexes every query of the store relies on. Idempotent; run at start-up. */
+const TENANT_KEY = { account_id: 1, env: 1 } as const;
+
+interface IndexSpec {
+  collection: string;
+  key: Record<string, 1 | -1>;
+  name: string;
+  /** A constraint the data relies on: kept on every server. */
+  unique?: true;
+}
+
+/** The indexes our queries rely on (groups' address index aside: built after its backfill). */
+const INDEXES: readonly IndexSpec[] = [
+  { collection: 'api_keys', key: { hash: 1 }, name: 'hash_unique', unique: true },
+  { collection: 'api_keys', key: { account_id: 1 }, name: 'account' },
+  { collection: 'offers', key: { ...TENANT_KEY, url: 1 }, name: 'tenant_url_unique', unique: true },
+  { collection: 'offers', key: { ...TENANT_KEY, status: 1, _id: -1 }, name: 'tenant_status' },
+  { collection: 'groups', key: { ...TENANT_KEY, segment_id: 1 }, name: 'tenant_segment' },
+  { collection: 'segments', key: { ...TENANT_KEY, slug: 1 }, name: 'tenant_slug_unique', unique: true },
+  { collection: 'schedules', key: { ...TENANT_KEY, segment_id: 1 }, name: 'tenant_segment' },
+  { collection: 'schedules', key: { ...TENANT_KEY, template_id: 1 }, name: 'tenant_template' },
+  { collection: 'schedules', key: { ...TENANT_KEY, order_at: 1, _id: 1 }, name: 'tenant_order' },
+  { collection: 'events', key: { ...TENANT_KEY, kind: 1, occurred_day: 1 }, name: 'tenant_kind_day' },
+  { collection: 'events', key: { dispatched_at: 1 }, name: 'dispatch' },
+  { collection: 'publications', key: { ...TENANT_KEY, status: 1, _id: -1 }, name: 'tenant_status' },
+  { collection: 'publications', key: { ...TENANT_KEY, offer_id: 1 }, name: 'tenant_offer' },
+  { collection: 'publications', key: { ...TENANT_KEY, queued_at: -1, _id: -1 }, name: 'tenant_queued' },
+  { collection: 'deliveries', key: { ...TENANT_KEY, publication_id: 1 }, name: 'tenant_publication' },
+  { collection: 'deliveries', key: { ...TENANT_KEY, group_id: 1 }, name: 'tenant_group' },
+  // At most one default per scope: see templates/store.ts.
+  { collection: 'templates', key: { ...TENANT_KEY, default_key: 1 }, name: 'tenant_default_unique', unique: true },
+  { collection: 'templates', key: { ...TENANT_KEY, segment_id: 1 }, name: 'tenant_segment' },
+  { collection: 'webhooks', key: { ...TENANT_KEY, state: 1 }, name: 'tenant_state' },
+  { collection: 'journeys', key: { ...TENANT_KEY, trigger: 1, active: 1 }, name: 'tenant_trigger' },
+  { collection: 'conversations', key: { ...TENANT_KEY, last_message_at: -1, _id: -1 }, name: 'tenant_activity' },
+  { collection: 'contacts', key: { ...TENANT_KEY, last_seen_at: -1, _id: -1 }, name: 'tenant_seen' },
+  { collection: 'messages', key: { ...TENANT_KEY, conversation_id: 1, created_at: -1, _id: -1 }, name: 'tenant_conversation' },
+  // Subdomains are unique across accounts, per environment (a test store never shows, but keeps its own name).
+  { collection: 'stores', key: { env: 1, subdomain: 1 }, name: 'env_subdomain_unique', unique: true },
+  { collection: 'coupons', key: { ...TENANT_KEY, active: 1, _id: -1 }, name: 'tenant_active' },
+  { collection: 'commissions', key: { ...TENANT_KEY, occurred_at: -1, _id: -1 }, name: 'tenant_occurred' },
+  { collection: 'analytics_buckets', key: { day: 1 }, name: 'day' },
+  { collection: 'send_slots', key: { at: 1 }, name: 'at' },
+  { collection: 'rate_limits', key: { window_end: 1 }, name: 'window_end' },
+  { collection: 'request_logs', key: { account_id: 1, time: -1, _id: -1 }, name: 'account_time' },
+  { collection: 'request_logs', key: { account_id: 1, credential_id: 1, time: 1, _id: 1 }, name: 'account_credential_time' },
+  { collection: 'request_logs', key: { time: 1 }, name: 'time' },
+  { collection: 'idempotency_keys', key: { expires_at: 1 }, name: 'expires_at' },
+  { collection: 'oauth_tokens', key: { expires_at: 1 }, name: 'expires_at' },
+];
+
+/**
+ * Whether the server reads secondary indexes. FerretDB 1.24 on SQLite serves
+ * only `{_id}` filters from SQL and decodes the collection for any other, so a
+ * non-unique index there is only a cost on every write (an expression over
+ * the document's JSON per key); its unique indexes still enforce constraints.
+ */
+async function readsSecondaryIndexes(db: Db): Promise<boolean> {
+  const info = await db.admin().command({ buildInfo: 1 });
+  return !('ferretdbVersion' in info);
+}
+
+/** Drops `name` if it is there (an index built by an earlier version, or by a process starting beside this one). */
+async function dropIndexIfPresent(db: Db, spec: IndexSpec): Promise<void> {
+  try {
+    await db.collection(spec.collection).dropIndex(spec.name);
+  } catch (err) {
+    // 26: no such collection yet; 27: no such index.
+    const code = (err as { code?: unknown }).code;
+    if (code !== 26 && code !== 27) throw err;
+  }
+}
+
+/**
+ * Indexes every query of the store relies on. Idempotent; run at start-up.
+ * On a server that never reads secondary indexes (the embedded FerretDB) only
+ * the unique ones are built, and non-unique ones found there are dropped.
+ */
 export async function ensureIndexes(db: Db): Promise<void> {
-  const tenantKey = { account_id: 1, env: 1 } as const;
+  const reads = await readsSecondaryIndexes(db);
   await Promise.all([
     backfillGroupAddressKeys(db).then(() =>
-      db.collection('groups').createIndex({ ...tenantKey, address_key: 1 }, { unique: true, name: 'tenant_address_unique' }),
+      db.collection('groups').createIndex({ ...TENANT_KEY, address_key: 1 }, { unique: true, name: 'tenant_address_unique' }),
     ),
-    db.collection('api_keys').createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' }),
-    db.collection('api_keys').createIndex({ account_id: 1 }, { name: 'account' }),
-    db.collection('offers').createIndex({ ...tenantKey, url: 1 }, { unique: true, name: 'tenant_url_unique' }),
-    db.collection('offers').createIndex({ ...tenantKey, status: 1, _id: -1 }, { name: 'tenant_status' }),
-    db.collection('groups').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
-    db.collection('segments').createIndex({ ...tenantKey, slug: 1 }, { unique: true, name: 'tenant_slug_unique' }),
-    db.collection('schedules').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
-    db.collection('schedules').createIndex({ ...tenantKey, template_id: 1 }, { name: 'tenant_template' }),
-    db.collection('schedules').createIndex({ ...tenantKey, order_at: 1, _id: 1 }, { name: 'tenant_order' }),
-    db.collection('events').createIndex({ ...tenantKey, kind: 1, occurred_day: 1 }, { name: 'tenant_kind_day' }),
-    db.collection('events').createIndex({ dispatched_at: 1 }, { name: 'dispatch' }),
-    db.collection('publications').createIndex({ ...tenantKey, status: 1, _id: -1 }, { name: 'tenant_status' }),
-    db.collection('publications').createIndex({ ...tenantKey, offer_id: 1 }, { name: 'tenant_offer' }),
-    db.collection('publications').createIndex({ ...tenantKey, queued_at: -1, _id: -1 }, { name: 'tenant_queued' }),
-    db.collection('deliveries').createIndex({ ...tenantKey, publication_id: 1 }, { name: 'tenant_publication' }),
-    db.collection('deliveries').createIndex({ ...tenantKey, group_id: 1 }, { name: 'tenant_group' }),
-    // At most one default per scope: see templates/store.ts.
-    db.collection('templates').createIndex({ ...tenantKey, default_key: 1 }, { unique: true, name: 'tenant_default_unique' }),
-    db.collection('templates').createIndex({ ...tenantKey, segment_id: 1 }, { name: 'tenant_segment' }),
-    db.collection('webhooks').createIndex({ ...tenantKey, state: 1 }, { name: 'tenant_state' }),
-    db.collection('journeys').createIndex({ ...tenantKey, trigger: 1, active: 1 }, { name: 'tenant_trigger' }),
-    db.collection('conversations').createIndex({ ...tenantKey, last_message_at: -1, _id: -1 }, { name: 'tenant_activity' }),
-    db.collection('contacts').createIndex({ ...tenantKey, last_seen_at: -1, _id: -1 }, { name: 'tenant_seen' }),
-    db.collection('messages').createIndex({ ...tenantKey, conversation_id: 1, created_at: -1, _id: -1 }, { name: 'tenant_conversation' }),
-    // Subdomains are unique across accounts, per environment (a test store never shows, but keeps its own name).
-    db.collection('stores').createIndex({ env: 1, subdomain: 1 }, { unique: true, name: 'env_subdomain_unique' }),
-    db.collection('coupons').createIndex({ ...tenantKey, active: 1, _id: -1 }, { name: 'tenant_active' }),
-    db.collection('commissions').createIndex({ ...tenantKey, occurred_at: -1, _id: -1 }, { name: 'tenant_occurred' }),
-    db.collection('analytics_buckets').createIndex({ day: 1 }, { name: 'day' }),
-    db.collection('send_slots').createIndex({ at: 1 }, { name: 'at' }),
-    db.collection('rate_limits').createIndex({ window_end: 1 }, { name: 'window_end' }),
-    db.collection('request_logs').createIndex({ account_id: 1, time: -1, _id: -1 }, { name: 'account_time' }),
-    db.collection('request_logs').createIndex({ account_id: 1, credential_id: 1, time: 1, _id: 1 }, { name: 'account_credential_time' }),
-    db.collection('request_logs').createIndex({ time: 1 }, { name: 'time' }),
-    db.collection('idempotency_keys').createIndex({ expires_at: 1 }, { name: 'expires_at' }),
-    db.collection('oauth_tokens').createIndex({ expires_at: 1 }, { name: 'expires_at' }),
+    ...INDEXES.map((spec) =>
+      spec.unique || reads
+        ? db.collection(spec.collection).createIndex(spec.key, { name: spec.name, ...(spec.unique ? { unique: true } : {}) })
+        : dropIndexIfPresent(db, spec),
+    ),
   ]);
 }
 

@@ -1,0 +1,52 @@
+/**
+ * The indexes ensureIndexes builds: every one on a server that reads
+ * secondary indexes (MongoDB); only the unique ones on the embedded FerretDB,
+ * which serves only `{_id}` filters from SQL (a non-unique index there costs
+ * every write and serves no read), dropping non-unique ones an earlier
+ * version built. Two processes start side by side (API and worker): both run it.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { Db, MongoClient } from 'mongodb';
+import { ensureIndexes, isDuplicateKey } from '../../domain/db';
+import { stackEnv } from '../helpers/stack';
+
+let client: MongoClient;
+let db: Db;
+let ferret: boolean;
+
+before(async () => {
+  client = await MongoClient.connect(stackEnv().mongodbUri);
+  db = client.db(`t_${randomBytes(6).toString('hex')}`);
+  ferret = 'ferretdbVersion' in (await db.admin().command({ buildInfo: 1 }));
+});
+after(async () => {
+  await db.dropDatabase();
+  await client.close();
+});
+
+const names = async (collection: string): Promise<string[]> =>
+  (await db.collection(collection).listIndexes().toArray()).map((i) => i.name as string).sort();
+
+test('unique indexes everywhere, non-unique ones only where the server reads them', async () => {
+  // As an earlier version left the data: a non-unique index on offers.
+  await db.collection('offers').createIndex({ account_id: 1, env: 1, status: 1, _id: -1 }, { name: 'tenant_status' });
+  await Promise.all([ensureIndexes(db), ensureIndexes(db)]);
+  await ensureIndexes(db);
+
+  if (ferret) {
+    assert.deepEqual(await names('offers'), ['_id_', 'tenant_url_unique']);
+    assert.deepEqual(await names('segments'), ['_id_', 'tenant_slug_unique']);
+    assert.deepEqual(await names('request_logs').catch(() => ['_id_']), ['_id_']);
+  } else {
+    assert.deepEqual(await names('offers'), ['_id_', 'tenant_status', 'tenant_url_unique']);
+    assert.deepEqual(await names('request_logs'), ['_id_', 'account_credential_time', 'account_time', 'time']);
+  }
+  assert.ok((await names('groups')).includes('tenant_address_unique'));
+
+  // The constraint holds: a tenant's second offer at one URL is refused.
+  const offer = { account_id: 'acc_1', env: 'live', url: 'https://example.com/p/1' };
+  await db.collection('offers').insertOne({ _id: 'off_a', ...offer } as never);
+  await assert.rejects(db.collection('offers').insertOne({ _id: 'off_b', ...offer } as never), (err) => isDuplicateKey(err));
+});
