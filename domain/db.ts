@@ -10,6 +10,7 @@
  * change streams, $lookup/$facet or date operators.
  */
 import { Collection, Db, Document, Filter, FindOptions, UpdateFilter } from 'mongodb';
+import { API_DB_TIMEOUTS } from './config';
 import { groupAddressKey } from './groups/address-key';
 
 export type Environment = 'live' | 'test';
@@ -115,6 +116,9 @@ export interface PageResult<T> {
   total: number;
 }
 
+/** The longest a list's queries run on the server: as long as the API waits for a reply. */
+export const PAGE_TIME_LIMIT_MS = API_DB_TIMEOUTS.socketTimeoutMS;
+
 /** How many look-ups by `_id` findByIds has in flight at once. */
 const PARALLEL_READS = 16;
 
@@ -168,15 +172,22 @@ export class TenantCollection<T extends TenantDoc> {
     return out;
   }
 
-  findOne(filter: Filter<T>): Promise<T | null> {
-    return this.coll.findOne(this.scoped(filter)) as Promise<T | null>;
+  /** The first matching document in `sort` order (any one without it). */
+  findOne(filter: Filter<T>, sort?: FindOptions['sort']): Promise<T | null> {
+    return this.coll.findOne(this.scoped(filter), sort ? { sort } : {}) as Promise<T | null>;
   }
 
+  /**
+   * One page of a request's list and how many match in all. Both queries
+   * carry `maxTimeMS` (PAGE_TIME_LIMIT_MS): the server stops a scan the API
+   * has given up on (the embedded FerretDB would otherwise run it to the end,
+   * slowing every later request), and the request answers 503.
+   */
   async page(filter: Filter<T>, page: Page, sort: FindOptions['sort'] = { _id: -1 }): Promise<PageResult<T>> {
     const scoped = this.scoped(filter);
     const [items, total] = await Promise.all([
-      this.coll.find(scoped, { sort, skip: page.offset, limit: page.limit }).toArray(),
-      this.coll.countDocuments(scoped),
+      this.coll.find(scoped, { sort, skip: page.offset, limit: page.limit, maxTimeMS: PAGE_TIME_LIMIT_MS }).toArray(),
+      this.coll.countDocuments(scoped, { maxTimeMS: PAGE_TIME_LIMIT_MS }),
     ]);
     return { items: items as T[], total };
   }

@@ -10,6 +10,7 @@ import {
   MongoNotConnectedError,
   MongoOperationTimeoutError,
   MongoServerClosedError,
+  MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
@@ -33,10 +34,14 @@ const MONGO_UNAVAILABLE = [
   MongoClientClosedError,
 ];
 
+const MAX_TIME_MS_EXPIRED = 50;
+
 /** The dependency `err` (or an error it wraps) says did not answer, or null for any other error. */
 export function unavailableDependency(err: unknown): Dependency | null {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
     if (MONGO_UNAVAILABLE.some((type) => e instanceof type)) return 'database';
+    // MaxTimeMSExpired: the server stopped a query at its time limit (a list's, see TenantCollection.page).
+    if (e instanceof MongoServerError && e.code === MAX_TIME_MS_EXPIRED) return 'database';
     if (isGrpcServiceError(e) && UNAVAILABLE_GRPC.has(e.code)) return 'temporal';
     const { code } = e as { code?: unknown };
     if (typeof code === 'string' && CONNECTION_CODES.has(code)) return 'connection';

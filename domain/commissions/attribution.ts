@@ -31,12 +31,10 @@ export async function attribute(
   if (!r.product_url) return NONE;
   const offer = await tenantCollection<OfferDoc>(db, 'offers', tenant).findOne({ url: r.product_url });
   if (!offer) return NONE;
-  const { items } = await tenantCollection<PublicationDoc>(db, 'publications', tenant).page(
+  const publication = await tenantCollection<PublicationDoc>(db, 'publications', tenant).findOne(
     { offer_id: offer._id, queued_at: inferenceWindow(r.occurred_at) },
-    { limit: 1, offset: 0 },
     { queued_at: -1, _id: -1 },
   );
-  const publication = items[0];
   return publication ? inferredFrom(publication) : NONE;
 }
 
