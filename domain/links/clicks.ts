@@ -104,12 +104,11 @@ export interface ClickBatchDoc extends TenantDoc {
 
 export const CLICK_FLUSH_MS = 1_000;
 /**
- * A batch's size at most. Its counters cost a dozen bucket upserts whatever
- * its size (about 1 ms of the embedded FerretDB's CPU each), so under load
- * the batches are flushed by time, about once a second, not by size: at
- * 4,000 clicks a second, 500 a batch cost ~35 µs of the database per click,
- * 4,000 a batch ~5 (measured apart, docs/benchmarks/links.md). A batch of 5,000
- * is ~400 kB.
+ * A batch's size at most (~400 kB). Counters cost a dozen bucket upserts
+ * whatever they add (about 1 ms of the embedded FerretDB's CPU each), so they
+ * move once per flush for every batch stored since: at 4,000 clicks a second,
+ * counting per 500 clicks cost ~35 µs of the database per click, per 4,000
+ * ~5 (measured apart, docs/benchmarks/links.md).
  */
 export const CLICK_BATCH = 5_000;
 /** Clicks kept for a retry after failed writes, at most (beyond, the oldest are dropped and logged). */
@@ -299,6 +298,8 @@ export class ClickBuffer {
   private open = new Map<string, Batch>();
   /** Batches full or flushed, not yet stored (a failed write's batches wait here for the next flush). */
   private closed: Batch[] = [];
+  /** Counters of stored batches not yet added, per tenant: added at each flush, however many batches filled since. */
+  private uncounted = new Map<string, { tenant: Tenant; facts: BucketFact[] }>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
 
@@ -335,18 +336,18 @@ export class ClickBuffer {
     if (++doc.count >= CLICK_BATCH) {
       this.open.delete(key);
       this.closed.push(batch);
-      void this.write();
+      void this.write(false);
     } else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
     return id;
   }
 
-  /** Writes what waits now (after any write under way); resolves once written or kept for a retry. */
+  /** Writes what waits now, counters included (after any write under way); resolves once written or kept for a retry. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     for (const batch of this.open.values()) this.closed.push(batch);
     this.open.clear();
-    return this.write();
+    return this.write(true);
   }
 
   /** A clean stop: writes every waiting click. */
@@ -354,9 +355,18 @@ export class ClickBuffer {
     await this.flush();
   }
 
-  /** Stores the closed batches, after the write under way. */
-  private write(): Promise<void> {
-    this.running = this.running.then(() => this.store());
+  /** Stores the closed batches, after the write under way; with `counters`, then adds the counters of every batch stored since the last time. */
+  private write(counters: boolean): Promise<void> {
+    this.running = this.running.then(async () => {
+      await this.store();
+      if (counters) await this.addCounters();
+      else if (this.uncounted.size) this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
+      // Nothing waits (a flush queued behind full batches has written all): no timer keeps the process up.
+      if (!this.open.size && !this.closed.length && !this.uncounted.size) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+      }
+    });
     return this.running;
   }
 
@@ -378,14 +388,32 @@ export class ClickBuffer {
           continue;
         }
       }
-      const facts = batchFacts(batch);
-      // The clicks are stored: a failed bucket write is logged, not retried (it would count them twice).
-      const { account_id, env, count } = batch.doc;
-      await addToBuckets(this.db, { accountId: account_id, env }, facts).catch((err: unknown) =>
-        this.logger.error({ err, account_id, clicks: count }, 'click counters not written'),
-      );
+      this.countLater(batch);
     }
     if (failed.length) this.retryLater(failed);
+  }
+
+  /**
+   * Keeps a stored batch's counters for the next flush: a bucket upsert costs
+   * the same however much it adds, so batches filled within one flush interval
+   * move the buckets once together.
+   */
+  private countLater(batch: Batch): void {
+    const key = `${batch.doc.account_id}\n${batch.doc.env}`;
+    let pending = this.uncounted.get(key);
+    if (!pending) this.uncounted.set(key, (pending = { tenant: { accountId: batch.doc.account_id, env: batch.doc.env }, facts: [] }));
+    for (const fact of batchFacts(batch)) pending.facts.push(fact);
+  }
+
+  private async addCounters(): Promise<void> {
+    const pending = [...this.uncounted.values()];
+    this.uncounted.clear();
+    for (const { tenant, facts } of pending) {
+      // The clicks are stored: a failed bucket write is logged, not retried (it would count them twice).
+      await addToBuckets(this.db, tenant, facts).catch((err: unknown) =>
+        this.logger.error({ err, account_id: tenant.accountId, facts: facts.length }, 'click counters not written'),
+      );
+    }
   }
 
   private retryLater(failed: Batch[]): void {
