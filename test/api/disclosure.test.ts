@@ -2,7 +2,8 @@
  * Issue 10, disclosure: phone numbers, e-mails and channel addresses of
  * people never leave the connector path. A whole run — inbound messages (a
  * direct one, one from a group, one from an e-mail address, Telegram updates
- * from a user and a group chat), the inbox read
+ * from a user and a group chat, WhatsApp messages through Evolution API and
+ * WAHA from a person and in a group), the inbox read
  * side, PATCH and close, replies delivered or refused by the gateway, a
  * journey (welcome message, tag, assign, an http call carrying its event) run
  * on each new conversation — with a webhook subscribed to every event kind (a
@@ -10,7 +11,7 @@
  * API response, every stored document (the sealed `addresses` apart), every
  * webhook request received, the API's and the worker's log output and the
  * Temporal histories of the run's workflows are searched for the address
- * strings. The gateway and the Bot API, which must receive them, are the positive control.
+ * strings. The gateways and the Bot API, which must receive them, are the positive control.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -28,6 +29,7 @@ import { deliveryWorkflowId, dispatchWorkflowId, replyWorkflowId } from '../../t
 import { ApiClient, CallOptions, Reply } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';
+import { connectTo, startTestGateway, TestGateway } from '../helpers/gateways';
 import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { setAccountRateLimit } from '../../domain/accounts/store';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
@@ -39,8 +41,24 @@ const EMAIL = 'ana.souza@example.com';
 /** A Telegram user and group chat (their ids are their addresses). */
 const TG_USER = 7771234569;
 const TG_GROUP = -1009876543210;
+/** People and groups as each WhatsApp gateway names them (Evolution API `…@s.whatsapp.net`, WAHA `…@c.us`). */
+const WHATSAPP = {
+  evolution: { person: '5521976543210@s.whatsapp.net', group: '120363055544433322@g.us' },
+  waha: { person: '5531965432109@c.us', group: '120363066677788899@g.us' },
+} as const;
 /** What must appear nowhere: each address, and the digits or local part that identify it alone. */
-const NEEDLES = [PHONE, '5511987654321', '987654321', GROUP, '120363099887766554', EMAIL, 'ana.souza', String(TG_USER), '9876543210'];
+const NEEDLES = [
+  PHONE,
+  '5511987654321',
+  '987654321',
+  GROUP,
+  '120363099887766554',
+  EMAIL,
+  'ana.souza',
+  String(TG_USER),
+  '9876543210',
+  ...Object.values(WHATSAPP).flatMap(({ person, group }) => [person, person.split('@')[0]!, person.slice(4, 13), group, group.split('@')[0]!]),
+];
 
 const taskQueue = `test-disclosure-${randomBytes(4).toString('hex')}`;
 let base: TestApp;
@@ -51,6 +69,7 @@ let worker: { stop(): Promise<void> };
 let gateway: FakeGateway;
 let receiver: HttpsReceiver;
 let telegram: FakeTelegram;
+let whatsapp: TestGateway[];
 const apiLog: string[] = [];
 /** Every API answer of the run: status line, headers and body. */
 const answers: string[] = [];
@@ -79,6 +98,7 @@ before(async () => {
   receiver = await startHttpsReceiver();
   gateway = await startFakeGateway({ token: 'gw' });
   telegram = await startFakeTelegram();
+  whatsapp = await Promise.all((['evolution', 'waha'] as const).map((type) => startTestGateway(type)));
   worker = await startTestWorker(base, taskQueue, { webhookAllow: ['127.0.0.1'], webhookCa: receiver.ca, logLevel: 'TRACE' });
 });
 after(async () => {
@@ -88,6 +108,7 @@ after(async () => {
   await closeApp(app);
   await gateway.close();
   await telegram.close();
+  await Promise.all(whatsapp.map((w) => w.close()));
   await receiver.close();
   await base.close();
 });
@@ -203,6 +224,22 @@ test('no address of a person appears in any response, stored record, webhook bod
     'telegram',
   );
   const conversations = [direct, inGroup, byEmail, tgPrivate, tgGroup].map((r) => r.data.conversation_id as string);
+  // Through each WhatsApp gateway's webhook (set as `admin channel connect` sets it): a person writes, then in a group.
+  for (const gateway of whatsapp) {
+    const { person, group } = WHATSAPP[gateway.type as keyof typeof WHATSAPP];
+    const channel = await connectTo(gateway, { db: base.db, origin, secretKey: secretKeyFromEnv() }, tenantKey, {
+      name: `WhatsApp ${gateway.type}`,
+    });
+    for (const m of [
+      { from: person, name: 'Bia', text: 'Oi pelo WhatsApp' },
+      { from: person, group, text: 'No grupo do WhatsApp' },
+    ]) {
+      const answer = await channel.receive(m);
+      answers.push(`${answer.status} ${JSON.stringify(answer.body)}`);
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      conversations.push(answer.body.data.conversation_id as string);
+    }
+  }
 
   // The read side, PATCH and close.
   await api.get('/inbox/conversations');
@@ -235,7 +272,7 @@ test('no address of a person appears in any response, stored record, webhook bod
     const mine = all.filter((m) => replies.includes(m.id));
     return mine.every((m) => m.status !== 'queued') ? mine : undefined;
   });
-  assert.deepEqual(settled.map((m) => m.status).sort(), ['failed', 'sent', 'sent', 'sent', 'sent']);
+  assert.deepEqual(settled.map((m) => m.status).sort(), ['failed', ...conversations.slice(1).map(() => 'sent')]);
   await api.post(`/inbox/conversations/${conversations[0]}/close`, { reason: 'resolvido' });
   assert.equal((await api.post(`/inbox/conversations/${conversations[0]}/reply`, { text: 'tarde demais' })).status, 409);
   await api.get(`/inbox/conversations/${conversations[0]}`);
@@ -249,6 +286,18 @@ test('no address of a person appears in any response, stored record, webhook bod
   );
   assert.deepEqual([...new Set(gateway.messages().map((m) => m.to))].sort(), [GROUP, PHONE]);
   assert.equal(gateway.messages().filter((m) => m.text === 'Bem-vindo!').length, 2, 'the journey welcomed the direct and group threads');
+  for (const w of whatsapp) {
+    const { person, group } = WHATSAPP[w.type as keyof typeof WHATSAPP];
+    for (const to of [person, group])
+      assert.deepEqual(
+        w
+          .delivered(to)
+          .map((m) => m.text)
+          .filter((t) => t === 'Bem-vindo!'),
+        ['Bem-vindo!'],
+        `${w.type} ${to}`,
+      );
+  }
 
   // Every event of the run reaches the webhook (under its event id).
   const events = () => base.db.collection('events').find({ account_id: tenant.accountId }).toArray();
@@ -294,7 +343,7 @@ test('no address of a person appears in any response, stored record, webhook bod
     for (const doc of await base.db.collection(name).find({}).toArray()) stored.push(`${name}: ${strings(doc).join('\n')}`);
   }
   const sealed = await base.db.collection('addresses').find({ account_id: tenant.accountId }).toArray();
-  assert.equal(sealed.length, 8, 'three contacts (phone, e-mail, Telegram user) and five threads, sealed');
+  assert.equal(sealed.length, 14, 'five contacts (phone, e-mail, Telegram user, two WhatsApp people) and nine threads, sealed');
 
   await flushRequestLog(app);
   const found = [
