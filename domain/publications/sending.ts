@@ -102,14 +102,8 @@ async function segmentGroups(deps: StepDeps, tenant: Tenant, segmentId: string, 
   const wanted = new Set(ids);
   const read = new Map<string, GroupDoc>();
   for await (const batch of activeGroupBatches(deps.db, tenant, segmentId)) for (const g of batch) if (wanted.has(g._id)) read.set(g._id, g);
-  for (const g of (
-    await getGroups(
-      deps.db,
-      tenant,
-      ids.filter((id) => !read.has(id)),
-    )
-  ).values())
-    read.set(g._id, g);
+  const missing = ids.filter((id) => !read.has(id));
+  for (const g of (await getGroups(deps.db, tenant, missing)).values()) read.set(g._id, g);
   return read;
 }
 

@@ -12,9 +12,9 @@ import { after, before, test } from 'node:test';
 import { MongoClient } from 'mongodb';
 import { ensureIndexes, Tenant } from '../../domain/db';
 import { activeGroupBatches, createGroup } from '../../domain/groups/store';
-import { newId } from '../../domain/ids';
 import { beginPublication } from '../../domain/publications/sending';
 import { PublicationDoc } from '../../domain/publications/store';
+import { queuedPublicationDoc } from '../helpers/publications';
 import { seedTenant, stackEnv } from '../helpers/stack';
 
 let client: MongoClient;
@@ -72,28 +72,8 @@ test('a fan-out begun by its workflow: every group, in order, the moved, inactiv
   await db.collection('groups').updateOne({ _id: moved } as object, { $set: { segment_id: 'seg_elsewhere' } });
   await db.collection('groups').updateOne({ _id: inactive } as object, { $set: { active: false } });
   await db.collection('groups').deleteOne({ _id: deleted } as object);
-  const now = new Date();
-  const publication: PublicationDoc = {
-    _id: newId('pub'),
-    account_id: tenant.accountId,
-    env: tenant.env,
-    offer_id: null,
-    group_id: null,
-    segment_id: 'seg_begin',
-    schedule_id: null,
-    template_id: null,
-    text: 'Hello',
-    image_url: null,
-    with_image: false,
-    status: 'queued',
-    group_ids: ids,
-    event_id: null,
-    request_hash: null,
-    queued_at: now,
-    completed_at: null,
-    created_at: now,
-    updated_at: now,
-  };
+  const publication = queuedPublicationDoc(tenant, ids, 'seg_begin');
+
   await db.collection<PublicationDoc>('publications').insertOne(publication);
 
   commands.length = 0;

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { tenantCollection, Tenant } from '../../domain/db';
 import { prepareEvent } from '../../domain/events/store';
-import { newId } from '../../domain/ids';
 import { queuedRecord } from '../../domain/publications/queue';
 import {
   claimSentBatch,
@@ -20,6 +19,7 @@ import {
   queuedDeliveries,
   setPublicationStatus,
 } from '../../domain/publications/store';
+import { queuedPublicationDoc } from '../helpers/publications';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 
 describe('publications store', () => {
@@ -29,35 +29,11 @@ describe('publications store', () => {
   });
   after(() => app.close());
 
-  const publicationTo = (tenant: Tenant, groupIds: string[]): PublicationDoc => {
-    const now = new Date();
-    return {
-      _id: newId('pub'),
-      account_id: tenant.accountId,
-      env: tenant.env,
-      offer_id: null,
-      group_id: null,
-      segment_id: null,
-      schedule_id: null,
-      template_id: null,
-      text: 'Hello',
-      image_url: null,
-      with_image: false,
-      status: 'queued',
-      group_ids: groupIds,
-      event_id: null,
-      request_hash: null,
-      queued_at: now,
-      completed_at: null,
-      created_at: now,
-      updated_at: now,
-    };
-  };
   const queuedEvent = (tenant: Tenant, doc: PublicationDoc) => prepareEvent(tenant, 'publication.queued', { publication: queuedRecord(doc) });
 
   it('a repeated insert after a crash writes the deliveries the first one left out, each once', async () => {
     const tenant = await seedTenant(app.db);
-    const doc = publicationTo(tenant, ['grp_0000000a', 'grp_0000000b', 'grp_0000000c', 'grp_0000000d']);
+    const doc = queuedPublicationDoc(tenant, ['grp_0000000a', 'grp_0000000b', 'grp_0000000c', 'grp_0000000d']);
     // The first request died after writing two of the deliveries.
     await tenantCollection<DeliveryDoc>(app.db, 'deliveries', tenant).insertMany(queuedDeliveries(doc).slice(1, 3));
     await insertPublication(app.db, tenant, doc, queuedEvent(tenant, doc));
@@ -72,7 +48,7 @@ describe('publications store', () => {
 
   it('sends recorded in batches: written by id, each batch claimed once, the others read back', async () => {
     const tenant = await seedTenant(app.db);
-    const doc = publicationTo(tenant, ['grp_0000000a', 'grp_0000000b', 'grp_0000000c']);
+    const doc = queuedPublicationDoc(tenant, ['grp_0000000a', 'grp_0000000b', 'grp_0000000c']);
     await insertPublication(app.db, tenant, doc, queuedEvent(tenant, doc));
     const sent = [
       { group_id: 'grp_0000000a', with_image: false, sent_at: '2026-11-24T09:00:00.000Z', attempts: 1 },
@@ -101,7 +77,7 @@ describe('publications store', () => {
     // writes go in smaller bulk writes. On that database this test hangs (and times out) if they did not.
     const tenant = await seedTenant(app.db);
     const groups = Array.from({ length: 250 }, (_, i) => `grp_${String(i).padStart(8, '0')}`);
-    const doc = publicationTo(tenant, groups);
+    const doc = queuedPublicationDoc(tenant, groups);
     await insertPublication(app.db, tenant, doc, queuedEvent(tenant, doc));
     const sent = groups.map((group_id, i) => ({
       group_id,
@@ -121,7 +97,7 @@ describe('publications store', () => {
   it('a publication in flight is found by its content and destination until it ends, or a later one takes its place', async () => {
     const tenant = await seedTenant(app.db);
     const key = (d: PublicationDoc) => ({ offer_id: d.offer_id, group_id: d.group_id, segment_id: d.segment_id, schedule_id: d.schedule_id });
-    const first = { ...publicationTo(tenant, ['grp_0000000a']), offer_id: 'off_0000000a', group_id: 'grp_0000000a' };
+    const first = { ...queuedPublicationDoc(tenant, ['grp_0000000a']), offer_id: 'off_0000000a', group_id: 'grp_0000000a' };
     await insertPublication(app.db, tenant, first, queuedEvent(tenant, first));
     assert.equal(await inFlightPublication(app.db, tenant, key(first)), null, 'not noted yet');
     await noteInFlight(app.db, tenant, first);
@@ -140,7 +116,7 @@ describe('publications store', () => {
     assert.ok(again?.before.completed_at, 'a repeated completion sees the first one');
 
     // A later publication of the same takes the note: forgetting the first leaves it.
-    const second = { ...publicationTo(tenant, ['grp_0000000a']), offer_id: 'off_0000000a', group_id: 'grp_0000000a' };
+    const second = { ...queuedPublicationDoc(tenant, ['grp_0000000a']), offer_id: 'off_0000000a', group_id: 'grp_0000000a' };
     await insertPublication(app.db, tenant, second, queuedEvent(tenant, second));
     await noteInFlight(app.db, tenant, second);
     await forgetInFlight(app.db, tenant, first);
@@ -151,12 +127,12 @@ describe('publications store', () => {
 
   it('markSending moves a queued publication to sending; landing after its completion, it leaves the completed state', async () => {
     const tenant = await seedTenant(app.db);
-    const doc = publicationTo(tenant, ['grp_0000000a']);
+    const doc = queuedPublicationDoc(tenant, ['grp_0000000a']);
     const queued = await insertPublication(app.db, tenant, doc, queuedEvent(tenant, doc));
     await markSending(app.db, tenant, queued);
     assert.equal((await getPublication(app.db, tenant, doc._id))?.status, 'sending');
 
-    const late = publicationTo(tenant, ['grp_0000000b']);
+    const late = queuedPublicationDoc(tenant, ['grp_0000000b']);
     const stale = await insertPublication(app.db, tenant, late, queuedEvent(tenant, late));
     const completed = await setPublicationStatus(app.db, tenant, stale, 'sent');
     await markSending(app.db, tenant, stale);
