@@ -67,7 +67,7 @@ type StoredClick = ClickFields & { link_id: string };
 const OPTIONAL = ['page_id', 'element', 'referrer_host', 'country', 'ip_hash'] as const;
 type Optional = (typeof OPTIONAL)[number];
 
-/** The clicks of a batch, one array per field: click `i`'s values at index `i` (null where it has none). */
+/** The clicks of a batch stored before text columns, one array per field: click `i`'s values at index `i` (null where it has none). */
 export type ClickColumns = { [K in Exclude<keyof StoredClick, Optional>]: StoredClick[K][] } & {
   [K in Optional]?: (string | null)[];
 };
@@ -153,52 +153,87 @@ const CLICK_ID = /^(clk_[0-9a-z]{24})([0-9a-v]{3})$/;
 
 export const clickIdOf = (batchId: string, index: number): string => `${batchId}${index.toString(32).padStart(INDEX_DIGITS, '0')}`;
 
-/** Empty columns, for a batch's first click. */
-const noColumns = (): ClickColumns => ({ link_id: [], ua_class: [], bot: [], at: [] });
+/** Each user-agent class by its number in a batch's filling columns. */
+const UA_CLASSES = Object.keys(UA_LETTERS) as AgentClass[];
+const UA_NUMBER = new Map(UA_CLASSES.map((ua, i) => [ua, i]));
+/** The character code of each class's letter, by its number; of `bot`'s two characters. */
+const UA_CODES = UA_CLASSES.map((ua) => UA_LETTERS[ua].charCodeAt(0));
+const [ZERO, ONE] = [48, 49];
 
 /**
- * Adds a click to columns holding `count` clicks: each field's value at index `count`; an optional field's column is
- * made (null for the clicks before) when the first click that has it comes, and gets null from a click without it.
+ * A batch's clicks as they come, to be packed as ClickLines: numbers in typed arrays (a link's number in order of
+ * its first click, the agent class, bot, the time), grown by doubling up to CLICK_BATCH, so a click adds no object
+ * the garbage collector copies while the batch waits; an optional field's column is made (null for the clicks
+ * before) when the first click that has it comes.
  */
-export function appendClick(columns: ClickColumns, count: number, click: StoredClick): void {
-  columns.link_id.push(click.link_id);
-  columns.ua_class.push(click.ua_class);
-  columns.bot.push(click.bot);
-  columns.at.push(click.at);
-  for (const field of OPTIONAL) {
-    const value = click[field];
-    const column = columns[field];
-    if (column) column.push(value ?? null);
-    else if (value !== undefined) (columns[field] = new Array<string | null>(count).fill(null)).push(value);
-  }
-}
+export class FillingColumns {
+  count = 0;
+  private readonly links = new Map<string, number>();
+  /** A link's number: a batch has at most CLICK_BATCH (< 65,536) links. */
+  private link = new Uint16Array(64);
+  private ua = new Uint8Array(64);
+  private bot = new Uint8Array(64);
+  private at = new Float64Array(64);
+  private readonly optional: { [K in Optional]?: (string | null)[] } = {};
 
-/** Columns as they are stored: text (ClickLines), `at` in milliseconds after `since`. */
-export function packColumns(columns: ClickColumns, since: Date): ClickLines {
-  const t0 = since.getTime();
-  const links = new Map<string, string>();
-  const link = columns.link_id.map((id) => {
-    let line = links.get(id);
-    if (line === undefined) links.set(id, (line = links.size.toString(36)));
-    return line;
-  });
-  const lines: ClickLines = {
-    links: [...links.keys()].join('\n'),
-    link: link.join('\n'),
-    ua: columns.ua_class.map((ua) => UA_LETTERS[ua]).join(''),
-    bot: columns.bot.map((b) => (b ? '1' : '0')).join(''),
-    at: columns.at.map((at) => at.getTime() - t0).join('\n'),
-  };
-  for (const field of OPTIONAL) if (columns[field]) lines[field] = columns[field].join('\n');
-  return lines;
+  add(linkId: string, click: ClickFields): void {
+    const i = this.count++;
+    if (i === this.at.length) this.grow();
+    let n = this.links.get(linkId);
+    if (n === undefined) this.links.set(linkId, (n = this.links.size));
+    this.link[i] = n;
+    this.ua[i] = UA_NUMBER.get(click.ua_class)!;
+    this.bot[i] = click.bot ? 1 : 0;
+    this.at[i] = click.at.getTime();
+    for (const field of OPTIONAL) {
+      const value = click[field];
+      const column = this.optional[field];
+      if (column) column.push(value ?? null);
+      else if (value !== undefined) (this.optional[field] = new Array<string | null>(i).fill(null)).push(value);
+    }
+  }
+
+  /** The columns as they are stored: text, `at` in milliseconds after `since`. */
+  pack(since: Date): ClickLines {
+    const n = this.count;
+    const t0 = since.getTime();
+    const link: string[] = new Array<string>(n);
+    const at: string[] = new Array<string>(n);
+    const ua = Buffer.allocUnsafe(n);
+    const bot = Buffer.allocUnsafe(n);
+    for (let i = 0; i < n; i++) {
+      link[i] = this.link[i]!.toString(36);
+      at[i] = String(this.at[i]! - t0);
+      ua[i] = UA_CODES[this.ua[i]!]!;
+      bot[i] = this.bot[i] ? ONE : ZERO;
+    }
+    const lines: ClickLines = {
+      links: [...this.links.keys()].join('\n'),
+      link: link.join('\n'),
+      ua: ua.toString('latin1'),
+      bot: bot.toString('latin1'),
+      at: at.join('\n'),
+    };
+    for (const field of OPTIONAL) if (this.optional[field]) lines[field] = this.optional[field].join('\n');
+    return lines;
+  }
+
+  private grow(): void {
+    const size = Math.min(this.at.length * 2, CLICK_BATCH);
+    const grown = <A extends Uint16Array | Uint8Array | Float64Array>(from: A, to: A): A => (to.set(from), to);
+    this.link = grown(this.link, new Uint16Array(size));
+    this.ua = grown(this.ua, new Uint8Array(size));
+    this.bot = grown(this.bot, new Uint8Array(size));
+    this.at = grown(this.at, new Float64Array(size));
+  }
 }
 
 /** A batch's document, its clicks turned into text columns. */
 export function batchDoc(batch: { _id: string; account_id: string; env: TenantDoc['env'] }, clicks: StoredClick[]): ClickBatchDoc {
-  const columns = noColumns();
-  clicks.forEach((click, i) => appendClick(columns, i, click));
+  const columns = new FillingColumns();
+  for (const { link_id, ...click } of clicks) columns.add(link_id, click);
   const since = clicks[0]?.at ?? new Date(0);
-  return { _id: batch._id, account_id: batch.account_id, env: batch.env, count: clicks.length, since, lines: packColumns(columns, since) };
+  return { _id: batch._id, account_id: batch.account_id, env: batch.env, count: clicks.length, since, lines: columns.pack(since) };
 }
 
 /** Line `index` of a text column (undefined past its end). */
@@ -280,18 +315,34 @@ async function legacyClick(db: Db, tenant: Tenant, id: string): Promise<ClickDoc
 interface ClickGroup {
   click: CountedClick;
   at: Date;
+  quarter: number;
   n: number;
 }
 
-/** A batch being filled or waiting for its write: its document's fields, its clicks as columns (filled as they come), and their counters' groups. */
+/** A batch being filled or waiting for its write: its document's fields, its clicks as columns (filled as they come), and their counters' groups by link id. */
 interface Batch {
   doc: { _id: string; account_id: string; env: TenantDoc['env']; count: number; since: Date };
-  columns: ClickColumns;
-  groups: Map<string, ClickGroup>;
+  columns: FillingColumns;
+  groups: Map<string, ClickGroup[]>;
 }
 
 /** The facts a batch adds to its tenant's buckets: one per group of clicks moving the same counters. */
-const batchFacts = (batch: Batch): BucketFact[] => [...batch.groups.values()].map((g) => ({ at: g.at, incs: clickIncrements(g.click, g.n) }));
+const batchFacts = (batch: Batch): BucketFact[] =>
+  [...batch.groups.values()].flatMap((groups) => groups.map((g) => ({ at: g.at, incs: clickIncrements(g.click, g.n) })));
+
+/** Counts a click in its group (same link, quarter hour, person or machine, page and element): a link's few groups are looked through, no key made per click. */
+function countIn(groups: Map<string, ClickGroup[]>, link: LinkDoc, click: ClickFields): void {
+  const quarter = quarterOf(click.at);
+  let ofLink = groups.get(link._id);
+  if (!ofLink) groups.set(link._id, (ofLink = []));
+  for (const g of ofLink) {
+    if (g.quarter === quarter && g.click.bot === click.bot && g.click.page_id === click.page_id && g.click.element === click.element) {
+      g.n++;
+      return;
+    }
+  }
+  ofLink.push({ click: { ...linkFieldsOf(link), bot: click.bot, page_id: click.page_id, element: click.element }, at: click.at, quarter, n: 1 });
+}
 
 export class ClickBuffer {
   /** The batch being filled, per tenant. */
@@ -316,23 +367,15 @@ export class ClickBuffer {
     if (!batch) {
       batch = {
         doc: { _id: newId('clk', click.at.getTime()), account_id: link.account_id, env: link.env, count: 0, since: click.at },
-        columns: noColumns(),
+        columns: new FillingColumns(),
         groups: new Map(),
       };
       this.open.set(key, batch);
     }
-    const group = `${quarterOf(click.at)}\n${link._id}\n${click.bot ? 1 : 0}\n${click.page_id ?? ''}\n${click.element ?? ''}`;
-    const counted = batch.groups.get(group);
-    if (counted) counted.n++;
-    else
-      batch.groups.set(group, {
-        click: { ...linkFieldsOf(link), bot: click.bot, page_id: click.page_id, element: click.element },
-        at: click.at,
-        n: 1,
-      });
+    countIn(batch.groups, link, click);
     const doc = batch.doc;
     const id = clickIdOf(doc._id, doc.count);
-    appendClick(batch.columns, doc.count, { link_id: link._id, ...click });
+    batch.columns.add(link._id, click);
     if (++doc.count >= CLICK_BATCH) {
       this.open.delete(key);
       this.closed.push(batch);
@@ -376,10 +419,7 @@ export class ClickBuffer {
     const failed: Batch[] = [];
     for (const batch of batches) {
       try {
-        await crossTenantCollection<ClickBatchDoc>(this.db, 'clicks').insertOne({
-          ...batch.doc,
-          lines: packColumns(batch.columns, batch.doc.since),
-        });
+        await crossTenantCollection<ClickBatchDoc>(this.db, 'clicks').insertOne({ ...batch.doc, lines: batch.columns.pack(batch.doc.since) });
       } catch (err) {
         // A duplicate: an earlier try stored the batch but its answer was lost (so its counters were not added).
         if (!isDuplicateKey(err)) {

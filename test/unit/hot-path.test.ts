@@ -6,7 +6,7 @@ import encodeUrl from 'encodeurl';
 import escapeHtml from 'escape-html';
 import pino from 'pino';
 import { clickRedirect } from '../../api/links';
-import { appendClick, batchDoc, ClickColumns, packColumns } from '../../domain/links/clicks';
+import { ClickFields, FillingColumns } from '../../domain/links/clicks';
 import { CLICK_PLACEHOLDER, targetFor } from '../../domain/links/marketplaces';
 import { lineWriter } from '../../domain/logger';
 import { LinkDoc, linkReader } from '../../domain/links/store';
@@ -94,20 +94,24 @@ test('lineWriter leaves a logger that shapes its lines (a log formatter) to logg
   );
 });
 
-test('columns filled click by click pack as the batch document made at once; an optional field joins with nulls before it', () => {
+test('columns filled click by click, past their first size, pack as text; an optional field joins with blank lines before it', () => {
   const at = new Date('2026-11-24T12:00:00Z');
-  const clicks = [
-    { link_id: 'lnk_a', ua_class: 'mobile' as const, bot: false, at },
-    { link_id: 'lnk_b', ua_class: 'desktop' as const, bot: false, country: 'BR', at },
-    { link_id: 'lnk_a', ua_class: 'bot' as const, bot: true, at, ip_hash: 'h' },
-    { link_id: 'lnk_c', ua_class: 'mobile' as const, bot: false, at, country: 'PT' },
-  ];
-  const columns: ClickColumns = { link_id: [], ua_class: [], bot: [], at: [] };
-  clicks.forEach((c, i) => appendClick(columns, i, c));
-  assert.deepEqual(columns.country, [null, 'BR', null, 'PT']);
-  assert.deepEqual(columns.ip_hash, [null, null, 'h', null]);
-  assert.equal(columns.page_id, undefined);
-  assert.deepEqual(batchDoc({ _id: 'clk_x', account_id: 'acc_1', env: 'live' }, clicks).lines, packColumns(columns, at));
+  const columns = new FillingColumns();
+  // 130 clicks: the typed arrays start at 64 and double twice.
+  for (let i = 0; i < 130; i++) {
+    const click: ClickFields = { ua_class: i % 2 ? 'desktop' : 'mobile', bot: i === 1, at: new Date(at.getTime() + i) };
+    if (i >= 128) click.country = 'BR';
+    columns.add(i < 100 ? 'lnk_a' : 'lnk_b', click);
+  }
+  const lines = columns.pack(at);
+  assert.equal(columns.count, 130);
+  assert.equal(lines.links, 'lnk_a\nlnk_b');
+  assert.equal(lines.link, [...Array<string>(100).fill('0'), ...Array<string>(30).fill('1')].join('\n'));
+  assert.equal(lines.ua, 'md'.repeat(65));
+  assert.equal(lines.bot, `01${'0'.repeat(128)}`);
+  assert.equal(lines.at, Array.from({ length: 130 }, (_, i) => i).join('\n'));
+  assert.equal(lines.country, `${'\n'.repeat(128)}BR\nBR`);
+  assert.equal(lines.page_id, undefined);
 });
 
 test('linkReader: one read per code however many clicks wait; an expired link answered at once while one read renews or drops it', async () => {
