@@ -323,25 +323,53 @@ interface ClickGroup {
 interface Batch {
   doc: { _id: string; account_id: string; env: TenantDoc['env']; count: number; since: Date };
   columns: FillingColumns;
-  groups: Map<string, ClickGroup[]>;
+  groups: ClickGroups;
 }
 
-/** The facts a batch adds to its tenant's buckets: one per group of clicks moving the same counters. */
-const batchFacts = (batch: Batch): BucketFact[] =>
-  [...batch.groups.values()].flatMap((groups) => groups.map((g) => ({ at: g.at, incs: clickIncrements(g.click, g.n) })));
+/** Clicks' counters groups by link id. */
+type ClickGroups = Map<string, ClickGroup[]>;
+
+/** The facts groups add to their tenant's buckets: one per group of clicks moving the same counters. */
+const groupFacts = (groups: ClickGroups): BucketFact[] =>
+  [...groups.values()].flatMap((ofLink) => ofLink.map((g) => ({ at: g.at, incs: clickIncrements(g.click, g.n) })));
+
+/** The group among a link's whose clicks move the same counters as a click at `quarter` with these fields, if any. */
+function groupIn(ofLink: ClickGroup[], quarter: number, c: Pick<ClickFields, 'bot' | 'page_id' | 'element'>): ClickGroup | undefined {
+  for (const g of ofLink)
+    if (g.quarter === quarter && g.click.bot === c.bot && g.click.page_id === c.page_id && g.click.element === c.element) return g;
+  return undefined;
+}
 
 /** Counts a click in its group (same link, quarter hour, person or machine, page and element): a link's few groups are looked through, no key made per click. */
-function countIn(groups: Map<string, ClickGroup[]>, link: LinkDoc, click: ClickFields): void {
+function countIn(groups: ClickGroups, link: LinkDoc, click: ClickFields): void {
   const quarter = quarterOf(click.at);
   let ofLink = groups.get(link._id);
   if (!ofLink) groups.set(link._id, (ofLink = []));
-  for (const g of ofLink) {
-    if (g.quarter === quarter && g.click.bot === click.bot && g.click.page_id === click.page_id && g.click.element === click.element) {
-      g.n++;
-      return;
+  const same = groupIn(ofLink, quarter, click);
+  if (same) same.n++;
+  else
+    ofLink.push({
+      click: { ...linkFieldsOf(link), bot: click.bot, page_id: click.page_id, element: click.element },
+      at: click.at,
+      quarter,
+      n: 1,
+    });
+}
+
+/** Adds the groups of a stored batch to those waiting for the counters (the batch's are taken over, not copied). */
+function mergeGroups(into: ClickGroups, from: ClickGroups): void {
+  for (const [linkId, groups] of from) {
+    const ofLink = into.get(linkId);
+    if (!ofLink) {
+      into.set(linkId, groups);
+      continue;
+    }
+    for (const g of groups) {
+      const same = groupIn(ofLink, g.quarter, g.click);
+      if (same) same.n += g.n;
+      else ofLink.push(g);
     }
   }
-  ofLink.push({ click: { ...linkFieldsOf(link), bot: click.bot, page_id: click.page_id, element: click.element }, at: click.at, quarter, n: 1 });
 }
 
 export class ClickBuffer {
@@ -350,7 +378,7 @@ export class ClickBuffer {
   /** Batches full or flushed, not yet stored (a failed write's batches wait here for the next flush). */
   private closed: Batch[] = [];
   /** Counters of stored batches not yet added, per tenant: added at each flush, however many batches filled since. */
-  private uncounted = new Map<string, { tenant: Tenant; facts: BucketFact[] }>();
+  private uncounted = new Map<string, { tenant: Tenant; groups: ClickGroups }>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
 
@@ -436,19 +464,21 @@ export class ClickBuffer {
   /**
    * Keeps a stored batch's counters for the next flush: a bucket upsert costs
    * the same however much it adds, so batches filled within one flush interval
-   * move the buckets once together.
+   * move the buckets once together, their groups merged (a link's clicks of
+   * one quarter hour in several batches are one fact).
    */
   private countLater(batch: Batch): void {
     const key = `${batch.doc.account_id}\n${batch.doc.env}`;
-    let pending = this.uncounted.get(key);
-    if (!pending) this.uncounted.set(key, (pending = { tenant: { accountId: batch.doc.account_id, env: batch.doc.env }, facts: [] }));
-    for (const fact of batchFacts(batch)) pending.facts.push(fact);
+    const pending = this.uncounted.get(key);
+    if (pending) mergeGroups(pending.groups, batch.groups);
+    else this.uncounted.set(key, { tenant: { accountId: batch.doc.account_id, env: batch.doc.env }, groups: batch.groups });
   }
 
   private async addCounters(): Promise<void> {
     const pending = [...this.uncounted.values()];
     this.uncounted.clear();
-    for (const { tenant, facts } of pending) {
+    for (const { tenant, groups } of pending) {
+      const facts = groupFacts(groups);
       // The clicks are stored: a failed bucket write is logged, not retried (it would count them twice).
       await addToBuckets(this.db, tenant, facts).catch((err: unknown) =>
         this.logger.error({ err, account_id: tenant.accountId, facts: facts.length }, 'click counters not written'),

@@ -74,3 +74,36 @@ test('three full batches move the buckets with as many commands as one click, an
   assert.equal(bucketUpdates.get(many.accountId), bucketUpdates.get(one.accountId));
   assert.equal(await db.collection('clicks').countDocuments({ account_id: many.accountId }), 3);
 });
+
+test('counters of batches merged for a flush add up per link, hour and kind of visitor', async () => {
+  const tenant: Tenant = { accountId: `acc_mix${randomBytes(3).toString('hex')}`, env: 'live' };
+  const [a, b] = [linkOf(tenant), { ...linkOf(tenant), offer_id: 'off_2' } as LinkDoc];
+  const noon = new Date(Date.UTC(2026, 10, 21, 12, 0, 0));
+  const later = new Date(Date.UTC(2026, 10, 21, 13, 5, 0));
+  const expected = new Map<string, number>();
+  const tally = (key: string) => expected.set(key, (expected.get(key) ?? 0) + 1);
+  const buffer = new ClickBuffer(db, createLogger('test', 'silent'), 600_000);
+  // Two full batches and part of a third: both links, people and machines, two hours, in every batch.
+  for (let i = 0; i < 2 * CLICK_BATCH + 10; i++) {
+    const link = i % 2 ? a : b;
+    const bot = i % 5 === 0;
+    const at = i % 3 ? noon : later;
+    const counter = bot ? 'bot_clicks' : 'clicks';
+    buffer.add(link, { ua_class: bot ? 'bot' : 'mobile', bot, at });
+    for (const key of [`totals ${counter}`, `offers ${link.offer_id} ${counter}`, `hours ${at.getUTCHours()} ${counter}`]) tally(key);
+  }
+  await buffer.close();
+  const day = '2026-11-21';
+  const read = async (dimension: 'totals' | 'offers' | 'hours') =>
+    (await db.collection<{ _id: string; c: Record<string, unknown> }>('analytics_buckets').findOne({ _id: bucketId(tenant, day, dimension) }))!
+      .c;
+  const totals = await read('totals');
+  const offers = (await read('offers')) as Record<string, Record<string, number>>;
+  const hours = (await read('hours')) as Record<string, Record<string, number>>;
+  for (const [key, n] of expected) {
+    const [dimension, k, counter] = key.split(' ') as [string, string, string?];
+    if (dimension === 'totals') assert.equal(totals[k], n, key);
+    else if (dimension === 'offers') assert.equal(offers[k]?.[counter!], n, key);
+    else assert.equal(hours[k]?.[counter!], n, key);
+  }
+});
