@@ -162,9 +162,9 @@ const [ZERO, ONE] = [48, 49];
 
 /**
  * A batch's clicks as they come, to be packed as ClickLines: numbers in typed arrays (a link's number in order of
- * its first click, the agent class, bot, the time), grown by doubling up to CLICK_BATCH, so a click adds no object
- * the garbage collector copies while the batch waits; an optional field's column is made (null for the clicks
- * before) when the first click that has it comes.
+ * its first click, the agent class, bot, the time), grown by doubling up to CLICK_BATCH, so those fields add no
+ * object for the garbage collector to copy while the batch waits; an optional field's column (its strings as they
+ * came) is made, null for the clicks before, when the first click that has it comes.
  */
 export class FillingColumns {
   count = 0;
