@@ -167,7 +167,7 @@ const [ZERO, ONE] = [48, 49];
  * came) is made, null for the clicks before, when the first click that has it comes.
  */
 export class FillingColumns {
-  count = 0;
+  private filled = 0;
   private readonly links = new Map<string, number>();
   /** A link's number: a batch has at most CLICK_BATCH (< 65,536) links. */
   private link = new Uint16Array(64);
@@ -177,7 +177,7 @@ export class FillingColumns {
   private readonly optional: { [K in Optional]?: (string | null)[] } = {};
 
   add(linkId: string, click: ClickFields): void {
-    const i = this.count++;
+    const i = this.filled++;
     if (i === this.at.length) this.grow();
     let n = this.links.get(linkId);
     if (n === undefined) this.links.set(linkId, (n = this.links.size));
@@ -195,7 +195,7 @@ export class FillingColumns {
 
   /** The columns as they are stored: text, `at` in milliseconds after `since`. */
   pack(since: Date): ClickLines {
-    const n = this.count;
+    const n = this.filled;
     const t0 = since.getTime();
     const link: string[] = new Array<string>(n);
     const at: string[] = new Array<string>(n);
@@ -216,6 +216,11 @@ export class FillingColumns {
     };
     for (const field of OPTIONAL) if (this.optional[field]) lines[field] = this.optional[field].join('\n');
     return lines;
+  }
+
+  /** How many clicks the columns hold. */
+  get count(): number {
+    return this.filled;
   }
 
   private grow(): void {
@@ -321,7 +326,8 @@ interface ClickGroup {
 
 /** A batch being filled or waiting for its write: its document's fields, its clicks as columns (filled as they come), and their counters' groups by link id. */
 interface Batch {
-  doc: { _id: string; account_id: string; env: TenantDoc['env']; count: number; since: Date };
+  doc: { _id: string; account_id: string; env: TenantDoc['env']; since: Date };
+  /** Its clicks so far (their number: `columns.count`). */
   columns: FillingColumns;
   groups: ClickGroups;
 }
@@ -394,17 +400,16 @@ export class ClickBuffer {
     let batch = this.open.get(key);
     if (!batch) {
       batch = {
-        doc: { _id: newId('clk', click.at.getTime()), account_id: link.account_id, env: link.env, count: 0, since: click.at },
+        doc: { _id: newId('clk', click.at.getTime()), account_id: link.account_id, env: link.env, since: click.at },
         columns: new FillingColumns(),
         groups: new Map(),
       };
       this.open.set(key, batch);
     }
     countIn(batch.groups, link, click);
-    const doc = batch.doc;
-    const id = clickIdOf(doc._id, doc.count);
+    const id = clickIdOf(batch.doc._id, batch.columns.count);
     batch.columns.add(link._id, click);
-    if (++doc.count >= CLICK_BATCH) {
+    if (batch.columns.count >= CLICK_BATCH) {
       this.open.delete(key);
       this.closed.push(batch);
       void this.write(false);
@@ -447,11 +452,15 @@ export class ClickBuffer {
     const failed: Batch[] = [];
     for (const batch of batches) {
       try {
-        await crossTenantCollection<ClickBatchDoc>(this.db, 'clicks').insertOne({ ...batch.doc, lines: batch.columns.pack(batch.doc.since) });
+        await crossTenantCollection<ClickBatchDoc>(this.db, 'clicks').insertOne({
+          ...batch.doc,
+          count: batch.columns.count,
+          lines: batch.columns.pack(batch.doc.since),
+        });
       } catch (err) {
         // A duplicate: an earlier try stored the batch but its answer was lost (so its counters were not added).
         if (!isDuplicateKey(err)) {
-          this.logger.error({ err, clicks: batch.doc.count }, 'clicks not written; retrying with the next flush');
+          this.logger.error({ err, clicks: batch.columns.count }, 'clicks not written; retrying with the next flush');
           failed.push(batch);
           continue;
         }
@@ -488,11 +497,11 @@ export class ClickBuffer {
 
   private retryLater(failed: Batch[]): void {
     this.closed.unshift(...failed);
-    let waiting = this.closed.reduce((n, b) => n + b.doc.count, 0);
+    let waiting = this.closed.reduce((n, b) => n + b.columns.count, 0);
     while (waiting > MAX_BACKLOG && this.closed.length > 1) {
       const dropped = this.closed.shift()!;
-      waiting -= dropped.doc.count;
-      this.logger.error({ dropped: dropped.doc.count }, 'click backlog full: oldest clicks dropped');
+      waiting -= dropped.columns.count;
+      this.logger.error({ dropped: dropped.columns.count }, 'click backlog full: oldest clicks dropped');
     }
     this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
   }
