@@ -151,14 +151,18 @@ const SETTLE_WAIT_MS = 5_000;
  * The description once it shows the change just made: Temporal applies a
  * pause or an update to its scheduler asynchronously, so a describe right
  * after it may still show the state before. Waits (polling, bounded) until it
- * agrees with the record; past the bound, the last description as it is.
+ * agrees with the record. Past the bound, the last description, except that a
+ * pause or resume Temporal has accepted shows as the record asks (a busy
+ * scheduler applies it later; reporting the old state would contradict the
+ * answer's own change).
  */
-async function settled(handle: ScheduleHandle, doc: ScheduleDoc): Promise<ScheduleDescription> {
-  const deadline = Date.now() + SETTLE_WAIT_MS;
+export async function settled(handle: Pick<ScheduleHandle, 'describe'>, doc: Timing, waitMs = SETTLE_WAIT_MS): Promise<ScheduleDescription> {
+  const deadline = Date.now() + waitMs;
   for (let pause = 25; ; pause = Math.min(pause * 2, 400)) {
     const desc = await handle.describe();
-    if (inSync(desc, doc) || Date.now() >= deadline) return desc;
-    await new Promise((resolve) => setTimeout(resolve, pause));
+    if (inSync(desc, doc)) return desc;
+    if (Date.now() >= deadline) return { ...desc, state: { ...desc.state, paused: doc.paused } };
+    await sleep(pause);
   }
 }
 
