@@ -360,12 +360,28 @@ export class TenantCollection<T extends TenantDoc> {
 export const tenantCollection = <T extends TenantDoc>(db: Db, name: TenantCollectionName, tenant: Tenant) =>
   new TenantCollection<T>(db, name, tenant);
 
+/** The unique index of a tenant's group addresses (`address_key`). */
+const GROUP_ADDRESS_INDEX = 'tenant_address_unique';
+
+/** Whether `collection` has the index `name` (a collection not created yet has none). */
+async function hasIndex(db: Db, collection: string, name: string): Promise<boolean> {
+  try {
+    return (await db.collection(collection).listIndexes().toArray()).some((i) => (i as { name?: string }).name === name);
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 26) return false; // no such collection
+    throw err;
+  }
+}
+
 /**
  * Gives each group stored before `address_key` existed its key, so that its
  * unique index can be built; of two such groups at one address, the later
- * keeps its own id as its key (it stays as it was).
+ * keeps its own id as its key (it stays as it was). Once that index exists,
+ * every group has its key (writers set it): nothing is read then, so a start
+ * does not scan the groups.
  */
 async function backfillGroupAddressKeys(db: Db): Promise<void> {
+  if (await hasIndex(db, 'groups', GROUP_ADDRESS_INDEX)) return;
   const groups = db.collection<{
     _id: string;
     account_id: string;
@@ -470,7 +486,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   const reads = await readsSecondaryIndexes(db);
   await Promise.all([
     backfillGroupAddressKeys(db).then(() =>
-      db.collection('groups').createIndex({ ...TENANT_KEY, address_key: 1 }, { unique: true, name: 'tenant_address_unique' }),
+      db.collection('groups').createIndex({ ...TENANT_KEY, address_key: 1 }, { unique: true, name: GROUP_ADDRESS_INDEX }),
     ),
     ...INDEXES.map((spec) =>
       spec.unique || reads

@@ -4,20 +4,27 @@
  * which serves only `{_id}` filters from SQL (a non-unique index there costs
  * every write and serves no read), dropping non-unique ones an earlier
  * version built. Two processes start side by side (API and worker): both run it.
+ * Groups stored before `address_key` get theirs once; later starts read no group.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Db, MongoClient } from 'mongodb';
 import { ensureIndexes, isDuplicateKey } from '../../domain/db';
+import { groupAddressKey } from '../../domain/groups/address-key';
 import { stackEnv } from '../helpers/stack';
 
 let client: MongoClient;
 let db: Db;
 let ferret: boolean;
+/** The collections this test's client sent a `find` to, in order. */
+const finds: string[] = [];
 
 before(async () => {
-  client = await MongoClient.connect(stackEnv().mongodbUri);
+  client = await MongoClient.connect(stackEnv().mongodbUri, { monitorCommands: true });
+  client.on('commandStarted', (e) => {
+    if (e.commandName === 'find') finds.push(String(e.command.find));
+  });
   db = client.db(`t_${randomBytes(6).toString('hex')}`);
   ferret = 'ferretdbVersion' in (await db.admin().command({ buildInfo: 1 }));
 });
@@ -49,4 +56,27 @@ test('unique indexes everywhere, non-unique ones only where the server reads the
   const offer = { account_id: 'acc_1', env: 'live', url: 'https://example.com/p/1' };
   await db.collection('offers').insertOne({ _id: 'off_a', ...offer } as never);
   await assert.rejects(db.collection('offers').insertOne({ _id: 'off_b', ...offer } as never), (err) => isDuplicateKey(err));
+});
+
+test('groups stored before address_key get theirs once; a later start reads no group', async () => {
+  const old = client.db(`t_${randomBytes(6).toString('hex')}`);
+  try {
+    const group = (id: string, account: string) => ({ _id: id, account_id: account, env: 'live', channel_id: 'chn_1', address: '1203@g.us' });
+    // Two groups of one tenant at one address (allowed before the key), and the same address in another tenant.
+    await old.collection('groups').insertMany([group('grp_a', 'acc_1'), group('grp_b', 'acc_1'), group('grp_c', 'acc_2')] as never[]);
+    await ensureIndexes(old);
+    const keys = Object.fromEntries((await old.collection('groups').find().toArray()).map((g) => [g._id, g.address_key]));
+    const shared = groupAddressKey(group('grp_a', 'acc_1'));
+    assert.deepEqual(keys, { grp_a: shared, grp_b: 'grp_b', grp_c: shared });
+
+    finds.length = 0;
+    await ensureIndexes(old);
+    assert.deepEqual(
+      finds.filter((c) => c === 'groups'),
+      [],
+      'the index is there: no group is read',
+    );
+  } finally {
+    await old.dropDatabase();
+  }
 });
