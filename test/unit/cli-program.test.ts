@@ -61,6 +61,23 @@ describe('did you mean', () => {
     assert.equal((await refusal('admin', 'key', 'revoke')).message, 'missing KEY_ID');
     assert.equal((await refusal('admin', 'account', 'create', '--name')).message, '--name needs a value');
   });
+
+  test('an option followed by another option (an empty shell variable) is refused, naming both', async () => {
+    const create = ['admin', 'group', 'create', '--account', 'acc_1', '--name', 'G'];
+    // `--channel $CH --address …` with CH empty: commander would take --address as the channel.
+    const { message, hint } = await refusal(...create, '--channel', '--address', '1203@g.us');
+    assert.equal(message, '--channel needs a value, but --address came next (is a shell variable empty?)');
+    assert.match(hint!, /usage: offerops admin group create/);
+    // SEG and CH empty: everything parses, with the wrong values.
+    assert.equal(
+      (await refusal(...create, '--segment', '--channel', '--address', '1203@g.us')).message,
+      '--segment needs a value, but --channel came next (is a shell variable empty?)',
+    );
+    assert.equal(
+      (await refusal('offers', 'list', '--marketplace', '--query', 'fryer')).message,
+      '--marketplace needs a value, but --query came next (is a shell variable empty?)',
+    );
+  });
 });
 
 test('offerops alone: a usage error whose help lists the groups of the API and the operator areas', async () => {

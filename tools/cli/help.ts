@@ -92,8 +92,9 @@ export class OfferopsCommand extends Command {
     return `usage: ${this.createHelp().commandUsage(this)}\nRun 'offerops ${words} --help' for its options.`;
   }
 
-  /** Commander's errors, said as the rest of the CLI says them. */
+  /** Commander's errors, said as the rest of the CLI says them; an option that took another as its value is the cause to name first. */
   error(message: string, options?: { code?: string }): never {
+    this.refuseOptionsAsValues();
     const quoted = /'([^']+)'/.exec(message)?.[1] ?? '';
     let said: string;
     switch (options?.code) {
@@ -118,6 +119,20 @@ export class OfferopsCommand extends Command {
         said = message.replace(/^error: /, '');
     }
     throw new UsageError(said, this.hint());
+  }
+
+  /**
+   * An option whose value is another option of this command (`--channel --address X`: a shell
+   * variable between them was empty) is refused, naming both, instead of taken as the value.
+   */
+  refuseOptionsAsValues(): void {
+    const longs = new Set(this.options.map((o) => o.long));
+    for (const o of this.options) {
+      const value: unknown = this.getOptionValue(o.attributeName());
+      if (typeof value === 'string' && longs.has(value.split('=')[0])) {
+        throw new UsageError(`${o.long} needs a value, but ${value} came next (is a shell variable empty?)`, this.hint());
+      }
+    }
   }
 
   /** A group called without a command: a usage error, with the group's commands to choose from. */

@@ -140,7 +140,8 @@ export function buildProgram(api: Api | { error: string }): OfferopsCommand {
     .usage('<group> <command> [arguments] [options]')
     .helpCommand(false)
     .exitOverride()
-    .configureOutput({ outputError: () => undefined });
+    .configureOutput({ outputError: () => undefined })
+    .hook('preAction', (_program, command) => (command as OfferopsCommand).refuseOptionsAsValues());
   common(program, 'JSON output and errors (the default when stdout is not a terminal)');
 
   program.commandsGroup('API commands, one per operation of the OpenAPI document:');
