@@ -104,7 +104,11 @@ test('help at 80 columns: no line is wider, and no word is broken to make it so'
     // Every word of the unwrapped help is still whole in the wrapped one.
     cmd.configureHelp({ helpWidth: 10_000 });
     assert.deepEqual(words(help), words(cmd.helpInformation()), cmd.name());
+    // The document's Markdown bold (its "State rules") reads as plain text.
+    assert.doesNotMatch(help, /\*\*/, cmd.name());
   }
+  const publish = commands.find((c) => c.name() === 'publish' && c.parent?.name() === 'offers')!;
+  assert.match(publish.helpInformation(), /\nState rules \(the schemas say/);
 });
 
 describe('the data directory of a checkout', () => {

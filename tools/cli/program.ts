@@ -52,7 +52,12 @@ function addApiCommand(api: Api, group: OfferopsCommand, c: ApiCommand): void {
   cmd
     .summary(c.summary)
     .description(
-      [c.summary, c.description.trim(), `${c.method} ${c.path}   (operation ${c.operationId}${c.scope ? `, scope ${c.scope}` : ''})`]
+      // The document's descriptions are Markdown: bold marks dropped for a terminal, code spans kept.
+      [
+        c.summary,
+        c.description.trim().replace(/\*\*([^*]+)\*\*/g, '$1'),
+        `${c.method} ${c.path}   (operation ${c.operationId}${c.scope ? `, scope ${c.scope}` : ''})`,
+      ]
         .filter(Boolean)
         .join('\n\n'),
     )
