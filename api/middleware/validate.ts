@@ -342,7 +342,9 @@ export function validationFailed(details: ErrorDetail[]): HttpError {
   const sameChoice = (d: ErrorDetail) => first.rule === 'oneOf' && d.rule === 'oneOf' && d.message === first.message;
   const others = details.filter((d) => d !== first && !sameChoice(d)).length;
   const more = others ? ` (and ${plural(others, 'more problem')}, listed in details)` : '';
-  return new HttpError('validation_failed', `Invalid ${whereOf(first)}: ${first.message}${more}.`, {}, details);
+  // A message that ends in a question (did you mean …?) takes no full stop after it.
+  const stop = more || !first.message.endsWith('?') ? '.' : '';
+  return new HttpError('validation_failed', `Invalid ${whereOf(first)}: ${first.message}${more}${stop}`, {}, details);
 }
 
 /** Validates path, query and body against the operation's schemas; 400 listing every invalid field. */

@@ -74,7 +74,7 @@ async function checkSources(deps: MonitorDeps, sources: Schema<'MonitorSource'>[
       await checkSourceUrl(s.url, deps.webhookAllow ?? []);
     } catch (err) {
       if (!(err instanceof SourceError)) throw err;
-      throw refuse(`sources[${i}].url`, 'destination', `not an allowed source: ${err.message}`);
+      throw refuse(`sources.${i}.url`, 'destination', `not an allowed source: ${err.message}`);
     }
     out.push(s);
   }

@@ -83,6 +83,9 @@ describe('validation messages', () => {
     const message = messages('webhook_create', { url: 'https://hooks.example/x', events: ['offer.creatd'] })['events.0']!;
     assert.match(message, /did you mean "offer\.created"\?$/);
     assert.doesNotMatch(message, /application\.created/);
+    // The headline ends on the question, with no full stop after it.
+    const headline = validationFailed(body('webhook_create', { url: 'https://hooks.example/x', events: ['offer.creatd'] })).message;
+    assert.match(headline, /^Invalid body field events\.0: .*did you mean "offer\.created"\?$/);
   });
 
   test('a short list of values is written out, with the suggestion when one is close', () => {
