@@ -3777,7 +3777,7 @@ export interface components {
              * @enum {string}
              */
             state: "pending" | "retrying" | "succeeded" | "failed";
-            /** @description every attempt so far, oldest first */
+            /** @description every attempt so far, oldest first; after a redelivery (the panel), the attempts before it (the last 40) and then its own, numbered on */
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
             /**
              * Format: date-time

@@ -102,7 +102,12 @@ export interface DeliveryInput {
   delays_ms?: number[];
   /** The host of the webhook's URL when the event was dispatched (or redelivered), for summaries in Temporal UI. */
   host: string;
+  /** A redelivery's: the attempts of the runs before it (the last EARLIER_ATTEMPTS_KEPT), listed before its own. */
+  earlier_attempts?: DeliveryAttempt[];
 }
+
+/** The most attempts of earlier runs a redelivery carries (its memo stays small whatever the number of redeliveries). */
+export const EARLIER_ATTEMPTS_KEPT = 40;
 
 export interface WebhookCleanupInput {
   webhook_id: string;
@@ -117,7 +122,7 @@ export function deliveryStartOptions(input: DeliveryInput, now: Date) {
     event_id: input.event_id,
     event_kind: input.event_kind,
     state: 'pending',
-    attempts: [],
+    attempts: input.earlier_attempts ?? [],
     next_attempt_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

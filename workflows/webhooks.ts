@@ -32,7 +32,11 @@ const jitter = (ms: number): number => Math.round(ms * (0.9 + Math.random() * 0.
  */
 export async function webhookDelivery(input: DeliveryInput): Promise<{ state: DeliveryState; attempts: number }> {
   const delays = input.delays_ms ?? RETRY_DELAYS_MS;
-  const attempts: DeliveryAttempt[] = [];
+  // A redelivery lists the attempts of the runs before it first, and numbers its own after them.
+  const attempts: DeliveryAttempt[] = [...(input.earlier_attempts ?? [])];
+  const earlier = attempts.length;
+  const after = attempts[earlier - 1]?.attempt ?? 0;
+  const numbered = (i: number) => after + i + 1;
   let mirrored: DeliveryState = 'pending'; // what the start set
   const record = (state: DeliveryState, nextAt: number | null) => {
     const delivery: DeliveryMemo = {
@@ -54,12 +58,12 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ state: De
     if (delays[i]! > 0) {
       const wait = jitter(delays[i]!);
       record(i === 0 ? 'pending' : 'retrying', Date.now() + wait);
-      await sleep(wait, { summary: `wait ${spoken(delays[i]!)} before attempt ${i + 1}` });
+      await sleep(wait, { summary: `wait ${spoken(delays[i]!)} before attempt ${numbered(i)}` });
     }
     let result: AttemptResult;
     try {
       // The host is the one the URL had at dispatch.
-      result = await attemptWebhookDelivery.executeWithOptions({ summary: `POST to ${input.host} attempt ${i + 1}` }, [input]);
+      result = await attemptWebhookDelivery.executeWithOptions({ summary: `POST to ${input.host} attempt ${numbered(i)}` }, [input]);
     } catch (err) {
       // An attempt that did not complete (a worker lost, a failure of ours) is a failed attempt: the schedule goes on.
       if (!(err instanceof ActivityFailure)) throw err;
@@ -74,15 +78,15 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ state: De
     }
     const { outcome, ...attempt } = result;
     countWebhookAttempt(outcome);
-    attempts.push({ attempt: i + 1, ...attempt });
+    attempts.push({ attempt: numbered(i), ...attempt });
     if (outcome === 'succeeded') {
       record('succeeded', null);
-      return { state: 'succeeded', attempts: attempts.length };
+      return { state: 'succeeded', attempts: attempts.length - earlier };
     }
     if (outcome === 'gone' || outcome === 'refused' || outcome === 'stopped') break;
   }
   record('failed', null);
-  return { state: 'failed', attempts: attempts.length };
+  return { state: 'failed', attempts: attempts.length - earlier };
 }
 
 /** Pause between two purge passes: long enough for visibility to show what was just started or deleted. */

@@ -207,6 +207,15 @@ export async function attemptDelivery(deps: AttemptDeps, tenant: Tenant, webhook
   return result('failed', status, why);
 }
 
+/** Deletes one run of a delivery execution (a running one is terminated by it); gone already is fine. */
+export async function deleteDeliveryRun(client: Client, workflowId: string, runId: string): Promise<void> {
+  try {
+    await client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId, runId } });
+  } catch (err) {
+    if (!(isGrpcServiceError(err) && Number(err.code) === GRPC_NOT_FOUND)) throw err;
+  }
+}
+
 /**
  * Deletes up to one visibility page of a webhook's delivery executions
  * (a running one is terminated by its deletion); how many were listed.
@@ -214,17 +223,9 @@ export async function attemptDelivery(deps: AttemptDeps, tenant: Tenant, webhook
  */
 export async function purgeDeliveries(client: Client, tenant: Tenant, webhookId: string): Promise<number> {
   const query = deliveriesQuery(tenant, webhookId);
-  const { namespace } = client.options;
   let listed = 0;
   for await (const execution of client.workflow.list({ query, pageSize: PURGE_BATCH })) {
-    try {
-      await client.workflowService.deleteWorkflowExecution({
-        namespace,
-        workflowExecution: { workflowId: execution.workflowId, runId: execution.runId },
-      });
-    } catch (err) {
-      if (!(isGrpcServiceError(err) && Number(err.code) === GRPC_NOT_FOUND)) throw err;
-    }
+    await deleteDeliveryRun(client, execution.workflowId, execution.runId);
     if (++listed >= PURGE_BATCH) break;
   }
   return listed;

@@ -5,7 +5,7 @@
  * visibility (search attributes and memo), not from a copy in MongoDB.
  */
 import { randomBytes } from 'node:crypto';
-import { WorkflowExecutionInfo, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionDescription, WorkflowExecutionInfo, WorkflowNotFoundError } from '@temporalio/client';
 import { Schema } from '../../schemas/types';
 import { Page, PageResult, Tenant } from '../db';
 import { conflict, invalid, notFound } from '../errors';
@@ -14,8 +14,9 @@ import { prepareEvent } from '../events/store';
 import { changedFields, DomainDeps, found, written } from '../resource';
 import { seal } from '../sealing';
 import { deliveryWorkflowId, OfferopsEventKind } from '../../temporal/names';
-import { DeliveryMemo } from '../../temporal/workflows';
+import { DeliveryMemo, EARLIER_ATTEMPTS_KEPT } from '../../temporal/workflows';
 import { startRedelivery } from '../../temporal/start';
+import { deleteDeliveryRun } from './delivery';
 import { checkDestination, DestinationError } from './destinations';
 import { deliveriesQuery, toWebhook } from './record';
 import { deleteWebhook, getWebhook, insertWebhook, saveWebhook, WebhookDoc, WebhookFields, WebhookState } from './store';
@@ -147,7 +148,12 @@ export async function listDeliveries(
   const { client } = deps.temporal;
   const items: Delivery[] = [];
   let seen = 0;
+  // A redelivered event's failed run stays in visibility a while after its deletion (redeliver): only its newest
+  // run, listed first (running, or the most recently closed), is its delivery.
+  const ids = new Set<string>();
   for await (const execution of client.workflow.list({ query, pageSize: Math.min(1000, page.offset + page.limit) })) {
+    if (ids.has(execution.workflowId)) continue;
+    ids.add(execution.workflowId);
     if (seen++ < page.offset) continue;
     items.push(toDelivery(webhook._id, execution));
     if (items.length === page.limit) break;
@@ -160,20 +166,25 @@ export type { WebhookState };
 
 /**
  * Delivers the event of a failed delivery of the tenant's webhook `id` again
- * (a new run of the same delivery workflow); 409 when the delivery is not
- * failed, 404 when it is not one of this webhook's.
+ * (a new run of the same delivery workflow, so the receiver gets the same
+ * `webhook-id`); 409 when the delivery is not failed, 404 when it is not one
+ * of this webhook's. The new run carries the earlier attempts (the last
+ * EARLIER_ATTEMPTS_KEPT) and the failed run is then deleted: the listing keeps
+ * one delivery per event, its attempts in order.
  */
 export async function redeliver(deps: DomainDeps, tenant: Tenant, id: string, deliveryId: string): Promise<void> {
   const webhook = await mustGetWebhook(deps, tenant, id);
   const prefix = deliveryWorkflowId(webhook._id, '');
   if (!deliveryId.startsWith(prefix)) throw notFound('delivery', deliveryId);
-  let delivery: Delivery;
+  const { client } = deps.temporal;
+  let failed: WorkflowExecutionDescription;
   try {
-    delivery = toDelivery(webhook._id, await deps.temporal.client.workflow.getHandle(deliveryId).describe());
+    failed = await client.workflow.getHandle(deliveryId).describe();
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw notFound('delivery', deliveryId);
     throw err;
   }
+  const delivery = toDelivery(webhook._id, failed);
   if (delivery.state !== 'failed') throw conflict('conflict', `The delivery is ${delivery.state}; only a failed delivery is delivered again.`);
   await startRedelivery(deps.temporal, {
     webhook_id: webhook._id,
@@ -182,5 +193,8 @@ export async function redeliver(deps: DomainDeps, tenant: Tenant, id: string, de
     account: tenant.accountId,
     environment: tenant.env,
     host: new URL(webhook.url).hostname,
+    earlier_attempts: delivery.attempts.slice(-EARLIER_ATTEMPTS_KEPT),
   });
+  // After the start: a failure here leaves the failed run listed beside the new one, nothing lost.
+  await deleteDeliveryRun(client, failed.workflowId, failed.runId);
 }

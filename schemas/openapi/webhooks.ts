@@ -105,7 +105,10 @@ export const schemas: Record<string, JsonSchema> = {
         description:
           '`pending` before the first attempt, `retrying` between attempts, `succeeded` on a 2xx answer, `failed` when attempts ran out',
       }),
-      attempts: arr(ref('WebhookDeliveryAttempt'), { description: 'every attempt so far, oldest first' }),
+      attempts: arr(ref('WebhookDeliveryAttempt'), {
+        description:
+          'every attempt so far, oldest first; after a redelivery (the panel), the attempts before it (the last 40) and then its own, numbered on',
+      }),
       next_attempt_at: nullable(dateTime('when the next attempt is due; null unless `pending` or `retrying`')),
       created_at: dateTime('when the event was queued for this destination'),
       updated_at: dateTime('last change'),

@@ -20,6 +20,7 @@ import { Webhook } from 'standardwebhooks';
 import { seal } from '../../domain/sealing';
 import { cleanupWorkflowId, deliveryWorkflowId, dispatchWorkflowId } from '../../temporal/names';
 import { deliveryStartOptions } from '../../temporal/workflows';
+import { redeliver } from '../../domain/webhooks/service';
 import { ApiClient } from '../helpers/client';
 import { HttpsReceiver, ReceivedRequest, startHttpsReceiver } from '../helpers/https-receiver';
 import { seedTenant, stackEnv, startTestApp, Tenant, TestApp } from '../helpers/stack';
@@ -243,6 +244,61 @@ describe('attempts', () => {
     );
     assert.equal((await api.get(`/webhooks/${hook.id}/deliveries?event_kind=offer.created`)).body.pagination.total, 0);
     assert.equal((await api.get(`/webhooks/${hook.id}/deliveries?event_kind=segment.deleted`)).body.pagination.total, 3);
+  });
+
+  test('a redelivery (the panel’s) sends the same webhook-id again and is listed as the same delivery, the attempts of both runs in order', async () => {
+    const { api, who } = await tenant();
+    const at = path('redeliver');
+    const hook = await createHook(api, at, ['segment.deleted']);
+    receiver.scripts.set(at, [500, 502]);
+    const { handle, eventId } = await startDelivery(who, hook.id, [0, 50]);
+    assert.deepEqual(await handle.result(), { state: 'failed', attempts: 2 });
+    const deps = { db: app.db, temporal: { client: app.temporal.client, taskQueue } };
+    const workflowId = deliveryWorkflowId(hook.id, eventId);
+    // Only a failed delivery of this webhook: another's id is not found.
+    await assert.rejects(
+      redeliver(deps, { accountId: who.accountId, env: who.env }, hook.id, `${workflowId}x`.replace(hook.id, 'whk_other')),
+      /No delivery/,
+    );
+
+    const failedRun = (await handle.describe()).runId;
+    await redeliver(deps, { accountId: who.accountId, env: who.env }, hook.id, workflowId);
+    assert.deepEqual(await app.temporal.client.workflow.getHandle(workflowId).result(), { state: 'succeeded', attempts: 1 });
+    await assert.rejects(redeliver(deps, { accountId: who.accountId, env: who.env }, hook.id, workflowId), /The delivery is succeeded/);
+
+    const requests = receiver.on(at);
+    assert.deepEqual(
+      requests.map((r) => [r.headers['webhook-id'], verified(hook.secret, r).id]),
+      [
+        [eventId, eventId],
+        [eventId, eventId],
+        [eventId, eventId],
+      ],
+    );
+    // One delivery for the event, its three attempts numbered in order (the failed run, deleted, may still be in
+    // visibility for a while: only the newest run of an id is listed).
+    const body = await listed(api, hook.id, (b) => b.data[0]?.state === 'succeeded');
+    assert.deepEqual(
+      [body.data.length, body.data[0].id, body.data[0].attempts.map((a: any) => [a.attempt, a.http_status])],
+      [
+        1,
+        workflowId,
+        [
+          [1, 500],
+          [2, 502],
+          [3, 200],
+        ],
+      ],
+    );
+    await waitFor('the failed run deleted', async () => {
+      try {
+        await app.temporal.client.workflow.getHandle(workflowId, failedRun).describe();
+        return undefined;
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return true;
+        throw err;
+      }
+    });
   });
 
   test('410 Gone disables the webhook (with its webhook.updated event) and stops; a disabled webhook gets nothing', async () => {
