@@ -13,6 +13,7 @@ import { localTime } from '../../domain/schedules/recurrence';
 import { OfferopsKind, OfferopsResourceId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, terminateRunning, Tenant, TestApp } from '../helpers/stack';
+import { waitFor } from '../helpers/worker';
 
 const taskQueue = `test-monitors-api-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -32,6 +33,11 @@ after(async () => {
 /** No DNS here: sources name the allow-listed loopback address (nothing is fetched in this file). */
 const FEED = 'https://127.0.0.1:9/merchant.xml';
 const handleOf = (id: string) => app.temporal.client.schedule.getHandle(`monitor-${id}`);
+/** Waits until the monitor's Temporal Schedule shows `paused` (the scheduler applies a pause asynchronously); fails past 30 s. */
+const pausedInTemporal = (id: string, paused: boolean) =>
+  waitFor(`monitor ${id} paused: ${paused} in Temporal`, async () =>
+    (await handleOf(id).describe()).state.paused === paused ? true : undefined,
+  );
 const eventsOf = (kind: string, id: string) =>
   app.db
     .collection('events')
@@ -114,10 +120,10 @@ describe('PATCH: the Temporal Schedule follows', () => {
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.data.state, 'paused');
     assert.equal(res.body.data.next_run_at, null);
-    assert.equal((await handleOf(m.id).describe()).state.paused, true);
+    await pausedInTemporal(m.id, true);
     assert.equal((await api.get(`/monitors?state=paused`)).body.data.filter((x: any) => x.id === m.id).length, 1);
     res = await api.patch(`/monitors/${m.id}`, { state: 'active' });
-    assert.equal((await handleOf(m.id).describe()).state.paused, false);
+    await pausedInTemporal(m.id, false);
     assert.notEqual(res.body.data.next_run_at, null);
   });
 

@@ -55,6 +55,12 @@ async function schedule(body: Record<string, unknown>, client = api) {
 
 const handleOf = (id: string) => app.temporal.client.schedule.getHandle(`schedule-${id}`);
 const describeOf = (id: string): Promise<ScheduleDescription> => handleOf(id).describe();
+/**
+ * Waits until the Temporal Schedule shows `paused`: the scheduler applies a pause asynchronously, and on a loaded
+ * machine after the API's own 5 s wait (domain/schedules/temporal.ts settled); past 30 s it fails.
+ */
+const pausedInTemporal = (id: string, paused: boolean) =>
+  waitFor(`schedule ${id} paused: ${paused} in Temporal`, async () => ((await describeOf(id)).state.paused === paused ? true : undefined));
 const eventsOf = (kind: string, id: string) =>
   app.db
     .collection('events')
@@ -379,13 +385,13 @@ describe('PATCH /schedules/{id}', () => {
     const paused = await api.patch(`/schedules/${s.id}`, { status: 'paused' });
     assert.equal(paused.status, 200);
     assert.deepEqual([paused.body.data.status, paused.body.data.next_run_at], ['paused', null]);
-    assert.equal((await describeOf(s.id)).state.paused, true);
+    await pausedInTemporal(s.id, true);
     const [event] = await eventsOf('schedule.updated', s.id);
     assert.deepEqual(event?.data.changed, ['status']);
     assert.deepEqual(event?.data.schedule, paused.body.data);
     const active = (await api.patch(`/schedules/${s.id}`, { status: 'active' })).body.data;
     assert.deepEqual([active.status, active.next_run_at], ['active', s.next_run_at]);
-    assert.equal((await describeOf(s.id)).state.paused, false);
+    await pausedInTemporal(s.id, false);
   });
 
   test('only the fields sent change; time, destination, content, template and recurrence', async () => {
