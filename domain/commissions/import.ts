@@ -22,6 +22,8 @@ export interface ImportSummary {
   rows: number;
   created: number;
   updated: number;
+  /** Rows older than their commission's state: kept in its history, not applied. */
+  late: number;
   unchanged: number;
   /** Rows recorded without attribution: neither a click nor an offer published in the window matched. */
   unmatched: number;
@@ -61,7 +63,7 @@ export function readReport(file: Buffer): Record<string, string>[] {
 /** Applies every row; the events are left in the outbox for the worker's sweep (the CLI reaches MongoDB only). */
 export async function importReport(db: Db, tenant: Tenant, marketplace: string, file: Buffer): Promise<ImportSummary> {
   const rows = readReport(file);
-  const summary: ImportSummary = { rows: rows.length, created: 0, updated: 0, unchanged: 0, unmatched: 0, errors: [] };
+  const summary: ImportSummary = { rows: rows.length, created: 0, updated: 0, late: 0, unchanged: 0, unmatched: 0, errors: [] };
   for (const [i, row] of rows.entries()) {
     const rowNumber = i + 2;
     const transactionId = row.transaction_id || null;

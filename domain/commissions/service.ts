@@ -49,7 +49,8 @@ export interface CommissionReport {
   source: CommissionSource;
 }
 
-export type ReportOutcome = 'created' | 'updated' | 'unchanged';
+/** `late`: older than the commission's state, kept in its history only (`applied: false`). */
+export type ReportOutcome = 'created' | 'updated' | 'late' | 'unchanged';
 
 /** A report that cannot apply to the commission of its transaction (400 for a postback, a row error for an import). */
 export class ReportError extends Error {}
@@ -215,7 +216,7 @@ export async function applyReport(db: Db, tenant: Tenant, r: CommissionReport): 
     const after = await commissions(deps.db, tenant).updateFrom(current, set);
     if (!after) continue; // another report changed it meanwhile: read again
     if (newer) await countChange(deps.db, tenant, current, after);
-    return { outcome: 'updated', commission: after };
+    return { outcome: newer ? 'updated' : 'late', commission: after };
   }
   throw new ReportError(`transaction ${r.transaction_id} kept changing while this report was applied; send it again`);
 }

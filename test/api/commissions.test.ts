@@ -131,7 +131,7 @@ describe('POST /postbacks/{integration_id}', () => {
     const paid = await postback({ ...r, status: 'paid', updated_at: '2026-11-25T10:00:00Z' });
     assert.equal(paid.body.data.commission.status, 'paid');
     const late = await postback({ ...r, status: 'approved', updated_at: '2026-11-22T10:00:00Z' });
-    assert.equal(late.status, 200);
+    assert.deepEqual([late.status, late.body.data.outcome, paid.body.data.outcome], [200, 'late', 'updated']);
     const c = (await api.get(`/commissions/${created.id}`)).body.data;
     assert.equal(c.status, 'paid');
     assert.equal(c.status_at, '2026-11-25T10:00:00.000Z');

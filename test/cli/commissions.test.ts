@@ -105,6 +105,7 @@ describe('admin commissions import', () => {
         rows: 6,
         created: 3,
         updated: 0,
+        late: 0,
         unchanged: 0,
         unmatched: 2,
         errors: [
@@ -117,8 +118,13 @@ describe('admin commissions import', () => {
     assert.match(out.errors[0].message, /commission/);
     assert.match(out.errors[1].message, /status/);
 
-    const again = ok(await importFile(file(`${csv}\nML-2,approved,3,BRL,2026-11-20T11:00:00Z,2026-11-22T00:00:00Z,`)));
-    assert.deepEqual([again.created, again.updated, again.unchanged], [0, 1, 3]);
+    // ML-2 approved later; ML-1 pending at a time before its approval: kept in its history, not applied.
+    const again = ok(
+      await importFile(
+        file(`${csv}\nML-2,approved,3,BRL,2026-11-20T11:00:00Z,2026-11-22T00:00:00Z,\nML-1,pending,10.50,BRL,2026-11-19T10:00:00Z,,`),
+      ),
+    );
+    assert.deepEqual([again.created, again.updated, again.late, again.unchanged], [0, 1, 1, 3]);
 
     const list = (await api.get('/commissions?marketplace=mercadolivre')).body.data;
     const ml1 = list.find((c: any) => c.transaction_id === 'ML-1');
