@@ -25,12 +25,12 @@ export interface DiscoveredGroup {
   group_id: string | null;
 }
 
-/** The channel `id` with its credentials in clear, which must be a WhatsApp gateway's. */
-async function gatewayChannel(db: Db, tenant: Tenant, id: string, secretKey: Buffer): Promise<ChannelConfig> {
+/** The channel `id` with its credentials in clear, which must be a WhatsApp gateway's for `what` ("group discovery"). */
+async function gatewayChannel(db: Db, tenant: Tenant, id: string, secretKey: Buffer, what: string): Promise<ChannelConfig> {
   const channel = await channelForSend(db, tenant, id, secretKey);
   if (!channel) throw notFound('channel', id);
   if (!WHATSAPP_GATEWAYS.includes(channel.type)) {
-    throw conflict('conflict', `Channel ${id} is a ${channel.type} channel; group discovery needs an evolution or waha channel.`);
+    throw conflict('conflict', `Channel ${id} is a ${channel.type} channel; ${what} needs an evolution or waha channel.`);
   }
   return channel;
 }
@@ -48,7 +48,7 @@ const shown = (g: GatewayGroup, groupId: string | null): DiscoveredGroup => ({
 
 /** The gateway's groups, by name. */
 export async function discoverGroups(db: Db, tenant: Tenant, channelId: string, secretKey: Buffer): Promise<DiscoveredGroup[]> {
-  const channel = await gatewayChannel(db, tenant, channelId, secretKey);
+  const channel = await gatewayChannel(db, tenant, channelId, secretKey, 'group discovery');
   const found = await withGroups(db, tenant, channel.id, await gatewayFor(channel).groups());
   return found.map(({ gateway, existing }) => shown(gateway, existing?._id ?? null)).sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -70,7 +70,7 @@ export async function importGroups(
   opts: { segmentId?: string | null; minIntervalMs?: number },
   secretKey: Buffer,
 ): Promise<{ imported: DiscoveredGroup[]; existing: DiscoveredGroup[] }> {
-  const channel = await gatewayChannel(db, tenant, channelId, secretKey);
+  const channel = await gatewayChannel(db, tenant, channelId, secretKey, 'group discovery');
   const found = await gatewayFor(channel).groups();
   let chosen = found;
   if (picks !== 'all') {
@@ -110,7 +110,7 @@ export async function importGroups(
 
 /** Asks the gateway for its session's state now and records it (channel.state_changed when it changed). */
 export async function checkChannelState(db: Db, tenant: Tenant, channelId: string, secretKey: Buffer): Promise<ChannelState> {
-  const channel = await gatewayChannel(db, tenant, channelId, secretKey);
+  const channel = await gatewayChannel(db, tenant, channelId, secretKey, 'a session check');
   const state = await gatewayFor(channel).sessionState();
   await recordChannelState(db, tenant, channel.id, state);
   return state;

@@ -132,7 +132,7 @@ for (const flavor of FLAVORS) {
   });
 }
 
-test('group discovery refuses a channel that is not a WhatsApp gateway', async () => {
+test('group discovery and the session check refuse a channel that is not a WhatsApp gateway, each naming itself', async () => {
   const tenant = await seedTenant(app.db);
   const http = ok(
     await cli([
@@ -151,5 +151,8 @@ test('group discovery refuses a channel that is not a WhatsApp gateway', async (
   );
   const run = await cli(['admin', 'channel', 'groups', http.channel_id, '--account', tenant.accountId]);
   assert.equal(run.code, 2, run.stderr);
-  assert.match(run.stderr, /evolution or waha channel/);
+  assert.match(run.stderr, /http channel; group discovery needs an evolution or waha channel/);
+  const check = await cli(['admin', 'channel', 'check', http.channel_id, '--account', tenant.accountId]);
+  assert.equal(check.code, 2, check.stderr);
+  assert.match(check.stderr, /http channel; a session check needs an evolution or waha channel/);
 });

@@ -120,7 +120,7 @@ export const COMMANDS: Command[] = [
     details: ['--name NAME           the account name', '--plan PLAN           free (no API access), pro (default) or business'],
     options: { name: S, plan: S },
     prints:
-      '{"account_id": "acc_…", "api_key": "oo_live_…", "sandbox": {"channel_id", "segment_id", "group_id", "offer_id", "template_id", "publication_id"}}  (the key is shown only here; the test environment is seeded)',
+      '{"account_id": "acc_…", "api_key": "oo_live_…", "sandbox": {"channel_id", "segment_id", "group_id", "offer_id", "coupon_id", "template_id", "publication_id"}}  (the key is shown only here; the test environment is seeded)',
     admin: 'accountCreate',
   },
   {
@@ -227,7 +227,8 @@ export const COMMANDS: Command[] = [
     summary: 'seed the test environment of an account made before seeding existed (a seeded one is left as it is)',
     details: ['--account ID          the account (acc_…)'],
     options: { account: S },
-    prints: '{"seed": {"channel_id", "segment_id", "group_id", "offer_id", "template_id", "publication_id"}, "created": true|false}',
+    prints:
+      '{"seed": {"channel_id", "segment_id", "group_id", "offer_id", "coupon_id", "template_id", "publication_id"}, "created": true|false}',
     admin: 'sandboxSeed',
   },
   {
@@ -434,7 +435,7 @@ export const COMMANDS: Command[] = [
     ],
     options: { account: S, env: S, marketplace: S },
     prints:
-      '{"rows": n, "created": n, "updated": n, "unchanged": n, "unmatched": n, "errors": [{"row": 3, "transaction_id": "…", "message": "…"}]}',
+      '{"rows": n, "created": n, "updated": n, "late": n, "unchanged": n, "unmatched": n, "errors": [{"row": 3, "transaction_id": "…", "message": "…"}]}',
     admin: 'commissionsImport',
   },
   {
