@@ -9093,12 +9093,35 @@ export interface operations {
                      *         "offset": 1,
                      *         "has_more": true
                      *       },
+                     *       "window": {
+                     *         "days": 1,
+                     *         "time_zone": "example",
+                     *         "first_day": "2026-01-15",
+                     *         "last_day": "2026-01-15"
+                     *       },
                      *       "request_id": "req_0a1b2c3d4e5f6a7b"
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["AnalyticsGroup"][];
                         pagination: components["schemas"]["Pagination"];
+                        /** @description the window the rows cover */
+                        window: {
+                            /** @description the `days` requested */
+                            days: number;
+                            /** @description the account's time zone (IANA name) whose days these are; `UTC` unless an operator set another */
+                            time_zone: string;
+                            /**
+                             * Format: date
+                             * @description the first local day of the window (`days` - 1 days before today)
+                             */
+                            first_day: string;
+                            /**
+                             * Format: date
+                             * @description the last local day of the window: today, in `time_zone`
+                             */
+                            last_day: string;
+                        };
                         request_id: components["schemas"]["RequestId"];
                     };
                 };
@@ -9172,12 +9195,35 @@ export interface operations {
                      *         "offset": 1,
                      *         "has_more": true
                      *       },
+                     *       "window": {
+                     *         "days": 1,
+                     *         "time_zone": "example",
+                     *         "first_day": "2026-01-15",
+                     *         "last_day": "2026-01-15"
+                     *       },
                      *       "request_id": "req_0a1b2c3d4e5f6a7b"
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["AnalyticsOffer"][];
                         pagination: components["schemas"]["Pagination"];
+                        /** @description the window the rows cover */
+                        window: {
+                            /** @description the `days` requested */
+                            days: number;
+                            /** @description the account's time zone (IANA name) whose days these are; `UTC` unless an operator set another */
+                            time_zone: string;
+                            /**
+                             * Format: date
+                             * @description the first local day of the window (`days` - 1 days before today)
+                             */
+                            first_day: string;
+                            /**
+                             * Format: date
+                             * @description the last local day of the window: today, in `time_zone`
+                             */
+                            last_day: string;
+                        };
                         request_id: components["schemas"]["RequestId"];
                     };
                 };
@@ -9246,12 +9292,35 @@ export interface operations {
                      *         "offset": 1,
                      *         "has_more": true
                      *       },
+                     *       "window": {
+                     *         "days": 1,
+                     *         "time_zone": "example",
+                     *         "first_day": "2026-01-15",
+                     *         "last_day": "2026-01-15"
+                     *       },
                      *       "request_id": "req_0a1b2c3d4e5f6a7b"
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["AnalyticsSource"][];
                         pagination: components["schemas"]["Pagination"];
+                        /** @description the window the rows cover */
+                        window: {
+                            /** @description the `days` requested */
+                            days: number;
+                            /** @description the account's time zone (IANA name) whose days these are; `UTC` unless an operator set another */
+                            time_zone: string;
+                            /**
+                             * Format: date
+                             * @description the first local day of the window (`days` - 1 days before today)
+                             */
+                            first_day: string;
+                            /**
+                             * Format: date
+                             * @description the last local day of the window: today, in `time_zone`
+                             */
+                            last_day: string;
+                        };
                         request_id: components["schemas"]["RequestId"];
                     };
                 };

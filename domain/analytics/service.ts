@@ -289,6 +289,7 @@ export async function groupsReport(db: Db, tenant: Tenant, q: ReportQuery, page:
       name: names.get(group_id) ?? null,
     })),
     total,
+    window: s.window,
   };
 }
 
@@ -333,6 +334,7 @@ export async function offersReport(
       };
     }),
     total,
+    window: s.window,
   };
 }
 
@@ -358,6 +360,7 @@ export async function sourcesReport(db: Db, tenant: Tenant, q: ReportQuery, page
       revenue: moneyOf(c),
     })),
     total,
+    window: s.window,
   };
 }
 

@@ -6,7 +6,6 @@ import {
   idOf,
   int,
   JsonSchema,
-  listEnvelope,
   nullable,
   num,
   OperationDef,
@@ -25,7 +24,7 @@ const rate = (description: string): JsonSchema =>
 const money = (description: string): JsonSchema =>
   arr(ref('MoneyTotal'), { description: `${description}, one entry per currency (never added together), by currency code` });
 
-/** Every analytics response says which window it covers. */
+/** Every analytics response says which window it covers (a page beside its pagination). */
 const WINDOW: Record<string, JsonSchema> = {
   days: int({ minimum: 1, maximum: 365, description: 'the `days` requested' }),
   time_zone: str({ description: "the account's time zone (IANA name) whose days these are; `UTC` unless an operator set another" }),
@@ -157,6 +156,15 @@ export const schemas: Record<string, JsonSchema> = {
   ),
 };
 
+/** A page of report rows: the list envelope with the window it covers. */
+const pageEnvelope = (item: JsonSchema): JsonSchema =>
+  record({
+    data: arr(item),
+    pagination: ref('Pagination'),
+    window: record(WINDOW, { description: 'the window the rows cover' }),
+    request_id: ref('RequestId'),
+  });
+
 /** A report over the `days` window: one object, or (`paged`) a page of rows. */
 const report = (
   name: string,
@@ -170,7 +178,7 @@ const report = (
   summary: o.summary,
   description: o.description,
   query: [...(o.paged ? PAGINATION_PARAMS : []), DAYS_PARAM, INCLUDE_BOTS, ...(o.filters ?? [])],
-  success: { status: 200, description: o.success, schema: (o.paged ? listEnvelope : singleEnvelope)(ref(o.schema)) },
+  success: { status: 200, description: o.success, schema: o.paged ? pageEnvelope(ref(o.schema)) : singleEnvelope(ref(o.schema)) },
 });
 
 export const operations: OperationDef[] = [

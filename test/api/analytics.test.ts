@@ -262,6 +262,10 @@ describe('clicks and commissions (as their writers count them)', () => {
       await addToBuckets(app.db, tenant, [click(at, { element: 'offer-card', page: 'pag_home' })]);
       const series = (await api.get('/analytics/timeseries?days=7')).body.data;
       const heat = (await api.get('/analytics/heatmap?days=7')).body.data;
+      // The pages say the same window beside their pagination.
+      const window = { days: 7, time_zone: series.time_zone, first_day: series.first_day, last_day: series.last_day };
+      for (const page of ['groups', 'offers', 'sources'])
+        assert.deepEqual((await api.get(`/analytics/${page}?days=7`)).body.window, window, page);
       return { series, heat, day: series.points.find((p: any) => p.clicks === 1)?.date, cell: heat.hours.find((c: any) => c.clicks === 1) };
     };
     const utc = await seen(null);
