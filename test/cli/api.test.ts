@@ -127,6 +127,9 @@ describe('offers', () => {
     assert.equal(new Set(all.data.map((o: { id: string }) => o.id)).size, 5);
     assert.deepEqual(all.pagination, { total: 5, limit: 5, offset: 0, has_more: false });
     assert.equal(ok(await runCli(['offers', 'list', '--all', '--offset', '3'], env, tmp)).data.length, 2);
+    // What a page says beside its rows stays: an analytics page's window.
+    const groups = ok(await runCli(['analytics', 'groups', '--days', '7', '--all'], env, tmp));
+    assert.deepEqual([groups.data, groups.window.days, typeof groups.window.first_day], [[], 7, 'string']);
   });
 });
 

@@ -116,6 +116,8 @@ async function allPages(c: ApiCommand, creds: Parameters<typeof request>[0], pat
   const rest = query.filter(([k]) => k !== 'limit' && k !== 'offset');
   const items: unknown[] = [];
   let total: number | undefined;
+  // What a page says beside its rows and pagination (an analytics page's `window`), as the last page said it.
+  let beside: Record<string, unknown> | undefined;
   for (let offset = start; ;) {
     const { body } = await request(
       creds,
@@ -128,10 +130,12 @@ async function allPages(c: ApiCommand, creds: Parameters<typeof request>[0], pat
     const page = (body?.data ?? []) as unknown[];
     items.push(...page);
     total = body?.pagination?.total;
+    const { data: _rows, pagination: _pagination, request_id: _id, ...others } = (body ?? {}) as Record<string, unknown>;
+    beside = others;
     if (!body?.pagination?.has_more || page.length === 0) break;
     offset += page.length;
   }
-  return { data: items, pagination: { total: total ?? items.length, limit: items.length, offset: start, has_more: false } };
+  return { data: items, pagination: { total: total ?? items.length, limit: items.length, offset: start, has_more: false }, ...beside };
 }
 
 /** An operation called: its query and body from the flags (and --data), the answer printed. */
