@@ -129,7 +129,9 @@ test('sends by outcome, pacing waits and webhook attempts by outcome move with t
     retried: moved(samples, 'offerops_sends_total', { outcome: 'retried' }) >= 1,
     failed: moved(samples, 'offerops_sends_total', { outcome: 'failed' }) >= 1,
     waits: moved(samples, 'offerops_pacing_wait_seconds_count') >= 1,
-    waited: moved(samples, 'offerops_pacing_wait_seconds_sum') >= 1,
+    // The wait is what is left of the 3 s interval once the second publish arrives: less than a second when the
+    // first publication took over 2 s to finish on a loaded machine; more than nothing, still.
+    waited: moved(samples, 'offerops_pacing_wait_seconds_sum') > 0,
     webhookFailed: moved(samples, 'offerops_webhook_attempts_total', { outcome: 'failed' }) >= 1,
     webhookSucceeded: moved(samples, 'offerops_webhook_attempts_total', { outcome: 'succeeded' }) >= 1,
   });
