@@ -9,9 +9,6 @@ import {
 } from '../../domain/analytics/service';
 import { Handler, listReply, pageOf } from './types';
 
-/** A page of a report with the window it covers beside its pagination. */
-const windowed = <T extends { body: object }, W>(reply: T, window: W) => ({ ...reply, body: { ...reply.body, window } });
-
 /** The window and the bots' switch (the contract gives both their defaults). */
 const reportOf = (query: { days?: number; include_bots?: boolean }): ReportQuery => ({ days: query.days!, include_bots: query.include_bots! });
 
@@ -26,19 +23,19 @@ export const analyticsTimeseries: Handler<'analytics_timeseries'> = async (req, 
 export const analyticsGroups: Handler<'analytics_groups'> = async (req, deps) => {
   const page = pageOf(req.query);
   const { items, total, window } = await groupsReport(deps.db, req.tenant, reportOf(req.query), page);
-  return windowed(listReply(items, total, page), window);
+  return listReply(items, total, page, { window });
 };
 
 export const analyticsOffers: Handler<'analytics_offers'> = async (req, deps) => {
   const page = pageOf(req.query);
   const { items, total, window } = await offersReport(deps.db, req.tenant, { ...reportOf(req.query), sort: req.query.sort! }, page);
-  return windowed(listReply(items, total, page), window);
+  return listReply(items, total, page, { window });
 };
 
 export const analyticsSources: Handler<'analytics_sources'> = async (req, deps) => {
   const page = pageOf(req.query);
   const { items, total, window } = await sourcesReport(deps.db, req.tenant, reportOf(req.query), page);
-  return windowed(listReply(items, total, page), window);
+  return listReply(items, total, page, { window });
 };
 
 export const analyticsHeatmap: Handler<'analytics_heatmap'> = async (req, deps) => ({

@@ -98,12 +98,13 @@ export type Handler<K extends OperationId> = (req: Request<K>, deps: HandlerDeps
 /** `limit`/`offset` of a list request (the validator applied their defaults). */
 export const pageOf = (query: { limit?: number; offset?: number }): Page => ({ limit: query.limit!, offset: query.offset! });
 
-/** The list envelope of spec 2.1 (without request_id). */
-export function listReply<T>(items: T[], total: number, page: Page) {
+/** The list envelope of spec 2.1 (without request_id), with what a list says `beside` its pagination (an analytics page's window). */
+export function listReply<T, B extends object = object>(items: T[], total: number, page: Page, beside?: B) {
   return {
     body: {
       data: items,
       pagination: { total, limit: page.limit, offset: page.offset, has_more: page.offset + items.length < total },
+      ...(beside as B),
     },
   };
 }
