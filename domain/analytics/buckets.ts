@@ -283,15 +283,11 @@ function upsertIncs(coll: Collection<BucketDoc>, tenant: Tenant, writes: BucketW
 let lastWrite: Promise<unknown> = Promise.resolve();
 
 /**
- * Runs the bucket writes of this process one after another. The embedded
- * FerretDB applies `$inc` as a read then a write in two steps, so concurrent
- * increments of one document lose some of them (MongoDB's are atomic), and it
- * hangs on concurrent bulk updates (UPSERT_BATCH); a publication's deliveries
- * end together in one worker, a click batch and a commission in one API
- * process. Writers in different processes can still meet on one document on
- * FerretDB (see docs/guides/analytics.md). One queue for every document: a write of
- * several documents waits for no other in a different order (no lock-order
- * deadlock).
+ * Runs the bucket writes of this process one after another: the embedded
+ * FerretDB hangs on concurrent bulk updates (UPSERT_BATCH); a publication's
+ * deliveries end together in one worker, a click batch and a commission in
+ * one API process. One queue for every document: a write of several
+ * documents waits for no other in a different order (no lock-order deadlock).
  */
 function oneAtATime<T>(write: () => Promise<T>): Promise<T> {
   const result = lastWrite.then(write);

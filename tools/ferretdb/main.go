@@ -5,6 +5,9 @@
 // prints one line "mongodb://HOST:PORT/" on stdout once it accepts
 // connections, and stops on SIGINT/SIGTERM or when its stdin closes.
 //
+// Clients reach FerretDB through a proxy of ours (serialize.go) that runs the
+// write commands of a database one at a time, so that each is atomic.
+//
 // Three settings of the SQLite files keep it usable under load:
 //   - transactions take SQLite's write lock when they begin (_txlock=immediate),
 //     so concurrent writers wait for each other (busy timeout) instead of
@@ -25,6 +28,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -63,8 +67,22 @@ func main() {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "offerops-ferretdb:", err)
+		os.Exit(1)
+	}
+	// FerretDB itself listens on a Unix socket only the proxy uses (a short path: sockets have a length limit).
+	sockDir, err := os.MkdirTemp("", "offerops-ferretdb-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "offerops-ferretdb:", err)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(sockDir)
+	socket := filepath.Join(sockDir, "db.sock")
+
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *listen},
+		Listener:  ferretdb.ListenerConfig{Unix: socket},
 		Logger:    logger,
 		Handler:   "sqlite",
 		SQLiteURL: "file:" + abs + "/?_txlock=immediate&_pragma=synchronous(normal)",
@@ -91,10 +109,13 @@ func main() {
 	}()
 	go indexIDs(ctx, abs, logger)
 
-	// MongoDBURI waits for the listener, so the line means "ready".
-	fmt.Println(f.MongoDBURI())
+	// MongoDBURI waits for FerretDB's listener, so the line means "ready".
+	_ = f.MongoDBURI()
+	go serve(ln, socket, logger)
+	fmt.Printf("mongodb://%s/\n", ln.Addr())
 
 	<-done
+	ln.Close()
 }
 
 // idIndexSweep is how often indexIDs looks for new collection tables.
