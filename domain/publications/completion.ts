@@ -5,10 +5,9 @@
  * the completion runs (a retried step, the send that completes a
  * one-group publication and then the workflow's own completion).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AfterAnswer } from '../after-answer';
 import { countCompleted } from '../analytics/publications';
-import { OutboxEvent, Tenant } from '../db';
+import { Tenant } from '../db';
 import { PermanentFailure } from '../errors';
 import { commitEvent, commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
@@ -22,7 +21,6 @@ import {
   getPublication,
   markDeliveriesSent,
   PublicationDoc,
-  PublicationStatus,
   SentRecord,
   setPublicationStatus,
 } from './store';
@@ -71,30 +69,6 @@ export const finalStatus = (deliveries: Pick<DeliveryDoc, 'status'>[]): 'sent' |
   const sent = deliveries.filter((d) => d.status === 'sent').length;
   return sent === deliveries.length ? 'sent' : sent === 0 ? 'failed' : 'partial';
 };
-
-/** How long a completion's check waits for its request's own writes to the publication (that process may have died). */
-const REQUEST_WRITES_WAIT_MS = 10_000;
-
-/** The writes a publication's request makes after answering (the move to `sending`, the relay of `publication.queued`) are still to come. */
-const requestWritesPending = (p: PublicationDoc): boolean => p.status === 'queued' || p._outbox?.some((e) => e.id === p.event_id) === true;
-
-/**
- * The embedded FerretDB applies an update as a read then a write: a request's own write to its publication,
- * under way when the completion was written, can put the publication back as it read it. Once those writes are
- * visible (re-read every 20 ms, up to REQUEST_WRITES_WAIT_MS), a completion they undid is written again, its
- * event with the same id (the relay stores it once).
- */
-async function keepCompleted(deps: StepDeps, tenant: Tenant, id: string, status: PublicationStatus, event: OutboxEvent): Promise<void> {
-  const deadline = Date.now() + REQUEST_WRITES_WAIT_MS;
-  let p = await mustGetPublication(deps, tenant, id);
-  while (requestWritesPending(p) && Date.now() < deadline) {
-    await sleep(20);
-    p = await mustGetPublication(deps, tenant, id);
-  }
-  if (p.completed_at) return;
-  await setPublicationStatus(deps.db, tenant, p, status, () => event);
-  await commitEvents(deps, 'publications', id);
-}
 
 /**
  * Completes the publication `id` with `sent`, every send its workflow
@@ -153,7 +127,6 @@ export async function completePublication(
       ),
     () => commitEvent(deps, 'publications', publication._id, moved.event!),
     () => forgetInFlight(deps.db, tenant, publication),
-    ...(requestWritesPending(moved.before) ? [() => keepCompleted(deps, tenant, publication._id, status, moved.event!)] : []),
   );
   return status;
 }

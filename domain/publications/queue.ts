@@ -263,8 +263,7 @@ export async function queuePublication(
   // given its groups has no begin: the publication moves to `sending` once it is started (until then the sweep of queued
   // publications may start it).
   await Promise.all([startPublication(deps.temporal, publication, offer?.title ?? null, given), noteInFlight(db, tenant, publication)]);
-  // The two writes to the publication one after the other: the embedded FerretDB applies an update as a read
-  // then a write, so two at once can lose one (a completion they undo is written again: keepCompleted).
+  // The move to `sending` before the relay of the event: a completion the move overtook is put back by it (markSending).
   const bookkeeping = () =>
     Promise.all([
       (async () => {
