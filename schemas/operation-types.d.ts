@@ -121,7 +121,7 @@ export interface paths {
          * Queue a publication to an authorized group or segment
          * @description Needs the `publications:write` scope.
          *
-         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; an offer not `pending` or `approved`, or whose registered coupon expired or is inactive → 409 `offer_not_publishable`; an inactive or unconnected group, or a segment without an active connected group → 409 `destination_unavailable`; a `group_id` or `segment_id` this account does not have → 400 `unknown_reference`.
+         *     **State rules** (the schemas say everything about the request's shape; only these depend on the stored state): an `id` that does not exist in the key's account and environment → 404 `not_found`; an offer not `pending` or `approved`, or whose registered coupon expired or is inactive → 409 `offer_not_publishable`; an inactive or unconnected group, or a segment without an active connected group → 409 `destination_unavailable`; a `group_id` or `segment_id` this account does not have → 400 `unknown_reference`; without an `Idempotency-Key`, the same offer to the same destination as a publication still `queued` or `sending` answers that publication (a double click); while the request that queues it has not recorded it for 5 s → 409 `idempotency_in_progress`, naming it.
          */
         post: operations["offer_publish"];
         delete?: never;

@@ -26,7 +26,8 @@ import {
   queuedDeliveries,
   deliveriesOfPublication,
   getPublication,
-  inFlightPublication,
+  claimInFlight,
+  forgetInFlight,
   insertPublication,
   markSending,
   noteInFlight,
@@ -161,20 +162,39 @@ export async function queuePublication(
   input: PublishInput,
 ): Promise<{ publication: PublicationDoc; created: boolean }> {
   const { db } = deps;
-  // The reads that need nothing of one another side by side: the offer, an existing publication of the same
-  // request, and a single group's destination (a segment's is chosen after the checks: it counts deliveries).
-  // Each is checked in the order the request's errors are given.
+  const now = new Date();
+  const id = input.idempotency_key ? idempotentId(tenant, input.idempotency_key) : newId('pub', now.getTime());
+  // Without a key, the request claims its content and destination first: of concurrent ones (a double click)
+  // one goes on, the others answer its publication. With a key, the key's derived id decides.
+  const key = { offer_id: input.offer_id, group_id: input.group_id, segment_id: input.segment_id, schedule_id: input.schedule_id };
+  const claimed = input.idempotency_key ? null : await claimInFlight(db, tenant, key, id);
+  // Its workflow is started by the request that holds the claim (or, should that one die, by the sweep of queued ones).
+  if (claimed) return { publication: claimed, created: false };
+  try {
+    return await queueClaimed(deps, tenant, input, id, now);
+  } catch (err) {
+    // Refused, or failed before its publication was recorded: the claim goes (a recorded one keeps it).
+    if (!input.idempotency_key) await forgetInFlight(db, tenant, { ...key, _id: id }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** queuePublication once the request holds its claim (or has a key): checks, records and starts publication `id`. */
+async function queueClaimed(
+  deps: PublishingDeps,
+  tenant: Tenant,
+  input: PublishInput,
+  id: string,
+  now: Date,
+): Promise<{ publication: PublicationDoc; created: boolean }> {
+  const { db } = deps;
+  // The reads that need nothing of one another side by side: the offer, the publication of the same key, and a
+  // single group's destination (a segment's is chosen after the checks: it counts deliveries). Each is checked
+  // in the order the request's errors are given.
   const single = input.group_id !== null ? settledLater(publicationTargets(db, tenant, input)) : null;
   const [offer, existing] = await Promise.all([
     input.offer_id ? getOffer(db, tenant, input.offer_id) : null,
-    input.idempotency_key
-      ? getPublication(db, tenant, idempotentId(tenant, input.idempotency_key))
-      : inFlightPublication(db, tenant, {
-          offer_id: input.offer_id,
-          group_id: input.group_id,
-          segment_id: input.segment_id,
-          schedule_id: input.schedule_id,
-        }),
+    input.idempotency_key ? getPublication(db, tenant, id) : null,
   ]);
   if (input.offer_id && !offer) throw notFound('offer', input.offer_id);
   if (offer) checkPublishable(offer, 'published');
@@ -191,8 +211,6 @@ export async function queuePublication(
   }
 
   const { groups, segment } = await (single ?? publicationTargets(db, tenant, input));
-  const now = new Date();
-  const id = input.idempotency_key ? idempotentId(tenant, input.idempotency_key) : newId('pub', now.getTime());
   // One tracked link per group (one insertMany), so each click names its publication and group; the text carries
   // `<public url>/l/{link}` and each send puts its group's code there (textForGroup). The links, the template and
   // the workflow's groups side by side.
@@ -262,7 +280,10 @@ export async function queuePublication(
   // of the event and the move to `sending` after it (see afterAnswer). None of them is read by the workflow. A workflow
   // given its groups has no begin: the publication moves to `sending` once it is started (until then the sweep of queued
   // publications may start it).
-  await Promise.all([startPublication(deps.temporal, publication, offer?.title ?? null, given), noteInFlight(db, tenant, publication)]);
+  await Promise.all([
+    startPublication(deps.temporal, publication, offer?.title ?? null, given),
+    input.idempotency_key ? noteInFlight(db, tenant, publication) : undefined,
+  ]);
   // The move to `sending` before the relay of the event: a completion the move overtook is put back by it (markSending).
   const bookkeeping = () =>
     Promise.all([

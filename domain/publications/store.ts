@@ -5,7 +5,9 @@
  * per-group activities of a fan-out never write the same document.
  */
 import { Db, Filter, MongoBulkWriteError, UpdateFilter, WriteError } from 'mongodb';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { derivedId } from '../ids';
+import { conflict } from '../errors';
 import { DELIVERY_STATUSES, PUBLICATION_STATUSES } from '../../schemas/openapi/publications';
 import { isDuplicateKey, OutboxEvent, Page, PageResult, platformCollection, Tenant, tenantCollection, TenantDoc } from '../db';
 import type { TemplateFormat } from '../templates/store';
@@ -109,16 +111,66 @@ export interface InFlightKey {
 interface InFlightDoc {
   _id: string;
   publication_id: string;
+  /** When a request claimed the slot for its publication (absent on notes of keyed publications). */
+  claimed_at?: Date;
 }
 const inFlight = (db: Db) => platformCollection<InFlightDoc>(db, 'inflight_publications');
 const inFlightId = (tenant: Tenant, key: InFlightKey): string =>
   derivedId('ifp', tenant.accountId, tenant.env, key.offer_id ?? '', key.group_id ?? '', key.segment_id ?? '', key.schedule_id ?? '');
 
+const unfinished = (p: PublicationDoc | null): p is PublicationDoc => p !== null && (p.status === 'queued' || p.status === 'sending');
+
 /** An unfinished publication of the same content to the same destination (a double click). */
 export async function inFlightPublication(db: Db, tenant: Tenant, key: InFlightKey): Promise<PublicationDoc | null> {
   const latest = await inFlight(db).findOne({ _id: inFlightId(tenant, key) });
   const publication = latest && (await getPublication(db, tenant, latest.publication_id));
-  return publication && (publication.status === 'queued' || publication.status === 'sending') ? publication : null;
+  return unfinished(publication) ? publication : null;
+}
+
+/** A claim whose publication was never recorded is taken over after this long (its request's deadline is 10 s). */
+const CLAIM_ABANDONED_MS = 30_000;
+/** How long a request waits for the publication of a claim that a request still under way holds. */
+const CLAIM_WAIT_MS = 5_000;
+
+/**
+ * Claims the in-flight slot of a content and destination for the publication
+ * `id`, before anything else of its request: one insert by `_id`, so of
+ * concurrent requests exactly one wins. Null when this request holds the
+ * slot; else the unfinished publication that does (a double click). A slot
+ * whose publication has ended, or was never recorded in time, is taken over.
+ */
+export async function claimInFlight(db: Db, tenant: Tenant, key: InFlightKey, id: string): Promise<PublicationDoc | null> {
+  const _id = inFlightId(tenant, key);
+  const waitUntil = Date.now() + CLAIM_WAIT_MS;
+  for (;;) {
+    const now = new Date();
+    try {
+      await inFlight(db).insertOne({ _id, publication_id: id, claimed_at: now });
+      return null;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    const held = await inFlight(db).findOne({ _id });
+    if (!held) continue; // released meanwhile: claim it again
+    const publication = await getPublication(db, tenant, held.publication_id);
+    if (unfinished(publication)) return publication;
+    const abandoned = publication !== null || now.getTime() - (held.claimed_at?.getTime() ?? 0) > CLAIM_ABANDONED_MS;
+    if (abandoned) {
+      const taken = await inFlight(db).updateOne(
+        { _id, publication_id: held.publication_id },
+        { $set: { publication_id: id, claimed_at: now } },
+      );
+      if (taken.matchedCount === 1) return null;
+      continue; // another request took it first
+    }
+    if (Date.now() > waitUntil) {
+      throw conflict(
+        'idempotency_in_progress',
+        `The same content is being published to the same destination by another request (publication ${held.publication_id}); try again in a moment.`,
+      );
+    }
+    await sleep(50);
+  }
 }
 
 /** Notes `p`, just recorded, as the latest publication of its content to its destination. */
@@ -126,8 +178,8 @@ export async function noteInFlight(db: Db, tenant: Tenant, p: PublicationDoc): P
   await inFlight(db).updateOne({ _id: inFlightId(tenant, p) }, { $set: { publication_id: p._id } }, { upsert: true });
 }
 
-/** Forgets `p` as in flight once it has ended (unless a later publication of the same took its place). */
-export async function forgetInFlight(db: Db, tenant: Tenant, p: PublicationDoc): Promise<void> {
+/** Forgets `p` as in flight once it has ended or was refused (unless a later publication of the same took its place). */
+export async function forgetInFlight(db: Db, tenant: Tenant, p: InFlightKey & { _id: string }): Promise<void> {
   await inFlight(db).deleteOne({ _id: inFlightId(tenant, p), publication_id: p._id });
 }
 

@@ -24,6 +24,7 @@ export const STATE_RULES: Readonly<Record<string, readonly string[]>> = {
     'an offer not `pending` or `approved`, or whose registered coupon expired or is inactive → 409 `offer_not_publishable`',
     'an inactive or unconnected group, or a segment without an active connected group → 409 `destination_unavailable`',
     UNKNOWN('a `group_id` or `segment_id`'),
+    'without an `Idempotency-Key`, the same offer to the same destination as a publication still `queued` or `sending` answers that publication (a double click); while the request that queues it has not recorded it for 5 s → 409 `idempotency_in_progress`, naming it',
   ],
   group_update: [UNKNOWN('a `segment_id`')],
   segment_create: ['a `slug` another segment uses → 409 `slug_taken`'],

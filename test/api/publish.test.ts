@@ -129,6 +129,26 @@ describe('POST /offers/{id}/publish', () => {
     assert.equal(total, 1);
   });
 
+  test('a double click without an Idempotency-Key: five at once make one publication, one message, each answer naming it', async () => {
+    const { api, offer, groups } = await sandboxTenant();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => api.post(`/offers/${offer.id}/publish`, { group_id: groups[0]!._id })));
+    for (const res of answers) assert.equal(res.status, 200, res.text);
+    const ids = new Set(answers.map((res) => res.body.data.publications[0].id));
+    assert.equal(ids.size, 1, `publications: ${[...ids].join(', ')}`);
+    const [id] = ids as Set<string>;
+    await finished(api, id!);
+    assert.equal(await app.db.collection('publications').countDocuments({ offer_id: offer.id }), 1);
+    const messages = await app.db
+      .collection('sandbox_messages')
+      .find({ _id: { $regex: `^${id}:` } } as any)
+      .toArray();
+    assert.equal(messages.length, 1, 'one message reached the group');
+    // Once it has ended, the same request publishes again.
+    const next = await api.post(`/offers/${offer.id}/publish`, { group_id: groups[0]!._id });
+    assert.notEqual(next.body.data.publications[0].id, id);
+    await finished(api, next.body.data.publications[0].id);
+  });
+
   test('the list is newest queued_at first, whatever the ids (keyed publications have ids derived from their key)', async () => {
     const { api, offer, groups } = await sandboxTenant();
     const ids: string[] = [];

@@ -13,7 +13,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { MongoClient } from 'mongodb';
 import { setAccountRateLimit } from '../../domain/accounts/store';
@@ -146,7 +145,17 @@ test('each event reaches a webhook once, whichever process wrote it and whicheve
   for (let i = 0; i < 10; i++)
     await (i % 2 ? b : a).post('/offers', { url: `https://shop.example/scale/hook/${i}`, title: `Hooked offer ${i}` });
   await waitFor('ten deliveries', async () => (receiver.on('/scale').length >= 10 ? true : undefined), 60_000);
-  await sleep(2_000); // a duplicate would come in now
+  // Each event's delivery workflow has ended: a second send of one would have come before its end.
+  const deliveries = () => a.get(`/webhooks/${hook.body.data.id}/deliveries?limit=100`);
+  await waitFor(
+    'the ten deliveries listed as succeeded',
+    async () => {
+      const list = (await deliveries()).body.data as { state: string }[] | undefined;
+      return list?.length === 10 && list.every((d) => d.state === 'succeeded') ? true : undefined;
+    },
+    60_000,
+    async () => `the deliveries listed: ${JSON.stringify((await deliveries()).body.data?.map((d: { state: string }) => d.state))}`,
+  );
   const ids = receiver.on('/scale').map((r) => r.headers['webhook-id']);
   assert.equal(ids.length, 10, 'ten deliveries');
   assert.equal(new Set(ids).size, 10, 'each event once');
