@@ -3696,7 +3696,7 @@ export interface components {
             description: string | null;
             state: components["schemas"]["WebhookState"];
             /**
-             * @description why it is disabled: by a PATCH, the destination answered 410, deliveries kept failing, or the destination became refused (its host now resolves to a loopback or private address the allow-list does not name); null when enabled
+             * @description why it is disabled: by a PATCH, the destination answered 410, or deliveries kept failing; `destination_refused` only on webhooks an earlier version disabled when a worker refused the destination (a refusal is now a failed attempt); null when enabled
              * @enum {string|null}
              */
             disabled_reason: "manual" | "gone" | "failing" | "destination_refused" | null;
@@ -3726,7 +3726,7 @@ export interface components {
             description: string | null;
             state: components["schemas"]["WebhookState"];
             /**
-             * @description why it is disabled: by a PATCH, the destination answered 410, deliveries kept failing, or the destination became refused (its host now resolves to a loopback or private address the allow-list does not name); null when enabled
+             * @description why it is disabled: by a PATCH, the destination answered 410, or deliveries kept failing; `destination_refused` only on webhooks an earlier version disabled when a worker refused the destination (a refusal is now a failed attempt); null when enabled
              * @enum {string|null}
              */
             disabled_reason: "manual" | "gone" | "failing" | "destination_refused" | null;

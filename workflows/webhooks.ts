@@ -25,9 +25,9 @@ const jitter = (ms: number): number => Math.round(ms * (0.9 + Math.random() * 0.
 
 /**
  * Delivers one event to one webhook (`webhook-delivery-<whk>-<evt>`): one
- * signed attempt after each delay until a 2xx; 410, or a destination no
- * longer allowed, disables the webhook and stops; a deleted or disabled
- * webhook stops it. The memo mirrors the state
+ * signed attempt after each delay until a 2xx; 410 disables the webhook
+ * and stops; a deleted or disabled webhook stops it. A destination the
+ * attempting worker refuses is a failed attempt like any other. The memo mirrors the state
  * and every attempt, which is what GET /webhooks/{id}/deliveries lists.
  */
 export async function webhookDelivery(input: DeliveryInput): Promise<{ state: DeliveryState; attempts: number }> {
@@ -83,7 +83,7 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ state: De
       record('succeeded', null);
       return { state: 'succeeded', attempts: attempts.length - earlier };
     }
-    if (outcome === 'gone' || outcome === 'refused' || outcome === 'stopped') break;
+    if (outcome === 'gone' || outcome === 'stopped') break;
   }
   record('failed', null);
   return { state: 'failed', attempts: attempts.length - earlier };

@@ -42,9 +42,9 @@ export interface AttemptDeps extends DomainDeps {
 export interface AttemptResult {
   /**
    * `stopped`: nothing was sent, the webhook was deleted or disabled (or the event is gone).
-   * `gone` (410) and `refused` (the destination is no longer allowed) disable the webhook; neither is retried.
+   * `gone` (410) disables the webhook and is not retried.
    */
-  outcome: 'succeeded' | 'failed' | 'gone' | 'refused' | 'stopped';
+  outcome: 'succeeded' | 'failed' | 'gone' | 'stopped';
   at: string;
   http_status: number | null;
   duration_ms: number;
@@ -110,17 +110,13 @@ function post(url: string, pinned: LookupFunction, headers: Record<string, strin
   });
 }
 
-/**
- * Disables the webhook (with its event): on a 410 answer (`gone`, the
- * destination is gone for good), or when its destination is no longer
- * allowed (`destination_refused`, retrying could not help).
- */
-async function disable(deps: DomainDeps, tenant: Tenant, id: string, reason: 'gone' | 'destination_refused'): Promise<void> {
+/** Disables the webhook (with its event) on a 410 answer: the destination is gone for good. */
+async function disableGone(deps: DomainDeps, tenant: Tenant, id: string): Promise<void> {
   for (let tries = 0; tries < 5; tries++) {
     const current = await getWebhook(deps.db, tenant, id);
     if (!current || current.state === 'disabled') return;
     const changed = ['state', 'disabled_reason'];
-    const done = await saveWebhook(deps.db, tenant, current, { state: 'disabled', disabled_reason: reason }, (after) =>
+    const done = await saveWebhook(deps.db, tenant, current, { state: 'disabled', disabled_reason: 'gone' }, (after) =>
       prepareEvent(tenant, 'webhook.updated', { webhook: toWebhook(after), changed }),
     );
     if (done) {
@@ -185,22 +181,21 @@ export async function attemptDelivery(deps: AttemptDeps, tenant: Tenant, webhook
       timeoutMs: deps.webhookTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
     });
   } catch (err) {
-    if (err instanceof DestinationError && err.allowable) {
-      // The host now resolves to an address the allow-list does not name: no retry can reach it.
-      await disable(deps, tenant, webhook._id, 'destination_refused');
-      return result('refused', null, `destination refused: ${err.message}: webhook disabled (OFFEROPS_WEBHOOK_ALLOW does not name it)`);
-    }
+    // A refusal by this worker's allow-list fails this attempt only: another worker (or this one, reconfigured)
+    // may be allowed to reach the host, so the schedule goes on and the webhook stays as it is.
     const why =
-      err instanceof DestinationError
-        ? `destination refused: ${err.message}`
-        : err instanceof AttemptError
-          ? err.message
-          : deps.internalError('a webhook attempt', err);
+      err instanceof DestinationError && err.allowable
+        ? `destination refused by this worker: ${err.message} (its OFFEROPS_WEBHOOK_ALLOW does not name it)`
+        : err instanceof DestinationError
+          ? `destination refused: ${err.message}`
+          : err instanceof AttemptError
+            ? err.message
+            : deps.internalError('a webhook attempt', err);
     return result('failed', null, why);
   }
   if (status >= 200 && status < 300) return result('succeeded', status, null);
   if (status === 410) {
-    await disable(deps, tenant, webhook._id, 'gone');
+    await disableGone(deps, tenant, webhook._id);
     return result('gone', status, 'the destination answered 410 Gone: webhook disabled');
   }
   const why = status >= 300 && status < 400 ? `redirect (${status}) not followed` : `the destination answered ${status}`;

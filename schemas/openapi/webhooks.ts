@@ -58,7 +58,7 @@ const webhookRecord: Record<string, JsonSchema> = {
     str({
       enum: ['manual', 'gone', 'failing', 'destination_refused'],
       description:
-        'why it is disabled: by a PATCH, the destination answered 410, deliveries kept failing, or the destination became refused (its host now resolves to a loopback or private address the allow-list does not name); null when enabled',
+        'why it is disabled: by a PATCH, the destination answered 410, or deliveries kept failing; `destination_refused` only on webhooks an earlier version disabled when a worker refused the destination (a refusal is now a failed attempt); null when enabled',
     }),
   ),
   last_delivery_at: nullable(dateTime('the latest delivery attempt')),
