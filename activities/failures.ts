@@ -36,12 +36,19 @@ export function activityFailure(err: unknown): unknown {
   });
 }
 
-/** `fn` with the domain's refusals made the failures workflows read (`activityFailure`). */
-export function withActivityFailures<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+/**
+ * `fn` with the domain's refusals made the failures workflows read (`activityFailure`); a channel's refusal is
+ * also handed to `onChannelError` (the worker logs its words: tenant-safe, never an address or a key).
+ */
+export function withActivityFailures<A extends unknown[], R>(
+  fn: (...args: A) => Promise<R>,
+  onChannelError?: (err: ConnectorError) => void,
+): (...args: A) => Promise<R> {
   return async (...args: A): Promise<R> => {
     try {
       return await fn(...args);
     } catch (err) {
+      if (err instanceof ConnectorError) onChannelError?.(err);
       throw activityFailure(err);
     }
   };

@@ -5,6 +5,8 @@
  * context and turns the domain's refusals into the failures workflows read;
  * workflows import only the `Activities` type.
  */
+import { Context } from '@temporalio/activity';
+import { ConnectorError } from '../domain/channels/connectors/types';
 import { PublicationContents } from '../domain/publications/sending';
 import { ActivityContext, ActivityDeps } from './deps';
 import * as events from './events';
@@ -19,9 +21,17 @@ import * as webhooks from './webhooks';
 type Activity = (ctx: ActivityContext, ...args: never[]) => Promise<unknown>;
 type Bound<F> = F extends (ctx: ActivityContext, ...args: infer A) => Promise<infer R> ? (...args: A) => Promise<R> : never;
 
+/** A channel's refusal in the worker's log with its words (the failure Temporal records carries them too). */
+function logChannelError(err: ConnectorError): void {
+  Context.current().log.warn(`send failed: ${err.message}`, { permanent: err.permanent, ...(err.status ? { status: err.status } : {}) });
+}
+
 /** The activities of `module`, `ctx` bound as their first argument. */
 function bind<M extends Record<string, Activity>>(ctx: ActivityContext, module: M): { [K in keyof M]: Bound<M[K]> } {
-  const bound = Object.entries(module).map(([name, activity]) => [name, withActivityFailures((...args: never[]) => activity(ctx, ...args))]);
+  const bound = Object.entries(module).map(([name, activity]) => [
+    name,
+    withActivityFailures((...args: never[]) => activity(ctx, ...args), logChannelError),
+  ]);
   return Object.fromEntries(bound) as { [K in keyof M]: Bound<M[K]> };
 }
 

@@ -10,6 +10,7 @@ import { request } from 'node:https';
 import { LookupFunction } from 'node:net';
 import { Client } from '@temporalio/client';
 import { Tenant } from '../db';
+import { networkCause } from '../network-cause';
 import { DomainError, PermanentFailure } from '../errors';
 import { eventById } from '../events/store';
 import { queueReply } from '../inbox/replies';
@@ -207,11 +208,7 @@ function call(url: string, pinned: LookupFunction, method: string, body: string 
     const timer = setTimeout(() => req.destroy(new Error('timeout')), timeoutMs);
     req.on('error', (err) => {
       clearTimeout(timer);
-      const code = (err as { code?: unknown }).code;
-      const why =
-        err.message === 'timeout'
-          ? `no answer within ${timeoutMs / 1000} s`
-          : `could not be reached${typeof code === 'string' ? ` (${code})` : ''}`;
+      const why = err.message === 'timeout' ? `no answer within ${timeoutMs / 1000} s` : `could not be reached: ${networkCause(err)}`;
       resolve({ status: 0, body: null, error: why });
     });
     req.end(body ?? undefined);

@@ -21,6 +21,7 @@ import { parse as parseCsv } from 'csv-parse';
 import sax from 'sax';
 import { MONITOR_FEED_MAX_BYTES, MONITOR_SEARCH_MAX_BYTES } from '../../schemas/openapi/monitors';
 import { checkDestination, DestinationError, pinnedLookup, ResolvedAddress } from '../webhooks/destinations';
+import { networkCause } from '../network-cause';
 import { MappingField, MonitorSource } from './store';
 
 /** An item as read from a feed, before the criteria: every field as the feed gave it. */
@@ -49,12 +50,10 @@ export interface FetchOptions {
 
 const IDLE_TIMEOUT_MS = 30_000;
 
-/** The network failure as a source result reads it: its stable code, never its text. */
+/** The network failure as a source result reads it: its cause in words and code (domain/network-cause.ts). */
 function unreachable(err: unknown): SourceError {
   if (err instanceof SourceError) return err;
-  const code = (err as { code?: unknown }).code;
-  const known = typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code);
-  return new SourceError(`the source could not be reached${known ? ` (${code})` : ''}`, false);
+  return new SourceError(`the source could not be reached: ${networkCause(err)}`, false);
 }
 
 /**

@@ -10,6 +10,7 @@ import { request } from 'node:https';
 import { LookupFunction } from 'node:net';
 import { Client, isGrpcServiceError } from '@temporalio/client';
 import { Tenant } from '../db';
+import { networkCause } from '../network-cause';
 import { commitEvents } from '../events/commit';
 import { followUp } from '../events/follow-ups';
 import { eventById, getEvent, prepareEvent } from '../events/store';
@@ -70,12 +71,8 @@ export function signature(secret: string, id: string, timestamp: number, body: s
 /** A failure of the attempt itself (no answer in time, no connection, TLS refused), worded for the tenant. */
 class AttemptError extends Error {}
 
-/** The network failure `err` as the tenant reads it: its stable code (ECONNREFUSED, CERT_HAS_EXPIRED, …), never its text. */
-function unreachable(err: unknown): AttemptError {
-  const code = (err as { code?: unknown }).code;
-  const known = typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code);
-  return new AttemptError(`the destination could not be reached${known ? ` (${code})` : ''}`);
-}
+/** The network failure `err` as the tenant reads it: its cause in words and code (domain/network-cause.ts). */
+const unreachable = (err: unknown): AttemptError => new AttemptError(`the destination could not be reached: ${networkCause(err)}`);
 
 /**
  * One POST to the checked addresses only (the resolver is replaced, so the

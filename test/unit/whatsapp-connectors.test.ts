@@ -67,7 +67,7 @@ for (const flavor of FLAVORS) {
       fake.delayMs = 300;
       try {
         const slow = await failure(connector({}, 100).send({ to: GROUP, text: 'x' }, 'k4'));
-        assert.deepEqual([slow.permanent, slow.message], [false, 'the gateway did not answer in time']);
+        assert.deepEqual([slow.permanent, slow.message], [false, 'the gateway did not answer in time: timed out after 0.1 s']);
       } finally {
         fake.delayMs = 0;
       }

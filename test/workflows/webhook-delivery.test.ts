@@ -442,7 +442,7 @@ describe('attempts', () => {
     const memo = (await handle.describe()).memo!.delivery as any;
     assert.deepEqual(
       memo.attempts.map((a: any) => [a.http_status, a.error]),
-      [[null, 'the destination could not be reached (ECONNREFUSED)']],
+      [[null, 'the destination could not be reached: connection refused (ECONNREFUSED)']],
     );
   });
 

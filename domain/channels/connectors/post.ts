@@ -1,5 +1,6 @@
 /** The HTTP calls the network connectors share: JSON requests with a timeout, no redirects, a span each under tracing. */
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { isTimeout, networkCause } from '../../network-cause';
 import { ConnectorError } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -82,8 +83,11 @@ async function send(method: Method, url: string, body: unknown, opts: Options): 
     });
     text = await res.text();
   } catch (err) {
-    const timedOut = (err as Error).name === 'TimeoutError';
-    throw new ConnectorError(timedOut ? 'the gateway did not answer in time' : 'the gateway could not be reached', false);
+    const cause = networkCause(err, opts.timeoutMs);
+    throw new ConnectorError(
+      isTimeout(err) ? `the gateway did not answer in time: ${cause}` : `the gateway could not be reached: ${cause}`,
+      false,
+    );
   }
   let value: unknown;
   try {
