@@ -1,12 +1,14 @@
 /**
  * `npm run lint:deploy`: the static checks of ./validate.ts over the Dockerfile, deploy/compose.yaml
  * and deploy/kubernetes/*.yaml, the manifests against each Kubernetes version of
- * ./kubernetes-schemas.ts. Prints each problem as `file:line: message`; exits 1 on any.
+ * ./kubernetes-schemas.ts, and what the image holds (./image.ts, against a clone's files and the
+ * local build in dist/). Prints each problem as `file:line: message`; exits 1 on any.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { log } from '../stack/processes';
 import { KUBERNETES_VERSIONS, kubernetesSchemaFolders } from './kubernetes-schemas';
+import { imageInputs, imageProblems, scriptsRun } from './image';
 import { composeValidator, kubernetesRules, kubernetesValidator, lintDockerfile, parseYaml, Problem } from './validate';
 
 const root = resolve(__dirname, '../../..');
@@ -43,6 +45,8 @@ async function main(): Promise<void> {
     problems.push({ ...problem, message: `${problem.message} (Kubernetes ${versions.join(', ')})` });
   // Our rules read the manifests as their schemas shape them: only once those hold.
   if (byMessage.size === 0) problems.push(...kubernetesRules(documents));
+
+  problems.push(...imageProblems(DOCKERFILE, imageInputs(root, scriptsRun([...compose.documents, ...documents]))));
 
   problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   for (const p of problems) console.error(`${p.file}:${p.line}: ${p.message}`);
