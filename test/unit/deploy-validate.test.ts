@@ -177,6 +177,16 @@ describe('the compose file', () => {
     ]);
   });
 
+  test('our rules: a secret read with a default is reported; required, or a non-secret with a default, passes', () => {
+    const withEnv = (env: string) =>
+      COMPOSE.replace('  db:\n    image: postgres:16.11\n', `  db:\n    image: postgres:16.11\n    environment:\n${env}`);
+    assert.deepEqual(check(withEnv('      POSTGRES_PASSWORD: ${DB_PASSWORD:-postgres}\n      API: ${API_TOKEN-x}\n')), [
+      '6: services.db.environment.POSTGRES_PASSWORD: ${DB_PASSWORD} has a default; a secret is required: ${DB_PASSWORD:?…}',
+      '7: services.db.environment.API: ${API_TOKEN} has a default; a secret is required: ${API_TOKEN:?…}',
+    ]);
+    assert.deepEqual(check(withEnv('      POSTGRES_PASSWORD: ${DB_PASSWORD:?set it}\n      URL: ${DB_URL:-postgres://db}\n')), []);
+  });
+
   test('a YAML syntax error is reported with its line', () => {
     const { problems } = parseYaml('c.yaml', 'services:\n  web:\n    image: [unclosed\n');
     assert.equal(problems.length > 0, true);

@@ -3,7 +3,8 @@
  * started or sent to a cluster. Each check returns its problems with the line they are on:
  *
  * - the compose file against the Compose Specification's JSON Schema (the copy the compose linter
- *   dclint ships), and that every image is pinned and every `depends_on` names a service of the file;
+ *   dclint ships), and that every image is pinned, every `depends_on` names a service of the file,
+ *   and no variable named as a secret (`…PASSWORD`, `…TOKEN`, …) has a default;
  * - each Kubernetes manifest against Kubernetes' JSON Schema for its kind and version, strict
  *   (./kubernetes-schemas.ts), and rules the schema cannot state: a Deployment's selector matches
  *   its pod labels, a Service or PodDisruptionBudget selects some pods of the folder, every container
@@ -169,10 +170,23 @@ export function composeValidator(schema: object = composeSchema()): (doc: YamlDo
           });
         }
       }
+      for (const [key, value] of Object.entries(objectAt(service, 'environment') ?? {})) {
+        for (const variable of typeof value === 'string' ? defaultedSecrets(value) : []) {
+          problems.push({
+            file: doc.file,
+            line: doc.lineOf(['services', name, 'environment', key]),
+            message: `services.${name}.environment.${key}: \${${variable}} has a default; a secret is required: \${${variable}:?…}`,
+          });
+        }
+      }
     }
     return problems;
   };
 }
+
+/** The variables a compose value reads with a default (`${X:-…}`, `${X-…}`) whose names say they hold a secret. */
+export const defaultedSecrets = (value: string): string[] =>
+  [...value.matchAll(/\$\{(\w+):?-/g)].map((m) => m[1]!).filter((name) => /PASSWORD|SECRET|TOKEN|(^|_)KEY$/.test(name));
 
 // --- Kubernetes ---------------------------------------------------------------------------
 
