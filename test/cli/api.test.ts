@@ -44,14 +44,39 @@ const baseEnv = (env: Record<string, string | undefined> = {}) =>
   });
 const cli = (...args: string[]) => runCli(args, baseEnv(), tmp);
 
-/** An API refusal: exit `code`, `{error, status, code, request_id}` on stderr, nothing on stdout. */
-function refused(run: CliRun, exit: number): { error: string; status: number; code: string; request_id: string } {
+interface Envelope {
+  code: string;
+  message: string;
+  request_id: string;
+  details?: { location: string; field: string; rule: string; message: string }[];
+}
+
+/** An API refusal: exit `code`, the API's error envelope on stderr (one line, nothing added), nothing on stdout. */
+function refused(run: CliRun, exit: number): Envelope {
   assert.equal(run.code, exit, `exit ${run.code}: ${run.stdout} ${run.stderr}`);
   assert.equal(run.stdout, '');
-  const err = JSON.parse(run.stderr.trim());
+  assert.equal(run.stderr.split('\n').length, 2, run.stderr);
+  const err = JSON.parse(run.stderr) as Envelope;
   assert.match(err.request_id, /^req_/);
+  const known = ['code', 'message', 'request_id', 'details', 'details_omitted'];
+  assert.deepEqual(
+    Object.keys(err).filter((k) => !known.includes(k)),
+    [],
+    "only the fields of the contract's Error schema",
+  );
   return err;
 }
+
+/** The API's own answer to a request, for comparing with what the CLI printed. */
+async function direct(method: string, path: string, body?: unknown): Promise<Envelope> {
+  const res = await fetch(`${app.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${me.apiKey}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await res.json()) as Envelope;
+}
+const withoutId = ({ request_id, ...rest }: Envelope) => (assert.match(request_id, /^req_/), rest);
 
 let n = 0;
 const url = () => `https://shop.example/cli/${++n}`;
@@ -94,11 +119,16 @@ describe('offers', () => {
 
   test('a refusal of the API exits 4 with its code, message and request_id; a usage error exits 2 and sends nothing', async () => {
     const missing = refused(await cli('offers', 'get', 'off_doesnotexist00'), 4);
-    assert.equal(missing.status, 404);
+    assert.deepEqual(withoutId(missing), withoutId(await direct('GET', '/offers/off_doesnotexist00')));
     assert.equal(missing.code, 'not_found');
-    assert.ok(missing.error.length > 0);
-    const invalid = refused(await cli('offers', 'create', '--url', 'http://not-https.example/x', '--title', 'Nope'), 4);
-    assert.equal(invalid.status, 400);
+    // Two problems: the envelope as the API sent it, every detail included.
+    const invalid = refused(await cli('offers', 'create', '--url', 'http://not-https.example/x', '--title', 'X'), 4);
+    assert.equal(invalid.code, 'validation_failed');
+    assert.deepEqual(
+      invalid.details!.map((d) => d.field),
+      ['url', 'title'],
+    );
+    assert.deepEqual(withoutId(invalid), withoutId(await direct('POST', '/offers', { url: 'http://not-https.example/x', title: 'X' })));
 
     const total = ok(await cli('offers', 'list')).pagination.total;
     assert.match(usage(await cli('offers', 'create', '--url', url(), '--title', 'X', '--price', 'cheap')), /--price: 'cheap' is not a number/);
@@ -168,6 +198,17 @@ test(
     const missing = await onTty('offers', 'get', 'off_doesnotexist00');
     assert.equal(missing.code, 4);
     assert.match(missing.out, /^offerops: 404 not_found: .+ \(request_id req_[0-9a-z]+\)/);
+    // Every problem of a validation failure, one a line, naming its field.
+    const invalid = await onTty('offers', 'create', '--url', 'http://not-https.example/x', '--title', 'X');
+    assert.equal(invalid.code, 4);
+    const lines = invalid.out.trim().split(/\r?\n/);
+    assert.match(
+      lines[0]!,
+      /^offerops: 400 validation_failed: Invalid body field url: .+\(and 1 more problem, listed in details\)\. \(request_id req_/,
+    );
+    assert.match(lines[1]!, /^ {2}body url: must be an https:\/\/ URL.* \(\w+\)$/);
+    assert.match(lines[2]!, /^ {2}body title: .+ \(minLength\)$/);
+    assert.equal(lines.length, 3, invalid.out);
     const login = await onTty('login', '--api-key', me.apiKey, '--base-url', app.baseUrl, '--profile', 'tty');
     assert.equal(login.code, 0, login.out);
     assert.match(login.out, new RegExp(`^Logged in to .+ \\(${me.accountId}\\): profile tty saved in `));
@@ -263,7 +304,7 @@ describe('login and profiles', () => {
     assert.match(usage(await runCli(['offers', 'list', '--profile', 'other'], envNoBase, tmp)), /no profile other/);
 
     const bad = await runCli(['login', '--api-key', 'oo_test_wrong', '--base-url', app.baseUrl, '--profile', 'bad'], env, tmp);
-    assert.equal(refused(bad, 4).status, 401);
+    assert.equal(refused(bad, 4).code, 'invalid_api_key');
     assert.equal(JSON.parse(readFileSync(file, 'utf8')).profiles.bad, undefined);
     assert.equal(statSync(file).mode & 0o777, 0o600);
   });
@@ -367,7 +408,7 @@ describe('help and completion', () => {
     assert.match((await runCli(['completion', 'bash'], env, tmp)).stdout, /'widgets spin --direction'\) REPLY='cw ccw'/);
     assert.match(usage(await runCli(['widgets', 'spin', 'w1', '--speed', 'fast'], env, tmp)), /--speed: 'fast' is not a number/);
     // The real API has no such route: the call goes out and the API's 404 comes back.
-    assert.equal(refused(await runCli(['widgets', 'spin', 'w1', '--speed', '3'], env, tmp), 4).status, 404);
+    assert.equal(refused(await runCli(['widgets', 'spin', 'w1', '--speed', '3'], env, tmp), 4).code, 'route_not_found');
     // Without the copy, there is no such command.
     assert.match(usage(await cli('widgets', '--help')), /unknown command 'widgets'/);
   });

@@ -5,9 +5,10 @@
  * operation of the OpenAPI document: api-commands.ts) print the API's JSON,
  * or a table or record on a terminal; `login` saves a profile, `completion`
  * prints a shell script. Admin commands print one JSON object on stdout.
- * Failures go to stderr — readable text on a terminal; `{"error": …}` with
- * `--json` or when stdout is not a terminal — and exit 2 (a usage or input
- * error), 4 (the API refused: 4xx), 5 (5xx or no answer, after retries) or 1
+ * Failures go to stderr — readable text on a terminal (an API error with each
+ * problem of its `details` on a line); with `--json` or when stdout is not a
+ * terminal, the API's error envelope as sent, or `{"error": …}` for others —
+ * and exit 2 (a usage or input error), 4 (the API refused: 4xx), 5 (5xx or no answer, after retries) or 1
  * (anything else). `recipes` commands print one JSON object, or a record
  * on a terminal. `dev` commands run until interrupted. The command tree is
  * program.ts.
@@ -51,6 +52,25 @@ async function main(): Promise<void> {
   await program.parseAsync(commandLine(program, process.argv.slice(2)), { from: 'user' });
 }
 
+/** The API's error envelope as it was sent; for an answer that was not one (a proxy's HTML page), its shape made from the status. */
+function envelopeOf(err: ApiError): object {
+  if (typeof err.body === 'object' && err.body !== null && !Array.isArray(err.body)) return err.body;
+  return { code: err.code, message: err.message, request_id: err.requestId };
+}
+
+/** An API error in words: status, code, message and request id, then each problem of `details` on a line of its own. */
+function apiErrorText(err: ApiError): string {
+  const lines = [`offerops: ${err.status} ${err.code}: ${err.message}${err.requestId ? ` (request_id ${err.requestId})` : ''}`];
+  // The contract's Error schema: details as ErrorDetail, details_omitted a count.
+  const { details = [], details_omitted: omitted } = envelopeOf(err) as {
+    details?: { location: string; field: string; rule: string; message: string }[];
+    details_omitted?: number;
+  };
+  for (const d of details) lines.push(`  ${d.field ? `${d.location} ${d.field}` : d.location}: ${d.message} (${d.rule})`);
+  if (typeof omitted === 'number') lines.push(`  … and ${omitted} more, not listed (details_omitted)`);
+  return `${lines.join('\n')}\n`;
+}
+
 function report(err: unknown): void {
   if (err instanceof CommanderError) {
     // Help was printed (--help): commander says so with an "error" that is not one.
@@ -60,12 +80,7 @@ function report(err: unknown): void {
   const json = wantsJson();
   const message = (err as Error).message;
   if (err instanceof ApiError) {
-    const fields = { error: message, status: err.status, code: err.code, request_id: err.requestId };
-    process.stderr.write(
-      json
-        ? `${JSON.stringify(fields)}\n`
-        : `offerops: ${err.status} ${err.code}: ${message}${err.requestId ? ` (request_id ${err.requestId})` : ''}\n`,
-    );
+    process.stderr.write(json ? `${JSON.stringify(envelopeOf(err))}\n` : apiErrorText(err));
     process.exitCode = err.status < 500 ? 4 : 5;
     return;
   }
