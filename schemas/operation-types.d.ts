@@ -2117,7 +2117,7 @@ export interface components {
             segment_id?: string;
             /**
              * Format: date-time
-             * @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset names no instant and is a 400 `validation_failed`. Kept to the second.
+             * @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future and at most 10 years ahead (later: a 400 `validation_failed` with the rule `horizon`, naming the last instant accepted). An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset names no instant and is a 400 `validation_failed`. Kept to the second.
              */
             run_at: string;
             recurrence?: components["schemas"]["ScheduleRecurrenceInput"];
@@ -2150,7 +2150,7 @@ export interface components {
             segment_id?: string;
             /**
              * Format: date-time
-             * @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future; a completed schedule becomes active again with a new one. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset names no instant and is a 400 `validation_failed`. Kept to the second.
+             * @description when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first occurrence at or after this instant). Must be in the future and at most 10 years ahead (later: a 400 `validation_failed` with the rule `horizon`, naming the last instant accepted); a completed schedule becomes active again with a new one. An RFC 3339 date-time WITH an offset (`2030-01-01T09:00:00-03:00` or `…Z`); a time without an offset names no instant and is a 400 `validation_failed`. Kept to the second.
              */
             run_at?: string;
             recurrence?: components["schemas"]["ScheduleRecurrenceInput"] | null;

@@ -6,6 +6,7 @@ import { ScheduleDescription, ScheduleOverlapPolicy, WorkflowHandle } from '@tem
 import { ApplicationFailure } from '@temporalio/common';
 import { Logger } from 'pino';
 import { ErrorCode } from '../../schemas/openapi/common';
+import { SCHEDULE_HORIZON_YEARS } from '../../schemas/openapi/schedules';
 import { Schema } from '../../schemas/types';
 import { Page, PageResult, Tenant } from '../db';
 import { conflict, DomainError, invalid, unknownReference } from '../errors';
@@ -89,6 +90,20 @@ function mustBeFuture(field: string, at: Date, why = 'must be in the future'): v
   }
 }
 
+/**
+ * A run at most SCHEDULE_HORIZON_YEARS ahead: Temporal's calendar specs stop at the year 2100 (a one-off
+ * later than that failed its Schedule's creation, a recurrence started then never ran), and no offer
+ * is planned decades ahead.
+ */
+function mustBeWithinHorizon(field: string, at: Date): void {
+  const bound = new Date();
+  bound.setUTCFullYear(bound.getUTCFullYear() + SCHEDULE_HORIZON_YEARS);
+  if (at.getTime() > bound.getTime()) {
+    const why = `must be at most ${SCHEDULE_HORIZON_YEARS} years ahead, not after ${bound.toISOString().replace(/\.\d+Z$/, 'Z')}`;
+    throw invalid('validation_failed', `Invalid body field ${field}: ${why}.`, [{ location: 'body', field, rule: 'horizon', message: why }]);
+  }
+}
+
 type RecurrenceInput = { rrule?: string; cron?: string; timezone?: string; ends_at?: string };
 
 function recurrence(input: { rrule?: string; cron?: string; timezone?: string; ends_at: Date | null }, runAt: Date): Recurrence {
@@ -141,6 +156,7 @@ export async function createSchedule(
 ): Promise<{ doc: ScheduleDoc; seen: ScheduleObserved }> {
   const runAt = instant(body.run_at);
   mustBeFuture('run_at', runAt);
+  mustBeWithinHorizon('run_at', runAt);
   const fields: ScheduleFields = {
     name: body.name ?? null,
     offer_id: body.offer_id ?? null,
@@ -214,6 +230,7 @@ export async function updateScheduleFields(
   if (body.run_at !== undefined) {
     sent.run_at = instant(body.run_at);
     mustBeFuture('run_at', sent.run_at);
+    mustBeWithinHorizon('run_at', sent.run_at);
   }
   const runAt = sent.run_at ?? current.run_at;
   if (body.recurrence !== undefined) {

@@ -306,6 +306,7 @@ export const STATE_DECIDED_RULES = {
   destination: 'the environment: a webhook, monitor source or journey http URL must resolve to a public address',
   timezone: 'the environment: an IANA time zone of the time zone database',
   future: 'the clock: a schedule runs in the future',
+  horizon: 'the clock: a schedule runs no further ahead than its run_at allows (years from now)',
   after_starts_at: 'across fields: a coupon expires after it starts',
   after_run_at: 'across fields: a recurrence ends after its first run',
   after_opens: 'across fields: store hours close after they open',

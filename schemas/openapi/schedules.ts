@@ -23,6 +23,8 @@ import { resource } from './crud';
 import { CRON, IANA_TIMEZONE, RRULE } from './recurrence';
 
 export const SCHEDULE_STATUSES = ['active', 'paused', 'completed'] as const;
+/** How far ahead `run_at` may be (domain/schedules/service.ts checks it; the rule `horizon`). */
+export const SCHEDULE_HORIZON_YEARS = 10;
 
 /** An RFC 3339 date-time with an offset: without one it names no instant. */
 const offsetDateTime = (description: string): JsonSchema =>
@@ -46,7 +48,8 @@ const scheduleFields = (create: boolean): Record<string, JsonSchema> => ({
   segment_id: idOf('seg', 'destination: every active group of this segment, by its distribution'),
   run_at: offsetDateTime(
     'when: the only run of a one-off schedule; for a recurring one, when the recurrence starts (its first run is the first ' +
-      'occurrence at or after this instant). Must be in the future' +
+      `occurrence at or after this instant). Must be in the future and at most ${SCHEDULE_HORIZON_YEARS} years ahead ` +
+      '(later: a 400 `validation_failed` with the rule `horizon`, naming the last instant accepted)' +
       (create ? '' : '; a completed schedule becomes active again with a new one'),
   ),
   recurrence: create ? ref('ScheduleRecurrenceInput') : nullable(ref('ScheduleRecurrenceInput')),

@@ -445,6 +445,55 @@ describe('PATCH /schedules/{id}', () => {
   });
 });
 
+describe('far-future dates', () => {
+  const FAR = '4071-02-12T03:35:45Z';
+  /** The 400 of a run_at past the horizon: the field, the rule and the last instant accepted, about 10 years from now. */
+  function beyondHorizon(res: { status: number; body: any; text: string }) {
+    refused(res, 'run_at', 'horizon');
+    const detail = res.body.details.find((d: any) => d.rule === 'horizon');
+    const bound = /^must be at most 10 years ahead, not after (\S+)$/.exec(detail.message)?.[1];
+    assert.ok(bound, detail.message);
+    assert.equal(new Date(bound).getUTCFullYear(), new Date().getUTCFullYear() + 10, detail.message);
+  }
+
+  test('a run_at beyond 10 years is a 400 naming run_at and its bound, one-off or recurring; within it, 201', async () => {
+    const w = await world();
+    beyondHorizon(await api.post('/schedules', { text: 'example', run_at: FAR, segment_id: w.segment.id }));
+    beyondHorizon(await api.post('/schedules', { text: 'example', run_at: '2101-01-01T00:00:00Z', group_id: w.group.id }));
+    beyondHorizon(await api.post('/schedules', { text: 'x', run_at: FAR, group_id: w.group.id, recurrence: { cron: '0 9 * * *' } }));
+    beyondHorizon(await api.post('/schedules', { text: 'x', run_at: FAR, group_id: w.group.id, recurrence: { rrule: 'FREQ=DAILY' } }));
+    const nineYears = `${new Date().getUTCFullYear() + 9}-06-01T12:00:00Z`;
+    const inside = await schedule({ text: 'example', run_at: nineYears, segment_id: w.segment.id });
+    assert.deepEqual([inside.status, inside.next_run_at], ['active', new Date(nineYears).toISOString()]);
+  });
+
+  test('PATCH run_at beyond 10 years: 400 naming it, the schedule unchanged', async () => {
+    const w = await world();
+    const s = await schedule({ text: 'example', run_at: ahead(HOUR).toISOString(), group_id: w.group.id });
+    beyondHorizon(await api.patch(`/schedules/${s.id}`, { run_at: FAR }));
+    const kept = (await api.get(`/schedules/${s.id}`)).body.data;
+    assert.deepEqual([kept.run_at, kept.next_run_at, kept.status], [s.run_at, s.next_run_at, 'active']);
+  });
+
+  test('a recurrence ends_at far ahead is accepted: the recurrence runs, with that end', async () => {
+    const w = await world();
+    for (const rule of [{ cron: '0 9 * * *' }, { rrule: 'FREQ=DAILY' }]) {
+      const s = await schedule({
+        text: 'example',
+        run_at: ahead(HOUR).toISOString(),
+        group_id: w.group.id,
+        recurrence: { ...rule, ends_at: FAR },
+      });
+      assert.equal(s.recurrence.ends_at, '4071-02-12T03:35:45.000Z');
+      assert.equal(s.status, 'active');
+      assert.ok(Date.parse(s.next_run_at) > Date.now(), s.next_run_at);
+      const patched = await api.patch(`/schedules/${s.id}`, { recurrence: { ...rule, ends_at: '9999-12-31T23:59:59Z' } });
+      assert.equal(patched.status, 200, patched.text);
+      assert.equal(patched.body.data.recurrence.ends_at, '9999-12-31T23:59:59.000Z');
+    }
+  });
+});
+
 describe('DELETE /schedules/{id}', () => {
   test('a future schedule: 200 {deleted, id}, the Temporal Schedule is gone, its event recorded', async () => {
     const w = await world();
