@@ -283,6 +283,18 @@ describe('reads and counters', () => {
       range.body.data.totals.map((t: any) => t.currency),
       ['USD'],
     );
+    // Far-future and far-past bounds are plain filters: accepted, and the window holds what it should.
+    assert.deepEqual(
+      await list('from=0001-01-01T00:00:00Z&to=9999-12-31T23:59:59Z'),
+      [a.transaction_id, b.transaction_id, c.transaction_id].sort(),
+    );
+    assert.deepEqual(await list('from=4071-02-12T03:35:45Z'), []);
+    const far = await client.get('/commissions/summary?from=0001-01-01T00:00:00Z&to=9999-12-31T23:59:59Z');
+    assert.equal(far.status, 200, far.text);
+    assert.deepEqual([...new Set(far.body.data.totals.map((t: any) => t.currency))].sort(), ['BRL', 'USD']);
+    const after = await client.get('/commissions/summary?from=4071-02-12T03:35:45Z');
+    assert.equal(after.status, 200, after.text);
+    assert.deepEqual(after.body.data.totals, []);
     // from after to: an empty window for the list (as its description says), a 400 for the summary (as its says).
     assert.deepEqual(await list('from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z'), []);
     const backwards = await client.get('/commissions/summary?from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z');

@@ -200,6 +200,20 @@ describe('one live code per store', () => {
   });
 });
 
+describe('far-future validity', () => {
+  test('starts_at and expires_at up to the year 9999 are accepted, stored and listed as the status they give', async () => {
+    const store = `Far ${++n}`;
+    const far = await coupon({ store, starts_at: '4071-02-12T03:35:45Z', expires_at: '9999-12-31T23:59:59Z' });
+    assert.deepEqual([far.starts_at, far.expires_at, far.status], ['4071-02-12T03:35:45.000Z', '9999-12-31T23:59:59.000Z', 'scheduled']);
+    const moved = await api.patch(`/coupons/${far.id}`, { starts_at: '9998-02-12T03:35:45Z' });
+    assert.equal(moved.status, 200, moved.text);
+    assert.equal(moved.body.data.starts_at, '9998-02-12T03:35:45.000Z');
+    assert.deepEqual(await listIds(`&store=${encodeURIComponent(store)}&status=scheduled`), [far.id]);
+    const open = await coupon({ store: `${store} open`, expires_at: '9999-12-31T23:59:59Z' });
+    assert.equal(open.status, 'active');
+  });
+});
+
 describe('GET /coupons', () => {
   test('lists active, verified coupons by default; filters widen it', async () => {
     const store = `List ${++n}`;
