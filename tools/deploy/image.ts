@@ -15,7 +15,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, posix, relative } from 'node:path';
 import ignore from '@balena/dockerignore';
-import { DockerfileParser, From, Instruction } from 'dockerfile-ast';
+import { Copy, DockerfileParser, From, Instruction } from 'dockerfile-ast';
 import ts from 'typescript';
 import type { Problem } from './validate';
 
@@ -158,9 +158,7 @@ export function imageProblems(file: string, inputs: ImageInputs): Problem[] {
       if (/\bnpm run build\b/.test(run)) for (const built of builtBy(stage, inputs, context)) stage.files.add(posix.join(stage.workdir, built));
     }
     if ((keyword !== 'COPY' && keyword !== 'ADD') || args.length < 2) continue;
-    const fromFlag = (instruction as Instruction & { getFlags?: () => { getName(): string; getValue(): string | null }[] })
-      .getFlags?.()
-      .find((f) => f.getName() === 'from');
+    const fromFlag = instruction instanceof Copy ? instruction.getFromFlag() : null;
     const sources = args.slice(0, -1);
     const destArg = args[args.length - 1]!;
     const dest = posix.resolve(stage.workdir, destArg);
