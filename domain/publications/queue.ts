@@ -19,7 +19,7 @@ import { Tenant } from '../db';
 import { prepareEvent } from '../events/store';
 import { GroupDoc } from '../groups/store';
 import { checkPublishable } from '../offers/service';
-import { getOffer } from '../offers/store';
+import { getOffer, OfferDoc } from '../offers/store';
 import { couponStatus, getCoupon } from '../coupons/store';
 import {
   DeliveryDoc,
@@ -168,8 +168,12 @@ export async function queuePublication(
   // one goes on, the others answer its publication. With a key, the key's derived id decides.
   const key = { offer_id: input.offer_id, group_id: input.group_id, segment_id: input.segment_id, schedule_id: input.schedule_id };
   const claimed = input.idempotency_key ? null : await claimInFlight(db, tenant, key, id);
-  // Its workflow is started by the request that holds the claim (or, should that one die, by the sweep of queued ones).
-  if (claimed) return { publication: claimed, created: false };
+  // The offer's checks hold for a double click too (its coupon may have expired since); its workflow is started by
+  // the request that holds the claim (or, should that one die, by the sweep of queued ones).
+  if (claimed) {
+    await checkedOffer(db, tenant, input);
+    return { publication: claimed, created: false };
+  }
   try {
     return await queueClaimed(deps, tenant, input, id, now);
   } catch (err) {
@@ -177,6 +181,16 @@ export async function queuePublication(
     if (!input.idempotency_key) await forgetInFlight(db, tenant, { ...key, _id: id }).catch(() => undefined);
     throw err;
   }
+}
+
+/** The offer to publish, checked: it exists, may be published, its coupon works; null for a text. */
+async function checkedOffer(db: Db, tenant: Tenant, input: PublishInput): Promise<OfferDoc | null> {
+  const offer = input.offer_id ? await getOffer(db, tenant, input.offer_id) : null;
+  if (input.offer_id && !offer) throw notFound('offer', input.offer_id);
+  if (offer) checkPublishable(offer, 'published');
+  if (offer?.coupon_id) await checkCoupon(db, tenant, offer.coupon_id);
+  if (!offer && !input.text) throw invalid('validation_failed', 'Nothing to publish: give an offer or a text.');
+  return offer;
 }
 
 /** queuePublication once the request holds its claim (or has a key): checks, records and starts publication `id`. */
@@ -192,14 +206,7 @@ async function queueClaimed(
   // single group's destination (a segment's is chosen after the checks: it counts deliveries). Each is checked
   // in the order the request's errors are given.
   const single = input.group_id !== null ? settledLater(publicationTargets(db, tenant, input)) : null;
-  const [offer, existing] = await Promise.all([
-    input.offer_id ? getOffer(db, tenant, input.offer_id) : null,
-    input.idempotency_key ? getPublication(db, tenant, id) : null,
-  ]);
-  if (input.offer_id && !offer) throw notFound('offer', input.offer_id);
-  if (offer) checkPublishable(offer, 'published');
-  if (offer?.coupon_id) await checkCoupon(db, tenant, offer.coupon_id);
-  if (!offer && !input.text) throw invalid('validation_failed', 'Nothing to publish: give an offer or a text.');
+  const [offer, existing] = await Promise.all([checkedOffer(db, tenant, input), input.idempotency_key ? getPublication(db, tenant, id) : null]);
 
   const hash = input.idempotency_key ? requestHash(input) : null;
   if (existing) {
