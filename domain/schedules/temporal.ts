@@ -132,16 +132,20 @@ export async function syncTemporalSchedule(
       desc = await handle.describe(); // another reader re-created it first
     }
   }
-  let changed = false;
+  const note = doc.paused ? 'paused through the offerops API' : 'resumed through the offerops API';
   if (desc.action.memo?.sync !== syncHash(doc)) {
-    await handle.update((previous) => ({ ...previous, spec: scheduleSpec(doc), action: action(t, doc) }));
-    changed = true;
-  }
-  if (desc.state.paused !== doc.paused) {
-    await (doc.paused ? handle.pause('paused through the offerops API') : handle.unpause('resumed through the offerops API'));
-    changed = true;
-  }
-  return changed ? settled(handle, doc) : desc;
+    // The update carries the wanted pause state too: Temporal's scheduler applies a pending pause before a pending
+    // update, so a separate pause() followed by an update() built on the state before it could undo the pause.
+    await handle.update((previous) => ({
+      ...previous,
+      spec: scheduleSpec(doc),
+      action: action(t, doc),
+      state: { ...previous.state, paused: doc.paused, ...(desc.state.paused !== doc.paused ? { note } : {}) },
+    }));
+  } else if (desc.state.paused !== doc.paused) {
+    await (doc.paused ? handle.pause(note) : handle.unpause(note));
+  } else return desc;
+  return settled(handle, doc);
 }
 
 /** How long a change may take to show in the Temporal Schedule's description. */
