@@ -18,6 +18,7 @@ import { ApiClient } from '../helpers/client';
 import { startFakeGateway } from '../helpers/fake-gateway';
 import { seedTenant, stackEnv, startTestApp } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
+import { publicationState } from '../helpers/states';
 
 let client: MongoClient;
 let db: Db;
@@ -180,6 +181,7 @@ test('late sends take the next free slot: arrivals on a channel and on each grou
             return p.completed_at && p.status !== 'sending' ? p : undefined;
           },
           120_000,
+          () => publicationState(api, id, app.temporal.client),
         );
         assert.equal(done.status, 'sent');
       }

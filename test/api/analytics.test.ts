@@ -19,6 +19,7 @@ import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { addKey, seedTenant, startTestApp, TestApp } from '../helpers/stack';
 import { DAY, HOUR } from '../helpers/time';
 import { startTestWorker, waitFor } from '../helpers/worker';
+import { publicationState } from '../helpers/states';
 
 const taskQueue = `test-analytics-${randomBytes(4).toString('hex')}`;
 const TOKEN = 'gw-analytics-token';
@@ -47,6 +48,7 @@ const finished = (api: ApiClient, id: string) =>
       return p.completed_at && p.status !== 'sending' ? p : undefined;
     },
     60_000,
+    () => publicationState(api, id, app.temporal.client),
   );
 
 const utcDay = (at: Date): string => at.toISOString().slice(0, 10);

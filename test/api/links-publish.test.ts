@@ -14,6 +14,7 @@ import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
+import { publicationState } from '../helpers/states';
 
 const taskQueue = `test-links-publish-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -40,10 +41,15 @@ async function setup(url: string) {
 }
 
 const finished = (api: ApiClient, id: string) =>
-  waitFor(`publication ${id} to finish`, async () => {
-    const p = (await api.get(`/publications/${id}`)).body.data;
-    return p.completed_at && p.status !== 'sending' ? p : undefined;
-  });
+  waitFor(
+    `publication ${id} to finish`,
+    async () => {
+      const p = (await api.get(`/publications/${id}`)).body.data;
+      return p.completed_at && p.status !== 'sending' ? p : undefined;
+    },
+    30_000,
+    () => publicationState(api, id, app.temporal.client),
+  );
 
 describe('publishing with an integration', () => {
   test('each group gets its own tracked link; a click names the publication, group, segment and offer', async () => {

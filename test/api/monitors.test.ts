@@ -14,6 +14,7 @@ import { OfferopsKind, OfferopsResourceId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, terminateRunning, Tenant, TestApp } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
+import { temporalScheduleState } from '../helpers/states';
 
 const taskQueue = `test-monitors-api-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -35,8 +36,11 @@ const FEED = 'https://127.0.0.1:9/merchant.xml';
 const handleOf = (id: string) => app.temporal.client.schedule.getHandle(`monitor-${id}`);
 /** Waits until the monitor's Temporal Schedule shows `paused` (the scheduler applies a pause asynchronously); fails past 30 s. */
 const pausedInTemporal = (id: string, paused: boolean) =>
-  waitFor(`monitor ${id} paused: ${paused} in Temporal`, async () =>
-    (await handleOf(id).describe()).state.paused === paused ? true : undefined,
+  waitFor(
+    `monitor ${id} paused: ${paused} in Temporal`,
+    async () => ((await handleOf(id).describe()).state.paused === paused ? true : undefined),
+    30_000,
+    () => temporalScheduleState(app.temporal.client, `monitor-${id}`),
   );
 const eventsOf = (kind: string, id: string) =>
   app.db

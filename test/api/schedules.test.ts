@@ -17,6 +17,7 @@ import { afterRunSecond, oneOffSoon } from '../helpers/schedules';
 import { seedTenant, startTestApp, terminateRunning, Tenant, TestApp } from '../helpers/stack';
 import { ahead, DAY, HOUR, nextOffsetChange } from '../helpers/time';
 import { waitFor } from '../helpers/worker';
+import { listedState, temporalScheduleState } from '../helpers/states';
 
 const taskQueue = `test-schedules-api-${randomBytes(4).toString('hex')}`;
 const RUN_WAIT_MS = 1500;
@@ -60,7 +61,12 @@ const describeOf = (id: string): Promise<ScheduleDescription> => handleOf(id).de
  * machine after the API's own 5 s wait (domain/schedules/temporal.ts settled); past 30 s it fails.
  */
 const pausedInTemporal = (id: string, paused: boolean) =>
-  waitFor(`schedule ${id} paused: ${paused} in Temporal`, async () => ((await describeOf(id)).state.paused === paused ? true : undefined));
+  waitFor(
+    `schedule ${id} paused: ${paused} in Temporal`,
+    async () => ((await describeOf(id)).state.paused === paused ? true : undefined),
+    30_000,
+    () => temporalScheduleState(app.temporal.client, `schedule-${id}`),
+  );
 const eventsOf = (kind: string, id: string) =>
   app.db
     .collection('events')
@@ -510,7 +516,12 @@ describe('DELETE /schedules/{id}', () => {
   test('a one-off that already ran: 409, and so is run-now; a new future run_at makes it active again', async () => {
     const w = await world();
     const { schedule: s, runAt } = await oneOffSoon(api, { text: 'x', group_id: w.group.id });
-    await waitFor('the one-off to be taken', async () => ((await describeOf(s.id)).info.nextActionTimes.length ? undefined : true), 15_000);
+    await waitFor(
+      'the one-off to be taken',
+      async () => ((await describeOf(s.id)).info.nextActionTimes.length ? undefined : true),
+      15_000,
+      () => temporalScheduleState(app.temporal.client, `schedule-${s.id}`),
+    );
     const got = (await api.get(`/schedules/${s.id}`)).body.data;
     assert.deepEqual([got.status, got.next_run_at, got.run_count], ['completed', null, 1]);
     // No worker recorded the run here: the read brought the record up to date, so the list filter follows it.
@@ -557,10 +568,16 @@ describe('POST /schedules/{id}/run without a worker', () => {
     assert.equal(first.body.code, 'service_unavailable');
     assert.match(first.body.message, /repeating this request waits for that same run/);
     const running = `OfferopsResourceId = '${s.id}' AND OfferopsKind = 'schedule_run' AND ExecutionStatus = 'Running'`;
-    const run = await waitFor('the run to be visible', async () => {
-      for await (const wf of app.temporal.client.workflow.list({ query: running })) return wf;
-      return undefined;
-    });
+    const run = await waitFor(
+      'the run to be visible',
+      async () => {
+        for await (const wf of app.temporal.client.workflow.list({ query: running })) return wf;
+        return undefined;
+      },
+      30_000,
+      async () =>
+        `${await temporalScheduleState(app.temporal.client, `schedule-${s.id}`)}\n${await listedState(app.temporal.client, `OfferopsResourceId = '${s.id}'`)}`,
+    );
     await afterRunSecond(run.workflowId); // a trigger now would be a new run
     assert.equal((await api.post(`/schedules/${s.id}/run`)).status, 503);
     const desc = await describeOf(s.id);

@@ -18,6 +18,7 @@ import { ApiClient } from '../helpers/client';
 import { cliEnv, ok, runCli } from '../helpers/cli';
 import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
+import { publicationState } from '../helpers/states';
 
 const CLI = resolve(__dirname, '../../tools/cli/offerops.js');
 const taskQueue = `test-cli-dev-${randomBytes(4).toString('hex')}`;
@@ -164,10 +165,15 @@ describe('offerops dev gateway', () => {
     }
     const offer = (await api.post('/offers', { url: 'https://shop.example/p/dev', title: 'Cafeteira Dev', price: 149.9 })).body.data;
     const pub = (await api.post(`/offers/${offer.id}/publish`, { segment_id: seg })).body.data.publications[0].id as string;
-    const done = await waitFor('the publication to finish', async () => {
-      const p = (await api.get(`/publications/${pub}`)).body.data;
-      return p.completed_at && p.status !== 'sending' ? p : undefined;
-    });
+    const done = await waitFor(
+      'the publication to finish',
+      async () => {
+        const p = (await api.get(`/publications/${pub}`)).body.data;
+        return p.completed_at && p.status !== 'sending' ? p : undefined;
+      },
+      30_000,
+      () => publicationState(api, pub, app.temporal.client),
+    );
     assert.equal(done.status, 'sent');
     const lines = gateway.lines();
     assert.deepEqual(lines.map((l) => l.idempotency_key).sort(), groups.map((g) => `${pub}:${g}`).sort());

@@ -26,6 +26,7 @@ import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { parsePrometheus, total } from '../helpers/prometheus';
 import { seedTenant, stackEnv } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
+import { deliveriesState, publicationState, receivedState } from '../helpers/states';
 
 const CLI = resolve(__dirname, '../../tools/cli/offerops.js');
 const GROUPS = 30;
@@ -144,7 +145,17 @@ test('each event reaches a webhook once, whichever process wrote it and whicheve
   assert.equal(hook.status, 201, hook.text);
   for (let i = 0; i < 10; i++)
     await (i % 2 ? b : a).post('/offers', { url: `https://shop.example/scale/hook/${i}`, title: `Hooked offer ${i}` });
-  await waitFor('ten deliveries', async () => (receiver.on('/scale').length >= 10 ? true : undefined), 60_000);
+  await waitFor(
+    'ten deliveries',
+    async () => (receiver.on('/scale').length >= 10 ? true : undefined),
+    60_000,
+    async () =>
+      `${receivedState(
+        'the receiver',
+        receiver.on('/scale').map((r) => r.headers['webhook-id']),
+        10,
+      )}\n${await deliveriesState(a, hook.body.data.id, '?limit=100')}`,
+  );
   // Each event's delivery workflow has ended: a second send of one would have come before its end.
   const deliveries = () => a.get(`/webhooks/${hook.body.data.id}/deliveries?limit=100`);
   await waitFor(
@@ -154,7 +165,7 @@ test('each event reaches a webhook once, whichever process wrote it and whicheve
       return list?.length === 10 && list.every((d) => d.state === 'succeeded') ? true : undefined;
     },
     60_000,
-    async () => `the deliveries listed: ${JSON.stringify((await deliveries()).body.data?.map((d: { state: string }) => d.state))}`,
+    () => deliveriesState(a, hook.body.data.id, '?limit=100'),
   );
   const ids = receiver.on('/scale').map((r) => r.headers['webhook-id']);
   assert.equal(ids.length, 10, 'ten deliveries');
@@ -192,7 +203,12 @@ test('a publication reaches each group once with a worker SIGKILLed mid-fan-out;
   const scrape = async () => parsePrometheus(await (await fetch(workerMetrics)).text());
   const before = await scrape();
   const publication = (await a.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
-  await waitFor('a third of the groups to be reached', async () => (gateway.messages().length >= GROUPS / 3 ? true : undefined), 60_000);
+  await waitFor(
+    'a third of the groups to be reached',
+    async () => (gateway.messages().length >= GROUPS / 3 ? true : undefined),
+    60_000,
+    () => publicationState(b, publication.id).then((p) => `the gateway has ${gateway.messages().length} messages; ${p}`),
+  );
   const [victim] = processes.filter((p) => p.spawnargs.includes('worker'));
   victim!.kill('SIGKILL');
   await once(victim!, 'exit');
@@ -203,6 +219,7 @@ test('a publication reaches each group once with a worker SIGKILLed mid-fan-out;
       return p.completed_at !== null && p.status !== 'sending' ? p : undefined;
     },
     150_000,
+    () => publicationState(b, publication.id),
   );
   assert.equal(done.status, 'sent');
   for (const address of addresses) assert.equal(gateway.messages(address).length, 1, `${address} received exactly one message`);

@@ -23,6 +23,7 @@ import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { parsePrometheus, Sample, total } from '../helpers/prometheus';
 import { seedTenant, stackEnv, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
+import { publicationState, receivedState } from '../helpers/states';
 
 const CLI = resolve(__dirname, '../../tools/cli/offerops.js');
 const TOKEN = 'metrics-token';
@@ -107,6 +108,7 @@ test('sends by outcome, pacing waits and webhook attempts by outcome move with t
         return p.completed_at && p.status !== 'sending' ? p.status : undefined;
       },
       60_000,
+      () => publicationState(api, id, app.temporal.client),
     );
   };
   // Two publications to the paced group: the second waits for its slot, 3 s after the first.
@@ -120,7 +122,16 @@ test('sends by outcome, pacing waits and webhook attempts by outcome move with t
   receiver.scripts.set('/counted', [500]);
   assert.equal((await api.post('/webhooks', { url: `${receiver.url}/counted`, events: ['offer.created'] })).status, 201);
   await api.post('/offers', { url: 'https://shop.example/metrics/2', title: 'Hooked offer' });
-  await waitFor('the webhook to succeed on its second attempt', async () => (receiver.on('/counted').length >= 2 ? true : undefined), 60_000);
+  await waitFor(
+    'the webhook to succeed on its second attempt',
+    async () => (receiver.on('/counted').length >= 2 ? true : undefined),
+    60_000,
+    () =>
+      receivedState(
+        'the receiver',
+        receiver.on('/counted').map((r) => r.headers['webhook-id']),
+      ),
+  );
 
   const moved = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
     total(samples, name, labels) - total(before, name, labels);

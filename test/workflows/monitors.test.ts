@@ -31,6 +31,7 @@ import {
 import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
 import { cliEnv, ok, runCli, usage } from '../helpers/cli';
 import { startTestWorker, waitFor } from '../helpers/worker';
+import { monitorState, publicationState } from '../helpers/states';
 
 const taskQueue = `test-monitors-wf-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -88,9 +89,10 @@ async function runOnce(api: ApiClient, id: string) {
         return m.last_result && m.last_result.run_id !== before ? m : undefined;
       },
       90_000,
+      async () => `${await monitorState(api, id, app.temporal.client)}\nits runs: ${await runsOf(id)}`,
     );
   } catch (err) {
-    throw new Error(`${(err as Error).message}; its runs: ${await runsOf(id)}`, { cause: err });
+    throw new Error((err as Error).message, { cause: err });
   }
 }
 
@@ -154,14 +156,19 @@ test('every format, a missing feed and a feed that is not what it claims, side b
   assert.equal(ran.length, 1);
   assert.equal(ran[0]!.data.result.run_id, r.run_id);
   // The run shows in Temporal UI by its search attributes.
-  const listed = await waitFor('the run in visibility', async () => {
-    for await (const wf of app.temporal.client.workflow.list({
-      query: `${OfferopsResourceId.name} = '${m.id}' AND ${OfferopsKind.name} = 'monitor_run'`,
-    })) {
-      return wf;
-    }
-    return undefined;
-  });
+  const listed = await waitFor(
+    'the run in visibility',
+    async () => {
+      for await (const wf of app.temporal.client.workflow.list({
+        query: `${OfferopsResourceId.name} = '${m.id}' AND ${OfferopsKind.name} = 'monitor_run'`,
+      })) {
+        return wf;
+      }
+      return undefined;
+    },
+    30_000,
+    async () => `${await monitorState(api, m.id, app.temporal.client)}\nits runs: ${await runsOf(m.id)}`,
+  );
   assert.deepEqual([listed.workflowId, listed.runId], [r.workflow_id, r.run_id]);
   assert.equal(listed.type, 'monitorRun');
 
@@ -182,6 +189,7 @@ test('`admin monitor run` runs it now, as the schedule would; a paused one it re
     'the run started from the CLI',
     async () => (await api.get(`/monitors/${m.id}`)).body.data.last_result ?? undefined,
     90_000,
+    async () => `${await monitorState(api, m.id, app.temporal.client)}\nits runs: ${await runsOf(m.id)}`,
   );
   assert.equal(done.created, 2);
   assert.equal((await api.patch(`/monitors/${m.id}`, { state: 'paused' })).status, 200);
@@ -207,6 +215,7 @@ test('a paused monitor runs nothing when its Temporal Schedule is triggered anyw
       return undefined;
     },
     90_000,
+    async () => `${await monitorState(api, m.id, app.temporal.client)}\nits runs: ${await runsOf(m.id)}`,
   );
   assert.equal(run.status.name, 'COMPLETED');
   const after = (await api.get(`/monitors/${m.id}`)).body.data;
@@ -300,7 +309,12 @@ describe('automation publish', () => {
       const pubs = (await api.get(`/publications?offer_id=${offer.id}`)).body.data;
       assert.equal(pubs.length, 1, offer.id);
       assert.equal(pubs[0].segment_id, segment.id);
-      await waitFor('the sends', async () => ((await api.get(`/publications/${pubs[0].id}`)).body.data.status === 'sent' ? true : undefined));
+      await waitFor(
+        'the sends',
+        async () => ((await api.get(`/publications/${pubs[0].id}`)).body.data.status === 'sent' ? true : undefined),
+        30_000,
+        () => publicationState(api, pubs[0].id, app.temporal.client),
+      );
     }
     // A second run finds nothing new and publishes nothing.
     const again = (await runOnce(api, m.id)).last_result;
@@ -319,7 +333,12 @@ describe('automation publish', () => {
     assert.deepEqual([r.created, r.published, r.errors], [1, 1, 0]);
     const offer = ((await api.get('/offers?limit=100')).body.data as any[]).find((o) => o.url.includes('B0MONITOR1'));
     const pub = (await api.get(`/publications?offer_id=${offer.id}`)).body.data[0];
-    await waitFor('the sends', async () => ((await api.get(`/publications/${pub.id}`)).body.data.status === 'sent' ? true : undefined));
+    await waitFor(
+      'the sends',
+      async () => ((await api.get(`/publications/${pub.id}`)).body.data.status === 'sent' ? true : undefined),
+      30_000,
+      () => publicationState(api, pub.id, app.temporal.client),
+    );
     const sent = await app.db
       .collection('sandbox_messages')
       .find({ _id: { $regex: `^${pub.id}:` } } as object)

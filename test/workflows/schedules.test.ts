@@ -23,6 +23,7 @@ import { afterRunSecond, oneOffSoon } from '../helpers/schedules';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 import { ahead, DAY, HOUR, MINUTE, nextOffsetChange } from '../helpers/time';
 import { startTestWorker, waitFor } from '../helpers/worker';
+import { listedState, publicationState, scheduleState } from '../helpers/states';
 
 const taskQueue = `test-schedules-wf-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -59,10 +60,19 @@ const publicationsOf = async (api: ApiClient, scheduleId: string) =>
   (await api.get(`/publications?schedule_id=${scheduleId}`)).body.data as any[];
 
 const finished = (api: ApiClient, id: string) =>
-  waitFor(`publication ${id} to finish`, async () => {
-    const p = (await api.get(`/publications/${id}`)).body.data;
-    return p.completed_at && p.status !== 'sending' ? p : undefined;
-  });
+  waitFor(
+    `publication ${id} to finish`,
+    async () => {
+      const p = (await api.get(`/publications/${id}`)).body.data;
+      return p.completed_at && p.status !== 'sending' ? p : undefined;
+    },
+    30_000,
+    () => publicationState(api, id, app.temporal.client),
+  );
+
+/** A schedule's record, its Temporal Schedule and the runs visibility lists: what a timed-out wait says of it. */
+const scheduleRuns = async (api: ApiClient, id: string) =>
+  `${await scheduleState(api, id, app.temporal.client)}\n${await listedState(app.temporal.client, `OfferopsKind = 'schedule_run' AND OfferopsResourceId = '${id}'`)}`;
 
 async function runsOf(scheduleId: string): Promise<WorkflowExecutionInfo[]> {
   const out: WorkflowExecutionInfo[] = [];
@@ -89,10 +99,15 @@ describe('POST /schedules/{id}/run', () => {
       [event?.kind, event?.data.outcome, event?.data.publication_id, event?.data.schedule_id],
       ['schedule.ran', 'queued', queued.id, s.id],
     );
-    const [run] = await waitFor('the run in visibility', async () => {
-      const runs = await runsOf(s.id);
-      return runs.length && runs[0]!.status.name === 'COMPLETED' ? runs : undefined;
-    });
+    const [run] = await waitFor(
+      'the run in visibility',
+      async () => {
+        const runs = await runsOf(s.id);
+        return runs.length && runs[0]!.status.name === 'COMPLETED' ? runs : undefined;
+      },
+      30_000,
+      () => scheduleRuns(api, s.id),
+    );
     assert.match(run!.workflowId, new RegExp(`^schedule-run-${s.id}-\\d{4}-\\d\\d-\\d\\dT`));
     assert.deepEqual(await app.temporal.client.workflow.getHandle(run!.workflowId).result(), {
       publication_id: queued.id,
@@ -141,10 +156,15 @@ describe('POST /schedules/{id}/run', () => {
 test('a one-off a few seconds ahead fires by itself and queues its publication; then it is completed', async () => {
   const { api, groups } = await sandbox();
   const { schedule: s, runAt } = await oneOffSoon(api, { text: 'Hoje só!', group_id: groups[0]!._id });
-  const [publication] = await waitFor('the scheduled publication', async () => {
-    const found = await publicationsOf(api, s.id);
-    return found.length ? found : undefined;
-  });
+  const [publication] = await waitFor(
+    'the scheduled publication',
+    async () => {
+      const found = await publicationsOf(api, s.id);
+      return found.length ? found : undefined;
+    },
+    30_000,
+    () => scheduleRuns(api, s.id),
+  );
   assert.deepEqual([publication.text, publication.schedule_id, publication.group_id], ['Hoje só!', s.id, groups[0]!._id]);
   assert.ok(Date.parse(publication.queued_at) >= runAt.getTime());
   assert.equal((await finished(api, publication.id)).status, 'sent');
@@ -160,7 +180,12 @@ test('a completed schedule holds nothing: its segment and template can go; reviv
   const template = (await api.post('/templates', { name: `Completed ${++n}`, body: '{copy}' })).body.data;
   const { schedule: s } = await oneOffSoon(api, { text: 'Só hoje', segment_id: segment.id, template_id: template.id });
   assert.equal((await api.delete(`/templates/${template.id}`)).body.code, 'resource_in_use', 'held while it may still run');
-  await waitFor('the run to be recorded', async () => ((await api.get('/schedules?status=completed')).body.data.length ? true : undefined));
+  await waitFor(
+    'the run to be recorded',
+    async () => ((await api.get('/schedules?status=completed')).body.data.length ? true : undefined),
+    30_000,
+    () => scheduleRuns(api, s.id),
+  );
   assert.equal((await api.get(`/templates/${template.id}`)).body.data.schedule_count, 0);
   assert.equal((await api.delete(`/templates/${template.id}`)).status, 200);
   for (const g of groups) await app.db.collection('groups').updateOne({ _id: g._id } as any, { $set: { segment_id: null } });
@@ -181,15 +206,20 @@ test('a paused schedule whose DELETE died after the record went: the dispatch of
   // What DELETE does before it removes the Temporal Schedule, and no more.
   assert.ok(await deleteSchedule(app.db, tenant, s.id, prepareEvent(tenant, 'schedule.deleted', { schedule_id: s.id })));
   await commitEvents({ db: app.db, temporal: { client: app.temporal.client, taskQueue } }, 'schedules', s.id);
-  await waitFor('the Temporal Schedule to be removed', async () => {
-    try {
-      await app.temporal.client.schedule.getHandle(temporalScheduleId(s.id)).describe();
-      return undefined;
-    } catch (err) {
-      if (err instanceof ScheduleNotFoundError) return true;
-      throw err;
-    }
-  });
+  await waitFor(
+    'the Temporal Schedule to be removed',
+    async () => {
+      try {
+        await app.temporal.client.schedule.getHandle(temporalScheduleId(s.id)).describe();
+        return undefined;
+      } catch (err) {
+        if (err instanceof ScheduleNotFoundError) return true;
+        throw err;
+      }
+    },
+    30_000,
+    () => scheduleRuns(api, s.id),
+  );
 });
 
 describe('the run activity', () => {
@@ -254,10 +284,15 @@ describe('the run activity', () => {
     await Promise.all([orphan._id, stale.id].map((id) => app.temporal.client.schedule.getHandle(`schedule-${id}`).trigger()));
     const results = await Promise.all(
       [orphan._id, stale.id].map(async (id) => {
-        const [run] = await waitFor(`the run of ${id}`, async () => {
-          const runs = await runsOf(id);
-          return runs.length ? runs : undefined;
-        });
+        const [run] = await waitFor(
+          `the run of ${id}`,
+          async () => {
+            const runs = await runsOf(id);
+            return runs.length ? runs : undefined;
+          },
+          30_000,
+          () => scheduleRuns(api, id),
+        );
         return app.temporal.client.workflow.getHandle(run!.workflowId).result();
       }),
     );

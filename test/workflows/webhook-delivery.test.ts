@@ -25,6 +25,7 @@ import { ApiClient } from '../helpers/client';
 import { HttpsReceiver, ReceivedRequest, startHttpsReceiver } from '../helpers/https-receiver';
 import { seedTenant, stackEnv, startTestApp, Tenant, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor, workerLog } from '../helpers/worker';
+import { deliveriesState, listedState, receivedState, tailOf } from '../helpers/states';
 
 const taskQueue = `test-webhook-delivery-${randomBytes(4).toString('hex')}`;
 const ALLOW = ['127.0.0.1', 'localhost'];
@@ -110,11 +111,16 @@ async function startDelivery(
 
 /** The deliveries listing once visibility shows what `ready` expects. */
 async function listed(api: ApiClient, webhookId: string, ready: (body: any) => boolean, query = '') {
-  return waitFor(`deliveries of ${webhookId}${query}`, async () => {
-    const res = await api.get(`/webhooks/${webhookId}/deliveries${query}`);
-    assert.equal(res.status, 200, res.text);
-    return ready(res.body) ? res.body : undefined;
-  });
+  return waitFor(
+    `deliveries of ${webhookId}${query}`,
+    async () => {
+      const res = await api.get(`/webhooks/${webhookId}/deliveries${query}`);
+      assert.equal(res.status, 200, res.text);
+      return ready(res.body) ? res.body : undefined;
+    },
+    30_000,
+    () => deliveriesState(api, webhookId, query),
+  );
 }
 
 describe('end to end', () => {
@@ -303,6 +309,7 @@ describe('attempts', () => {
         }
       },
       120_000,
+      () => tailOf(app.temporal.client.workflow.getHandle(workflowId, failedRun)),
     );
   });
 
@@ -508,13 +515,22 @@ describe('attempts', () => {
     receiver.scripts.set(at, [500, 500]);
     const { handle } = await startDelivery(who, hook.id);
     // The pauses are durable timers: the history holds each one as the workflow drew it, jitter included.
-    const pauses = await waitFor('the pause after the second attempt', async () => {
-      const timers = (await handle.fetchHistory()).events!.flatMap((e) => {
-        const d = e.timerStartedEventAttributes?.startToFireTimeout;
-        return d ? [Number(d.seconds ?? 0) * 1000 + Math.round((d.nanos ?? 0) / 1e6)] : [];
-      });
-      return timers.length >= 2 ? timers : undefined;
-    });
+    const pauses = await waitFor(
+      'the pause after the second attempt',
+      async () => {
+        const timers = (await handle.fetchHistory()).events!.flatMap((e) => {
+          const d = e.timerStartedEventAttributes?.startToFireTimeout;
+          return d ? [Number(d.seconds ?? 0) * 1000 + Math.round((d.nanos ?? 0) / 1e6)] : [];
+        });
+        return timers.length >= 2 ? timers : undefined;
+      },
+      30_000,
+      async () =>
+        `${receivedState(
+          'the receiver',
+          receiver.on(at).map((r) => r.headers['webhook-id']),
+        )}\n${await tailOf(handle)}`,
+    );
     const within = (ms: number, nominal: number) => ms >= nominal * 0.9 && ms <= nominal * 1.1;
     assert.ok(within(pauses[0]!, 5_000), `first pause ${pauses[0]} ms`);
     assert.ok(within(pauses[1]!, 300_000), `second pause ${pauses[1]} ms`);
@@ -543,15 +559,20 @@ describe('DELETE /webhooks/{id}', () => {
     assert.equal((await api.get(`/webhooks/${hook.id}`)).status, 404);
     assert.equal((await api.get(`/webhooks/${hook.id}/deliveries`)).status, 404);
 
-    const cleanup = await waitFor('the cleanup workflow', async () => {
-      const handle = app.temporal.client.workflow.getHandle(cleanupWorkflowId(hook.id));
-      return (await handle.describe().catch((err: unknown) => {
-        if (!(err instanceof WorkflowNotFoundError)) throw err;
-        return undefined; // not started yet
-      }))
-        ? handle
-        : undefined;
-    });
+    const cleanup = await waitFor(
+      'the cleanup workflow',
+      async () => {
+        const handle = app.temporal.client.workflow.getHandle(cleanupWorkflowId(hook.id));
+        return (await handle.describe().catch((err: unknown) => {
+          if (!(err instanceof WorkflowNotFoundError)) throw err;
+          return undefined; // not started yet
+        }))
+          ? handle
+          : undefined;
+      },
+      30_000,
+      () => tailOf(app.temporal.client.workflow.getHandle(cleanupWorkflowId(hook.id))),
+    );
     const { passes } = await cleanup.result();
     assert.equal(await (await cleanup.describe()).staticSummary(), `Remove the delivery executions of deleted webhook ${hook.id}`);
     const steps = ((await cleanup.fetchHistory()).events ?? []).filter(
@@ -564,8 +585,11 @@ describe('DELETE /webhooks/{id}', () => {
         .slice(0, -1),
     );
     const query = `OfferopsKind = 'webhook_delivery' AND OfferopsResourceId = '${hook.id}'`;
-    await waitFor('the executions to leave visibility', async () =>
-      (await app.temporal.client.workflow.count(query)).count === 0 ? true : undefined,
+    await waitFor(
+      'the executions to leave visibility',
+      async () => ((await app.temporal.client.workflow.count(query)).count === 0 ? true : undefined),
+      30_000,
+      () => listedState(app.temporal.client, query),
     );
     for (const id of [waiting.handle.workflowId, body.data[1].id]) {
       await assert.rejects(app.temporal.client.workflow.getHandle(id).describe(), /not found/i, id);
