@@ -20,6 +20,7 @@ import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { seedTenant, startTestApp, Tenant, terminateRunning, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
+import { eventsState, messagesState, receivedState, recordOf, tailOf } from '../helpers/states';
 
 let app: TestApp;
 let worker: { stop(): Promise<void> };
@@ -54,23 +55,38 @@ async function activeJourney(api: ApiClient, body: Record<string, unknown>): Pro
 }
 
 const eventId = async (kind: string, path: string, id: string): Promise<string> =>
-  waitFor(`${kind} of ${id}`, async () => {
-    const e = await app.db.collection('events').findOne({ kind, [path]: id });
-    return e ? (e._id as unknown as string) : undefined;
-  });
+  waitFor(
+    `${kind} of ${id}`,
+    async () => {
+      const e = await app.db.collection('events').findOne({ kind, [path]: id });
+      return e ? (e._id as unknown as string) : undefined;
+    },
+    30_000,
+    () => eventsState(app.db, { [path]: id }),
+  );
 
 /** The journey's executions as the API lists them, once visibility shows what `ready` wants. */
 const executionsWhen = (api: ApiClient, id: string, query: string, ready: (items: any[]) => boolean) =>
-  waitFor(`executions of ${id}${query}`, async () => {
-    const res = await api.get(`/journeys/${id}/executions${query}`);
-    assert.equal(res.status, 200, res.text);
-    return ready(res.body.data) ? (res.body as { data: any[]; pagination: { total: number } }) : undefined;
-  });
+  waitFor(
+    `executions of ${id}${query}`,
+    async () => {
+      const res = await api.get(`/journeys/${id}/executions${query}`);
+      assert.equal(res.status, 200, res.text);
+      return ready(res.body.data) ? (res.body as { data: any[]; pagination: { total: number } }) : undefined;
+    },
+    30_000,
+    () => recordOf(api, `/journeys/${id}/executions${query}`, (list: any[]) => list?.map((x) => [x.id, x.status, x.current_step, x.error])),
+  );
 
 /** The result of workflow `workflowId` once it has closed (bounded: a wait that never ends fails the test, not hangs it). */
 async function closedResult(workflowId: string): Promise<unknown> {
   const handle = app.temporal.client.workflow.getHandle(workflowId);
-  await waitFor(`${workflowId} to close`, async () => ((await handle.describe()).status.name === 'RUNNING' ? undefined : true));
+  await waitFor(
+    `${workflowId} to close`,
+    async () => ((await handle.describe()).status.name === 'RUNNING' ? undefined : true),
+    30_000,
+    () => tailOf(handle),
+  );
   return handle.result();
 }
 
@@ -255,7 +271,12 @@ describe('inbox blocks and replies', () => {
     const waiting = await executionsWhen(api, id, '?status=running', (items) => items[0]?.current_step === 'answer');
     assert.equal(waiting.data[0].conversation_id, conversation_id);
     assert.equal(waiting.data[0].closed_at, null);
-    const sent = await waitFor('the welcome at the gateway', async () => gateway.messages()[0]);
+    const sent = await waitFor(
+      'the welcome at the gateway',
+      async () => gateway.messages()[0],
+      30_000,
+      async () => `${receivedState('the gateway', gateway.requests)}\n${await messagesState(api, conversation_id)}`,
+    );
     assert.deepEqual({ to: sent.to, text: sent.text }, { to: '5511955554444@s.whatsapp.net', text: 'Bem-vinda! Já te atendemos.' });
     const outbound = (await api.get(`/inbox/conversations/${conversation_id}/messages`)).body.data.filter(
       (m: { direction: string }) => m.direction === 'outbound',

@@ -22,6 +22,7 @@ import { recordClick } from '../helpers/clicks';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { seedTenant, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
+import { eventsState, publicationsState, receivedState, tailOf } from '../helpers/states';
 
 let app: TestApp;
 let worker: { stop(): Promise<void> };
@@ -65,16 +66,26 @@ async function activeJourney(api: ApiClient, body: Record<string, unknown>): Pro
 async function executionResult(id: string, evt: string): Promise<any> {
   for (const workflowId of [dispatchWorkflowId(evt), journeyExecutionWorkflowId(id, evt)]) {
     const handle = app.temporal.client.workflow.getHandle(workflowId);
-    await waitFor(`${workflowId} to close`, async () => ((await handle.describe()).status.name === 'RUNNING' ? undefined : true));
+    await waitFor(
+      `${workflowId} to close`,
+      async () => ((await handle.describe()).status.name === 'RUNNING' ? undefined : true),
+      30_000,
+      () => tailOf(handle),
+    );
   }
   return app.temporal.client.workflow.getHandle(journeyExecutionWorkflowId(id, evt)).result();
 }
 
 const eventOf = (kind: string, path: string, id: string): Promise<string> =>
-  waitFor(`${kind} of ${id}`, async () => {
-    const e = await app.db.collection('events').findOne({ kind, [path]: id });
-    return e ? (e._id as unknown as string) : undefined;
-  });
+  waitFor(
+    `${kind} of ${id}`,
+    async () => {
+      const e = await app.db.collection('events').findOne({ kind, [path]: id });
+      return e ? (e._id as unknown as string) : undefined;
+    },
+    30_000,
+    () => eventsState(app.db, { [path]: id }),
+  );
 
 test('the offer of the triggering event, published to a group: one publication, delivered through the gateway', async () => {
   const { api, group } = await tenantWithGroup('120363000000000001@g.us');
@@ -90,7 +101,12 @@ test('the offer of the triggering event, published to a group: one publication, 
   const offer = (await api.post('/offers', { url: 'https://shop.example/p/1', title: 'Cafeteira Expresso', price: 399.9 })).body.data;
   const result = await executionResult(id, await eventOf('offer.created', 'data.offer.id', offer.id));
   assert.equal(result.state, 'completed', JSON.stringify(result));
-  const sent = await waitFor('the offer at the gateway', async () => gateway.messages('120363000000000001@g.us')[0]);
+  const sent = await waitFor(
+    'the offer at the gateway',
+    async () => gateway.messages('120363000000000001@g.us')[0],
+    30_000,
+    async () => `${receivedState('the gateway', gateway.messages())}\n${await publicationsState(api, '?limit=5')}`,
+  );
   assert.match(sent.text, /Cafeteira Expresso/);
   const publications = (await api.get(`/publications?offer_id=${offer.id}`)).body.data;
   assert.equal(publications.length, 1);
@@ -112,7 +128,12 @@ test('with an integration, the publish block sends the tracked link of its group
   });
   const offer = (await api.post('/offers', { url: 'https://www.amazon.com.br/dp/B0JOURNEY1', title: 'Moedor', price: 99.9 })).body.data;
   assert.equal((await executionResult(id, await eventOf('offer.created', 'data.offer.id', offer.id))).state, 'completed');
-  const sent = await waitFor('the offer at the gateway', async () => gateway.messages('120363000000000009@g.us')[0]);
+  const sent = await waitFor(
+    'the offer at the gateway',
+    async () => gateway.messages('120363000000000009@g.us')[0],
+    30_000,
+    async () => `${receivedState('the gateway', gateway.messages())}\n${await publicationsState(api, '?limit=5')}`,
+  );
   const code = /\/l\/([a-z2-9]{12})/.exec(sent.text)?.[1];
   assert.ok(code, sent.text);
   const publication = (await api.get(`/publications?offer_id=${offer.id}`)).body.data[0];
@@ -142,7 +163,12 @@ test('a text to the group the event names; an event that names no offer fails a 
   assert.equal((await api.patch(`/groups/${group._id}`, { name: 'Alertas VIP' })).status, 200);
   const evt = await eventOf('group.updated', 'data.group.id', group._id);
   assert.equal((await executionResult(thanks, evt)).state, 'completed');
-  const sent = await waitFor('the thanks at the gateway', async () => gateway.messages('120363000000000002@g.us')[0]);
+  const sent = await waitFor(
+    'the thanks at the gateway',
+    async () => gateway.messages('120363000000000002@g.us')[0],
+    30_000,
+    async () => `${receivedState('the gateway', gateway.messages())}\n${await publicationsState(api, '?limit=5')}`,
+  );
   assert.equal(sent.text, 'Obrigado, pessoal!');
   const failed = await executionResult(offerless, evt);
   assert.equal(failed.state, 'failed');
@@ -204,7 +230,12 @@ test('the thank-after-commission-approved recipe: an approved commission attribu
   await postback({ transaction_id: 'TX-thanks-1', status: 'approved', sub_id: clickId, updated_at: '2026-11-21T10:00:00Z' });
   const evt = await eventOf('commission.approved', 'data.group_id', group._id);
   assert.equal((await executionResult(id, evt)).state, 'completed');
-  const sent = await waitFor('the thanks at the gateway', async () => gateway.messages('120363000000000005@g.us')[0]);
+  const sent = await waitFor(
+    'the thanks at the gateway',
+    async () => gateway.messages('120363000000000005@g.us')[0],
+    30_000,
+    async () => `${receivedState('the gateway', gateway.messages())}\n${await publicationsState(api, '?limit=5')}`,
+  );
   assert.match(sent.text, /Obrigado, pessoal!/);
   assert.equal(gateway.messages('120363000000000005@g.us').length, 1);
 });

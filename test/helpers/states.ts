@@ -3,6 +3,7 @@
  * prints (its `explain`) so the failure says the state it last saw.
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Db } from 'mongodb';
 import { monitorScheduleId, publicationWorkflowId, temporalScheduleId } from '../../temporal/names';
 import type { ApiClient } from './client';
 import { workflowTail } from './worker';
@@ -97,4 +98,15 @@ export async function messagesState(api: ApiClient, conversationId: string): Pro
 /** What a fake server received so far: the last `count` of them, shortened. */
 export function receivedState(what: string, requests: unknown[], count = 5): string {
   return `${what} received ${requests.length} so far; the last: ${JSON.stringify(requests.slice(-count)).slice(0, 1500)}`;
+}
+
+/** The publications `GET /publications<query>` lists: each one's id, status and deliveries' statuses. */
+export async function publicationsState(api: ApiClient, query = ''): Promise<string> {
+  return recordOf(api, `/publications${query}`, (list: any[]) => list?.map((p) => [p.id, p.status, p.deliveries?.map((d: any) => d.status)]));
+}
+
+/** The events stored that match `filter`: their kinds and ids (what was recorded so far, for a wait on one). */
+export async function eventsState(db: Db, filter: Record<string, unknown>): Promise<string> {
+  const events = await db.collection('events').find(filter).limit(20).toArray();
+  return `events matching ${JSON.stringify(filter)}: ${events.length ? events.map((e) => `${e.kind} ${String(e._id)}`).join(', ') : 'none'}`;
 }
