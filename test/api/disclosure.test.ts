@@ -34,6 +34,7 @@ import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { setAccountRateLimit } from '../../domain/accounts/store';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor, workerLog } from '../helpers/worker';
+import { deliveriesState, messagesState, recordOf } from '../helpers/states';
 
 const PHONE = '5511987654321@s.whatsapp.net';
 const GROUP = '120363099887766554@g.us';
@@ -260,18 +261,24 @@ test('no address of a person appears in any response, stored record, webhook bod
       return done.body.pagination.total === conversations.length ? true : undefined;
     },
     90_000,
+    () => recordOf(api, `/journeys/${journey.id}/executions`, (list: any[]) => list?.map((x) => [x.id, x.status, x.current_step, x.error])),
   );
   assert.equal(receiver.on('/journey').length, conversations.length);
 
   // Replies: delivered to the direct and group threads, refused by the gateway for the e-mail one; one to a closed conversation.
   const replies: string[] = [];
   for (const id of conversations) replies.push((await api.post(`/inbox/conversations/${id}/reply`, { text: `Resposta ${id}` })).body.data.id);
-  const settled = await waitFor('every reply to leave queued', async () => {
-    const all = [];
-    for (const id of conversations) all.push(...(await api.get(`/inbox/conversations/${id}/messages`)).body.data);
-    const mine = all.filter((m) => replies.includes(m.id));
-    return mine.every((m) => m.status !== 'queued') ? mine : undefined;
-  });
+  const settled = await waitFor(
+    'every reply to leave queued',
+    async () => {
+      const all = [];
+      for (const id of conversations) all.push(...(await api.get(`/inbox/conversations/${id}/messages`)).body.data);
+      const mine = all.filter((m) => replies.includes(m.id));
+      return mine.every((m) => m.status !== 'queued') ? mine : undefined;
+    },
+    30_000,
+    async () => (await Promise.all(conversations.map((id) => messagesState(api, id)))).join('\n'),
+  );
   assert.deepEqual(settled.map((m) => m.status).sort(), ['failed', ...conversations.slice(1).map(() => 'sent')]);
   await api.post(`/inbox/conversations/${conversations[0]}/close`, { reason: 'resolvido' });
   assert.equal((await api.post(`/inbox/conversations/${conversations[0]}/reply`, { text: 'tarde demais' })).status, 409);
@@ -301,11 +308,20 @@ test('no address of a person appears in any response, stored record, webhook bod
 
   // Every event of the run reaches the webhook (under its event id).
   const events = () => base.db.collection('events').find({ account_id: tenant.accountId }).toArray();
-  const delivered = await waitFor('the webhook to receive every event of the run', async () => {
-    const expected = (await events()).filter((e) => e.kind !== 'webhook.created').map((e) => String(e._id));
-    const received = new Set(receiver.on('/hooks').map((r) => r.headers['webhook-id']));
-    return expected.every((id) => received.has(id)) ? expected : undefined;
-  });
+  const delivered = await waitFor(
+    'the webhook to receive every event of the run',
+    async () => {
+      const expected = (await events()).filter((e) => e.kind !== 'webhook.created').map((e) => String(e._id));
+      const received = new Set(receiver.on('/hooks').map((r) => r.headers['webhook-id']));
+      return expected.every((id) => received.has(id)) ? expected : undefined;
+    },
+    30_000,
+    async () => {
+      const received = new Set(receiver.on('/hooks').map((r) => r.headers['webhook-id']));
+      const missing = (await events()).filter((e) => e.kind !== 'webhook.created' && !received.has(String(e._id)));
+      return `not received yet: ${missing.map((e) => `${e.kind} ${String(e._id)}`).join(', ')}\n${await deliveriesState(api, webhook.id, '?limit=100')}`;
+    },
+  );
   assert.ok(
     [
       'contact.created',

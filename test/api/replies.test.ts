@@ -22,6 +22,7 @@ import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { connectTo, GATEWAY_TYPES, GatewayType, startTestGateway, TestGateway } from '../helpers/gateways';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
 import { historyText, startTestWorker, waitFor } from '../helpers/worker';
+import { eventsState, messagesState, tailOf } from '../helpers/states';
 
 const taskQueue = `test-replies-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -84,10 +85,15 @@ const messageOf = (api: ApiClient, conversationId: string, id: string) =>
   api.get(`/inbox/conversations/${conversationId}/messages`).then((r) => r.body.data.find((m: { id: string }) => m.id === id));
 
 const settled = (api: ApiClient, conversationId: string, id: string) =>
-  waitFor(`message ${id} to leave queued`, async () => {
-    const m = await messageOf(api, conversationId, id);
-    return m && m.status !== 'queued' ? m : undefined;
-  });
+  waitFor(
+    `message ${id} to leave queued`,
+    async () => {
+      const m = await messageOf(api, conversationId, id);
+      return m && m.status !== 'queued' ? m : undefined;
+    },
+    30_000,
+    async () => `${await messagesState(api, conversationId)}\n${await tailOf(app.temporal.client.workflow.getHandle(replyWorkflowId(id)))}`,
+  );
 
 const eventsOf = (t: Tenant, kind: string) =>
   app.db.collection('events').find({ account_id: t.accountId, kind }).sort({ _id: 1 }).toArray() as Promise<any[]>;
@@ -120,7 +126,12 @@ for (const type of GATEWAY_TYPES) {
         ['Tem sim! R$ 149,90'],
       );
       // The event is written with the status (the message's outbox) and relayed to events just after: wait for the relay.
-      const event = await waitFor('message.sent', async () => (await eventsOf(tenant, 'message.sent'))[0]);
+      const event = await waitFor(
+        'message.sent',
+        async () => (await eventsOf(tenant, 'message.sent'))[0],
+        30_000,
+        () => eventsState(app.db, { account_id: tenant.accountId }),
+      );
       assert.equal(event?.data.message.id, queued.id);
       assert.equal(event?.data.message.status, 'sent');
 
@@ -150,7 +161,12 @@ for (const type of GATEWAY_TYPES) {
       assert.equal(failed.status, 'failed');
       assert.match(failed.error, through().refusal);
       // The event is relayed to the events collection just after the message's own write.
-      const event = await waitFor('message.failed', async () => (await eventsOf(a.tenant, 'message.failed'))[0]);
+      const event = await waitFor(
+        'message.failed',
+        async () => (await eventsOf(a.tenant, 'message.failed'))[0],
+        30_000,
+        () => eventsState(app.db, { account_id: a.tenant.accountId }),
+      );
       assert.equal(event.data.message.error, failed.error);
       assert.ok(!JSON.stringify(event).includes(refused.split('@')[0]!));
       // Its workflow failed, saying why; OfferopsState says failed.

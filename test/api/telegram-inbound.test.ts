@@ -16,6 +16,7 @@ import { ApiClient } from '../helpers/client';
 import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
+import { messagesState, receivedState } from '../helpers/states';
 
 const taskQueue = `test-telegram-in-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -138,12 +139,21 @@ describe('Telegram updates on POST /inbound/{channel_id}', () => {
   test('a reply goes back through the Bot API to the chat', async () => {
     const { body } = await post(update(privateMessage(30, 'Tem cupom?')));
     const reply = (await api.post(`/inbox/conversations/${body.data.conversation_id}/reply`, { text: 'Tem: CAFE10' })).body.data;
-    const sent = await waitFor('the reply to be sent', async () => {
-      const m = (await api.get(`/inbox/conversations/${body.data.conversation_id}/messages`)).body.data.find(
-        (x: { id: string }) => x.id === reply.id,
-      );
-      return m.status === 'queued' ? undefined : m;
-    });
+    const sent = await waitFor(
+      'the reply to be sent',
+      async () => {
+        const m = (await api.get(`/inbox/conversations/${body.data.conversation_id}/messages`)).body.data.find(
+          (x: { id: string }) => x.id === reply.id,
+        );
+        return m.status === 'queued' ? undefined : m;
+      },
+      30_000,
+      async () =>
+        `${await messagesState(api, body.data.conversation_id)}\n${receivedState(
+          'the Bot API',
+          telegram.calls.map((c) => [c.method, c.path]),
+        )}`,
+    );
     assert.equal(sent.status, 'sent');
     const call = telegram.calls.find((c) => c.method === 'sendMessage' && c.body.text === 'Tem: CAFE10');
     assert.equal(call?.path, '/bot42:BOT/sendMessage');

@@ -25,6 +25,7 @@ import { ApiClient } from '../helpers/client';
 import { FAKE_API_KEY, FLAVORS, startFakeWhatsApp, WhatsAppGatewayFake } from '../helpers/fake-whatsapp';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
+import { eventsState, publicationState } from '../helpers/states';
 
 const taskQueue = `test-whatsapp-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -139,6 +140,8 @@ for (const flavor of FLAVORS) {
           (await app.db
             .collection('events')
             .findOne({ account_id: tenant.accountId, kind: 'channel.state_changed', 'data.state': 'disconnected' })) ?? undefined,
+        30_000,
+        () => eventsState(app.db, { account_id: tenant.accountId, kind: 'channel.state_changed' }),
       );
       assert.deepEqual(event.data, { channel_id: channelId, channel_type: flavor, state: 'disconnected', previous_state: 'unknown' });
       await fake.setConnected(true);
@@ -185,11 +188,16 @@ for (const flavor of FLAVORS) {
       await fake.setConnected(false);
       const id = (await api.post(`/offers/${offer.id}/publish`, { group_id: group._id })).body.data.publications[0].id;
       const handle = app.temporal.client.workflow.getHandle(publicationWorkflowId(id));
-      const summary = await waitFor('the wait for the channel', async () => {
-        const events = (await handle.fetchHistory()).events ?? [];
-        const timers = events.filter((e) => e.timerStartedEventAttributes && e.userMetadata?.summary);
-        return timers.map((e) => String(defaultPayloadConverter.fromPayload(e.userMetadata!.summary!)))[0];
-      });
+      const summary = await waitFor(
+        'the wait for the channel',
+        async () => {
+          const events = (await handle.fetchHistory()).events ?? [];
+          const timers = events.filter((e) => e.timerStartedEventAttributes && e.userMetadata?.summary);
+          return timers.map((e) => String(defaultPayloadConverter.fromPayload(e.userMetadata!.summary!)))[0];
+        },
+        30_000,
+        () => publicationState(api, id, app.temporal.client),
+      );
       assert.equal(summary, `channel not connected: wait 10 s for Espera ${flavor} (${group._id})'s channel to come back`);
       assert.equal(fake.sent.filter((m) => m.to === address).length, 0);
       await fake.setConnected(true);
