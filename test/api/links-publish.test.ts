@@ -14,7 +14,7 @@ import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
-import { publicationState } from '../helpers/states';
+import { clicksState, publicationState } from '../helpers/states';
 
 const taskQueue = `test-links-publish-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -80,7 +80,12 @@ describe('publishing with an integration', () => {
     });
     assert.equal(reply.status, 302);
     const clickId = /ascsubtag=(clk_[0-9a-z]+)$/.exec(reply.headers.get('location')!)![1]!;
-    const click = await waitFor('the click', async () => (await clickById(app.db, tenant, clickId)) ?? undefined);
+    const click = await waitFor(
+      'the click',
+      async () => (await clickById(app.db, tenant, clickId)) ?? undefined,
+      30_000,
+      () => clicksState(app.db, tenant, [clickId]),
+    );
     const link = links.find((l) => l.code === codes[0])!;
     assert.equal(click.publication_id, pub.id);
     assert.equal(click.group_id, link.group_id);

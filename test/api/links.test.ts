@@ -14,6 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
+import { bucketsState, clicksState } from '../helpers/states';
 import { putIntegration } from '../../domain/integrations/store';
 import { IntegrationConfig } from '../../domain/links/marketplaces';
 import { secretKeyFromEnv } from '../../domain/sealing';
@@ -244,7 +245,12 @@ describe('GET /l/{code}', () => {
     const location = reply.headers.get('location')!;
     const m = /^https:\/\/www\.amazon\.com\.br\/dp\/B0MOUSE001\?tag=loja-20&ascsubtag=(clk_[0-9a-z]+)$/.exec(location);
     assert.ok(m, location);
-    const doc = await waitFor('the click', async () => (await clickById(app.db, tenant, m[1]!)) ?? undefined);
+    const doc = await waitFor(
+      'the click',
+      async () => (await clickById(app.db, tenant, m[1]!)) ?? undefined,
+      30_000,
+      () => clicksState(app.db, tenant, [m[1]!]),
+    );
     assert.equal(doc.account_id, tenant.accountId);
     assert.equal(doc.link_id, res.body.data.link_id);
     assert.equal(doc.offer_id, offer.body.data.id);
@@ -263,6 +269,8 @@ describe('GET /l/{code}', () => {
     const totals = await waitFor(
       'the totals bucket',
       async () => (await app.db.collection('analytics_buckets').findOne({ _id: bucketId(t, day, 'totals') } as object)) ?? undefined,
+      30_000,
+      () => bucketsState(app.db, `${t.accountId}:${t.env}:${day}:`),
     );
     assert.ok(totals.c.clicks >= 1);
     const offers = await app.db.collection('analytics_buckets').findOne({ _id: bucketId(t, day, 'offers') } as object);
@@ -288,10 +296,15 @@ describe('GET /l/{code}', () => {
       assert.equal(reply.status, 302);
       ids.push(/(clk_[0-9a-z]+)$/.exec(reply.headers.get('location')!)![1]!);
     }
-    const docs = await waitFor('the clicks', async () => {
-      const found = await Promise.all(ids.map((id) => clickById(app.db, tenant, id)));
-      return found.every((d) => d !== null) ? found : undefined;
-    });
+    const docs = await waitFor(
+      'the clicks',
+      async () => {
+        const found = await Promise.all(ids.map((id) => clickById(app.db, tenant, id)));
+        return found.every((d) => d !== null) ? found : undefined;
+      },
+      30_000,
+      () => clicksState(app.db, tenant, ids),
+    );
     assert.deepEqual(
       docs.map((d) => d.bot),
       [true, true, true, true, true],
@@ -408,7 +421,13 @@ describe('GET /l/{code}', () => {
       const url = `${second.origin}${new URL(res.body.data.short_url).pathname}`;
       assert.equal((await fetch(url, { redirect: 'manual' })).status, 302);
       await app.db.collection('links').deleteOne({ _id: res.body.data.link_id });
-      await waitFor('the 404', async () => ((await fetch(url, { redirect: 'manual' })).status === 404 ? true : undefined));
+      let last = 0;
+      await waitFor(
+        'the 404',
+        async () => ((last = (await fetch(url, { redirect: 'manual' })).status) === 404 ? true : undefined),
+        30_000,
+        () => `${url} last answered ${last}`,
+      );
     } finally {
       await second.close();
     }

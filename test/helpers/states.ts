@@ -110,3 +110,22 @@ export async function eventsState(db: Db, filter: Record<string, unknown>): Prom
   const events = await db.collection('events').find(filter).limit(20).toArray();
   return `events matching ${JSON.stringify(filter)}: ${events.length ? events.map((e) => `${e.kind} ${String(e._id)}`).join(', ') : 'none'}`;
 }
+
+/** The tenant's click batches (newest first): each one's id and count, for a wait on a click being stored. */
+export async function clicksState(db: Db, tenant: { accountId: string; env: string }, sought: string[]): Promise<string> {
+  const batches = await db.collection('clicks').find({ account_id: tenant.accountId, env: tenant.env }).sort({ _id: -1 }).limit(10).toArray();
+  return `waiting for clicks ${sought.join(', ')}; the tenant's click batches: ${
+    batches.length ? batches.map((b) => `${String(b._id)} (${b.count})`).join(', ') : 'none'
+  }`;
+}
+
+/** The ids of the analytics buckets stored whose id starts with `prefix` (e.g. `account:env:`). */
+export async function bucketsState(db: Db, prefix: string): Promise<string> {
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ids = await db
+    .collection('analytics_buckets')
+    .find({ _id: { $regex: `^${escaped}` } } as object, { projection: { _id: 1 } })
+    .limit(20)
+    .toArray();
+  return `analytics buckets ${prefix}*: ${ids.length ? ids.map((b) => String(b._id)).join(', ') : 'none'}`;
+}

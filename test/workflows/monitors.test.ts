@@ -31,7 +31,7 @@ import {
 import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
 import { cliEnv, ok, runCli, usage } from '../helpers/cli';
 import { startTestWorker, waitFor } from '../helpers/worker';
-import { monitorState, publicationState } from '../helpers/states';
+import { clicksState, monitorState, publicationState } from '../helpers/states';
 
 const taskQueue = `test-monitors-wf-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -355,7 +355,12 @@ describe('automation publish', () => {
     assert.equal(reply.status, 302);
     assert.match(reply.headers.get('location')!, /^https:\/\/www\.amazon\.com\.br\/dp\/B0MONITOR1\?tag=monitor-20&ascsubtag=clk_/);
     const clickId = /ascsubtag=(clk_[0-9a-z]+)$/.exec(reply.headers.get('location')!)![1]!;
-    const click = await waitFor('the click', async () => (await clickById(app.db, t, clickId)) ?? undefined);
+    const click = await waitFor(
+      'the click',
+      async () => (await clickById(app.db, t, clickId)) ?? undefined,
+      30_000,
+      () => clicksState(app.db, t, [clickId]),
+    );
     const receiver = sent.find((s) => String(s.text).includes(`/l/${codes[0]}`))!;
     assert.equal(click.group_id, String(receiver._id).slice(pub.id.length + 1));
     assert.deepEqual([click.publication_id, click.offer_id, click.segment_id], [pub.id, offer.id, segment.id]);
