@@ -15,6 +15,7 @@ import { validatorFor } from '../../schemas/validator';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
+import { requestLogsState } from '../helpers/states';
 
 let app: TestApp;
 
@@ -239,6 +240,8 @@ describe('the token on the API', () => {
     const entry = await waitFor(
       'the request log',
       async () => (await app.db.collection<RequestLogDoc>('request_logs').findOne({ request_id: res.body.request_id })) ?? undefined,
+      30_000,
+      () => requestLogsState(app.db, [res.body.request_id]),
     );
     assert.equal(entry.credential_id, clientId);
     assert.equal(entry.route, '/offers');

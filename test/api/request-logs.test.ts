@@ -10,6 +10,7 @@ import { listRequestLogs, RequestLogDoc, requestLogCsv } from '../../domain/deve
 import { ApiClient } from '../helpers/client';
 import { addKey, seedTenant, startTestApp, TestApp } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
+import { requestLogsState } from '../helpers/states';
 
 let app: TestApp;
 
@@ -21,7 +22,13 @@ after(async () => {
 });
 
 const stored = (requestId: string) => app.db.collection<RequestLogDoc>('request_logs').findOne({ request_id: requestId });
-const waitStored = (requestId: string) => waitFor(`request log ${requestId}`, async () => (await stored(requestId)) ?? undefined);
+const waitStored = (requestId: string) =>
+  waitFor(
+    `request log ${requestId}`,
+    async () => (await stored(requestId)) ?? undefined,
+    30_000,
+    () => requestLogsState(app.db, [requestId]),
+  );
 
 test('a v1 request is stored with its route template, status, duration and credential, and no secret, body or query value', async () => {
   const tenant = await seedTenant(app.db);

@@ -26,6 +26,7 @@ import { ApiClient } from '../helpers/client';
 import { cliEnv, ok, runCli } from '../helpers/cli';
 import { addKey, stackEnv, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
+import { requestLogsState } from '../helpers/states';
 
 const taskQueue = `test-panel-${randomBytes(4).toString('hex')}`;
 
@@ -146,10 +147,15 @@ describe('the panel in a browser', () => {
       await page.getByRole('button', { name: 'Filter' }).click();
       await page.waitForURL(/\/panel\/logs\?credential=key_/);
       const filtered = page.url();
-      await waitFor(`request ${offers.body.request_id} in the panel`, async () => {
-        await page.goto(filtered);
-        return (await page.getByText(offers.body.request_id).count()) ? true : undefined;
-      });
+      await waitFor(
+        `request ${offers.body.request_id} in the panel`,
+        async () => {
+          await page.goto(filtered);
+          return (await page.getByText(offers.body.request_id).count()) ? true : undefined;
+        },
+        30_000,
+        () => requestLogsState(app.db, [offers.body.request_id]),
+      );
       const row = page.getByRole('row').filter({ hasText: offers.body.request_id });
       // Its duration in ms, or in s when the request took a second or more (a loaded machine).
       assert.match(await row.innerText(), /GET\s+\/offers\s+200\s+[\d.]+ m?s\s+key browser key \(test\)\s+test/);
@@ -384,7 +390,12 @@ describe('panel refusals', () => {
     const b = await newAccount('Logs B');
     const keyOfA = await addKey(app.db, { accountId: a }, { env: 'test', scopes: ['offers:read'] });
     const request = (await new ApiClient(app.baseUrl, keyOfA.apiKey).get('/offers')).body.request_id as string;
-    await waitFor(`request log ${request}`, async () => (await app.db.collection('request_logs').findOne({ request_id: request })) ?? undefined);
+    await waitFor(
+      `request log ${request}`,
+      async () => (await app.db.collection('request_logs').findOne({ request_id: request })) ?? undefined,
+      30_000,
+      () => requestLogsState(app.db, [request]),
+    );
     const appOfA = (await createApplication(app.db, { accountId: a, env: 'test' }, { name: 'A app', scopes: ['offers:read'] })).application;
     const sa = await signInHttp(await panelLink(a));
     const sb = await signInHttp(await panelLink(b));

@@ -13,6 +13,7 @@ import { ApiClient } from '../helpers/client';
 import { cliEnv, runCli, usage } from '../helpers/cli';
 import { addKey, seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
+import { requestLogsState } from '../helpers/states';
 
 let app: TestApp;
 let tmp: string;
@@ -40,8 +41,11 @@ async function loggedRequests(): Promise<{ keyId: string; apiKey: string; reques
   ];
   const otherId = (await api.withKey(other.apiKey).get('/me')).body.request_id;
   const logs = app.db.collection<RequestLogDoc>('request_logs');
-  await waitFor('the request logs', async () =>
-    (await logs.countDocuments({ request_id: { $in: [...requestIds, otherId] } })) === 4 ? true : undefined,
+  await waitFor(
+    'the request logs',
+    async () => ((await logs.countDocuments({ request_id: { $in: [...requestIds, otherId] } })) === 4 ? true : undefined),
+    30_000,
+    () => requestLogsState(app.db, [...requestIds, otherId]),
   );
   return { keyId: tenant.keyId, apiKey: tenant.apiKey, requestIds, otherKeyId: other.keyId };
 }

@@ -381,7 +381,11 @@ describe('analytics month documents', () => {
     // The first reports read the month documents and pack them; the next ones read them packed.
     await same('before packing');
     const month = months[0]!;
-    await waitFor('the month packed', async () => ((await packedDoc(month)) ? true : undefined));
+    const packing = async () =>
+      `the packed document of ${month} is at version ${(await packedDoc(month))?.v ?? 'none'}; the pack versions: ${JSON.stringify(
+        (await packed.collection('analytics_buckets').findOne({ _id: packVersionsId(tenant) } as object))?.c ?? null,
+      )}`;
+    await waitFor('the month packed', async () => ((await packedDoc(month)) ? true : undefined), 30_000, packing);
     const first = (await packedDoc(month))!;
     // Packed at the month's count of writes since it could be packed (the seeding's, written after the month was over).
     const count = async () =>
@@ -402,10 +406,15 @@ describe('analytics month documents', () => {
     for (const db of [packed, daysOnly]) await addToBuckets(db, tenant, [late]);
     assert.deepEqual((await packedDoc(month))?.p, first.p, 'the packed document is not rewritten by the write');
     await same('after a late write');
-    const repacked = await waitFor('the month packed again', async () => {
-      const doc = await packedDoc(month);
-      return doc && doc.v > first.v ? doc : undefined;
-    });
+    const repacked = await waitFor(
+      'the month packed again',
+      async () => {
+        const doc = await packedDoc(month);
+        return doc && doc.v > first.v ? doc : undefined;
+      },
+      30_000,
+      packing,
+    );
     assert.equal(repacked.v, await count());
     assert.ok(repacked.p.includes('off_late'));
     await same('packed again');

@@ -129,3 +129,14 @@ export async function bucketsState(db: Db, prefix: string): Promise<string> {
     .toArray();
   return `analytics buckets ${prefix}*: ${ids.length ? ids.map((b) => String(b._id)).join(', ') : 'none'}`;
 }
+
+/** Which of the request ids sought have a stored request log, and how many logs there are (written in batches). */
+export async function requestLogsState(db: Db, sought: string[]): Promise<string> {
+  const found = await db
+    .collection('request_logs')
+    .find({ request_id: { $in: sought } }, { projection: { request_id: 1 } })
+    .toArray();
+  const have = new Set(found.map((d) => String(d.request_id)));
+  const total = await db.collection('request_logs').estimatedDocumentCount();
+  return `request logs stored: ${sought.map((id) => `${id} ${have.has(id) ? 'yes' : 'no'}`).join(', ')}; ${total} in all`;
+}
