@@ -9,6 +9,7 @@ import { closeApp, createApp, flushRequestLog, requestListener } from '../../api
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
+import { waitFor } from '../helpers/worker';
 
 // The app under test writes its request log into `lines`.
 let base: TestApp;
@@ -160,8 +161,13 @@ test('access-log lines are written in their batch without being asked, and a cle
   const tenant = await seedTenant(base.db);
   const res = await new ApiClient(baseUrl, tenant.apiKey).get('/me');
   const ours = () => lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request' && l.request_id === res.body.request_id);
-  // The batch timer writes it (wait on that, not on a duration; the test runner's timeout bounds the wait).
-  while (ours().length === 0) await new Promise((r) => setTimeout(r, 20));
+  // The batch timer writes it (wait on that, not on a duration).
+  await waitFor(
+    `the access-log line of ${res.body.request_id}`,
+    async () => (ours().length ? true : undefined),
+    30_000,
+    () => `the log has ${lines.length} lines; the last: ${lines.slice(-3).join(' | ')}`,
+  );
   assert.equal(ours().length, 1);
 
   // A second app with its own log: closeApp (the API's stop) writes the line still waiting for its batch.

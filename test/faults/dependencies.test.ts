@@ -59,14 +59,17 @@ after(async () => {
 /** Polls `probe` until it returns something, up to `ms`. */
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
+  let last: string;
   for (;;) {
     try {
       const value = await probe();
       if (value !== undefined) return value;
-    } catch {
-      // not yet
+      last = 'no value';
+    } catch (err) {
+      last = `it threw: ${(err as Error).message}`; // not yet
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${stack.stderr()}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${ms / 1000} s waiting for ${what}; the probe's last answer: ${last}\n${stack.stderr()}`);
     await sleep(250);
   }
 }
@@ -157,7 +160,7 @@ describe('a crashed process loses nothing acknowledged', () => {
     const answers: number[] = [];
     let killedPid = 0;
     const burst = Array.from({ length: 60 }, async (_, i) => {
-      await sleep(i * 50);
+      await sleep(i * 50); // spreads the burst's writes over 3 s so the kill lands mid-burst: not a wait for a state
       if (i === 20) killedPid = stack.signal('ferretdb', 'SIGKILL');
       try {
         const reply = await api.post(

@@ -95,7 +95,10 @@ export async function launchStack(opts: { env?: Record<string, string>; dataDir?
       for (;;) {
         const current = pid(name);
         if (current !== null && current !== oldPid) return current;
-        if (Date.now() > deadline) throw new Error(`${name} was not restarted within ${timeoutMs / 1000} s:\n${stderr}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `${name} was not restarted within ${timeoutMs / 1000} s (its pid: ${current ?? 'none, down'}, was ${oldPid}):\n${stderr}`,
+          );
         await sleep(100);
       }
     },

@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection, Client } from '@temporalio/client';
 import { ApiClient } from '../helpers/client';
 import { launchStack, LaunchedStack } from '../helpers/launched-stack';
+import { publicationState } from '../helpers/states';
 
 const CLI = resolve(__dirname, '../../tools/cli/offerops.js');
 const work = mkdtempSync(join(tmpdir(), 'offerops-backup-'));
@@ -31,13 +32,18 @@ async function admin(dataDir: string, ...args: string[]): Promise<any> {
   return JSON.parse(stdout);
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+/**
+ * Polls `probe` twice a second (the key's rate limit is 120 a minute: waitFor's pace would exceed it) for up to
+ * 120 s; then fails saying what `explain` reads of the state.
+ */
+async function until<T>(what: string, probe: () => Promise<T | undefined>, explain: () => Promise<string>): Promise<T> {
   for (let i = 0; i < 240; i++) {
     const value = await probe();
     if (value !== undefined) return value;
     await sleep(500);
   }
-  throw new Error(`timed out waiting for ${what}`);
+  const state = await explain().catch((err: Error) => `could not read the state: ${err.message}`);
+  throw new Error(`timed out after 120 s waiting for ${what}; ${state}`);
 }
 
 test(
@@ -55,10 +61,14 @@ test(
     const [group] = (await sandbox.get('/groups')).body.data;
     const queued = (await sandbox.post(`/offers/${seeded.id}/publish`, { group_id: group.id })).body.data.publications[0];
     // Read at most twice a second (the key's rate limit is 120 a minute); an answer that is not a 200 is read again.
-    await until('the publication to be sent', async () => {
-      const read = await sandbox.get(`/publications/${queued.id}`);
-      return read.status === 200 && read.body.data.status === 'sent' ? true : undefined;
-    });
+    await until(
+      'the publication to be sent',
+      async () => {
+        const read = await sandbox.get(`/publications/${queued.id}`);
+        return read.status === 200 && read.body.data.status === 'sent' ? true : undefined;
+      },
+      () => publicationState(sandbox, queued.id),
+    );
     const schedule = await sandbox.post('/schedules', {
       offer_id: seeded.id,
       group_id: group.id,
@@ -86,10 +96,14 @@ test(
 
     // A stack just started may answer 503 while its database or Temporal warms up: such an answer is read again.
     const answered = (client: ApiClient, path: string) =>
-      until(`GET ${path} on the restored stack`, async () => {
-        const read = await client.get(path);
-        return read.status === 503 ? undefined : read;
-      });
+      until(
+        `GET ${path} on the restored stack`,
+        async () => {
+          const read = await client.get(path);
+          return read.status === 503 ? undefined : read;
+        },
+        async () => `it answered 503 each time; the launcher wrote:\n${second.stderr().slice(-2000)}`,
+      );
     const keptOffer = await answered(live2, `/offers/${offer.id}`);
     assert.equal(keptOffer.status, 200, keptOffer.text);
     assert.equal(keptOffer.body.data.title, 'Kept by the backup');
