@@ -29,6 +29,7 @@ import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { startTestGateway, TestGateway } from '../helpers/gateways';
 import { launchStack, LaunchedStack } from '../helpers/launched-stack';
 import { waitFor } from '../helpers/worker';
+import { publicationState } from '../helpers/states';
 
 const GROUPS = 30;
 const TOKEN = 'faults-gateway-token';
@@ -98,9 +99,12 @@ async function killWorker(stack: LaunchedStack): Promise<void> {
   await stack.restarted('worker', pid);
 }
 
-/** Waits until `probe` holds (a worker coming back and resuming takes a while on a busy machine). */
-const until = (what: string, probe: () => Promise<boolean> | boolean): Promise<true> =>
-  waitFor(what, async () => ((await probe()) ? true : undefined), 120_000);
+/**
+ * Waits until `probe` holds (a worker coming back and resuming takes a while on a busy machine); past the bound it says
+ * what `explain` reads, else only what it waited for (a count of the gateway's requests, which the assertions then print).
+ */
+const until = (what: string, probe: () => Promise<boolean> | boolean, explain?: () => Promise<string>): Promise<true> =>
+  waitFor(what, async () => ((await probe()) ? true : undefined), 120_000, explain);
 
 /** An http channel to the gateway (`channelIntervalMs` between its sends) with `count` groups in a segment, and an offer. */
 async function fanOut({ db, api, tenant, secretKey, gateway }: Scene, prefix: string, count: number, channelIntervalMs: number) {
@@ -151,10 +155,14 @@ async function assertPaced(db: Db, channelId: string, arrivals: number[], interv
 /** Waits for the publication to finish; its final record. */
 async function finished(api: ApiClient, publicationId: string) {
   let done: { status: string; completed_at: string | null; deliveries: { group_id: string; status: string; attempts: number }[] } | undefined;
-  await until('the publication to finish', async () => {
-    done = (await api.get(`/publications/${publicationId}`)).body.data;
-    return done !== undefined && done.completed_at !== null && done.status !== 'sending';
-  });
+  await until(
+    'the publication to finish',
+    async () => {
+      done = (await api.get(`/publications/${publicationId}`)).body.data;
+      return done !== undefined && done.completed_at !== null && done.status !== 'sending';
+    },
+    () => publicationState(api, publicationId),
+  );
   return done!;
 }
 

@@ -15,6 +15,7 @@ import { OfferopsKind, OfferopsSubject, sweepWorkflowId } from '../../temporal/n
 import { startMaintenance } from '../../temporal/start';
 import { stackEnv } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
+import { tailOf } from '../helpers/states';
 
 // Keep the worker quiet unless something is wrong.
 Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -63,8 +64,11 @@ test('the worker starts one execution per sweep, tagged maintenance; starting ag
       assert.equal(described.status.name, 'RUNNING');
       assert.equal(described.typedSearchAttributes.get(OfferopsKind), 'maintenance');
       assert.equal(described.typedSearchAttributes.get(OfferopsSubject), `${sweep} sweep`);
-      const runs = await waitFor(`${workflowId} in visibility`, async () =>
-        (await runsOf(workflowId)).length ? runsOf(workflowId) : undefined,
+      const runs = await waitFor(
+        `${workflowId} in visibility`,
+        async () => ((await runsOf(workflowId)).length ? runsOf(workflowId) : undefined),
+        30_000,
+        () => tailOf(client.workflow.getHandle(workflowId)),
       );
       assert.equal(runs.length, 1, 'one execution, however many workers start it');
     }
@@ -97,8 +101,10 @@ test('a sweep runs on a timer, a failing one is retried, and the run continues a
   });
   await w.runUntil(async () => {
     // Three sweeps (the first tried twice) in the first run, then more in the next.
-    await waitFor('the second run', async () => ((await runsOf(workflowId)).length >= 2 ? true : undefined));
-    await waitFor('a sweep of the second run', async () => (calls >= 5 ? true : undefined));
+    const state = async () =>
+      `${calls} sweeps so far, ${(await runsOf(workflowId)).length} runs listed\n${await tailOf(client.workflow.getHandle(workflowId))}`;
+    await waitFor('the second run', async () => ((await runsOf(workflowId)).length >= 2 ? true : undefined), 30_000, state);
+    await waitFor('a sweep of the second run', async () => (calls >= 5 ? true : undefined), 30_000, state);
   });
   await handle.terminate('test over');
   const [first, second] = await runsOf(workflowId);
