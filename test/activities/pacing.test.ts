@@ -158,7 +158,7 @@ test('late sends take the next free slot: arrivals on a channel and on each grou
             started.add(key);
             if (started.size % 2 === 0) {
               delayed++;
-              await sleep(3 * CHANNEL_MS);
+              await sleep(3 * CHANNEL_MS); // a late send (the case under test): not a wait for a state
             }
           }
           return activities.deliverToGroup(r);

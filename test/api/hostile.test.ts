@@ -48,7 +48,8 @@ async function serve(request: HostileRequest): Promise<Outcome> {
     api.call(request.method, request.path, request.body === undefined ? {} : { raw: request.body }),
     api.get('/me'),
   ]);
-  // A stall in the last step before the answers resolved shows only once the late sample is taken: let it be.
+  // A stall in the last step before the answers resolved shows only once the late sample is taken: let it be (the
+  // sampler's resolution, twice; there is no state to wait for, the sample is what is measured).
   await new Promise((resolve) => setTimeout(resolve, 2 * RESOLUTION_MS));
   delay.disable();
   assert.equal(me.status, 200, `GET /me beside ${request.method} ${request.path.slice(0, 80)} (${request.name}): ${me.text}`);

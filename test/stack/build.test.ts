@@ -134,7 +134,7 @@ describe('the cache of binaries', () => {
       const lines: string[] = [];
       const produce = async (dir: string) => {
         produced++;
-        await sleep(300);
+        await sleep(300); // a slow producer, so the three calls overlap: not a wait for a state
         writeFileSync(join(dir, 'tool'), '#!/bin/sh\n');
       };
       const paths = await Promise.all([1, 2, 3].map(() => cached('tool-1', 'tool', (line) => lines.push(line), produce)));

@@ -190,7 +190,7 @@ describe('npm start, stopped every way', () => {
           const socket = connect(port, '127.0.0.1');
           socket.on('error', () => undefined);
           strangers.push(socket);
-          await sleep(5);
+          await sleep(5); // the pace of the strangers' connects while npm starts: not a wait for a state
         }
       })();
       let started: Started;
