@@ -18,7 +18,7 @@ import { ApiClient } from '../helpers/client';
 import { cliEnv, ok, runCli } from '../helpers/cli';
 import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
-import { publicationState } from '../helpers/states';
+import { deliveriesState, messagesState, publicationState, receivedState } from '../helpers/states';
 
 const CLI = resolve(__dirname, '../../tools/cli/offerops.js');
 const taskQueue = `test-cli-dev-${randomBytes(4).toString('hex')}`;
@@ -57,10 +57,15 @@ async function start(...args: string[]): Promise<Running & { url: string }> {
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const url = await waitFor(`offerops ${args.join(' ')} to listen`, () => {
-    assert.equal(child.exitCode, null, `it exited: ${err}`);
-    return Promise.resolve(/listening on (\S+)/.exec(err)?.[1]);
-  });
+  const url = await waitFor(
+    `offerops ${args.join(' ')} to listen`,
+    () => {
+      assert.equal(child.exitCode, null, `it exited: ${err}`);
+      return Promise.resolve(/listening on (\S+)/.exec(err)?.[1]);
+    },
+    30_000,
+    () => `it wrote on stderr:\n${err.slice(-2000)}`,
+  );
   return {
     child,
     url,
@@ -262,8 +267,11 @@ describe('offerops dev gateway', () => {
 
     // A line on its stdin: FROM TEXT.
     gateway.child.stdin!.write(`${phone} Ainda está aí?\n`);
-    const second = await waitFor('the stdin message to reach offerops', () =>
-      Promise.resolve(gateway.lines().find((l) => l.direction === 'inbound' && l.text === 'Ainda está aí?')),
+    const second = await waitFor(
+      'the stdin message to reach offerops',
+      () => Promise.resolve(gateway.lines().find((l) => l.direction === 'inbound' && l.text === 'Ainda está aí?')),
+      30_000,
+      () => receivedState('the lines the gateway printed', gateway.lines()),
     );
     assert.equal(second.status, 201);
     assert.equal(second.conversation_id, conversationId);
@@ -275,8 +283,11 @@ describe('offerops dev gateway', () => {
 
     // The agent's reply goes back through the channel to the gateway, which prints it.
     const reply = (await api.post(`/inbox/conversations/${conversationId}/reply`, { text: 'Tem sim!' })).body.data;
-    const back = await waitFor('the reply to reach the gateway', () =>
-      Promise.resolve(gateway.lines().find((l) => l.direction === 'outbound' && l.idempotency_key === reply.id)),
+    const back = await waitFor(
+      'the reply to reach the gateway',
+      () => Promise.resolve(gateway.lines().find((l) => l.direction === 'outbound' && l.idempotency_key === reply.id)),
+      30_000,
+      async () => `${receivedState('the lines the gateway printed', gateway.lines())}\n${await messagesState(api, conversationId)}`,
     );
     assert.equal(back.text, 'Tem sim!');
     assert.equal(back.to, '…0042@s.whatsapp.net');
@@ -326,17 +337,25 @@ describe('offerops dev receiver', () => {
     const worker = await startTestWorker(app, taskQueue, { webhookAllow: ['127.0.0.1'], webhookCa: ca });
     try {
       const offer = (await api.post('/offers', { url: 'https://shop.example/p/hook', title: 'Air Fryer', price: 299 })).body.data;
-      const line = await waitFor('the delivery to reach the receiver', () =>
-        Promise.resolve(receiver.lines().find((l) => l.kind === 'offer.created')),
+      const line = await waitFor(
+        'the delivery to reach the receiver',
+        () => Promise.resolve(receiver.lines().find((l) => l.kind === 'offer.created')),
+        30_000,
+        async () => `${receivedState('the lines the receiver printed', receiver.lines())}\n${await deliveriesState(api, webhookId)}`,
       );
       assert.equal(line.verified, true);
       assert.equal(line.status, 200);
       assert.equal(line.event.data.offer.id, offer.id);
       assert.equal(line.message_id, line.event.id);
-      const delivered = await waitFor('the delivery to be recorded as succeeded', async () => {
-        const list = (await api.get(`/webhooks/${webhookId}/deliveries`)).body.data as { state: string }[];
-        return list.find((d) => d.state === 'succeeded');
-      });
+      const delivered = await waitFor(
+        'the delivery to be recorded as succeeded',
+        async () => {
+          const list = (await api.get(`/webhooks/${webhookId}/deliveries`)).body.data as { state: string }[];
+          return list.find((d) => d.state === 'succeeded');
+        },
+        30_000,
+        () => deliveriesState(api, webhookId),
+      );
       assert.ok(delivered);
     } finally {
       await worker.stop();
@@ -357,13 +376,18 @@ describe('offerops dev receiver', () => {
     assert.equal(await post(receiver.url, ca, signed(new Date(Date.now() - 10 * 60_000)), body), 401);
     // Only these four: a late redelivery from the stack may print a line in between. Its stdout
     // may reach us after its answer did, so wait for the fourth line.
-    const byHand = await waitFor('the receiver to print the four requests', () => {
-      const lines = receiver
-        .lines()
-        .slice(count)
-        .filter((l) => l.message_id === 'evt_byhand' || l.message_id === 'evt_other');
-      return Promise.resolve(lines.length >= 4 ? lines : undefined);
-    });
+    const byHand = await waitFor(
+      'the receiver to print the four requests',
+      () => {
+        const lines = receiver
+          .lines()
+          .slice(count)
+          .filter((l) => l.message_id === 'evt_byhand' || l.message_id === 'evt_other');
+        return Promise.resolve(lines.length >= 4 ? lines : undefined);
+      },
+      30_000,
+      () => receivedState('the lines the receiver printed', receiver.lines().slice(count), 8),
+    );
     assert.deepEqual(
       byHand.map((l) => [l.verified, l.status]),
       [

@@ -95,9 +95,9 @@ export async function messagesState(api: ApiClient, conversationId: string): Pro
   );
 }
 
-/** What a fake server received so far: the last `count` of them, shortened. */
+/** What a fake server received (or printed) so far: how many, and the last `count` of them, shortened. */
 export function receivedState(what: string, requests: unknown[], count = 5): string {
-  return `${what} received ${requests.length} so far; the last: ${JSON.stringify(requests.slice(-count)).slice(0, 1500)}`;
+  return `${what}: ${requests.length} so far; the last: ${JSON.stringify(requests.slice(-count)).slice(0, 1500)}`;
 }
 
 /** The publications `GET /publications<query>` lists: each one's id, status and deliveries' statuses. */
