@@ -23,6 +23,7 @@ import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { CollectedSpan, OtlpCollector, startOtlpCollector } from '../helpers/otlp-collector';
 import { seedTenant, stackEnv } from '../helpers/stack';
 import { waitFor } from '../helpers/worker';
+import { publicationState, receivedState } from '../helpers/states';
 
 const CLI = resolve(__dirname, '../../tools/cli/offerops.js');
 const TOKEN = `gateway-token-${randomBytes(6).toString('hex')}`;
@@ -117,6 +118,7 @@ test('a publish is one trace from the HTTP request through the workflow and its 
     'the message at the gateway',
     async () => (gateway.messages(address).length ? gateway.messages(address) : undefined),
     60_000,
+    async () => `${receivedState('the gateway', gateway.messages())}\n${await publicationState(client, publicationId)}`,
   );
 
   // The spans of the request up to the gateway's call; the workflow's span ends (and is exported) when it completes.
@@ -129,6 +131,12 @@ test('a publish is one trace from the HTTP request through the workflow and its 
       return chain?.[0] === http ? chain : undefined;
     },
     60_000,
+    () =>
+      receivedState(
+        'the collector spans',
+        collector.spans.map((s) => `${s.service}: ${s.name} ${s.traceId}`),
+        10,
+      ),
   );
   const names = chain.map((s) => `${s.service}: ${s.name}`);
   const at = (pattern: RegExp) => {
@@ -166,8 +174,11 @@ test('a publish is one trace from the HTTP request through the workflow and its 
         assert.ok(!value.includes(secret), `span ${span.name} discloses ${secret === title ? 'the text' : 'a secret'}`);
 
   // Logs: the API's lines of the request carry its id; the worker's lines of the activity its workflow's and run's ids.
-  const access = await waitFor('the access-log line', async () =>
-    logLines('api').find((l) => l.msg === 'request' && l.request_id === requestId),
+  const access = await waitFor(
+    'the access-log line',
+    async () => logLines('api').find((l) => l.msg === 'request' && l.request_id === requestId),
+    30_000,
+    () => receivedState("the API's log lines", logLines('api'), 3),
   );
   assert.equal(access.trace_id, http.traceId);
   const started = logLines('worker').filter((l) => l.msg === 'Activity started' && l.workflowId === `publication-${publicationId}`);
