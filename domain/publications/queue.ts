@@ -177,8 +177,10 @@ export async function queuePublication(
   try {
     return await queueClaimed(deps, tenant, input, id, now);
   } catch (err) {
-    // Refused, or failed before its publication was recorded: the claim goes (a recorded one keeps it).
-    if (!input.idempotency_key) await forgetInFlight(db, tenant, { ...key, _id: id }).catch(() => undefined);
+    // Refused, or failed before its publication was recorded: the claim goes. A recorded one keeps it (its
+    // workflow's start may have failed: the sweep of queued publications starts it, and a repeat answers it).
+    const recorded = await getPublication(db, tenant, id).catch(() => null);
+    if (!input.idempotency_key && !recorded) await forgetInFlight(db, tenant, { ...key, _id: id }).catch(() => undefined);
     throw err;
   }
 }
