@@ -20,7 +20,7 @@ import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { seedTenant, startTestApp, Tenant, terminateRunning, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
-import { eventsState, messagesState, receivedState, recordOf, tailOf } from '../helpers/states';
+import { messagesState, receivedState, recordOf, storedEventId, tailOf } from '../helpers/states';
 
 let app: TestApp;
 let worker: { stop(): Promise<void> };
@@ -54,16 +54,7 @@ async function activeJourney(api: ApiClient, body: Record<string, unknown>): Pro
   return res.body.data.id;
 }
 
-const eventId = async (kind: string, path: string, id: string): Promise<string> =>
-  waitFor(
-    `${kind} of ${id}`,
-    async () => {
-      const e = await app.db.collection('events').findOne({ kind, [path]: id });
-      return e ? (e._id as unknown as string) : undefined;
-    },
-    30_000,
-    () => eventsState(app.db, { [path]: id }),
-  );
+const eventId = (kind: string, path: string, id: string): Promise<string> => storedEventId(app.db, kind, path, id);
 
 /** The journey's executions as the API lists them, once visibility shows what `ready` wants. */
 const executionsWhen = (api: ApiClient, id: string, query: string, ready: (items: any[]) => boolean) =>

@@ -22,7 +22,7 @@ import { recordClick } from '../helpers/clicks';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { seedTenant, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
 import { startTestWorker, waitFor } from '../helpers/worker';
-import { eventsState, publicationsState, receivedState, tailOf } from '../helpers/states';
+import { publicationsState, receivedState, storedEventId, tailOf } from '../helpers/states';
 
 let app: TestApp;
 let worker: { stop(): Promise<void> };
@@ -76,16 +76,7 @@ async function executionResult(id: string, evt: string): Promise<any> {
   return app.temporal.client.workflow.getHandle(journeyExecutionWorkflowId(id, evt)).result();
 }
 
-const eventOf = (kind: string, path: string, id: string): Promise<string> =>
-  waitFor(
-    `${kind} of ${id}`,
-    async () => {
-      const e = await app.db.collection('events').findOne({ kind, [path]: id });
-      return e ? (e._id as unknown as string) : undefined;
-    },
-    30_000,
-    () => eventsState(app.db, { [path]: id }),
-  );
+const eventOf = (kind: string, path: string, id: string): Promise<string> => storedEventId(app.db, kind, path, id);
 
 test('the offer of the triggering event, published to a group: one publication, delivered through the gateway', async () => {
   const { api, group } = await tenantWithGroup('120363000000000001@g.us');

@@ -20,7 +20,8 @@ import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';
 import { GATEWAY_TYPES, startTestGateway, TestGateway } from '../helpers/gateways';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
-import { historyText, startTestWorker, waitFor, workerLog, workflowTail } from '../helpers/worker';
+import { publicationState } from '../helpers/states';
+import { historyText, startTestWorker, waitFor, workerLog } from '../helpers/worker';
 
 const taskQueue = `test-publish-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -48,21 +49,6 @@ async function sandboxTenant() {
   return { tenant, api, offer, segment, groups };
 }
 
-/** What a publication is, for a wait that timed out: its status and deliveries, and its workflow's last events. */
-async function publicationState(api: ApiClient, id: string): Promise<string> {
-  const reply = await api.get(`/publications/${id}`);
-  const p = reply.body?.data;
-  const record = p
-    ? `publication ${id} is ${p.status} (completed_at ${p.completed_at}); deliveries: ${JSON.stringify(
-        p.deliveries?.map((d: any) => [d.status, d.attempts, d.error ?? null]),
-      )}`
-    : `GET /publications/${id} answered ${reply.status}`;
-  const workflow = await workflowTail(app.temporal.client.workflow.getHandle(publicationWorkflowId(id))).catch(
-    (err: Error) => `its workflow: ${err.message}`,
-  );
-  return `${record}\n${workflow}`;
-}
-
 const finished = (api: ApiClient, id: string, timeoutMs = 90_000) =>
   waitFor(
     `publication ${id} to finish`,
@@ -77,7 +63,7 @@ const finished = (api: ApiClient, id: string, timeoutMs = 90_000) =>
       return p.completed_at && p.status !== 'sending' ? p : undefined;
     },
     timeoutMs,
-    () => publicationState(api, id),
+    () => publicationState(api, id, app.temporal.client),
   );
 
 describe('POST /offers/{id}/publish', () => {

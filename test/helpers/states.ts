@@ -6,7 +6,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import { monitorScheduleId, publicationWorkflowId, temporalScheduleId } from '../../temporal/names';
 import type { ApiClient } from './client';
-import { workflowTail } from './worker';
+import { waitFor, workflowTail } from './worker';
 
 /** A workflow's tail, or why it could not be read (not started, or deleted). */
 export async function tailOf(handle: WorkflowHandle, count = 10): Promise<string> {
@@ -140,3 +140,15 @@ export async function requestLogsState(db: Db, sought: string[]): Promise<string
   const total = await db.collection('request_logs').estimatedDocumentCount();
   return `request logs stored: ${sought.map((id) => `${id} ${have.has(id) ? 'yes' : 'no'}`).join(', ')}; ${total} in all`;
 }
+
+/** The id of the stored event of `kind` whose field `path` is `id`, once it is stored (bounded; says what is there). */
+export const storedEventId = (db: Db, kind: string, path: string, id: string): Promise<string> =>
+  waitFor(
+    `${kind} of ${id}`,
+    async () => {
+      const e = await db.collection('events').findOne({ kind, [path]: id });
+      return e ? (e._id as unknown as string) : undefined;
+    },
+    30_000,
+    () => eventsState(db, { [path]: id }),
+  );
