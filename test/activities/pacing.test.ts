@@ -17,7 +17,7 @@ import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { startFakeGateway } from '../helpers/fake-gateway';
 import { seedTenant, stackEnv, startTestApp } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { publicationState } from '../helpers/states';
 
 let client: MongoClient;

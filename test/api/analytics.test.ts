@@ -18,7 +18,8 @@ import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { addKey, seedTenant, startTestApp, TestApp } from '../helpers/stack';
 import { DAY, HOUR } from '../helpers/time';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { startTestWorker } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { publicationState } from '../helpers/states';
 
 const taskQueue = `test-analytics-${randomBytes(4).toString('hex')}`;

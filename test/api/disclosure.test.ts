@@ -33,7 +33,8 @@ import { connectTo, startTestGateway, TestGateway } from '../helpers/gateways';
 import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { setAccountRateLimit } from '../../domain/accounts/store';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor, workerLog } from '../helpers/worker';
+import { startTestWorker, workerLog } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { deliveriesState, messagesState, recordOf } from '../helpers/states';
 
 const PHONE = '5511987654321@s.whatsapp.net';

@@ -19,7 +19,8 @@ import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { seedTenant, startTestApp, Tenant, terminateRunning, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { startTestWorker } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { messagesState, receivedState, recordOf, storedEventId, tailOf } from '../helpers/states';
 
 let app: TestApp;

@@ -21,7 +21,8 @@ import { ApiClient } from '../helpers/client';
 import { recordClick } from '../helpers/clicks';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { seedTenant, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { startTestWorker } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { publicationsState, receivedState, storedEventId, tailOf } from '../helpers/states';
 
 let app: TestApp;

@@ -13,7 +13,8 @@ import { clickById } from '../../domain/links/clicks';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { startTestWorker } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { clicksState, publicationState } from '../helpers/states';
 
 const taskQueue = `test-links-publish-${randomBytes(4).toString('hex')}`;

@@ -13,7 +13,7 @@ import { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { bucketsState, clicksState } from '../helpers/states';
 import { putIntegration } from '../../domain/integrations/store';
 import { IntegrationConfig } from '../../domain/links/marketplaces';

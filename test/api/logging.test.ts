@@ -9,7 +9,7 @@ import { closeApp, createApp, flushRequestLog, requestListener } from '../../api
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 
 // The app under test writes its request log into `lines`.
 let base: TestApp;

@@ -13,7 +13,7 @@ import { localTime } from '../../domain/schedules/recurrence';
 import { OfferopsKind, OfferopsResourceId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, terminateRunning, Tenant, TestApp } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { temporalScheduleState } from '../helpers/states';
 
 const taskQueue = `test-monitors-api-${randomBytes(4).toString('hex')}`;

@@ -14,7 +14,7 @@ import { oauthDocument } from '../../schemas/openapi/oauth';
 import { validatorFor } from '../../schemas/validator';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { requestLogsState } from '../helpers/states';
 
 let app: TestApp;

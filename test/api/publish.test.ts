@@ -20,8 +20,9 @@ import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';
 import { GATEWAY_TYPES, startTestGateway, TestGateway } from '../helpers/gateways';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
-import { publicationState } from '../helpers/states';
-import { historyText, startTestWorker, waitFor, workerLog } from '../helpers/worker';
+import { eventsState, listedState, publicationState, workflowTail } from '../helpers/states';
+import { historyText, startTestWorker, workerLog } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 
 const taskQueue = `test-publish-${randomBytes(4).toString('hex')}`;
 let app: TestApp;
@@ -79,6 +80,8 @@ describe('POST /offers/{id}/publish', () => {
     const event = await waitFor(
       'the publication.queued event',
       async () => (await app.db.collection('events').findOne({ _id: res.body.event_id })) ?? undefined,
+      undefined,
+      () => eventsState(app.db, { kind: 'publication.queued' }),
     );
     assert.equal(event.kind, 'publication.queued');
 
@@ -98,6 +101,8 @@ describe('POST /offers/{id}/publish', () => {
     await waitFor(
       'the publication.completed event',
       async () => (await app.db.collection('events').findOne({ kind: 'publication.completed', 'data.publication.id': queued.id })) ?? undefined,
+      undefined,
+      () => eventsState(app.db, { 'data.publication.id': queued.id }),
     );
   });
 
@@ -539,8 +544,11 @@ describe('live http channels: chunks and failures of ours', () => {
     });
     // What an operator's saved query finds: failed publications, by status and by state.
     const query = `WorkflowId = '${workflowId}' AND ExecutionStatus = 'Failed' AND OfferopsKind = 'publication' AND OfferopsState = 'failed'`;
-    await waitFor('the failed publication in visibility', async () =>
-      (await app.temporal.client.workflow.count(query)).count === 1 ? true : undefined,
+    await waitFor(
+      'the failed publication in visibility',
+      async () => ((await app.temporal.client.workflow.count(query)).count === 1 ? true : undefined),
+      undefined,
+      () => listedState(app.temporal.client, `WorkflowId = '${workflowId}'`),
     );
   });
 
@@ -560,10 +568,15 @@ describe('live http channels: chunks and failures of ours', () => {
     const id = res.body.data.publications[0].id;
     const safe = `internal error; quote ${publicationWorkflowId(id)}`;
     // Each attempt records it while the retries go on…
-    const during = await waitFor('the first attempt to fail', async () => {
-      const p = (await api.get(`/publications/${id}`)).body.data;
-      return p.deliveries[0].error ? p : undefined;
-    });
+    const during = await waitFor(
+      'the first attempt to fail',
+      async () => {
+        const p = (await api.get(`/publications/${id}`)).body.data;
+        return p.deliveries[0].error ? p : undefined;
+      },
+      undefined,
+      () => publicationState(api, id, app.temporal.client),
+    );
     assert.equal(during.deliveries[0].error, safe);
     // …and it is what stays when they run out (about a minute of backoff: waited on the workflow, not by polling the API),
     // and what its failed workflow says.
@@ -600,11 +613,16 @@ describe('live http channels: chunks and failures of ours', () => {
     const id = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0].id;
     const handle = app.temporal.client.workflow.getHandle(publicationWorkflowId(id));
     // The chunk's three attempts fail on reading its channel (6 s of pauses between them); then each group is sent on its own.
-    const events = await waitFor('the groups sent alone after their chunk', async () => {
-      const history = (await handle.fetchHistory()).events ?? [];
-      const alone = history.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverToGroup');
-      return alone.length === 2 ? history : undefined;
-    });
+    const events = await waitFor(
+      'the groups sent alone after their chunk',
+      async () => {
+        const history = (await handle.fetchHistory()).events ?? [];
+        const alone = history.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverToGroup');
+        return alone.length === 2 ? history : undefined;
+      },
+      undefined,
+      () => workflowTail(handle),
+    );
     await handle.terminate('the test saw what it needed');
     const chunk = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverToGroups');
     assert.ok(chunk, 'the two unpaced groups went in a chunk');

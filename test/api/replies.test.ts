@@ -21,7 +21,8 @@ import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { connectTo, GATEWAY_TYPES, GatewayType, startTestGateway, TestGateway } from '../helpers/gateways';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
-import { historyText, startTestWorker, waitFor } from '../helpers/worker';
+import { historyText, startTestWorker } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { eventsState, messagesState, tailOf } from '../helpers/states';
 
 const taskQueue = `test-replies-${randomBytes(4).toString('hex')}`;

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { listRequestLogs, RequestLogDoc, requestLogCsv } from '../../domain/developer/request-logs';
 import { ApiClient } from '../helpers/client';
 import { addKey, seedTenant, startTestApp, TestApp } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { requestLogsState } from '../helpers/states';
 
 let app: TestApp;

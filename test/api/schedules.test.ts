@@ -16,7 +16,7 @@ import { ApiClient } from '../helpers/client';
 import { afterRunSecond, oneOffSoon } from '../helpers/schedules';
 import { seedTenant, startTestApp, terminateRunning, Tenant, TestApp } from '../helpers/stack';
 import { ahead, DAY, HOUR, nextOffsetChange } from '../helpers/time';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { listedState, temporalScheduleState } from '../helpers/states';
 
 const taskQueue = `test-schedules-api-${randomBytes(4).toString('hex')}`;

@@ -15,7 +15,8 @@ import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient } from '../helpers/client';
 import { FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { startTestWorker } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { messagesState, receivedState } from '../helpers/states';
 
 const taskQueue = `test-telegram-in-${randomBytes(4).toString('hex')}`;

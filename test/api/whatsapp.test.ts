@@ -24,7 +24,8 @@ import { publicationWorkflowId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { FAKE_API_KEY, FLAVORS, startFakeWhatsApp, WhatsAppGatewayFake } from '../helpers/fake-whatsapp';
 import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { startTestWorker } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { eventsState, publicationState } from '../helpers/states';
 
 const taskQueue = `test-whatsapp-${randomBytes(4).toString('hex')}`;

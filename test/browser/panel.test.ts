@@ -25,7 +25,7 @@ import { launchBrowser, screenshotPath } from '../helpers/browser';
 import { ApiClient } from '../helpers/client';
 import { cliEnv, ok, runCli } from '../helpers/cli';
 import { addKey, stackEnv, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { requestLogsState } from '../helpers/states';
 
 const taskQueue = `test-panel-${randomBytes(4).toString('hex')}`;

@@ -17,7 +17,8 @@ import { Webhook } from 'standardwebhooks';
 import { ApiClient } from '../helpers/client';
 import { cliEnv, ok, runCli } from '../helpers/cli';
 import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { startTestWorker } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { deliveriesState, messagesState, publicationState, receivedState } from '../helpers/states';
 
 const CLI = resolve(__dirname, '../../tools/cli/offerops.js');

@@ -12,7 +12,7 @@ import { RequestLogDoc } from '../../domain/developer/request-logs';
 import { ApiClient } from '../helpers/client';
 import { cliEnv, runCli, usage } from '../helpers/cli';
 import { addKey, seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { requestLogsState } from '../helpers/states';
 
 let app: TestApp;

@@ -43,7 +43,7 @@ import {
 import { packingsDone } from '../../domain/analytics/reads';
 import { platformCollection, Tenant } from '../../domain/db';
 import { stackEnv } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 
 const DAY = 86_400_000;
 let client: MongoClient;

@@ -18,6 +18,7 @@ import { secretKeyFromEnv } from '../../domain/sealing';
 import { ApiClient, Reply } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { launchStack, LaunchedStack } from '../helpers/launched-stack';
+import { publicationState, publicationsState } from '../helpers/states';
 
 /** The API's request deadline is 10 s: an answer must come well before a client would give up. */
 const ANSWER_WITHIN_MS = 15_000;
@@ -56,8 +57,8 @@ after(async () => {
   await stack?.stop();
 });
 
-/** Polls `probe` until it returns something, up to `ms`. */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+/** Polls `probe` until it returns something, up to `ms`; then fails with the probe's last answer and `explain`'s text. */
+async function until<T>(what: string, probe: () => Promise<T | undefined>, explain: () => Promise<string> | string, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   let last: string;
   for (;;) {
@@ -68,8 +69,10 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
     } catch (err) {
       last = `it threw: ${(err as Error).message}`; // not yet
     }
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${ms / 1000} s waiting for ${what}; the probe's last answer: ${last}\n${stack.stderr()}`);
+    if (Date.now() > deadline) {
+      const state = await Promise.resolve(explain()).catch((err: Error) => `could not read the state: ${err.message}`);
+      throw new Error(`timed out after ${ms / 1000} s waiting for ${what}; the probe's last answer: ${last}; ${state}\n${stack.stderr()}`);
+    }
     await sleep(250);
   }
 }
@@ -85,7 +88,18 @@ async function health(path = '/healthz'): Promise<{ status: number; body: any }>
   return { status: res.status, body: await res.json() };
 }
 
-const healthy = () => until('the stack to be ready again', async () => ((await health('/readyz')).status === 200 ? true : undefined), 90_000);
+let lastReady = '';
+const healthy = () =>
+  until(
+    'the stack to be ready again',
+    async () => {
+      const ready = await health('/readyz');
+      lastReady = JSON.stringify(ready.body);
+      return ready.status === 200 ? true : undefined;
+    },
+    () => `/readyz said ${lastReady}`,
+    90_000,
+  );
 
 // Each test starts from a whole stack, whatever the one before left.
 beforeEach(() => healthy());
@@ -138,15 +152,25 @@ describe('a stalled dependency answers 503 within the deadline, and recovery is 
       process.kill(pid, 'SIGCONT');
     }
     await healthy();
-    const again = await until('the repeated publish to be answered', async () => {
-      const reply = await api.post(`/offers/${offer.id}/publish`, { group_id: groupId }, key);
-      return reply.status === 200 ? reply : undefined;
-    });
+    let lastReply = '';
+    const again = await until(
+      'the repeated publish to be answered',
+      async () => {
+        const reply = await api.post(`/offers/${offer.id}/publish`, { group_id: groupId }, key);
+        lastReply = `${reply.status} ${reply.text}`;
+        return reply.status === 200 ? reply : undefined;
+      },
+      () => `the last answer was ${lastReply}`,
+    );
     const publication = again.body.data.publications[0];
-    await until('the publication to be sent', async () => {
-      const p = (await api.get(`/publications/${publication.id}`)).body.data;
-      return p.status === 'sent' ? p : undefined;
-    });
+    await until(
+      'the publication to be sent',
+      async () => {
+        const p = (await api.get(`/publications/${publication.id}`)).body.data;
+        return p.status === 'sent' ? p : undefined;
+      },
+      () => publicationState(api, publication.id),
+    );
     const keys = gateway.requests.filter((r) => r.idempotency_key.startsWith(`${publication.id}:`));
     assert.equal(new Set(keys.map((r) => r.idempotency_key)).size, 1, 'one send to the group');
     const publications = (await api.get(`/publications?offer_id=${offer.id}`)).body.data;
@@ -188,7 +212,11 @@ describe('a crashed process loses nothing acknowledged', () => {
     try {
       const old = stack.signal('api', 'SIGKILL');
       await stack.restarted('api', old);
-      const reply = await until('the restarted API to answer', () => api.get('/offers', { timeoutMs: ANSWER_WITHIN_MS }));
+      const reply = await until(
+        'the restarted API to answer',
+        () => api.get('/offers', { timeoutMs: ANSWER_WITHIN_MS }),
+        () => `the API's log:\n${stack.logTail('api')}`,
+      );
       assertUnavailable(reply, 'GET /offers while the database is away');
       const ready = await health('/readyz');
       assert.equal(ready.status, 503);
@@ -207,10 +235,14 @@ describe('a crashed process loses nothing acknowledged', () => {
     try {
       // The publication is written, then its workflow start waits for the stalled Temporal: the API dies there.
       const request = api.post(`/offers/${offer.id}/publish`, { group_id: groupId }).catch(() => undefined);
-      await until('the publication to be written', async () => {
-        const found = await mongo.db(stack.info.mongodb_db).collection('publications').findOne({ offer_id: offer.id });
-        return found ?? undefined;
-      });
+      await until(
+        'the publication to be written',
+        async () => {
+          const found = await mongo.db(stack.info.mongodb_db).collection('publications').findOne({ offer_id: offer.id });
+          return found ?? undefined;
+        },
+        () => `no publication of ${offer.id} stored; the API's log:\n${stack.logTail('api')}`,
+      );
       apiPid = stack.signal('api', 'SIGKILL');
       await request;
     } finally {
@@ -225,6 +257,7 @@ describe('a crashed process loses nothing acknowledged', () => {
         const [p] = (await api.get(`/publications?offer_id=${offer.id}`)).body.data;
         return p?.status === 'sent' ? p : undefined;
       },
+      () => publicationsState(api, `?offer_id=${offer.id}`),
       150_000,
     );
     const sends = gateway.messages().filter((m) => m.idempotency_key.startsWith(`${publication.id}:`));

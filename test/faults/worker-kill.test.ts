@@ -28,8 +28,8 @@ import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { startTestGateway, TestGateway } from '../helpers/gateways';
 import { launchStack, LaunchedStack } from '../helpers/launched-stack';
-import { waitFor } from '../helpers/worker';
-import { publicationState } from '../helpers/states';
+import { waitFor } from '../helpers/wait';
+import { messagesState, publicationState } from '../helpers/states';
 
 const GROUPS = 30;
 const TOKEN = 'faults-gateway-token';
@@ -198,10 +198,11 @@ test('a paced fan-out (30 groups, one channel at 300 ms), the worker SIGKILLed t
     const reached = () => new Set(requestsTo(gateway, addresses).map((r) => r.to)).size;
 
     const queued = await publish();
-    await until('6 groups to be reached', () => reached() >= 6);
+    const state = () => publicationState(api, queued.id);
+    await until('6 groups to be reached', () => reached() >= 6, state);
     await killWorker(stack);
     const atFirstKill = reached();
-    await until('6 more groups to be reached', () => reached() >= atFirstKill + 6);
+    await until('6 more groups to be reached', () => reached() >= atFirstKill + 6, state);
     await killWorker(stack);
     const atSecondKill = reached();
     assert.ok(atSecondKill < GROUPS, `killed mid-fan-out (${atFirstKill}, then ${atSecondKill} of ${GROUPS} groups reached)`);
@@ -228,11 +229,13 @@ test('an unpaced fan-out in chunks (30 groups), the worker SIGKILLed twice while
     const day = localDayHour(new Date(), await accountTimeZone(db, tenant.accountId)).day;
     const sentOn = async () => Number((await readBuckets(db, tenant, 'totals', [day]))[0]?.c.deliveries_sent ?? 0);
     const sentBefore = await sentOn();
+    const counted = async () => `${(await sentOn()) - sentBefore} of ${GROUPS} sends counted`;
 
     const queued = await publish();
-    await until('every send to reach the gateway', () => addresses.every((a) => requests(a) >= 1));
+    const state = () => publicationState(api, queued.id);
+    await until('every send to reach the gateway', () => addresses.every((a) => requests(a) >= 1), state);
     await killWorker(stack);
-    await until('every send to reach the gateway again', () => addresses.every((a) => requests(a) >= 2));
+    await until('every send to reach the gateway again', () => addresses.every((a) => requests(a) >= 2), state);
     await killWorker(stack);
 
     const done = await finished(api, queued.id);
@@ -246,7 +249,7 @@ test('an unpaced fan-out in chunks (30 groups), the worker SIGKILLed twice while
     );
     // The sends recorded by the workflow are counted once each, whatever the kills repeated.
     // (Counted right after the completion's answer, within a quarter second.)
-    await until('the sends to be counted', async () => (await sentOn()) - sentBefore >= GROUPS);
+    await until('the sends to be counted', async () => (await sentOn()) - sentBefore >= GROUPS, counted);
     assert.equal((await sentOn()) - sentBefore, GROUPS);
     assert.deepEqual(await scene.failedActivities(publicationWorkflowId(queued.id)), []);
   }));
@@ -261,18 +264,20 @@ test('a 300-group unpaced fan-out, the worker SIGKILLed as it starts, halfway an
     const day = localDayHour(new Date(), await accountTimeZone(db, tenant.accountId)).day;
     const sentOn = async () => Number((await readBuckets(db, tenant, 'totals', [day]))[0]?.c.deliveries_sent ?? 0);
     const sentBefore = await sentOn();
+    const counted = async () => `${(await sentOn()) - sentBefore} of ${COUNT} sends counted`;
 
     const queued = await publish();
+    const state = () => publicationState(api, queued.id);
     // Three points of the fan-out: its first chunks, its middle, and its end (the sends answered, being recorded).
     await killWorker(stack);
-    await until('half the groups to be reached', () => reached() >= COUNT / 2);
+    await until('half the groups to be reached', () => reached() >= COUNT / 2, state);
     await killWorker(stack);
-    await until('every group to be reached', () => reached() === COUNT);
+    await until('every group to be reached', () => reached() === COUNT, state);
     await killWorker(stack);
 
     const done = await finished(api, queued.id);
     assertExactlyOnce(gateway, done, addresses);
-    await until('the sends to be counted', async () => (await sentOn()) - sentBefore >= COUNT);
+    await until('the sends to be counted', async () => (await sentOn()) - sentBefore >= COUNT, counted);
     assert.equal((await sentOn()) - sentBefore, COUNT, 'each send counted once');
   }));
 
@@ -284,14 +289,18 @@ test('the worker SIGKILLed while a send waits for its slot, back after the slot 
     const queued = await publish();
     // One group is sent at once (and recorded: a kill before that would retry its send); the other waits on a
     // durable timer for its slot, an interval later.
-    await until('one group to be sent and the other to wait for its slot', async () => {
-      const deliveries = (await api.get(`/publications/${queued.id}`)).body.data.deliveries as { status: string }[];
-      return (
-        requestsTo(gateway, addresses).length === 1 &&
-        deliveries.some((d) => d.status === 'sent') &&
-        deliveries.some((d) => d.status === 'waiting')
-      );
-    });
+    await until(
+      'one group to be sent and the other to wait for its slot',
+      async () => {
+        const deliveries = (await api.get(`/publications/${queued.id}`)).body.data.deliveries as { status: string }[];
+        return (
+          requestsTo(gateway, addresses).length === 1 &&
+          deliveries.some((d) => d.status === 'sent') &&
+          deliveries.some((d) => d.status === 'waiting')
+        );
+      },
+      () => publicationState(api, queued.id),
+    );
     // Killed twice in a row (the launcher waits 1 s, then 2 s, before each restart): down past the waiting send's
     // slot, so its timer fires late, when a worker is back.
     await killWorker(stack);
@@ -338,10 +347,11 @@ test('a paced fan-out through Evolution API and WAHA (15 groups on each, 300 ms)
       const reached = () => [...addresses.values()].filter(({ gateway, address }) => gateway.requestsTo(address).length > 0).length;
 
       const queued = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
-      await until('6 groups to be reached', () => reached() >= 6);
+      const state = () => publicationState(api, queued.id);
+      await until('6 groups to be reached', () => reached() >= 6, state);
       await killWorker(stack);
       const atFirstKill = reached();
-      await until('6 more groups to be reached', () => reached() >= atFirstKill + 6);
+      await until('6 more groups to be reached', () => reached() >= atFirstKill + 6, state);
       await killWorker(stack);
       assert.ok(reached() < addresses.size, `killed mid-fan-out (${atFirstKill}, then ${reached()} of ${addresses.size} groups reached)`);
 
@@ -395,17 +405,22 @@ test('replies on a paced channel (1 s), the worker SIGKILLed twice while they go
     const ids: string[] = [];
     for (let i = 0; i < 8; i++)
       ids.push((await api.post(`/inbox/conversations/${conversationId}/reply`, { text: `resposta ${i}` })).body.data.id);
-    await until('2 replies to reach the gateway', () => reached() >= 2);
+    const state = () => messagesState(api, conversationId);
+    await until('2 replies to reach the gateway', () => reached() >= 2, state);
     await killWorker(stack);
     const atFirstKill = reached();
-    await until('2 more replies to reach the gateway', () => reached() >= atFirstKill + 2);
+    await until('2 more replies to reach the gateway', () => reached() >= atFirstKill + 2, state);
     await killWorker(stack);
     assert.ok(new Set(requestsTo(gateway, [phone]).map((r) => r.idempotency_key)).size < ids.length, 'killed while replies were still going');
 
-    await until('every reply to be sent', async () => {
-      const messages: { id: string; status: string }[] = (await api.get(`/inbox/conversations/${conversationId}/messages`)).body.data;
-      return ids.every((id) => messages.find((m) => m.id === id)?.status === 'sent');
-    });
+    await until(
+      'every reply to be sent',
+      async () => {
+        const messages: { id: string; status: string }[] = (await api.get(`/inbox/conversations/${conversationId}/messages`)).body.data;
+        return ids.every((id) => messages.find((m) => m.id === id)?.status === 'sent');
+      },
+      state,
+    );
     // One message per reply at the gateway, under its own key; every request an interval after the one before.
     assert.deepEqual(
       gateway

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { ApiClient } from './client';
 import { ahead } from './time';
-import { waitFor } from './worker';
+import { waitFor } from './wait';
 
 /** The scheduler is handed a one-off at least this long before its instant, more when the API answers slower. */
 const FIRST_MARGIN_MS = 2_000;

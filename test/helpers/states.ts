@@ -6,7 +6,22 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import { monitorScheduleId, publicationWorkflowId, temporalScheduleId } from '../../temporal/names';
 import type { ApiClient } from './client';
-import { waitFor, workflowTail } from './worker';
+import { waitFor } from './wait';
+
+/** A workflow's status and its last `count` history events, one line each: what a timed-out wait says of it. */
+export async function workflowTail(handle: WorkflowHandle, count = 10): Promise<string> {
+  const [description, history] = await Promise.all([handle.describe(), handle.fetchHistory()]);
+  const events = (history.events ?? []).slice(-count).map((e) => {
+    const type = String(e.eventType ?? '').replace(/^EVENT_TYPE_/, '');
+    const summary = e.userMetadata?.summary?.data ? ` "${Buffer.from(e.userMetadata.summary.data).toString('utf8')}"` : '';
+    const failure =
+      e.activityTaskFailedEventAttributes?.failure?.message ??
+      e.workflowExecutionFailedEventAttributes?.failure?.message ??
+      e.workflowTaskFailedEventAttributes?.failure?.message;
+    return `  #${String(e.eventId)} ${type}${summary}${failure ? `: ${failure}` : ''}`;
+  });
+  return `workflow ${handle.workflowId} is ${description.status.name}; its last events:\n${events.join('\n')}`;
+}
 
 /** A workflow's tail, or why it could not be read (not started, or deleted). */
 export async function tailOf(handle: WorkflowHandle, count = 10): Promise<string> {

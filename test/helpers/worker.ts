@@ -1,9 +1,7 @@
 /**
  * A Temporal worker in the test process, on the test's own task queue, with
- * the real workflows and activities bound to the test app's database; and
- * polling for what eventually happens.
+ * the real workflows and activities bound to the test app's database.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import { DefaultLogger, LogEntry, LogLevel, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -56,43 +54,6 @@ export async function startTestWorker(
       await connection.close();
     },
   };
-}
-
-/**
- * Polls `probe` until it returns a value (not undefined), or fails after `timeoutMs` saying what the state was then:
- * `explain`'s text (e.g. a record's status and its workflow's last events). A probe that throws fails the wait at once.
- */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
-  explain?: () => Promise<string> | string,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) {
-      const state = explain ? await Promise.resolve(explain()).catch((err: Error) => `could not read the state: ${err.message}`) : undefined;
-      throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${state ? `; ${state}` : ''}`);
-    }
-    await sleep(200);
-  }
-}
-
-/** A workflow's status and its last `count` history events, one line each: what a timed-out wait says of it. */
-export async function workflowTail(handle: WorkflowHandle, count = 10): Promise<string> {
-  const [description, history] = await Promise.all([handle.describe(), handle.fetchHistory()]);
-  const events = (history.events ?? []).slice(-count).map((e) => {
-    const type = String(e.eventType ?? '').replace(/^EVENT_TYPE_/, '');
-    const summary = e.userMetadata?.summary?.data ? ` "${Buffer.from(e.userMetadata.summary.data).toString('utf8')}"` : '';
-    const failure =
-      e.activityTaskFailedEventAttributes?.failure?.message ??
-      e.workflowExecutionFailedEventAttributes?.failure?.message ??
-      e.workflowTaskFailedEventAttributes?.failure?.message;
-    return `  #${String(e.eventId)} ${type}${summary}${failure ? `: ${failure}` : ''}`;
-  });
-  return `workflow ${handle.workflowId} is ${description.status.name}; its last events:\n${events.join('\n')}`;
 }
 
 /** A workflow's history as text, its payloads (bytes) decoded as UTF-8: what Temporal UI shows of it. */

@@ -25,7 +25,7 @@ import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { parsePrometheus, total } from '../helpers/prometheus';
 import { seedTenant, stackEnv } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { deliveriesState, publicationState, receivedState } from '../helpers/states';
 
 const CLI = resolve(__dirname, '../../tools/cli/offerops.js');
@@ -51,6 +51,9 @@ function start(what: 'api' | 'worker', port?: number, extra: NodeJS.ProcessEnv =
   processes.push(child);
   return child;
 }
+
+/** The exit of each started process that is gone (their stderr is the test's). */
+const exits = () => processes.map((p, i) => `process ${i}: ${p.exitCode ?? p.signalCode ?? 'running'}`).join(', ');
 
 before(async () => {
   const stack = stackEnv();
@@ -78,20 +81,22 @@ before(async () => {
   workerMetrics = `http://127.0.0.1:${metricsPort}/metrics`;
   start('worker', undefined, { OFFEROPS_WORKER_METRICS_ADDRESS: `127.0.0.1:${metricsPort}` });
   const origins = ports.map((port) => `http://127.0.0.1:${port}`);
+  let states: (number | string)[] = [];
   await waitFor(
     'both API processes to be ready',
     async () => {
-      const states = await Promise.all(
+      states = await Promise.all(
         origins.map((o) =>
           fetch(`${o}/readyz`).then(
             (r) => r.status,
-            () => 0,
+            (err: Error) => err.message,
           ),
         ),
       );
       return states.every((s) => s === 200) ? true : undefined;
     },
     60_000,
+    () => `/readyz answered ${states.join(', ')}; ${exits()}`,
   );
   apis = origins.map((origin) => new ApiClient(`${origin}/api/v1`, ''));
 });
@@ -230,6 +235,7 @@ test('a publication reaches each group once with a worker SIGKILLed mid-fan-out;
     'the worker that serves its metrics to count a completed workflow',
     async () => ((await moved('temporal_workflow_completed_total')) >= 1 ? true : undefined),
     30_000,
+    async () => `temporal_workflow_completed_total moved by ${await moved('temporal_workflow_completed_total')}; ${exits()}`,
   );
   assert.ok((await moved('temporal_activity_execution_latency_count')) >= 1, 'activities ran there');
 });

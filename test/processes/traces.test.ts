@@ -22,7 +22,7 @@ import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { CollectedSpan, OtlpCollector, startOtlpCollector } from '../helpers/otlp-collector';
 import { seedTenant, stackEnv } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { publicationState, receivedState } from '../helpers/states';
 
 const CLI = resolve(__dirname, '../../tools/cli/offerops.js');
@@ -76,9 +76,7 @@ before(async () => {
       (r) => (r.status === 200 ? true : undefined),
       () => undefined,
     );
-  await waitFor('the API to be ready', ready, 120_000).catch((err: Error) => {
-    throw new Error(`${err.message}; the API wrote:\n${output.api.slice(-4000)}`);
-  });
+  await waitFor('the API to be ready', ready, 120_000, () => `the API wrote:\n${output.api.slice(-4000)}`);
   api = new ApiClient(`${origin}/api/v1`, '');
 });
 

@@ -22,7 +22,7 @@ import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { parsePrometheus, Sample, total } from '../helpers/prometheus';
 import { seedTenant, stackEnv, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { publicationState, receivedState } from '../helpers/states';
 
 const CLI = resolve(__dirname, '../../tools/cli/offerops.js');
@@ -60,7 +60,18 @@ before(async () => {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  await waitFor('the worker to serve its metrics', () => scrape().catch(() => undefined), 60_000);
+  let refused = '';
+  await waitFor(
+    'the worker to serve its metrics',
+    () =>
+      scrape().catch((err: Error) => {
+        refused = err.message;
+        return undefined;
+      }),
+    60_000,
+    () =>
+      `the last scrape: ${refused}; the worker ${worker.exitCode === null && worker.signalCode === null ? 'runs' : `exited (${worker.exitCode ?? worker.signalCode})`}`,
+  );
 });
 
 after(async () => {
@@ -147,13 +158,18 @@ test('sends by outcome, pacing waits and webhook attempts by outcome move with t
     webhookSucceeded: moved(samples, 'offerops_webhook_attempts_total', { outcome: 'succeeded' }) >= 1,
   });
   let last: Sample[] = [];
-  await waitFor('the counts to reach the scrape', async () => {
-    last = await scrape();
-    return Object.values(expected(last)).every(Boolean) ? true : undefined;
-  }).catch((err: Error) => {
-    const ours = last.filter((s) => s.name.startsWith('offerops_')).map((s) => `${s.name}${JSON.stringify(s.labels)} ${s.value}`);
-    throw new Error(`${err.message}: ${JSON.stringify(expected(last))}\n${ours.join('\n')}`);
-  });
+  await waitFor(
+    'the counts to reach the scrape',
+    async () => {
+      last = await scrape();
+      return Object.values(expected(last)).every(Boolean) ? true : undefined;
+    },
+    undefined,
+    () => {
+      const ours = last.filter((s) => s.name.startsWith('offerops_')).map((s) => `${s.name}${JSON.stringify(s.labels)} ${s.value}`);
+      return `${JSON.stringify(expected(last))}\n${ours.join('\n')}`;
+    },
+  );
   // Each sample names the task queue and the workflow type that counted it.
   const sends = last.filter((s) => s.name === 'offerops_sends_total');
   for (const s of sends) assert.deepEqual([s.labels.taskQueue, s.labels.workflowType], [taskQueue, 'publication'], JSON.stringify(s.labels));

@@ -18,7 +18,8 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { temporalBinary } from '../../tools/stack/binaries';
 import { stackEnv } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { temporalScheduleState, workflowTail } from '../helpers/states';
+import { waitFor } from '../helpers/wait';
 
 const DIR = resolve(__dirname, '../../../test/replay/histories');
 
@@ -222,7 +223,12 @@ async function main(): Promise<void> {
       action: { type: 'startWorkflow', workflowType: type, workflowId: scheduleId, taskQueue, args, memo: { sync: 'replay' } },
     });
     await handle.trigger();
-    const taken = await waitFor(`the run of ${scheduleId}`, async () => (await handle.describe()).info.recentActions[0]);
+    const taken = await waitFor(
+      `the run of ${scheduleId}`,
+      async () => (await handle.describe()).info.recentActions[0],
+      undefined,
+      () => temporalScheduleState(client, scheduleId),
+    );
     await client.workflow.getHandle(taken.action.workflow.workflowId).result();
     await handle.delete();
     return taken.action.workflow.workflowId;
@@ -231,10 +237,15 @@ async function main(): Promise<void> {
   async function executeJourney(workflowId: string, args: unknown[]): Promise<void> {
     const handle = await client.workflow.start('journeyExecution', { workflowId, taskQueue, args });
     // The first timer is the wait block's; the second, the reply's time-out.
-    await waitFor('the wait for a reply', async () => {
-      const { events } = await handle.fetchHistory();
-      return (events ?? []).filter((e) => e.timerStartedEventAttributes).length >= 2 ? true : undefined;
-    });
+    await waitFor(
+      'the wait for a reply',
+      async () => {
+        const { events } = await handle.fetchHistory();
+        return (events ?? []).filter((e) => e.timerStartedEventAttributes).length >= 2 ? true : undefined;
+      },
+      undefined,
+      () => workflowTail(handle),
+    );
     await handle.signal('journeyReply', { message_id: 'msg_replay' });
     await handle.result();
   }
@@ -242,7 +253,12 @@ async function main(): Promise<void> {
   async function executeSweep(type: string, workflowId: string, args: unknown[]): Promise<string> {
     const handle = await client.workflow.start(type, { workflowId, taskQueue, args });
     const first = client.workflow.getHandle(workflowId, handle.firstExecutionRunId);
-    await waitFor('the first run to continue as new', async () => ((await first.describe()).status.name === 'RUNNING' ? undefined : true));
+    await waitFor(
+      'the first run to continue as new',
+      async () => ((await first.describe()).status.name === 'RUNNING' ? undefined : true),
+      undefined,
+      () => workflowTail(first),
+    );
     await handle.terminate('recorded');
     return handle.firstExecutionRunId;
   }

@@ -16,6 +16,7 @@ import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_SEED } from '../../domain/sandbox/seed';
 import { freePorts } from '../../tools/stack/processes';
+import { waitFor } from '../helpers/wait';
 
 const REPO = resolve(__dirname, '../../..');
 /** Per start-and-stop: a stop that never comes fails the test here. */
@@ -214,27 +215,34 @@ describe('npm start, stopped every way', () => {
     async () => {
       const started = await npmStart(port);
       const current = () => (JSON.parse(readFileSync(join(dataDir, 'run', 'ferretdb.json'), 'utf8')) as { pid: number }).pid;
-      const restarted = async (old: number): Promise<number> => {
-        for (;;) {
-          try {
-            const pid = current();
-            if (pid !== old) return pid;
-          } catch {
-            // between the crash and the restart there is no pid file
-          }
-          await sleep(100);
-        }
-      };
+      const restarted = (old: number): Promise<number> =>
+        waitFor(
+          `ferretdb (pid ${old}) to be restarted`,
+          async () => {
+            try {
+              const pid = current();
+              return pid !== old ? pid : undefined;
+            } catch {
+              return undefined; // between the crash and the restart there is no pid file
+            }
+          },
+          60_000,
+          () => `the launcher wrote:\n${started.stderr()}`,
+        );
       let pid = [...started.pids].find(([, what]) => what === 'ferretdb')![0];
       process.kill(pid, 'SIGHUP');
       pid = await restarted(pid);
       assert.match(started.stderr(), /offerops: ferretdb was killed by SIGHUP; restarting it in 1 s/);
-      for (let healthy = false; !healthy; await sleep(200)) {
-        healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-          (res) => res.status === 200,
-          () => false,
-        );
-      }
+      await waitFor(
+        'the stack to be healthy again',
+        () =>
+          fetch(`http://127.0.0.1:${port}/healthz`).then(
+            (res) => (res.status === 200 ? true : undefined),
+            () => undefined,
+          ),
+        60_000,
+        () => `the launcher wrote:\n${started.stderr()}`,
+      );
       // Five more crashes within the window: it keeps crashing.
       for (let crash = 2; crash <= 6; crash++) {
         process.kill(pid, 'SIGKILL');

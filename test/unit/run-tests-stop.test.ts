@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 
 const RUNNER = resolve(__dirname, '../../tools/stack/run-tests.js');
 
@@ -35,10 +35,20 @@ test('SIGTERM to the runner ends the test files it runs, within seconds', async 
     // As npm test starts it: not inside this file's own test context.
     const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
     const runner = spawn(process.execPath, [RUNNER, '1', join(dir, 'forever.test.js')], { stdio: 'ignore', env });
-    const pid = await waitFor('the test file to start', async () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined));
+    const pid = await waitFor(
+      'the test file to start',
+      async () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined),
+      undefined,
+      () => `the runner ${runner.exitCode === null && runner.signalCode === null ? 'runs' : `exited (${runner.exitCode ?? runner.signalCode})`}`,
+    );
     runner.kill('SIGTERM');
     await once(runner, 'exit');
-    await waitFor(`test file process ${pid} to end`, async () => (alive(pid) ? undefined : true), 10_000);
+    await waitFor(
+      `test file process ${pid} to end`,
+      async () => (alive(pid) ? undefined : true),
+      10_000,
+      () => `process ${pid} still runs after the runner exited`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -14,7 +14,7 @@ import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { OfferopsKind, OfferopsSubject, sweepWorkflowId } from '../../temporal/names';
 import { startMaintenance } from '../../temporal/start';
 import { stackEnv } from '../helpers/stack';
-import { waitFor } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { tailOf } from '../helpers/states';
 
 // Keep the worker quiet unless something is wrong.

@@ -30,7 +30,8 @@ import {
 } from '../helpers/feed-server';
 import { seedTenant, stackEnv, startTestApp, TestApp } from '../helpers/stack';
 import { cliEnv, ok, runCli, usage } from '../helpers/cli';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { startTestWorker } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { clicksState, monitorState, publicationState } from '../helpers/states';
 
 const taskQueue = `test-monitors-wf-${randomBytes(4).toString('hex')}`;

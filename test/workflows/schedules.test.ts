@@ -22,7 +22,8 @@ import { ApiClient } from '../helpers/client';
 import { afterRunSecond, oneOffSoon } from '../helpers/schedules';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 import { ahead, DAY, HOUR, MINUTE, nextOffsetChange } from '../helpers/time';
-import { startTestWorker, waitFor } from '../helpers/worker';
+import { startTestWorker } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { listedState, publicationState, scheduleState } from '../helpers/states';
 
 const taskQueue = `test-schedules-wf-${randomBytes(4).toString('hex')}`;

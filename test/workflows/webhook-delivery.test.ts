@@ -24,7 +24,8 @@ import { redeliver } from '../../domain/webhooks/service';
 import { ApiClient } from '../helpers/client';
 import { HttpsReceiver, ReceivedRequest, startHttpsReceiver } from '../helpers/https-receiver';
 import { seedTenant, stackEnv, startTestApp, Tenant, TestApp } from '../helpers/stack';
-import { startTestWorker, waitFor, workerLog } from '../helpers/worker';
+import { startTestWorker, workerLog } from '../helpers/worker';
+import { waitFor } from '../helpers/wait';
 import { deliveriesState, listedState, receivedState, tailOf } from '../helpers/states';
 
 const taskQueue = `test-webhook-delivery-${randomBytes(4).toString('hex')}`;
