@@ -47,6 +47,8 @@ for (const flavor of FLAVORS) {
     test('connect sets the webhook and records the state; groups are listed by hint and imported once; check reads the state', async () => {
       const tenant = await seedTenant(app.db);
       const account = ['--account', tenant.accountId];
+      // WAHA restarts the session when its webhook is set: connect prints the state it settles in, not STARTING's.
+      fake.restartMs = 2000;
       const run = await cli([
         'admin',
         'channel',
@@ -67,6 +69,8 @@ for (const flavor of FLAVORS) {
       const out = ok(run);
       assert.equal(out.webhook, `set: ${app.origin}/inbound/${out.channel_id}`);
       assert.equal(out.state, 'connected');
+      if (flavor === 'waha') assert.ok(fake.stateChecks.length >= 2, `asked again while the session started (${fake.stateChecks.length} asks)`);
+      fake.restartMs = 0;
       assert.deepEqual(fake.webhook, { url: `${app.origin}/inbound/${out.channel_id}`, secret: out.inbound_secret });
       const doc = await channelDoc(out.channel_id);
       assert.deepEqual([doc?.type, doc?.instance, doc?.state, doc?.min_interval_ms], [flavor, fake.session, 'connected', 3000]);

@@ -268,7 +268,8 @@ async function inboundWebhook(
   }
   if (channel.type === 'telegram') return { webhook: `set: ${url}` };
   try {
-    const state = await gatewayFor(channel).sessionState();
+    // WAHA restarts the session when its webhook is set: the state it settles in, not the restart's.
+    const state = await gatewayFor(channel).sessionState(SESSION_SETTLE_MS);
     await recordChannelState(db, tenant, channelId, state);
     return { webhook: `set: ${url}`, state };
   } catch (err) {
@@ -276,6 +277,9 @@ async function inboundWebhook(
     return { webhook: `set: ${url}`, state: `unknown (${err.message.replace('the gateway', far)})` };
   }
 }
+
+/** How long `channel connect` waits for a session on its way (starting, connecting) to settle before it prints its state. */
+const SESSION_SETTLE_MS = 15_000;
 
 /** `--instance`: the Evolution instance or WAHA session (WAHA's is `default` unless given); refused for other types. */
 function instanceOf(type: ChannelType, value: string | undefined): string | null {

@@ -53,6 +53,10 @@ export interface WhatsAppGatewayFake {
   /** The groups the account is in. */
   groups: { id: string; subject: string; size: number }[];
   connected: boolean;
+  /** When the session's state was asked for (ms), in order. */
+  stateChecks: number[];
+  /** WAHA: a PUT of the session restarts it, as WAHA does: STARTING for this long (ms), then as it was. */
+  restartMs: number;
   /** The next `count` sends fail with `status` (with `Retry-After: retryAfter` when given). */
   failNext(count: number, status: number, retryAfter?: string): void;
   /** Every send to `to` fails with `status`. */
@@ -207,6 +211,12 @@ export async function startWhatsAppGateway(opts: {
     };
   }
 
+  let restartedAt = 0;
+  /** WAHA's session status: STARTING while a restart lasts, then WORKING or STOPPED. */
+  const wahaStatus = () => (Date.now() < restartedAt + fake.restartMs ? 'STARTING' : fake.connected ? 'WORKING' : 'STOPPED');
+  /** Whether the session can send now. */
+  const live = () => (flavor === 'waha' ? wahaStatus() === 'WORKING' : fake.connected);
+
   const fake: WhatsAppGatewayFake = {
     flavor,
     url: '',
@@ -216,6 +226,8 @@ export async function startWhatsAppGateway(opts: {
     webhook: null,
     groups: [],
     connected: true,
+    stateChecks: [],
+    restartMs: 0,
     delayMs: 0,
     failNext: (count, status, retryAfter) => {
       failures = { count, status, retryAfter };
@@ -259,13 +271,13 @@ export async function startWhatsAppGateway(opts: {
         flavor === 'evolution' ? evolutionError(failures.status, ['induced failure']) : { statusCode: failures.status },
       );
     }
-    if (!fake.connected) {
+    if (!live()) {
       return flavor === 'evolution'
         ? reply(400, evolutionError(400, ['Error: Connection Closed']))
         : reply(422, {
             error: 'Session status is not as expected. Try again later or restart the session',
             session,
-            status: 'STOPPED',
+            status: wahaStatus(),
             expected: ['WORKING'],
           });
     }
@@ -304,6 +316,7 @@ export async function startWhatsAppGateway(opts: {
     if (!sameSecret(String(req.headers.apikey ?? ''), opts.apiKey)) return reply(401, evolutionError(401, 'Unauthorized'));
     if (decodeURIComponent(match[2]!) !== session) return reply(404, evolutionError(404, [`The "${match[2]}" instance does not exist`]));
     const route = match[1]!;
+    if (route === 'instance/connectionState') fake.stateChecks.push(Date.now());
     if (route === 'instance/connectionState')
       return reply(200, { instance: { instanceName: session, state: fake.connected ? 'open' : 'close' } });
     if (route === 'group/fetchAllGroups') {
@@ -345,7 +358,8 @@ export async function startWhatsAppGateway(opts: {
     const named = sessionPath?.[1] ?? groupsPath?.[1];
     if (named !== undefined && decodeURIComponent(named) !== session) return reply(404, { message: 'Session not found', statusCode: 404 });
     if (sessionPath && req.method === 'GET') {
-      return reply(200, { name: session, status: fake.connected ? 'WORKING' : 'STOPPED', config: wahaConfig, engine: { engine: 'NOWEB' } });
+      fake.stateChecks.push(Date.now());
+      return reply(200, { name: session, status: wahaStatus(), config: wahaConfig, engine: { engine: 'NOWEB' } });
     }
     if (sessionPath && req.method === 'PUT') {
       wahaConfig = object((await readJson(req)).config);
@@ -353,7 +367,8 @@ export async function startWhatsAppGateway(opts: {
       // The one set last (offerops appends its own to the session's list).
       const ours = hooks.filter((h) => typeof h.url === 'string' && typeof object(h.hmac).key === 'string').at(-1);
       fake.webhook = ours ? { url: ours.url as string, secret: object(ours.hmac).key as string } : null;
-      return reply(200, { name: session, status: fake.connected ? 'WORKING' : 'STOPPED', config: wahaConfig });
+      restartedAt = Date.now();
+      return reply(200, { name: session, status: wahaStatus(), config: wahaConfig });
     }
     if (groupsPath && req.method === 'GET') {
       await groupListTurn();

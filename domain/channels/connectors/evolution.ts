@@ -20,7 +20,7 @@
 import { ChannelConfig, ChannelState } from '../store';
 import { asObject, JsonAnswer, JsonObject, requestJson, retryAfterMs, transientStatus } from './post';
 import { Connector, ConnectorError } from './types';
-import { GatewayGroup, gatewayParts, hasLink, memberCount, WhatsAppGateway } from './whatsapp';
+import { GatewayGroup, gatewayParts, hasLink, memberCount, settledState, WhatsAppGateway } from './whatsapp';
 
 /** What Evolution says went wrong, as text to classify (never shown: it may quote the number). */
 function said(json: JsonObject): string {
@@ -94,9 +94,11 @@ export function evolutionGateway(channel: ChannelConfig, timeoutMs: number): Wha
         },
       });
     },
-    async sessionState() {
-      const answer = await call('GET', '/instance/connectionState/{instance}', 'the state request');
-      return evolutionState(asObject(answer.json.instance).state);
+    async sessionState(settleWithinMs = 0) {
+      return settledState(async () => {
+        const state = asObject((await call('GET', '/instance/connectionState/{instance}', 'the state request')).json.instance).state;
+        return { state: evolutionState(state), settling: state === 'connecting' };
+      }, settleWithinMs);
     },
     async groups() {
       const answer = await call('GET', '/group/fetchAllGroups/{instance}?getParticipants=false', 'the group list');

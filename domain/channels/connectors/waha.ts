@@ -17,7 +17,7 @@
 import { ChannelConfig, ChannelState } from '../store';
 import { asObject, JsonAnswer, requestJson, retryAfterMs, transientStatus } from './post';
 import { Connector, ConnectorError } from './types';
-import { GatewayGroup, gatewayParts, hasLink, imageMimeType, memberCount, WhatsAppGateway } from './whatsapp';
+import { GatewayGroup, gatewayParts, hasLink, imageMimeType, memberCount, settledState, WhatsAppGateway } from './whatsapp';
 
 /** The failure a WAHA answer is. */
 function failure(answer: JsonAnswer, what: string): ConnectorError {
@@ -91,8 +91,11 @@ export function wahaGateway(channel: ChannelConfig, timeoutMs: number): WhatsApp
       const webhooks = [...others, { url, events: EVENTS, hmac: { key: secret } }];
       await call('PUT', `/api/sessions/${name}`, 'the webhook', { config: { ...config, webhooks } });
     },
-    async sessionState() {
-      return wahaState((await call('GET', `/api/sessions/${name}`, 'the session request')).json.status);
+    async sessionState(settleWithinMs = 0) {
+      return settledState(async () => {
+        const status = (await call('GET', `/api/sessions/${name}`, 'the session request')).json.status;
+        return { state: wahaState(status), settling: status === 'STARTING' };
+      }, settleWithinMs);
     },
     async groups() {
       const answer = await call('GET', `/api/${name}/groups`, 'the group list');

@@ -4,6 +4,7 @@
  * its session's state and listing its groups — and the checks a channel of
  * either type must pass before a request.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ChannelConfig, ChannelState } from '../store';
 import { ConnectorError } from './types';
 
@@ -18,10 +19,29 @@ export interface GatewayGroup {
 export interface WhatsAppGateway {
   /** Points the gateway's webhook (messages and session state) at `url`, authenticated with the channel's inbound `secret`. */
   setWebhook(url: string, secret: string): Promise<void>;
-  /** The session's state, asked of the gateway now. */
-  sessionState(): Promise<ChannelState>;
+  /**
+   * The session's state, asked of the gateway now; with `settleWithinMs`, asked
+   * again every second while the session is on its way (starting, connecting).
+   */
+  sessionState(settleWithinMs?: number): Promise<ChannelState>;
   /** The groups the session's account is in. */
   groups(): Promise<GatewayGroup[]>;
+}
+
+/** A session's state as a gateway gives it, and whether it is still on its way to another (WAHA STARTING, Evolution connecting). */
+export interface SessionReading {
+  state: ChannelState;
+  settling: boolean;
+}
+
+/** Reads the session every second while it is on its way, for up to `withinMs`; the last reading's state. */
+export async function settledState(read: () => Promise<SessionReading>, withinMs: number): Promise<ChannelState> {
+  const end = Date.now() + withinMs;
+  for (;;) {
+    const reading = await read();
+    if (!reading.settling || Date.now() >= end) return reading.state;
+    await sleep(1000);
+  }
 }
 
 /** Whether `text` holds a link (the gateways then make a preview of it). */
