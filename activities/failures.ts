@@ -2,8 +2,9 @@
  * The failures activities hand their workflows. The domain's refusals become
  * the failures workflows read: a refused send `ChannelPermanent`
  * (non-retryable), `ChannelDisconnected` (the channel's session is not
- * connected: the workflow waits for it) or `ChannelTransient` (its details:
- * the pause the far end asked for), a step that cannot succeed non-retryable
+ * connected: the workflow waits for it) or `ChannelTransient`, both with the
+ * pause to wait (asked by the far end, or the session's next check) as their
+ * details when there is one; a step that cannot succeed non-retryable
  * with its kind.
  *
  * Errors that tenants read (a delivery's `error`, a webhook attempt's
@@ -28,10 +29,9 @@ export function activityFailure(err: unknown): unknown {
   if (err instanceof PermanentFailure) return ApplicationFailure.nonRetryable(err.message, err.kind);
   if (!(err instanceof ConnectorError)) return err;
   if (err.permanent) return ApplicationFailure.nonRetryable(err.message, 'ChannelPermanent');
-  if (err.disconnected) return ApplicationFailure.create({ message: err.message, type: CHANNEL_DISCONNECTED });
   return ApplicationFailure.create({
     message: err.message,
-    type: CHANNEL_TRANSIENT,
+    type: err.disconnected ? CHANNEL_DISCONNECTED : CHANNEL_TRANSIENT,
     ...(err.retryAfterMs !== undefined ? { details: [err.retryAfterMs] } : {}),
   });
 }

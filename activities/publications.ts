@@ -139,10 +139,12 @@ export async function deliverToGroup(ctx: ActivityContext, r: SendRef): Promise<
   } catch (err) {
     // The workflow tries again while attempts remain, and records this same safe text when they run out.
     const failure = safeFailure('a delivery attempt', err);
+    // A send to a session that is down is no attempt: the delivery waits, its attempts as they were.
+    const waiting = err instanceof ConnectorError && err.disconnected;
     try {
       await updateDelivery(ctx.db, tenant, r.publication_id, r.group_id, {
         error: failure.message,
-        ...(r.deferred ? { attempts: r.attempt } : {}),
+        ...(waiting ? { status: 'waiting', attempts: r.attempt - 1 } : r.deferred ? { attempts: r.attempt } : {}),
       });
     } catch (writeErr) {
       reportInternalError('recording a delivery error', writeErr);

@@ -18,13 +18,15 @@ const MAX_RECONNECT_PAUSE_MS = 5 * 60_000;
 
 /**
  * The pause before trying again a send whose channel's session was not
- * connected, after `waitedMs` of such pauses: 10 s, doubling to 5 min, within
- * RECONNECT_WAIT_LIMIT_MS in all; undefined once that is spent.
+ * connected, after `waits` such pauses lasting `waitedMs` in all: until the
+ * session's next check (`askedMs`, domain/channels/session.ts), else 10 s
+ * doubling to 5 min; within RECONNECT_WAIT_LIMIT_MS in all, undefined once
+ * that is spent.
  */
-export function reconnectPauseMs(waitedMs: number): number | undefined {
+export function reconnectPauseMs(waits: number, waitedMs: number, askedMs?: number): number | undefined {
   const left = RECONNECT_WAIT_LIMIT_MS - waitedMs;
   if (left <= 0) return undefined;
-  return Math.min(MAX_RECONNECT_PAUSE_MS, Math.max(FIRST_RECONNECT_PAUSE_MS, waitedMs), left);
+  return Math.min(askedMs ?? Math.min(MAX_RECONNECT_PAUSE_MS, FIRST_RECONNECT_PAUSE_MS * 2 ** waits), left);
 }
 
 /** How early a paced send wakes before its slot: the send waits the rest in its activity. */

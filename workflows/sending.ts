@@ -5,8 +5,9 @@
  * a failed or lost attempt is tried again after a pause (in a slot reserved
  * for it when the target is paced) while attempts remain. A send whose
  * channel's session is not connected (a WhatsApp gateway's) is no attempt
- * either: it waits on a durable timer named for it and tries again, up to
- * RECONNECT_WAIT_LIMIT_MS in all (docs/guides/whatsapp.md).
+ * either: it waits on a durable timer named for it, until the session's next
+ * check, and tries again, up to RECONNECT_WAIT_LIMIT_MS in all
+ * (docs/guides/whatsapp.md).
  */
 import { ActivityFailure, ActivityOptions, ApplicationFailure, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
 import type { SlotWait } from '../activities/publications';
@@ -39,8 +40,14 @@ export function reason(err: unknown): string {
 export function retryPause(err: ActivityFailure, failed: number): number | undefined {
   const cause = err.cause;
   if (cause instanceof ApplicationFailure && cause.nonRetryable) return undefined;
-  const [asked] = cause instanceof ApplicationFailure && cause.type === 'ChannelTransient' ? (cause.details ?? []) : [];
-  return retryPauseMs(failed, typeof asked === 'number' ? asked : undefined);
+  return retryPauseMs(failed, askedPause(err, 'ChannelTransient'));
+}
+
+/** The pause a channel's failure of `type` carries: what the far end asked for, or until the session's next check. */
+function askedPause(err: ActivityFailure, type: string): number | undefined {
+  const cause = err.cause;
+  const [asked] = cause instanceof ApplicationFailure && cause.type === type ? (cause.details ?? []) : [];
+  return typeof asked === 'number' ? asked : undefined;
 }
 
 /** Whether `err` says the send's channel is not connected (the send may go once it is). */
@@ -78,6 +85,7 @@ export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T
   let wakeEarly = WAKE_EARLY_MS;
   let retrying = false;
   let reconnecting = false;
+  let reconnectWaits = 0;
   let reconnectWaited = 0;
   for (;;) {
     const ms = slot === null ? 0 : msBeforeSlot(slot, Date.now(), wakeEarly);
@@ -95,15 +103,18 @@ export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T
       outcome = await plan.attempt(slot, attempts + 1);
     } catch (err) {
       if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
-      // Waiting for the channel to come back spends no attempt, up to the limit; past it, the failure counts.
-      const reconnect = disconnected(err) ? reconnectPauseMs(reconnectWaited) : undefined;
+      // Waiting for the channel to come back spends no attempt and no slot, up to the limit; past it, the failure counts.
+      const reconnect = disconnected(err)
+        ? reconnectPauseMs(reconnectWaits, reconnectWaited, askedPause(err, 'ChannelDisconnected'))
+        : undefined;
       reconnecting = reconnect !== undefined;
       if (reconnect === undefined) attempts++;
-      else reconnectWaited += reconnect;
+      else [reconnectWaits, reconnectWaited] = [reconnectWaits + 1, reconnectWaited + reconnect];
       const pause = reconnect ?? retryPause(err, attempts);
       if (pause === undefined) return failed(reason(err), attempts);
       try {
-        slot = plan.reserve ? await plan.reserve(new Date(Date.now() + pause).toISOString()) : null;
+        // The send after a reconnect wait takes its slot itself, should its target be paced.
+        slot = plan.reserve && !reconnecting ? await plan.reserve(new Date(Date.now() + pause).toISOString()) : null;
       } catch (reserveErr) {
         if (isCancellation(reserveErr) || !(reserveErr instanceof ActivityFailure)) throw reserveErr;
         return failed(reason(reserveErr), attempts);

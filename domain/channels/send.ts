@@ -11,7 +11,8 @@
  * again. A wait is an outcome, never a failure: only what the channel (or our
  * side) did wrong fails a send. A send refused, by its target or its channel,
  * throws a ConnectorError (permanent or not), which the activities hand to
- * the workflow as its failure.
+ * the workflow as its failure. A WhatsApp session known to be down is sent
+ * nothing: the send waits for its channel's next session check (./session.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Db } from 'mongodb';
@@ -23,6 +24,7 @@ import { unseal } from '../sealing';
 import type { TemplateFormat } from '../templates/store';
 import { ConnectorError, connectorFor } from './connectors/index';
 import { isPaced, reserveSendSlot, SlotRequest, slotStep } from './pacing';
+import { passSessionGate, sessionRefused } from './session';
 import { ChannelConfig, channelForSend, getChannel } from './store';
 
 /** What sends need: the database (pacing, the sandbox) and the key that unseals credentials and addresses. */
@@ -100,21 +102,23 @@ async function send(
   content: SendContent,
   to: () => Promise<string>,
 ): Promise<SendOutcome> {
+  // A session known to be down takes no slot and no request (./session.ts).
+  if (tenant.env === 'live' && channel) await passSessionGate(deps.db, tenant, channel);
   if (tenant.env === 'live' && isPaced(request)) {
     const wait = await holdSlot(deps.db, request, content.slot);
     if (wait) return wait;
   }
   const connector = connectorFor(channel, { db: deps.db });
   const withImage = content.imageUrl !== null && connector.supportsImages;
-  const { providerMessageId } = await connector.send(
-    {
-      to: await to(),
-      text: content.text,
-      ...(content.format ? { format: content.format } : {}),
-      ...(withImage ? { imageUrl: content.imageUrl! } : {}),
-    },
-    content.idempotencyKey,
-  );
+  const message = {
+    to: await to(),
+    text: content.text,
+    ...(content.format ? { format: content.format } : {}),
+    ...(withImage ? { imageUrl: content.imageUrl! } : {}),
+  };
+  const { providerMessageId } = await connector.send(message, content.idempotencyKey).catch(async (err: unknown) => {
+    throw channel && err instanceof ConnectorError && err.disconnected ? await sessionRefused(deps.db, tenant, channel, err) : err;
+  });
   return { outcome: 'sent', providerMessageId, withImage };
 }
 
@@ -145,6 +149,19 @@ export async function reserveGroupSlot(deps: SendDeps, tenant: Tenant, groupId: 
   const channelId = read && channelIdOf(tenant, read);
   const { group, channel } = sendTarget(tenant, read, channelId ? await getChannel(deps.db, tenant, channelId) : undefined);
   return reserve(deps.db, slotRequestOf(group, channel && pacingOf(channel)), notBefore);
+}
+
+/**
+ * Lets a send to the group go as far as its channel's session goes: throws
+ * the wait (./session.ts) when the session is known to be down, before the
+ * send counts an attempt on its delivery.
+ */
+export async function passGroupSession(deps: SendDeps, tenant: Tenant, groupId: string): Promise<void> {
+  if (tenant.env !== 'live') return;
+  const group = await getGroup(deps.db, tenant, groupId);
+  const channelId = group && channelIdOf(tenant, group);
+  const channel = channelId ? await channelForSend(deps.db, tenant, channelId, deps.secretKey) : null;
+  if (channel) await passSessionGate(deps.db, tenant, channel);
 }
 
 /** Sends `content` (read side by side with the group and its channel) to a group. */

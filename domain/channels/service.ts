@@ -10,6 +10,7 @@ import { prepareEvent } from '../events/store';
 import { countGroupsByChannel, groupsOnChannel } from '../groups/store';
 import { HOLDERS_NAMED, refuseWhileHeld } from '../resource';
 import { seal } from '../sealing';
+import { firstDown } from './session-timing';
 import {
   ChannelChange,
   ChannelDoc,
@@ -144,7 +145,8 @@ export async function changeChannel(
 const ATTEMPTS = 5;
 
 /**
- * Records the state the channel's gateway reported (webhook or check) with a
+ * Records the state the channel's gateway reported (webhook, check, or a send
+ * refused as not connected: sends then wait, ./session.ts) with a
  * `channel.state_changed` event in its outbox when it changed; the channel
  * after. The caller relays the outbox (commitEvents), else the worker's sweep does.
  */
@@ -154,7 +156,9 @@ export async function recordChannelState(db: Db, tenant: Tenant, id: string, sta
     if (!channel) throw notFound('channel', id);
     const previous = channel.state ?? 'unknown';
     if (previous === state) return channel;
-    const saved = await saveChannel(db, tenant, channel, { state, state_changed_at: new Date() }, () =>
+    const now = new Date();
+    const session = state === 'disconnected' ? firstDown(now) : null;
+    const saved = await saveChannel(db, tenant, channel, { state, state_changed_at: now, session }, () =>
       prepareEvent(tenant, 'channel.state_changed', { channel_id: channel._id, channel_type: channel.type, state, previous_state: previous }),
     );
     if (saved) return saved;

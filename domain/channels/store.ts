@@ -54,8 +54,20 @@ export interface ChannelDoc extends TenantDoc {
   state?: ChannelState;
   /** When `state` last changed. */
   state_changed_at?: Date;
+  /** While `state` is `disconnected`: when the gateway is asked again (./session.ts); null or absent otherwise. */
+  session?: SessionDown | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/**
+ * A session found down: how many checks found it so since, when the next one
+ * is due, and when the last one was claimed (null before the first).
+ */
+export interface SessionDown {
+  checks: number;
+  check_at: Date;
+  checked_at: Date | null;
 }
 
 /** What a connector needs: the channel with its credentials in clear (worker only). */
@@ -67,6 +79,8 @@ export interface ChannelConfig {
   /** The Evolution instance or WAHA session (gateways that serve several). */
   instance?: string | null;
   minIntervalMs: number;
+  /** Present while the gateway's session is known to be down (sends then wait: ./session.ts). */
+  session?: SessionDown;
 }
 
 /**
@@ -135,7 +149,16 @@ export const listChannels = (db: Db, tenant: Tenant): Promise<ChannelDoc[]> =>
 export type ChannelChange = Partial<
   Pick<
     ChannelDoc,
-    'name' | 'url' | 'credentials' | 'instance' | 'min_interval_ms' | 'inbound_secret_hash' | 'inbound_key' | 'state' | 'state_changed_at'
+    | 'name'
+    | 'url'
+    | 'credentials'
+    | 'instance'
+    | 'min_interval_ms'
+    | 'inbound_secret_hash'
+    | 'inbound_key'
+    | 'state'
+    | 'state_changed_at'
+    | 'session'
   >
 >;
 
@@ -190,5 +213,25 @@ export async function channelForSend(db: Db, tenant: Tenant, channelId: string, 
     token: channel.credentials ? unseal(channel.credentials, secretKey) : null,
     instance: channel.instance ?? null,
     minIntervalMs: channel.min_interval_ms,
+    ...(channel.state === 'disconnected' && channel.session ? { session: channel.session } : {}),
   };
 }
+
+/**
+ * Claims the session check `down` said was due, by one send of all: the next
+ * one `pauseMs` from `now`; the channel after, or null when another send took
+ * it first or the session's state changed meanwhile.
+ */
+export const claimSessionCheck = (
+  db: Db,
+  tenant: Tenant,
+  channelId: string,
+  down: SessionDown,
+  pauseMs: number,
+  now: Date,
+): Promise<ChannelDoc | null> =>
+  channels(db, tenant).updateById(
+    channelId,
+    { $set: { session: { checks: down.checks + 1, check_at: new Date(now.getTime() + pauseMs), checked_at: now } } },
+    { state: 'disconnected', 'session.checks': down.checks, 'session.check_at': { $lte: now } },
+  );

@@ -6,7 +6,7 @@
  */
 import { PublicationGroup } from '../../temporal/workflows';
 import { countDeliveriesSent, countDelivery } from '../analytics/publications';
-import { SendContent, SendDeps, SendOutcome, sendToGroup, sendToGroups, SlotWait } from '../channels/send';
+import { passGroupSession, SendContent, SendDeps, SendOutcome, sendToGroup, sendToGroups, SlotWait } from '../channels/send';
 import { Tenant } from '../db';
 import { textForGroup } from '../links/service';
 import { activeGroupBatches, getGroups, GroupDoc } from '../groups/store';
@@ -140,6 +140,8 @@ export async function sendDelivery(deps: SendingDeps, tenant: Tenant, a: Deliver
   // The delivery moves to `sending` unless it was sent by an attempt whose completion was lost. A deferred send skips
   // both: the workflow records it once it is sent (a send cut short is sent again under the same idempotency key,
   // which the connector honours).
+  // A send that counts its attempt first waits here for a session known to be down: such a wait is no attempt.
+  if (!a.deferred) await passGroupSession(deps, tenant, a.groupId);
   const delivery = a.deferred ? null : await startDeliveryAttempt(deps.db, tenant, a.publicationId, a.groupId, a.attempt);
   if (delivery?.status === 'sent') return { outcome: 'sent_before', message_id: null };
   // The publication's content and the group (in sendToGroup) are read side by side. A send that completes the

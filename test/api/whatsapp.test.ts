@@ -71,6 +71,7 @@ for (const flavor of FLAVORS) {
     });
     after(() => fake.close());
 
+    const channelDoc = () => app.db.collection('channels').findOne({ _id: channelId } as object);
     const stored = (coll: string) => app.db.collection(coll).countDocuments({ account_id: tenant.accountId });
 
     test("a contact's message makes a whatsapp contact and conversation; a redelivery stores nothing new; no JID is stored in clear", async () => {
@@ -199,13 +200,66 @@ for (const flavor of FLAVORS) {
         30_000,
         () => publicationState(api, id, app.temporal.client),
       );
-      assert.equal(summary, `channel not connected: wait 10 s for Espera ${flavor} (${group._id})'s channel to come back`);
-      assert.equal(fake.sent.filter((m) => m.to === address).length, 0);
+      // Down since the webhook said so: the wait lasts until the session's first check, 10 s after that report.
+      const waited = /^channel not connected: wait (\d+) s for Espera \w+ \(grp_\w+\)'s channel to come back$/.exec(summary);
+      assert.ok(waited && Number(waited[1]) >= 1 && Number(waited[1]) <= 10, summary);
+      assert.ok(summary.includes(`Espera ${flavor} (${group._id})`), summary);
+      assert.equal(fake.requests.filter((m) => m.to === address).length, 0, 'a session known to be down is sent nothing');
       await fake.setConnected(true);
       assert.deepEqual(await handle.result(), { status: 'sent' });
       const done = (await api.get(`/publications/${id}`)).body.data;
       assert.deepEqual([done.deliveries[0].status, done.deliveries[0].attempts], ['sent', 1]);
       assert.equal(fake.sent.filter((m) => m.to === address).length, 1);
+    });
+
+    test('a session down without a report: one check per back-off for all the waiting sends, no attempt spent, sent once it is back', async () => {
+      const segment = (await api.post('/segments', { name: `Queda ${flavor}` })).body.data;
+      const addresses = Array.from({ length: 4 }, () => `1203630610${++n}@g.us`);
+      for (const [i, address] of addresses.entries())
+        await createGroup(app.db, tenant, {
+          name: `Queda ${flavor} ${i}`,
+          segment_id: segment.id,
+          channel: { id: channelId, type: flavor, address },
+          minIntervalMs: 0,
+        });
+      const offer = (await api.post('/offers', { url: `https://shop.example/wa/down/${flavor}/${++n}`, title: 'Liquidificador' })).body.data;
+      fake.connected = false; // the gateway tells nobody: offerops learns it from a refused send
+      const checksBefore = fake.stateChecks.length;
+      const id = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0].id;
+      const state = () => publicationState(api, id, app.temporal.client);
+      const attempts = async () =>
+        ((await api.get(`/publications/${id}`)).body.data.deliveries as { attempts: number }[]).map((d) => d.attempts);
+      const tried = () => fake.requests.filter((r) => addresses.includes(r.to)).length;
+
+      // The first sends are refused as not connected: the channel is marked down, and its first check is 10 s later.
+      await waitFor(
+        'the session to be found down',
+        async () => ((await channelDoc())?.state === 'disconnected' ? true : undefined),
+        30_000,
+        state,
+      );
+      const refused = tried();
+      assert.ok(refused >= 1 && refused <= addresses.length, `${refused} sends refused`);
+      await waitFor('the first check of the session', async () => (fake.stateChecks.length > checksBefore ? true : undefined), 30_000, state);
+      assert.deepEqual(await attempts(), [0, 0, 0, 0], 'waiting for the session spends no attempt');
+      fake.connected = true; // back, still without a word: the next check, 20 s after the first, finds it
+      const done = await waitFor(
+        'the publication to be sent',
+        async () => {
+          const p = (await api.get(`/publications/${id}`)).body.data;
+          return p.status === 'sent' ? p : undefined;
+        },
+        60_000,
+        state,
+      );
+      const checks = fake.stateChecks.slice(checksBefore);
+      assert.equal(checks.length, 2, 'one check per back-off, whatever the number of sends waiting');
+      assert.ok(checks[1]! - checks[0]! >= 19_500, `the second check ${checks[1]! - checks[0]!} ms after the first (20 s)`);
+      assert.equal(tried() - refused, addresses.length, 'nothing was sent while the session was down; each group once after');
+      assert.deepEqual(
+        done.deliveries.map((d: { status: string; attempts: number }) => [d.status, d.attempts]),
+        addresses.map(() => ['sent', 1]),
+      );
     });
   });
 }

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { firstDown, sessionCheckPauseMs } from '../../domain/channels/session-timing';
 import {
   INLINE_WAIT_MS,
   isPaced,
@@ -133,19 +134,36 @@ describe('retryPauseMs', () => {
 });
 
 describe('reconnectPauseMs', () => {
-  test('10 s, doubling with what was waited, up to 5 min a pause', () => {
+  test('10 s, doubling with each wait, up to 5 min a pause, as docs/guides/whatsapp.md says', () => {
     const pauses: number[] = [];
     let waited = 0;
-    for (let pause = reconnectPauseMs(0); pause !== undefined; pause = reconnectPauseMs(waited)) {
+    for (let pause = reconnectPauseMs(0, 0); pause !== undefined; pause = reconnectPauseMs(pauses.length, waited)) {
       pauses.push(pause);
       waited += pause;
     }
-    assert.deepEqual(pauses.slice(0, 6), [10_000, 10_000, 20_000, 40_000, 80_000, 160_000]);
+    assert.deepEqual(pauses.slice(0, 7), [10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000]);
     assert.ok(pauses.slice(6).every((p) => p <= 300_000));
     // Within the limit in all, the last pause cut to what is left of it; then no more.
     assert.equal(waited, RECONNECT_WAIT_LIMIT_MS);
-    assert.equal(reconnectPauseMs(RECONNECT_WAIT_LIMIT_MS - 1000), 1000);
-    assert.equal(reconnectPauseMs(RECONNECT_WAIT_LIMIT_MS), undefined);
+    assert.equal(reconnectPauseMs(20, RECONNECT_WAIT_LIMIT_MS - 1000), 1000);
+    assert.equal(reconnectPauseMs(20, RECONNECT_WAIT_LIMIT_MS), undefined);
+  });
+
+  test("until the session's next check when the send says when that is, still within the limit", () => {
+    assert.equal(reconnectPauseMs(0, 0, 37_000), 37_000);
+    assert.equal(reconnectPauseMs(3, 0, 3000), 3000);
+    assert.equal(reconnectPauseMs(3, RECONNECT_WAIT_LIMIT_MS - 1000, 300_000), 1000);
+  });
+});
+
+describe('the session check back-off (domain/channels/session-timing.ts)', () => {
+  test('the gateway is asked 10 s after the first refusal, then 20, 40, 80, 160 s, then every 5 min', () => {
+    assert.deepEqual(
+      Array.from({ length: 8 }, (_, checks) => sessionCheckPauseMs(checks)),
+      [10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000],
+    );
+    const now = new Date('2026-11-28T12:00:00Z');
+    assert.deepEqual(firstDown(now), { checks: 0, check_at: new Date('2026-11-28T12:00:10Z'), checked_at: null });
   });
 });
 
