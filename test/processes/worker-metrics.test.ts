@@ -1,9 +1,11 @@
 /**
  * What the workflows count, as the worker's Prometheus exporter serves it
- * (docs/operations/observability.md): a worker process (`offerops worker`)
- * on a task queue of its own, scraped before and after sends that go, wait
- * for their slot, fail and are tried again, and webhook attempts that fail
- * and then succeed.
+ * (docs/operations/observability.md): a worker process (`offerops worker`) on
+ * a task queue of its own, joined to the stack through the data directory's
+ * stack.json (its webhooks reach the receiver only with the allow-list and
+ * certificate trust the stack's own worker has), scraped before and after
+ * sends that go, wait for their slot, fail and are tried again, and webhook
+ * attempts that fail and then succeed.
  */
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
@@ -21,6 +23,7 @@ import { ApiClient } from '../helpers/client';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver';
 import { parsePrometheus, Sample, total } from '../helpers/prometheus';
+import type { StackInfo } from '../../tools/cli/stack-config';
 import { seedTenant, stackEnv, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { publicationState, receivedState } from '../helpers/states';
@@ -44,18 +47,33 @@ before(async () => {
   writeFileSync(ca, receiver.ca);
   const [port] = (await freePorts(1)) as [number];
   metrics = `http://127.0.0.1:${port}/metrics`;
+  // The worker joins the stack as `offerops worker` beside `npm start` does: from the data directory's stack.json, its
+  // addresses and what the stack's own worker was given (the allow-list, the receiver's certificate), nothing by env.
   const stack = stackEnv();
+  const joined: StackInfo = {
+    mongodb_uri: stack.mongodbUri,
+    mongodb_db: app.db.databaseName,
+    temporal_address: stack.temporalAddress,
+    temporal_namespace: stack.temporalNamespace,
+    webhook_allow: '127.0.0.1',
+    ca_file: ca,
+  };
+  writeFileSync(join(dir, 'stack.json'), JSON.stringify(joined));
+  const {
+    MONGODB_URI: _uri,
+    MONGODB_DB: _db,
+    TEMPORAL_ADDRESS: _address,
+    TEMPORAL_NAMESPACE: _namespace,
+    OFFEROPS_WEBHOOK_ALLOW: _allow,
+    NODE_EXTRA_CA_CERTS: _ca,
+    ...env
+  } = process.env;
   worker = spawn(process.execPath, [CLI, 'worker'], {
     env: {
-      ...process.env,
-      MONGODB_URI: stack.mongodbUri,
-      MONGODB_DB: app.db.databaseName,
-      TEMPORAL_ADDRESS: stack.temporalAddress,
-      TEMPORAL_NAMESPACE: stack.temporalNamespace,
+      ...env,
+      OFFEROPS_DATA_DIR: dir,
       OFFEROPS_TASK_QUEUE: taskQueue,
-      OFFEROPS_WEBHOOK_ALLOW: '127.0.0.1',
       OFFEROPS_WORKER_METRICS_ADDRESS: `127.0.0.1:${port}`,
-      NODE_EXTRA_CA_CERTS: ca,
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -5,12 +5,15 @@
  * command on the data directory's files, or a recipes command. Each loads
  * what it needs only when it runs.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import type { connectTemporal } from '../../domain/config';
 import type { TemporalDeps } from '../../temporal/start';
 import type { AdminFn, Command } from './commands';
 import { printRecords, wantsJson } from './output';
-import { dataDir, existingSecretKey, stackInfo } from './stack-config';
+import { dataDir, existingSecretKey, StackInfo, stackInfo } from './stack-config';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -52,21 +55,41 @@ async function runDev(command: Command, values: Values): Promise<void> {
 
 /**
  * `offerops api` / `offerops worker`: the process runs here, configured from
- * the environment, else from the stack running in the data directory.
+ * the environment, else from the stack running in the data directory (its
+ * addresses, and the allow-list and certificate trust of its own processes).
  */
 async function runServe(which: 'api' | 'worker', values: Values): Promise<void> {
-  if (!process.env.MONGODB_URI || !process.env.TEMPORAL_ADDRESS) {
-    const info = stackInfo();
-    process.env.MONGODB_URI ??= info.mongodb_uri;
-    process.env.MONGODB_DB ??= info.mongodb_db;
-    if (info.temporal_address) process.env.TEMPORAL_ADDRESS ??= info.temporal_address;
-    if (info.temporal_namespace) process.env.TEMPORAL_NAMESPACE ??= info.temporal_namespace;
-  }
+  const ca = !process.env.MONGODB_URI || !process.env.TEMPORAL_ADDRESS ? joinStack(stackInfo(), process.env) : undefined;
   process.env.OFFEROPS_SECRET_KEY ??= existingSecretKey(dataDir()).toString('base64');
   if (typeof values.port === 'string') process.env.PORT = values.port;
   if (typeof values.host === 'string') process.env.HOST = values.host;
   // The process's own entry point (dist/api/main.js or dist/worker/main.js), which starts on load.
-  await import(resolve(__dirname, '../..', which, 'main.js'));
+  const entry = resolve(__dirname, '../..', which, 'main.js');
+  if (ca) await runTrusting(entry, ca);
+  else await import(entry);
+}
+
+/**
+ * Sets in `env` what a process joining the stack `info` needs and `env` does
+ * not say: the stack's addresses and its processes' OFFEROPS_WEBHOOK_ALLOW.
+ * Their CA bundle, when the process should start with it as NODE_EXTRA_CA_CERTS
+ * (Node reads it at start only) and `env` names none of its own.
+ */
+export function joinStack(info: StackInfo, env: NodeJS.ProcessEnv): string | undefined {
+  env.MONGODB_URI ??= info.mongodb_uri;
+  env.MONGODB_DB ??= info.mongodb_db;
+  if (info.temporal_address) env.TEMPORAL_ADDRESS ??= info.temporal_address;
+  if (info.temporal_namespace) env.TEMPORAL_NAMESPACE ??= info.temporal_namespace;
+  if (info.webhook_allow) env.OFFEROPS_WEBHOOK_ALLOW ??= info.webhook_allow;
+  return info.ca_file && !env.NODE_EXTRA_CA_CERTS ? info.ca_file : undefined;
+}
+
+/** Runs `entry` in a child process started with NODE_EXTRA_CA_CERTS=`ca`, handing it our signals; exits as it did. */
+async function runTrusting(entry: string, ca: string): Promise<void> {
+  const child = spawn(process.execPath, [entry], { env: { ...process.env, NODE_EXTRA_CA_CERTS: ca }, stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  process.exitCode = code ?? (signal ? 128 + constants.signals[signal] : 1);
 }
 
 export async function operatorCommand(command: Command, values: Values, args: string[]): Promise<void> {

@@ -15,6 +15,10 @@ export interface StackInfo {
   temporal_address?: string;
   temporal_namespace?: string;
   temporal_ui_url?: string | null;
+  /** OFFEROPS_WEBHOOK_ALLOW of the stack's own API and worker (null: none). */
+  webhook_allow?: string | null;
+  /** NODE_EXTRA_CA_CERTS of the stack's own API and worker: the sample receiver's certificate (null: none). */
+  ca_file?: string | null;
 }
 
 /** The offerops checkout `from` is in: the nearest folder up with a `.offerops/stack.json` or the package.json of offerops. */

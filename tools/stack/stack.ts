@@ -40,6 +40,9 @@ export interface Stack {
   apiUrl?: string;
   /** The worker's Prometheus metrics (`http://127.0.0.1:PORT/metrics`), with `withApp`. */
   workerMetricsUrl?: string;
+  /** What the API and the worker were given beyond the addresses, with `withApp`: a process that joins gets the same. */
+  webhookAllow?: string;
+  caFile?: string;
   stop(): Promise<void>;
 }
 
@@ -295,7 +298,7 @@ export function trustSampleReceiver(dataDir: string, env: NodeJS.ProcessEnv, log
 }
 
 /** The worker and the API (built into dist/ by `npm run build`); resolves with the API's base URL and the worker's metrics. */
-async function startApp(supervisor: Supervisor, stack: Stack, log: Log, port?: number): Promise<{ apiUrl: string; workerMetricsUrl: string }> {
+async function startApp(supervisor: Supervisor, stack: Stack, log: Log, port?: number): Promise<Partial<Stack>> {
   const [apiPort, metricsPort] = port === undefined ? ((await freePorts(2)) as [number, number]) : [port, (await freePorts(1))[0]!];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -330,10 +333,19 @@ async function startApp(supervisor: Supervisor, stack: Stack, log: Log, port?: n
       },
     },
   );
-  return { apiUrl: `${origin}/api/v1`, workerMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
+  return {
+    apiUrl: `${origin}/api/v1`,
+    workerMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    ...(env.OFFEROPS_WEBHOOK_ALLOW ? { webhookAllow: env.OFFEROPS_WEBHOOK_ALLOW } : {}),
+    ...(env.NODE_EXTRA_CA_CERTS ? { caFile: env.NODE_EXTRA_CA_CERTS } : {}),
+  };
 }
 
-/** `<data>/stack.json` tells operator commands where the running stack is. */
+/**
+ * `<data>/stack.json` tells operator commands where the running stack is, and
+ * a process that joins it (`offerops api|worker`) the destination policy and
+ * certificate trust its own API and worker have.
+ */
 function writeStackFile(supervisor: Supervisor, stack: Stack): void {
   const file = join(supervisor.dataDir, 'stack.json');
   const info = {
@@ -343,6 +355,8 @@ function writeStackFile(supervisor: Supervisor, stack: Stack): void {
     temporal_namespace: stack.temporalNamespace,
     temporal_ui_url: stack.temporalUiUrl ?? null,
     api_url: stack.apiUrl ?? null,
+    webhook_allow: stack.webhookAllow ?? null,
+    ca_file: stack.caFile ?? null,
     pid: process.pid,
   };
   writeFileSync(file, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
