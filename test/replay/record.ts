@@ -16,7 +16,7 @@ import { Client, Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE } from '../../domain/config';
-import { temporalBinary } from '../../tools/stack/binaries';
+import { temporalBinary } from '../../tools/stack/temporal-cli';
 import { stackEnv } from '../helpers/stack';
 import { temporalScheduleState, workflowTail } from '../helpers/states';
 import { waitFor } from '../helpers/wait';

@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cached, checkGo } from '../../tools/stack/binaries';
+import { cached } from '../../tools/stack/cache';
+import { checkGo } from '../../tools/stack/binaries';
 
 const REPO = resolve(__dirname, '../../..');
 const scratch = mkdtempSync(join(tmpdir(), 'offerops-build-'));

@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir } from '../stack/binaries';
+import { cacheDir } from '../stack/cache';
 import { Log, run } from '../stack/processes';
 
 const PACKAGE = 'kubernetes-validate';

@@ -13,7 +13,8 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient } from 'mongodb';
 import { secretKeyFor } from '../cli/stack-config';
-import { ferretdbBinary, mongodOnPath, temporalBinary } from './binaries';
+import { ferretdbBinary, mongodOnPath } from './binaries';
+import { temporalBinary } from './temporal-cli';
 import { freePorts, isPortFree, Log, poll, Supervisor } from './processes';
 import { ensureNamespace, waitForTemporal } from './temporal-setup';
 
