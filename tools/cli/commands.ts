@@ -48,6 +48,8 @@ export interface Command {
   serve?: 'api' | 'worker';
   /** An admin command on the data directory's files (no connection to the stack); returns the object to print. */
   files?: (values: Record<string, string | boolean | undefined>) => Promise<object>;
+  /** A command of another tool run on the stack: the words after it are that tool's, passed as they are. */
+  passthrough?: 'temporal';
   /** A recipes command: reads the library (and for install, calls the API); returns the object to print. */
   recipes?: (args: string[], values: Record<string, string | boolean | undefined>) => Promise<object>;
 }
@@ -601,6 +603,20 @@ export const COMMANDS: Command[] = [
     options: { key: S, since: S, until: S },
     prints: 'CSV: a header line, then one line per request',
     stream: 'logsExport',
+  },
+  {
+    words: ['admin', 'temporal'],
+    args: [],
+    synopsis: '[TEMPORAL_ARGUMENTS…]',
+    summary: "run the Temporal CLI on the stack's Temporal (address and namespace set for it)",
+    details: [
+      "Every word after `admin temporal` is the Temporal CLI's: `offerops admin temporal workflow list --query \"OfferopsState = 'failed'\"`,",
+      '`… workflow count`, `… workflow show -w publication-pub_…`. TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE are those of the running',
+      'stack (stack.json in OFFEROPS_DATA_DIR) unless set; the binary is the one npm start fetched (OFFEROPS_TEMPORAL_BIN overrides it).',
+    ],
+    options: {},
+    prints: 'what the Temporal CLI prints; exits with its status',
+    passthrough: 'temporal',
   },
   {
     words: ['admin', 'backup'],

@@ -84,18 +84,36 @@ export function joinStack(info: StackInfo, env: NodeJS.ProcessEnv): string | und
   return info.ca_file && !env.NODE_EXTRA_CA_CERTS ? info.ca_file : undefined;
 }
 
-/** Runs `entry` in a child process started with NODE_EXTRA_CA_CERTS=`ca`, handing it our signals; exits as it did. */
-async function runTrusting(entry: string, ca: string): Promise<void> {
-  const child = spawn(process.execPath, [entry], { env: { ...process.env, NODE_EXTRA_CA_CERTS: ca }, stdio: 'inherit' });
+/** Runs `entry` in a child process started with NODE_EXTRA_CA_CERTS=`ca`; exits as it did. */
+const runTrusting = (entry: string, ca: string): Promise<void> =>
+  runChild(process.execPath, [entry], { ...process.env, NODE_EXTRA_CA_CERTS: ca });
+
+/** Runs `file` with our terminal, handing it our signals; this process exits with its status. */
+async function runChild(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const child = spawn(file, args, { env, stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   process.exitCode = code ?? (signal ? 128 + constants.signals[signal] : 1);
+}
+
+/** `offerops admin temporal …`: the Temporal CLI with the running stack's address and namespace; exits as it did. */
+async function runTemporal(args: string[]): Promise<void> {
+  const info = stackInfo();
+  const { temporalBinary } = await import('../stack/temporal-cli.js');
+  const binary = await temporalBinary((line) => process.stderr.write(`offerops: ${line}\n`));
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? info.temporal_address,
+    TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE ?? info.temporal_namespace ?? 'offerops',
+  };
+  await runChild(binary, args, env);
 }
 
 export async function operatorCommand(command: Command, values: Values, args: string[]): Promise<void> {
   if (command.admin || command.stream) await runAdmin(command, values, args);
   else if (command.recipes) printRecords(await command.recipes(args, values));
   else if (command.serve) await runServe(command.serve, values);
+  else if (command.passthrough) await runTemporal(args);
   else if (command.files) process.stdout.write(`${JSON.stringify(await command.files(values))}\n`);
   else await runDev(command, values);
 }

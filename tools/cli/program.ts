@@ -98,6 +98,8 @@ function addOperatorCommand(parent: OfferopsCommand, c: Command): void {
     .description(`${c.summary[0]!.toUpperCase()}${c.summary.slice(1)}.`)
     .usage([...c.args, c.synopsis].filter(Boolean).join(' '));
   for (const a of c.args) cmd.argument(`<${a}>`);
+  // The other tool's words, options included, reach it as they are.
+  if (c.passthrough) cmd.argument('[args...]').allowUnknownOption().helpOption(false);
   const described = new Map<string, { term: string; text: string }>();
   const prose: string[] = [];
   let last: { term: string; text: string } | null = null;
