@@ -129,7 +129,10 @@ main.wrap{padding-top:1.25rem;padding-bottom:2rem}
 .cta{margin-top:auto;display:block;text-align:center;background:${c.primary};color:${textOn(c.primary)};font-weight:700;padding:.55rem .5rem;border-radius:8px;text-decoration:none}
 .cta:focus-visible,.offer a:focus-visible{outline:3px solid ${c.secondary};outline-offset:2px}
 .contact{display:inline-block;background:${c.primary};color:${textOn(c.primary)};padding:.55rem 1rem;border-radius:8px;text-decoration:none;font-weight:700}
-nav.pages ul{padding-left:1.2rem}
+nav.pages{margin:2rem 0 0}
+nav.pages h2{margin:0 0 .6rem;font-size:1.2rem;color:${c.secondary}}
+nav.pages ul{display:flex;flex-wrap:wrap;gap:.5rem;margin:0;padding:0;list-style:none}
+nav.pages a{display:inline-block;padding:.4rem .9rem;border:1px solid ${c.secondary}55;border-radius:999px;text-decoration:none;font-weight:600}
 article{max-width:48rem}
 article img{max-width:100%;height:auto}
 .cover{width:100%;max-height:360px;object-fit:cover;border-radius:12px}
@@ -144,6 +147,14 @@ footer ul{list-style:none;margin:0;padding:0}
 .missing .icon{font-size:3rem;margin:0}
 `;
 
+/**
+ * The magazine's lead card: a collection's first offer, two columns and two
+ * rows wide on a desktop, when four or more follow it (with fewer, a lead
+ * would leave half the row empty). Its picture fills the height the two rows
+ * give (adding none of its own), so no band opens between price and button.
+ */
+const LEAD = '.offers li:first-child:nth-last-child(n+5)';
+
 /** What makes each theme look like itself, over the shared sheet. */
 const THEME_STYLE: Record<StoreDoc['theme'], (c: Colors) => string> = {
   classic: () => `.offer{box-shadow:0 1px 3px #0000001f,0 4px 14px #00000012;border:0}`,
@@ -157,7 +168,7 @@ const THEME_STYLE: Record<StoreDoc['theme'], (c: Colors) => string> = {
 h1,h2,a.home,.offer h3{font-family:Georgia,"Times New Roman",serif}
 .band{background:${c.secondary};color:${textOn(c.secondary)}}
 .collection h2{font-size:1.9rem;border-bottom:3px solid ${c.secondary};padding-bottom:.2rem}
-@media (min-width:960px){.offers li:first-child{grid-column:span 2;grid-row:span 2}.offers li:first-child h3{font-size:1.4rem}}
+@media (min-width:960px){${LEAD}{grid-column:span 2;grid-row:span 2}${LEAD} h3{font-size:1.4rem}${LEAD} .media{aspect-ratio:auto;flex:1;min-height:8rem;position:relative}${LEAD} .media>*{position:absolute;inset:0}${LEAD} .body{flex:none}}
 .cta{background:${c.secondary};color:${textOn(c.secondary)}}`,
   dark: (c) => `
 .offer{background:#1e1e1e;border-color:#ffffff1f}

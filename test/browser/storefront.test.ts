@@ -183,3 +183,97 @@ describe('storefront in Chromium', () => {
     }
   });
 });
+
+describe('storefront composed at any number of offers', () => {
+  const COUNTS = [1, 2, 3, 7];
+
+  /** A magazine store (the theme with a lead card) with a collection of 1, 2, 3 and 7 offers, and two pages. */
+  async function seedCounts(): Promise<string> {
+    const t = await seedTenant(app.db);
+    const api = new ApiClient(app.baseUrl, t.apiKey);
+    const sub = `counts-${process.pid}-${Date.now().toString(36)}`;
+    const store = { name: 'Achados da Bia', subdomain: sub, tagline: 'Poucas ou muitas, sempre boas', theme: 'magazine', active: true };
+    assert.equal((await api.patch('/store', store)).status, 200);
+    const ids: string[] = [];
+    for (let i = 1; i <= 7; i++) {
+      const made = await api.post('/offers', {
+        url: `https://shop.example/p/oferta-${i}`,
+        title: `Oferta número ${i} com um título de tamanho comum`,
+        price: 50 + i,
+        original_price: 80 + i,
+        image: PICTURE,
+        ...(i % 3 === 0 ? { coupon: `CUPOM${i}` } : {}),
+      });
+      assert.equal(made.status, 201, made.text);
+      assert.equal((await api.patch(`/offers/${made.body.data.id}`, { status: 'approved' })).status, 200);
+      ids.push(made.body.data.id);
+    }
+    for (const n of COUNTS) await setCollection(app.db, t, { title: `Com ${n}`, slug: `com-${n}`, offer_ids: ids.slice(0, n) });
+    for (const title of ['Guia de compras', 'Como usar cupons'])
+      assert.equal((await api.post('/store/pages', { title, summary: title, published: true, body: `# ${title}` })).status, 201);
+    return sub;
+  }
+
+  /** Each collection's cards: their boxes, where their button is, and how far it sits below the price (or coupon). */
+  const cardsOf = (page: Page, n: number) =>
+    page.locator(`#com-${n} li.offer`).evaluateAll((cards) =>
+      cards.map((card) => {
+        const box = card.getBoundingClientRect();
+        const above = [...card.querySelectorAll('.prices, .coupon')].map((e) => e.getBoundingClientRect().bottom);
+        const cta = card.querySelector('.cta')!.getBoundingClientRect();
+        return { x: box.x, y: box.y, width: box.width, height: box.height, cta: cta.top, band: cta.top - Math.max(...above) };
+      }),
+    );
+
+  test('on a desktop: a lead card only with 5 offers or more, no band inside it, buttons in line, pages as links in a row', async () => {
+    const sub = await seedCounts();
+    const page = await newPage(1280, 900);
+    try {
+      assert.equal((await page.goto(`${app.origin}/s/${sub}/`))?.status(), 200);
+      for (const n of [1, 2, 3]) {
+        const cards = await cardsOf(page, n);
+        assert.equal(cards.length, n);
+        // Four to a row: each a quarter of the width, side by side, none spread over two columns.
+        for (const c of cards) assert.ok(c.width > 240 && c.width < 290, `with ${n}: a card ${c.width} px wide`);
+        assert.ok(
+          cards.every((c) => c.y === cards[0]!.y),
+          `with ${n}: one row`,
+        );
+        // The buttons of a row line up (a card with a coupon is taller, the others' buttons go down with it).
+        assert.ok(
+          cards.every((c) => c.cta === cards[0]!.cta),
+          `with ${n}: buttons at ${cards.map((c) => c.cta).join(', ')}`,
+        );
+      }
+      const seven = await cardsOf(page, 7);
+      const [lead, ...rest] = seven;
+      assert.ok(lead!.width > 2 * rest[0]!.width, `the lead is two columns wide (${lead!.width} against ${rest[0]!.width})`);
+      assert.ok(lead!.band < 24, `the lead: ${lead!.band} px between its price and its button`);
+      const pages = page.locator('nav.pages li');
+      assert.equal(await pages.count(), 2);
+      const [first, second] = await Promise.all([0, 1].map((i) => pages.nth(i).boundingBox()));
+      assert.equal(first!.y, second!.y, 'the pages side by side');
+      assert.equal(await page.evaluate('getComputedStyle(document.querySelector("nav.pages li")).listStyleType'), 'none');
+      await page.screenshot({ path: screenshotPath('storefront-counts-desktop'), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('on a phone: two cards a row at every count, no lead, no wide band, nothing wider than the screen', async () => {
+    const sub = await seedCounts();
+    const page = await newPage(390, 844);
+    try {
+      assert.equal((await page.goto(`${app.origin}/s/${sub}/`))?.status(), 200);
+      for (const n of COUNTS) {
+        const cards = await cardsOf(page, n);
+        for (const c of cards) assert.ok(c.width > 150 && c.width < 195, `with ${n}: a card ${c.width} px wide`);
+        for (const c of cards) assert.ok(c.band < 40, `with ${n}: ${c.band} px between price and button`);
+      }
+      assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 390, 'no sideways scroll');
+      await page.screenshot({ path: screenshotPath('storefront-counts-phone'), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+});
