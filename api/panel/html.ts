@@ -44,27 +44,32 @@ export const revokeForm = (action: string, csrf: string, field: string, id: stri
     html`<input type="hidden" name="${field}" value="${id}" /><button type="submit" class="danger" aria-label="Revoke ${label}">Revoke</button>`,
   );
 
-/** A table: its caption, a header row (`scope="col"`) of `columns`, and `rows` (one `<tr>` each), or one row saying there are none. */
+/**
+ * A table: its caption, a header row (`scope="col"`) of `columns`, and `rows` (one `<tr>` each), or one row saying
+ * there are none; in a region of its own that scrolls sideways when the screen is narrower (the page never does).
+ */
 export const table = (caption: string, columns: readonly string[], rows: readonly Html[], empty = 'None yet.'): Html =>
-  html`<table>
-    <caption>
-      ${caption}
-    </caption>
-    <thead>
-      <tr>
-        ${columns.map((c) => html`<th scope="col">${c}</th>`)}
-      </tr>
-    </thead>
-    <tbody>
-      ${
-        rows.length
-          ? rows
-          : html`<tr>
-              <td colspan="${String(columns.length)}" class="empty">${empty}</td>
-            </tr>`
-      }
-    </tbody>
-  </table>`;
+  html`<div class="table" role="region" aria-label="${caption}" tabindex="0">
+    <table>
+      <caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          ${columns.map((c) => html`<th scope="col">${c}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${
+          rows.length
+            ? rows
+            : html`<tr>
+                <td colspan="${String(columns.length)}" class="empty">${empty}</td>
+              </tr>`
+        }
+      </tbody>
+    </table>
+  </div>`;
 
 /** The environment of a new credential (key or application): test, the sandbox, unless live is chosen. */
 export const envFieldset = (): Html =>
@@ -198,7 +203,10 @@ nav form{display:inline}
 main{max-width:72rem;margin:0 auto;padding:1.5rem}
 a{color:#0b4f9c}
 :focus-visible{outline:3px solid #f5a623;outline-offset:2px}
-table{border-collapse:collapse;width:100%;margin:1rem 0;background:#fff}
+div.table{overflow-x:auto;margin:1rem 0}
+table{border-collapse:collapse;width:100%;background:#fff}
+caption{text-align:left;font-weight:700;padding:.25rem 0}
+@media (max-width:40rem){main{padding:1rem .75rem}header{padding:.75rem 1rem}th,td{padding:.3rem .4rem;font-size:.9rem}}
 th,td{border:1px solid #c8c8c8;padding:.4rem .6rem;text-align:left;vertical-align:top}
 th{background:#eef1f6}
 fieldset{border:1px solid #c8c8c8;margin:1rem 0;padding:.75rem 1rem;background:#fff}

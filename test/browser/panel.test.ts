@@ -295,6 +295,34 @@ describe('panel refusals', () => {
     }
   });
 
+  test('on a phone (390 px): the page never scrolls sideways; a wide table scrolls in its own region, its buttons reachable', async () => {
+    const account = await newAccount('Phone account');
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(await panelLink(account));
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${app.origin}/panel/keys`);
+      await page.getByLabel('Name').fill('phone key');
+      await page.getByLabel('offers:read').check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.locator('#new-secret').waitFor();
+      for (const path of ['/panel/keys', '/panel/applications', '/panel/logs', '/panel/channels']) {
+        await page.goto(`${app.origin}${path}`);
+        assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 390, `${path}: no sideways scroll of the page`);
+      }
+      await page.goto(`${app.origin}/panel/keys`);
+      const region = page.getByRole('region', { name: 'Keys of this account' });
+      const revoke = region.getByRole('button', { name: 'Revoke key phone key' });
+      await revoke.scrollIntoViewIfNeeded();
+      const [shown, frame] = await Promise.all([revoke.boundingBox(), region.boundingBox()]);
+      assert.ok(shown!.x >= frame!.x && shown!.x + shown!.width <= frame!.x + frame!.width + 1, 'the button scrolled into the region');
+      await page.screenshot({ path: screenshotPath('panel-keys-phone'), fullPage: true });
+    } finally {
+      await context.close();
+    }
+  });
+
   test('forged, reused and expired links are refused and open no session', async () => {
     const account = await newAccount('Links');
     const sessions = await countSessions();
