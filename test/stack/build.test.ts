@@ -4,6 +4,7 @@
  * the Go on PATH can build the embedded FerretDB (fake `go` commands on PATH).
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -149,6 +150,19 @@ describe('the cache of binaries', () => {
       writeFileSync(join(scratch, 'cache', 'offerops', '.lock-tool-2'), '999999999');
       assert.match(await cached('tool-2', 'tool', () => undefined, produce), /tool-2\/tool$/);
       assert.equal(produced, 2);
+      // A long wait for another start's build says, now and then, how long it has waited.
+      const owner = spawn('sleep', ['30']);
+      writeFileSync(join(scratch, 'cache', 'offerops', '.lock-tool-3'), String(owner.pid));
+      const waited: string[] = [];
+      const waiting = cached('tool-3', 'tool', (line) => waited.push(line), produce, 400);
+      await sleep(1500); // the other start's build lasts this long: then it dies, and its lock is taken over
+      owner.kill('SIGKILL');
+      assert.match(await waiting, /tool-3\/tool$/);
+      assert.match(waited[0]!, new RegExp(`another start \\(pid ${owner.pid}\\) is producing tool-3: waiting for it`));
+      assert.ok(
+        waited.slice(1).some((line) => /^still waiting for pid \d+ to produce tool-3 \(\d+ s so far\)$/.test(line)),
+        waited.join('\n'),
+      );
     } finally {
       if (before === undefined) delete process.env.XDG_CACHE_HOME;
       else process.env.XDG_CACHE_HOME = before;

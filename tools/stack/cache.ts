@@ -39,10 +39,11 @@ function alive(pid: number): boolean {
  * a start that finds another producing the same entry waits for it, saying
  * so, instead of building a copy of its own; a lock whose owner died is taken over.
  */
-async function holdingLock<T>(entry: string, log: Log, fn: () => Promise<T>): Promise<T> {
+async function holdingLock<T>(entry: string, log: Log, noteEveryMs: number, fn: () => Promise<T>): Promise<T> {
   mkdirSync(cacheDir(), { recursive: true });
   const lock = join(cacheDir(), `.lock-${entry}`);
-  let said = false;
+  const start = Date.now();
+  let said = 0;
   for (;;) {
     try {
       writeFileSync(lock, String(process.pid), { flag: 'wx' });
@@ -59,8 +60,10 @@ async function holdingLock<T>(entry: string, log: Log, fn: () => Promise<T>): Pr
         continue;
       }
       if (!said) log(`another start (pid ${owner}) is producing ${entry}: waiting for it …`);
-      said = true;
-      await sleep(1_000);
+      else if (Date.now() - said >= noteEveryMs)
+        log(`still waiting for pid ${owner} to produce ${entry} (${Math.round((Date.now() - start) / 1000)} s so far)`);
+      if (!said || Date.now() - said >= noteEveryMs) said = Date.now();
+      await sleep(Math.min(1_000, noteEveryMs));
     }
   }
   try {
@@ -73,12 +76,19 @@ async function holdingLock<T>(entry: string, log: Log, fn: () => Promise<T>): Pr
 /**
  * Returns `<cache>/<entry>/<binary>`, producing the entry first when it is
  * missing — once, whatever number of starts ask at the same time: `produce`
- * fills a fresh directory that is then renamed into place.
+ * fills a fresh directory that is then renamed into place. A start waiting
+ * for another's says so every `noteEveryMs`, with the time waited.
  */
-export async function cached(entry: string, binary: string, log: Log, produce: (dir: string) => Promise<void>): Promise<string> {
+export async function cached(
+  entry: string,
+  binary: string,
+  log: Log,
+  produce: (dir: string) => Promise<void>,
+  noteEveryMs = 30_000,
+): Promise<string> {
   const final = join(cacheDir(), entry);
   if (isExecutable(join(final, binary))) return join(final, binary);
-  return holdingLock(entry, log, async () => {
+  return holdingLock(entry, log, noteEveryMs, async () => {
     if (isExecutable(join(final, binary))) return join(final, binary); // made by the start we waited for
     await produceInto(final, binary, produce);
     return join(final, binary);
