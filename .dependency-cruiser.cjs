@@ -132,6 +132,15 @@ module.exports = {
       from: { pathNot: ['^tools/', '^test/'] },
       to: { path: '^tools/' },
     },
+    {
+      name: 'cli-imports-no-web-layer',
+      comment:
+        'The CLI is a door of its own beside the HTTP one: it uses domain/ and schemas/, not Koa middleware or handlers. ' +
+        'Only the MCP server it serves over stdio (api/mcp) is shared with the HTTP door.',
+      severity: 'error',
+      from: { path: '^tools/cli/' },
+      to: { path: '^api/', pathNot: '^api/mcp/' },
+    },
 
     // Cycles.
     {

@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { check, closest, validationFailed } from '../../api/middleware/validate';
+import { check, validationFailed } from '../../api/middleware/validate';
+import { closest } from '../../domain/nearest-word';
 import { FORM_KEYWORD, JsonSchema } from '../../schemas/openapi/common';
 import { openapiDocument } from '../../schemas/openapi/index';
 import { operations } from '../../schemas/operations';

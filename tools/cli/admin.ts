@@ -43,7 +43,7 @@ import { applicationOwner, createApplication, listApplications, revokeApplicatio
 import { requestLogCsv } from '../../domain/developer/request-logs';
 import { createPostbackSecret } from '../../domain/commissions/postbacks';
 import { IMPORT_MAX_BYTES, ImportRefused, importReport } from '../../domain/commissions/import';
-import { closest } from '../../api/middleware/validate';
+import { closest } from '../../domain/nearest-word';
 import { UsageError } from './errors';
 import { StackInfo } from './stack-config';
 import { TemporalDeps } from '../../temporal/start';
