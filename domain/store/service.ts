@@ -154,7 +154,6 @@ function checkStoreInput(input: Schema<'StoreUpdate'>): void {
       details.push(detail('subdomain', 'reserved', `${JSON.stringify(sub)} is reserved`));
     else if (sub.startsWith('acc-'))
       details.push(detail('subdomain', 'reserved', 'names starting `acc-` are the default addresses of accounts'));
-    else if (sub.includes('--')) details.push(detail('subdomain', 'pattern', 'must not contain `--`'));
   }
   const perDay = new Map<string, number>();
   for (const [i, h] of (input.hours ?? []).entries()) {

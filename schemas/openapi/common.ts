@@ -310,6 +310,7 @@ export const STATE_DECIDED_RULES = {
   after_starts_at: 'across fields: a coupon expires after it starts',
   after_run_at: 'across fields: a recurrence ends after its first run',
   after_opens: 'across fields: store hours close after they open',
+  reserved: "the service's own names: a store subdomain that is reserved (`www`, `api`, …) or an account's default address (`acc-…`)",
   max_per_day: 'across fields: at most two store-hour periods a day',
   range: 'across values: a range does not run backwards (a monitor max_price below min_price, a cron field 9-7)',
   frequency: 'across values: the times of day a recurrence or monitor frequency gives are at least 15 minutes apart',

@@ -133,11 +133,11 @@ export const schemas: Record<string, JsonSchema> = {
       subdomain: str({
         minLength: 3,
         maxLength: 63,
-        pattern: '^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$',
-        [FORM_KEYWORD]: 'lowercase letters, digits and hyphens, not starting or ending with a hyphen, e.g. minha-loja',
+        pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
+        [FORM_KEYWORD]: 'lowercase letters and digits in words joined by single hyphens, e.g. minha-loja',
         description:
           "the store's address (`/s/{subdomain}/`), unique across accounts: a taken one is a 409 `slug_taken`; a reserved word " +
-          '(`www`, `api`, `admin`, … see docs/guides/storefront.md), a name starting `acc-` or containing `--` is a 400 `validation_failed`',
+          '(`www`, `api`, `admin`, … see docs/guides/storefront.md) or a name starting `acc-` is a 400 `validation_failed` (rule `reserved`)',
       }),
       domain: nullable(
         str({
