@@ -322,6 +322,11 @@ export const STATE_DECIDED_RULES = {
   unknown_block: 'journey graph: a field names an http block of the journey',
   unreachable: 'journey graph: every block is reachable from the trigger',
   cycle_without_wait: 'journey graph: every loop passes through a wait',
+  brace: 'template grammar: a lone { or } in a template body (write {{ and }} for literal braces)',
+  placeholder: 'template grammar: a placeholder names one of the known fields',
+  transition: "the state: a status change the record's current status allows",
+  resolvable: 'the environment: a URL whose marketplace link can be resolved',
+  no_private_contact: 'the text: a store contact or network link that reveals no phone number or e-mail address',
 } as const;
 
 const STATE_DECIDED = {

@@ -31,6 +31,14 @@ test('every listed rule is a rule name of the domain, none a JSON Schema keyword
   }
 });
 
+test("every rule the domain refuses with is listed, or a JSON Schema keyword the contract's schemas state", () => {
+  const domain = sources(join(ROOT, 'domain')).join('\n');
+  const used = new Set([...domain.matchAll(/rule: '(\w+)'|detail\([^,]+, '(\w+)'/g)].map((m) => m[1] ?? m[2]!));
+  assert.ok(used.size > 10, `${used.size} rules found: the patterns above no longer match the domain's code`);
+  const unlisted = [...used].filter((rule) => !(rule in STATE_DECIDED_RULES) && ajv.getKeyword(rule) === false);
+  assert.deepEqual(unlisted, [], 'rules a schema-valid request can meet, missing from STATE_DECIDED_RULES');
+});
+
 test('the Python decision passes its unit test on the committed document', () => {
   const run = spawnSync('python3', [join(ROOT, 'tools', 'fuzz', 'test_state_decided.py')], { encoding: 'utf8' });
   assert.equal(run.error, undefined, `python3 does not run: ${run.error?.message}`);
