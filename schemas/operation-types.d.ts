@@ -2584,7 +2584,7 @@ export interface components {
             seo_title?: string | null;
             /** @description description of the home page for search engines */
             seo_description?: string | null;
-            /** @description the store's address (`/s/{subdomain}/`), unique across accounts: a taken one is a 409 `slug_taken`; a reserved word (`www`, `api`, `admin`, … see docs/guides/storefront.md), a name starting `acc-` or containing `--` is a 400 `validation_failed` */
+            /** @description the store's address (`/s/{subdomain}/`), unique across accounts: a taken one is a 409 `slug_taken`; a reserved word (`www`, `api`, `admin`, … see docs/guides/storefront.md) or a name starting `acc-` is a 400 `validation_failed` (rule `reserved`) */
             subdomain?: string;
             /**
              * Format: hostname

@@ -69,7 +69,7 @@ class StateDecided(unittest.TestCase):
                 self.assertTrue(state_decided(POLICY, 400, refusal("validation_failed", *rules)))
 
     def test_validation_failed_on_a_shape_rule_fails(self):
-        for rule in ["type", "required", "oneOf", "pattern", "enum", "format", "maxLength", "additionalProperties", "transition"]:
+        for rule in ["type", "required", "oneOf", "pattern", "enum", "format", "maxLength", "additionalProperties", "unlisted_rule"]:
             with self.subTest(rule=rule):
                 self.assertFalse(state_decided(POLICY, 400, refusal("validation_failed", rule)))
 
