@@ -25,7 +25,7 @@ import type { TemplateFormat } from '../templates/store';
 import { ConnectorError, connectorFor } from './connectors/index';
 import { isPaced, reserveSendSlot, SlotRequest, slotStep } from './pacing';
 import { passSessionGate, sessionRefused } from './session';
-import { ChannelConfig, channelForSend, getChannel } from './store';
+import { ChannelConfig, channelForSend, getChannel, sessionDownOf } from './store';
 
 /** What sends need: the database (pacing, the sandbox) and the key that unseals credentials and addresses. */
 export interface SendDeps {
@@ -160,7 +160,10 @@ export async function passGroupSession(deps: SendDeps, tenant: Tenant, groupId: 
   if (tenant.env !== 'live') return;
   const group = await getGroup(deps.db, tenant, groupId);
   const channelId = group && channelIdOf(tenant, group);
-  const channel = channelId ? await channelForSend(deps.db, tenant, channelId, deps.secretKey) : null;
+  // Read without its credentials: only a channel whose session is down needs them (to ask its gateway).
+  const read = channelId ? await getChannel(deps.db, tenant, channelId) : null;
+  if (!read || !sessionDownOf(read)) return;
+  const channel = await channelForSend(deps.db, tenant, read._id, deps.secretKey);
   if (channel) await passSessionGate(deps.db, tenant, channel);
 }
 

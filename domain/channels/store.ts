@@ -206,6 +206,7 @@ export const deleteChannel = (db: Db, tenant: Tenant, id: string): Promise<boole
 export async function channelForSend(db: Db, tenant: Tenant, channelId: string, secretKey: Buffer): Promise<ChannelConfig | null> {
   const channel = await getChannel(db, tenant, channelId);
   if (!channel) return null;
+  const session = sessionDownOf(channel);
   return {
     id: channel._id,
     type: channel.type,
@@ -213,9 +214,13 @@ export async function channelForSend(db: Db, tenant: Tenant, channelId: string, 
     token: channel.credentials ? unseal(channel.credentials, secretKey) : null,
     instance: channel.instance ?? null,
     minIntervalMs: channel.min_interval_ms,
-    ...(channel.state === 'disconnected' && channel.session ? { session: channel.session } : {}),
+    ...(session ? { session } : {}),
   };
 }
+
+/** The channel's session while it is known to be down (./session.ts); undefined when it is not. */
+export const sessionDownOf = (channel: ChannelDoc): SessionDown | undefined =>
+  channel.state === 'disconnected' && channel.session ? channel.session : undefined;
 
 /**
  * Claims the session check `down` said was due, by one send of all: the next
