@@ -420,7 +420,14 @@ const INDEXES: readonly IndexSpec[] = [
   { collection: 'api_keys', key: { hash: 1 }, name: 'hash_unique', unique: true },
   { collection: 'api_keys', key: { account_id: 1 }, name: 'account' },
   { collection: 'offers', key: { ...TENANT_KEY, url: 1 }, name: 'tenant_url_unique', unique: true },
-  { collection: 'offers', key: { ...TENANT_KEY, status: 1, _id: -1 }, name: 'tenant_status' },
+  // The offers list: newest first, by status or any (`_deleted` and the searched fields in the key let a
+  // count read the index alone, on MongoDB and on the embedded planner alike).
+  { collection: 'offers', key: { ...TENANT_KEY, status: 1, _id: -1, _deleted: 1 }, name: 'tenant_status_live' },
+  {
+    collection: 'offers',
+    key: { ...TENANT_KEY, _id: -1, status: 1, _deleted: 1, marketplace: 1, title: 1, store: 1 },
+    name: 'tenant_recent',
+  },
   { collection: 'groups', key: { ...TENANT_KEY, segment_id: 1 }, name: 'tenant_segment' },
   { collection: 'segments', key: { ...TENANT_KEY, slug: 1 }, name: 'tenant_slug_unique', unique: true },
   { collection: 'schedules', key: { ...TENANT_KEY, segment_id: 1 }, name: 'tenant_segment' },
@@ -455,21 +462,13 @@ const INDEXES: readonly IndexSpec[] = [
   { collection: 'oauth_tokens', key: { expires_at: 1 }, name: 'expires_at' },
 ];
 
-/**
- * Whether the server reads secondary indexes. FerretDB 1.24 on SQLite serves
- * only `{_id}` filters from SQL and decodes the collection for any other, so a
- * non-unique index there is only a cost on every write (an expression over
- * the document's JSON per key); its unique indexes still enforce constraints.
- */
-async function readsSecondaryIndexes(db: Db): Promise<boolean> {
-  const info = await db.admin().command({ buildInfo: 1 });
-  return !('ferretdbVersion' in info);
-}
+/** Indexes an earlier version built that no query uses now: dropped at start-up. */
+const RETIRED_INDEXES: readonly { collection: string; name: string }[] = [{ collection: 'offers', name: 'tenant_status' }];
 
-/** Drops `name` if it is there (an index built by an earlier version, or by a process starting beside this one). */
-async function dropIndexIfPresent(db: Db, spec: IndexSpec): Promise<void> {
+/** Drops an index if it is there. */
+async function dropIndexIfPresent(db: Db, collection: string, name: string): Promise<void> {
   try {
-    await db.collection(spec.collection).dropIndex(spec.name);
+    await db.collection(collection).dropIndex(name);
   } catch (err) {
     // 26: no such collection yet; 27: no such index.
     const code = (err as { code?: unknown }).code;
@@ -478,21 +477,19 @@ async function dropIndexIfPresent(db: Db, spec: IndexSpec): Promise<void> {
 }
 
 /**
- * Indexes every query of the store relies on. Idempotent; run at start-up.
- * On a server that never reads secondary indexes (the embedded FerretDB) only
- * the unique ones are built, and non-unique ones found there are dropped.
+ * Indexes every query of the store relies on, on every engine (the embedded
+ * FerretDB's lists walk them too: see docs/operations/data-layer.md), and
+ * drops retired ones. Idempotent; run at start-up by each process.
  */
 export async function ensureIndexes(db: Db): Promise<void> {
-  const reads = await readsSecondaryIndexes(db);
   await Promise.all([
     backfillGroupAddressKeys(db).then(() =>
       db.collection('groups').createIndex({ ...TENANT_KEY, address_key: 1 }, { unique: true, name: GROUP_ADDRESS_INDEX }),
     ),
     ...INDEXES.map((spec) =>
-      spec.unique || reads
-        ? db.collection(spec.collection).createIndex(spec.key, { name: spec.name, ...(spec.unique ? { unique: true } : {}) })
-        : dropIndexIfPresent(db, spec),
+      db.collection(spec.collection).createIndex(spec.key, { name: spec.name, ...(spec.unique ? { unique: true } : {}) }),
     ),
+    ...RETIRED_INDEXES.map((index) => dropIndexIfPresent(db, index.collection, index.name)),
   ]);
 }
 

@@ -81,7 +81,7 @@ func (w *writeLocks) database(db string) *sync.RWMutex {
 }
 
 // serve accepts clients on ln until it closes, relaying each to FerretDB at the Unix socket backend.
-func serve(ln net.Listener, backend string, logger *slog.Logger) {
+func serve(ln net.Listener, backend string, planned *reads, logger *slog.Logger) {
 	locks := &writeLocks{databases: map[string]*sync.RWMutex{}, collections: map[string]*sync.Mutex{}}
 	for {
 		client, err := ln.Accept()
@@ -96,7 +96,7 @@ func serve(ln net.Listener, backend string, logger *slog.Logger) {
 				return
 			}
 			defer server.Close()
-			if err := relay(client, server, locks); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+			if err := relay(client, server, locks, planned); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
 				logger.Debug("offerops-ferretdb: connection ended", "error", err)
 			}
 		}()
@@ -104,8 +104,9 @@ func serve(ln net.Listener, backend string, logger *slog.Logger) {
 }
 
 // relay passes one client's requests to FerretDB and FerretDB's replies back, one request at a time (the
-// wire protocol's own rhythm on a connection), a write command under its database's lock.
-func relay(client, server net.Conn, locks *writeLocks) error {
+// wire protocol's own rhythm on a connection), a write command under its database's lock; a read the
+// planner can write is answered from SQL.
+func relay(client, server net.Conn, locks *writeLocks, planned *reads) error {
 	in := bufio.NewReader(client)
 	back := bufio.NewReader(server)
 	for {
@@ -114,6 +115,16 @@ func relay(client, server net.Conn, locks *writeLocks) error {
 			return err
 		}
 		c := describe(req)
+		reply, err := planned.answer(req, c, server, back)
+		if err != nil {
+			return err
+		}
+		if reply != nil {
+			if _, err := client.Write(reply); err != nil {
+				return err
+			}
+			continue
+		}
 		var release func()
 		if c.flags&flagMoreToCome == 0 {
 			release = locks.lock(c.command, c.db, c.collection)

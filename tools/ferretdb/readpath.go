@@ -1,0 +1,392 @@
+package main
+
+// The planned read path: a `find` or a counting `aggregate` the planner can
+// write (pushdown.go) is answered here, from SQL over the database's file and
+// FerretDB's reads by `_id`, in the reply MongoDB would give.
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.mongodb.org/mongo-driver/bson"
+	"go.mongodb.org/mongo-driver/bson/bsontype"
+	sqlite "modernc.org/sqlite"
+)
+
+// noPlanComment on a read sends it to FerretDB as it came: the conformance suite compares both answers,
+// and knows a planned answer by its planMark field (drivers pass over fields they do not know).
+const (
+	noPlanComment = "offerops:no-plan"
+	planMark      = "offeropsPlan"
+)
+
+func init() {
+	err := sqlite.RegisterDeterministicScalarFunction("offerops_regex", 3, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		text, _ := args[0].(string)
+		pattern, _ := args[1].(string)
+		flags, _ := args[2].(string)
+		re, err := compiledRegex(pattern, flags)
+		if err != nil {
+			return nil, err
+		}
+		return re.MatchString(text), nil
+	})
+	if err != nil {
+		panic(err)
+	}
+}
+
+// reads answers planned reads; one per embedding, shared by its connections.
+type reads struct {
+	dir       string
+	mu        sync.Mutex
+	databases map[string]pool
+	nextID    atomic.Int32
+}
+
+// pool reads one database file, the one that was there when it opened (a dropped database's file is
+// removed and a new one made: the pool must not read the removed one).
+type pool struct {
+	db   *sql.DB
+	file os.FileInfo
+}
+
+func newReads(dir string) *reads { return &reads{dir: dir, databases: map[string]pool{}} }
+
+// database is a pool over one database's file (FerretDB keeps one file per database).
+func (r *reads) database(name string) (*sql.DB, error) {
+	if !plainField.MatchString(strings.ReplaceAll(name, "-", "_")) {
+		return nil, errNotPlanned("database name " + name)
+	}
+	file := filepath.Join(r.dir, name+".sqlite")
+	info, err := os.Stat(file)
+	if err != nil {
+		return nil, err // no database yet: FerretDB answers
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if p, ok := r.databases[name]; ok {
+		if os.SameFile(p.file, info) {
+			return p.db, nil
+		}
+		p.db.Close()
+	}
+	// mode=rw: a database removed meanwhile is not created again (FerretDB answers for it).
+	db, err := sql.Open("sqlite", "file:"+file+"?mode=rw&_pragma=busy_timeout(10000)&_pragma=query_only(1)")
+	if err != nil {
+		return nil, err
+	}
+	r.databases[name] = pool{db: db, file: info}
+	return db, nil
+}
+
+// request is what a planned read needs of a command.
+type request struct {
+	id                  int32
+	db, collection      string
+	query               query
+	projection          bson.Raw
+	skip, limit         int64
+	count               bool // a countDocuments: `{_id: 1, n}` instead of documents
+	countKey, countName string
+	deadline            time.Duration
+}
+
+// answer serves req from SQL when the planner can write it: the reply, or nil to relay it to FerretDB.
+// An error means the connection to FerretDB broke.
+func (r *reads) answer(req []byte, c message, server net.Conn, back *bufio.Reader) ([]byte, error) {
+	if c.flags != 0 || (c.command != "find" && c.command != "aggregate") {
+		return nil, nil
+	}
+	body := singleBody(req)
+	if body == nil {
+		return nil, nil
+	}
+	planned, err := parseRead(c.command, body)
+	if err != nil {
+		return nil, nil
+	}
+	planned.id = int32(binary.LittleEndian.Uint32(req[4:8]))
+	planned.db, planned.collection = c.db, c.collection
+	ctx, cancel := context.WithTimeout(context.Background(), planned.deadline)
+	defer cancel()
+	ids, count, err := r.run(ctx, planned)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return r.message(planned.id, bson.D{{Key: "ok", Value: 0.0}, {Key: "errmsg", Value: "operation exceeded time limit"},
+			{Key: "code", Value: int32(50)}, {Key: "codeName", Value: "MaxTimeMSExpired"}})
+	}
+	if err != nil {
+		return nil, nil
+	}
+	ns := planned.db + "." + planned.collection
+	var batch bson.A
+	if planned.count {
+		if count > 0 {
+			batch = bson.A{bson.D{{Key: planned.countKey, Value: int32(1)}, {Key: planned.countName, Value: count}}}
+		}
+	} else if batch, err = r.fetch(planned, ids, server, back); err != nil {
+		return nil, err
+	}
+	if batch == nil {
+		batch = bson.A{}
+	}
+	cursor := bson.D{{Key: "firstBatch", Value: batch}, {Key: "id", Value: int64(0)}, {Key: "ns", Value: ns}}
+	return r.message(planned.id, bson.D{{Key: "cursor", Value: cursor}, {Key: planMark, Value: "sql"}, {Key: "ok", Value: 1.0}})
+}
+
+// singleBody is an OP_MSG's command document when it has no other section, else nil.
+func singleBody(msg []byte) bson.Raw {
+	if len(msg) < 26 || msg[20] != 0 {
+		return nil
+	}
+	size := int(binary.LittleEndian.Uint32(msg[21:25]))
+	if 21+size != len(msg) {
+		return nil
+	}
+	return bson.Raw(msg[21:])
+}
+
+// findOptions the planner honours; any other option of a find sends it to FerretDB.
+var findOptions = map[string]bool{
+	"find": true, "filter": true, "sort": true, "projection": true, "skip": true, "limit": true, "batchSize": true,
+	"singleBatch": true, "maxTimeMS": true, "$db": true, "lsid": true, "$clusterTime": true,
+	"readConcern": true, "$readPreference": true, "comment": true,
+}
+
+func parseRead(command string, body bson.Raw) (*request, error) {
+	if c, ok := body.Lookup("comment").StringValueOK(); ok && c == noPlanComment {
+		return nil, errNotPlanned("asked")
+	}
+	p := &request{deadline: 30 * time.Second}
+	if ms, ok := body.Lookup("maxTimeMS").AsInt64OK(); ok && ms > 0 {
+		p.deadline = time.Duration(ms) * time.Millisecond
+	}
+	if command == "aggregate" {
+		return p, parseCount(body, p)
+	}
+	elems, err := body.Elements()
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range elems {
+		if !findOptions[e.Key()] {
+			return nil, errNotPlanned("option " + e.Key())
+		}
+	}
+	filter, _ := body.Lookup("filter").DocumentOK()
+	sort, _ := body.Lookup("sort").DocumentOK()
+	if isIDLookup(filter) && isEmpty(sort) {
+		return nil, errNotPlanned("FerretDB serves {_id} itself")
+	}
+	p.limit, _ = body.Lookup("limit").AsInt64OK()
+	if p.limit < 0 {
+		p.limit = -p.limit
+	}
+	if p.limit == 0 || p.limit > maxPlannedLimit {
+		return nil, errNotPlanned("no bound on the documents")
+	}
+	p.skip, _ = body.Lookup("skip").AsInt64OK()
+	p.projection, _ = body.Lookup("projection").DocumentOK()
+	return p, planQuery(p, filter, sort)
+}
+
+// parseCount takes the pipeline the drivers' countDocuments sends: a `$match`, an optional `$skip` and
+// `$limit`, then `{$group: {_id: 1, n: {$sum: 1}}}`.
+func parseCount(body bson.Raw, p *request) error {
+	pipeline, ok := body.Lookup("pipeline").ArrayOK()
+	if !ok {
+		return errNotPlanned("no pipeline")
+	}
+	stages, err := pipeline.Values()
+	if err != nil || len(stages) < 2 || len(stages) > 4 {
+		return errNotPlanned("pipeline shape")
+	}
+	match, ok := stages[0].Document().Lookup("$match").DocumentOK()
+	if !ok {
+		return errNotPlanned("no $match first")
+	}
+	for _, stage := range stages[1 : len(stages)-1] {
+		elems, err := stage.Document().Elements()
+		if err != nil || len(elems) != 1 {
+			return errNotPlanned("pipeline stage")
+		}
+		n, ok := elems[0].Value().AsInt64OK()
+		switch {
+		case ok && elems[0].Key() == "$skip" && n >= 0:
+			p.skip = n
+		case ok && elems[0].Key() == "$limit" && n > 0:
+			p.limit = n
+		default:
+			return errNotPlanned("pipeline stage")
+		}
+	}
+	group, ok := stages[len(stages)-1].Document().Lookup("$group").DocumentOK()
+	if !ok {
+		return errNotPlanned("no $group last")
+	}
+	fields, err := group.Elements()
+	if err != nil || len(fields) != 2 || fields[0].Key() != "_id" {
+		return errNotPlanned("group shape")
+	}
+	if key, ok := fields[0].Value().AsInt64OK(); !ok || key != 1 {
+		return errNotPlanned("group key")
+	}
+	if one, ok := fields[1].Value().Document().Lookup("$sum").AsInt64OK(); !ok || one != 1 {
+		return errNotPlanned("group sum")
+	}
+	p.count, p.countKey, p.countName = true, "_id", fields[1].Key()
+	return planQuery(p, match, nil)
+}
+
+func isEmpty(doc bson.Raw) bool {
+	elems, err := doc.Elements()
+	return err == nil && len(elems) == 0
+}
+
+func isIDLookup(filter bson.Raw) bool {
+	elems, err := filter.Elements()
+	if err != nil || len(elems) != 1 || elems[0].Key() != "_id" {
+		return false
+	}
+	t := elems[0].Value().Type
+	return t != bsontype.EmbeddedDocument && t != bsontype.Array && t != bsontype.Regex
+}
+
+func planQuery(p *request, filter, sort bson.Raw) error {
+	var err error
+	if filter != nil {
+		if p.query.where, p.query.args, err = planFilter(filter); err != nil {
+			return err
+		}
+	}
+	if sort != nil {
+		p.query.orderBy, err = planSort(sort)
+	}
+	return err
+}
+
+// run reads the matching `_id`s in order (or, for a count, how many match).
+func (r *reads) run(ctx context.Context, p *request) ([]string, int64, error) {
+	db, err := r.database(p.db)
+	if err != nil {
+		return nil, 0, err
+	}
+	var table string
+	if err := db.QueryRowContext(ctx, `SELECT table_name FROM _ferretdb_collections WHERE name = ?`, p.collection).Scan(&table); err != nil {
+		return nil, 0, err // no such collection (FerretDB answers), or no database yet
+	}
+	columns := `_ferretdb_sjson->>'$._id', _ferretdb_sjson->>'$."$s".p._id.t'`
+	if p.count {
+		columns = "1"
+	}
+	q := fmt.Sprintf(`SELECT %s FROM %q`, columns, table)
+	if p.query.where != "" {
+		q += " WHERE " + p.query.where
+	}
+	if p.query.orderBy != "" {
+		q += " ORDER BY " + p.query.orderBy
+	}
+	args := p.query.args
+	if p.limit > 0 || p.skip > 0 {
+		limit := p.limit
+		if limit == 0 {
+			limit = -1
+		}
+		q += " LIMIT ? OFFSET ?"
+		args = append(append([]any{}, args...), limit, p.skip)
+	}
+	if p.count {
+		var n int64
+		if p.limit == 0 && p.skip == 0 {
+			q = "SELECT count(*)" + strings.TrimPrefix(q, "SELECT 1")
+		} else {
+			q = "SELECT count(*) FROM (" + q + ")"
+		}
+		err := db.QueryRowContext(ctx, q, args...).Scan(&n)
+		return nil, n, err
+	}
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id, kind string
+		if err := rows.Scan(&id, &kind); err != nil {
+			return nil, 0, err
+		}
+		if kind != "string" {
+			return nil, 0, errNotPlanned("an _id not a string")
+		}
+		ids = append(ids, id)
+	}
+	return ids, 0, rows.Err()
+}
+
+// fetch reads each document by `_id` from FerretDB (which serves that from SQL), with the read's projection.
+// One gone meanwhile is left out, as a concurrent delete would leave it out of MongoDB's cursor.
+func (r *reads) fetch(p *request, ids []string, server net.Conn, back *bufio.Reader) (bson.A, error) {
+	batch := bson.A{}
+	for _, id := range ids {
+		cmd := bson.D{{Key: "find", Value: p.collection}, {Key: "filter", Value: bson.D{{Key: "_id", Value: id}}}}
+		if p.projection != nil {
+			cmd = append(cmd, bson.E{Key: "projection", Value: p.projection})
+		}
+		cmd = append(cmd, bson.E{Key: "limit", Value: int64(1)}, bson.E{Key: "singleBatch", Value: true}, bson.E{Key: "$db", Value: p.db})
+		msg, err := r.message(0, cmd)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := server.Write(msg); err != nil {
+			return nil, err
+		}
+		reply, err := readMessage(back)
+		if err != nil {
+			return nil, err
+		}
+		body := singleBody(reply)
+		if body == nil {
+			return nil, errors.New("FerretDB's reply has no single body")
+		}
+		docs, ok := body.Lookup("cursor", "firstBatch").ArrayOK()
+		if !ok {
+			return nil, fmt.Errorf("FerretDB refused a read by _id: %s", body.Lookup("errmsg"))
+		}
+		values, err := docs.Values()
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range values {
+			batch = append(batch, v.Document())
+		}
+	}
+	return batch, nil
+}
+
+// message is an OP_MSG holding one command document, in reply to `to` (0: a request of ours).
+func (r *reads) message(to int32, doc bson.D) ([]byte, error) {
+	body, err := bson.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	msg := make([]byte, 21, 21+len(body))
+	binary.LittleEndian.PutUint32(msg[0:4], uint32(21+len(body)))
+	binary.LittleEndian.PutUint32(msg[4:8], uint32(r.nextID.Add(1)))
+	binary.LittleEndian.PutUint32(msg[8:12], uint32(to))
+	binary.LittleEndian.PutUint32(msg[12:16], opMsg)
+	// flags (16:20) zero; section kind 0 at 20
+	return append(msg, body...), nil
+}
