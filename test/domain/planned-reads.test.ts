@@ -15,6 +15,7 @@ import { Collection, Db, Filter, MongoClient, Sort } from 'mongodb';
 
 type Document = { _id: string; [field: string]: unknown };
 import { stackEnv } from '../helpers/stack';
+import { waitFor } from '../helpers/wait';
 
 const NO_PLAN = 'offerops:no-plan';
 let client: MongoClient;
@@ -45,10 +46,23 @@ before(async () => {
     if (i % 11 === 0) row._deleted = true;
     if (i % 10 === 3) row._deleted = false;
     row.active = i % 3 === 0;
+    row.tags = i % 2 ? ['red', `t${i % 3}`] : 'red';
     rows.push(row);
   }
   await docs.insertMany(rows);
+  // The planner reads only fields of declared indexes (watched for arrays), once the embedding has seen them.
   await docs.createIndex({ account_id: 1, env: 1, status: 1, _id: -1 }, { name: 'tenant_status' });
+  await docs.createIndex({ price: 1, created_at: 1, title: 1, active: 1, _deleted: 1, tags: 1 }, { name: 'rest' });
+  if (embedded)
+    await waitFor('the embedding to plan reads on the indexed fields', async () => {
+      await docs
+        .find(
+          { _deleted: { $ne: true } },
+          { sort: { price: 1, created_at: 1, title: 1, active: 1, status: 1, account_id: 1, env: 1 }, limit: 1 },
+        )
+        .toArray();
+      return planned.at(-1) || undefined;
+    });
 });
 after(async () => {
   await db.dropDatabase();
@@ -122,7 +136,15 @@ test('a projection keeps only its fields', async () => {
 });
 
 test('reads the planner cannot write go to FerretDB and answer the same', async () => {
-  for (const filter of [{ 'a.b': 1 }, { title: { $regex: '\\d' } }, { status: { $type: 'string' } }] as Filter<Document>[]) {
+  const unplanned = [
+    { 'a.b': 1 },
+    { title: { $regex: '\\d' } },
+    { status: { $type: 'string' } },
+    { tags: 't1' }, // an indexed field that holds arrays: MongoDB matches their elements
+    { tags: { $ne: 'red' } },
+    { unindexed: null }, // a field no index declares may hold arrays unseen
+  ] as Filter<Document>[];
+  for (const filter of unplanned) {
     const rows = await docs.find(filter, { limit: 10 }).toArray();
     assert.equal(planned.at(-1), false);
     assert.deepEqual(rows, await docs.find(filter, { limit: 10, comment: NO_PLAN }).toArray());
@@ -158,4 +180,18 @@ test('a dropped database answers for its new data, not the old', async () => {
   } finally {
     await other.dropDatabase();
   }
+});
+
+test('a field that comes to hold an array is no longer read as a scalar', async () => {
+  const filter = { status: 'approved' };
+  await docs.find(filter, { limit: 50 }).toArray();
+  if (embedded) assert.ok(planned.at(-1));
+  await docs.updateOne({ _id: 'id_005' }, { $set: { status: ['approved', 'pending'] } });
+  const rows = await docs.find(filter, { sort: { _id: 1 }, limit: 50 }).toArray();
+  assert.equal(planned.at(-1), false);
+  assert.ok(
+    rows.some((r) => r._id === 'id_005'),
+    'matched by an element, as MongoDB does',
+  );
+  assert.deepEqual(rows, await docs.find(filter, { sort: { _id: 1 }, limit: 50, comment: NO_PLAN }).toArray());
 });

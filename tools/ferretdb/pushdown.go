@@ -51,8 +51,12 @@ type errNotPlanned string
 
 func (e errNotPlanned) Error() string { return "not planned: " + string(e) }
 
+// scalars are the fields of a table the planner may read: those the embedding watches for arrays and
+// documents (twins.go) that hold neither in any document.
+type scalars map[string]bool
+
 // planFilter writes a MongoDB filter as a WHERE clause ("" for an empty filter).
-func planFilter(filter bson.Raw) (string, []any, error) {
+func planFilter(filter bson.Raw, fields scalars) (string, []any, error) {
 	elems, err := filter.Elements()
 	if err != nil {
 		return "", nil, err
@@ -65,8 +69,8 @@ func planFilter(filter bson.Raw) (string, []any, error) {
 		var a []any
 		switch {
 		case key == "$or" || key == "$and" || key == "$nor":
-			sql, a, err = planLogical(key, val)
-		case plainField.MatchString(key):
+			sql, a, err = planLogical(key, val, fields)
+		case fields[key]:
 			sql, a, err = planField(key, val)
 		default:
 			err = errNotPlanned("field " + key)
@@ -80,7 +84,7 @@ func planFilter(filter bson.Raw) (string, []any, error) {
 	return strings.Join(parts, " AND "), args, nil
 }
 
-func planLogical(op string, val bson.RawValue) (string, []any, error) {
+func planLogical(op string, val bson.RawValue, fields scalars) (string, []any, error) {
 	arr, ok := val.ArrayOK()
 	if !ok {
 		return "", nil, errNotPlanned(op + " without an array")
@@ -96,7 +100,7 @@ func planLogical(op string, val bson.RawValue) (string, []any, error) {
 		if !ok {
 			return "", nil, errNotPlanned(op + " of a non-document")
 		}
-		sql, a, err := planFilter(doc)
+		sql, a, err := planFilter(doc, fields)
 		if err != nil {
 			return "", nil, err
 		}
@@ -347,14 +351,14 @@ func compiledRegex(pattern, flags string) (*regexp.Regexp, error) {
 }
 
 // planSort writes a sort document as ORDER BY ("" for none).
-func planSort(sort bson.Raw) (string, error) {
+func planSort(sort bson.Raw, fields scalars) (string, error) {
 	elems, err := sort.Elements()
 	if err != nil {
 		return "", err
 	}
 	var parts []string
 	for _, e := range elems {
-		if !plainField.MatchString(e.Key()) {
+		if !fields[e.Key()] {
 			return "", errNotPlanned("sort on " + e.Key())
 		}
 		dir, ok := e.Value().AsInt64OK()

@@ -96,6 +96,7 @@ func (r *reads) database(name string) (*sql.DB, error) {
 type request struct {
 	id                  int32
 	db, collection      string
+	filter, sort        bson.Raw
 	query               query
 	projection          bson.Raw
 	skip, limit         int64
@@ -199,7 +200,8 @@ func parseRead(command string, body bson.Raw) (*request, error) {
 	}
 	p.skip, _ = body.Lookup("skip").AsInt64OK()
 	p.projection, _ = body.Lookup("projection").DocumentOK()
-	return p, planQuery(p, filter, sort)
+	p.filter, p.sort = filter, sort
+	return p, nil
 }
 
 // parseCount takes the pipeline the drivers' countDocuments sends: a `$match`, an optional `$skip` and
@@ -247,7 +249,8 @@ func parseCount(body bson.Raw, p *request) error {
 		return errNotPlanned("group sum")
 	}
 	p.count, p.countKey, p.countName = true, "_id", fields[1].Key()
-	return planQuery(p, match, nil)
+	p.filter = match
+	return nil
 }
 
 func isEmpty(doc bson.Raw) bool {
@@ -264,17 +267,41 @@ func isIDLookup(filter bson.Raw) bool {
 	return t != bsontype.EmbeddedDocument && t != bsontype.Array && t != bsontype.Regex
 }
 
-func planQuery(p *request, filter, sort bson.Raw) error {
+func planQuery(p *request, fields scalars) error {
 	var err error
-	if filter != nil {
-		if p.query.where, p.query.args, err = planFilter(filter); err != nil {
+	if p.filter != nil {
+		if p.query.where, p.query.args, err = planFilter(p.filter, fields); err != nil {
 			return err
 		}
 	}
-	if sort != nil {
-		p.query.orderBy, err = planSort(sort)
+	if p.sort != nil {
+		p.query.orderBy, err = planSort(p.sort, fields)
 	}
 	return err
+}
+
+// scalarFields are the fields of table the planner may read (see scalars).
+func scalarFields(ctx context.Context, db *sql.DB, table string) (scalars, error) {
+	prefix := arraysPrefix + table + ":"
+	rows, err := db.QueryContext(ctx, `SELECT substr(m.name, ?1) FROM sqlite_master m
+		WHERE m.type = 'trigger' AND m.tbl_name = ?2 AND substr(m.name, 1, ?3) = ?4
+		AND NOT EXISTS (SELECT 1 FROM `+fmt.Sprintf("%q", arraysTable)+` a WHERE a.tbl = ?2 AND a.field = substr(m.name, ?1))`,
+		len(prefix)+1, table, len(prefix), prefix)
+	if err != nil {
+		return nil, err // before the first triggers, no table of notes: nothing is read as a scalar yet
+	}
+	defer rows.Close()
+	fields := scalars{}
+	for rows.Next() {
+		var field string
+		if err := rows.Scan(&field); err != nil {
+			return nil, err
+		}
+		if !strings.HasSuffix(field, updateSuffix) {
+			fields[field] = true
+		}
+	}
+	return fields, rows.Err()
 }
 
 // run reads the matching `_id`s in order (or, for a count, how many match).
@@ -286,6 +313,13 @@ func (r *reads) run(ctx context.Context, p *request) ([]string, int64, error) {
 	var table string
 	if err := db.QueryRowContext(ctx, `SELECT table_name FROM _ferretdb_collections WHERE name = ?`, p.collection).Scan(&table); err != nil {
 		return nil, 0, err // no such collection (FerretDB answers), or no database yet
+	}
+	fields, err := scalarFields(ctx, db, table)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := planQuery(p, fields); err != nil {
+		return nil, 0, err
 	}
 	columns := `_ferretdb_sjson->>'$._id', _ferretdb_sjson->>'$."$s".p._id.t'`
 	if p.count {

@@ -10,9 +10,14 @@ package main
 //     the planner writes (fieldSQL), under FerretDB's own name, so that its
 //     lists and counts walk it and `dropIndexes` still finds it;
 //   - beside every unique index, whose constraint FerretDB's expressions keep,
-//     a twin `offerops:<table>:<index>` on the planner's expressions.
-// Twins of indexes dropped since are dropped. FerretDB lists indexes from its
-// own metadata, so clients see exactly the indexes they declared.
+//     a twin `offerops:<table>:<index>` on the planner's expressions;
+//   - for `_id` and every field of a declared index, triggers that note in
+//     `_offerops_arrays` when a document holds an array or a document there
+//     (and a look at the rows already stored when they are made): the
+//     planner reads a field as a scalar only while no such note exists.
+// Twins and triggers of indexes dropped since are dropped. FerretDB lists
+// indexes from its own metadata, so clients see exactly the ones they
+// declared; it lists collections from it too, so our table stays unseen.
 
 import (
 	"context"
@@ -34,7 +39,11 @@ const indexSweep = 200 * time.Millisecond
 const (
 	idIndexSuffix = "_offerops_id"
 	twinPrefix    = "offerops:"
+	arraysPrefix  = "offerops:arrays:"
 )
+
+// arraysTable holds (table, field) for each field a document of the table has held an array or a document in.
+const arraysTable = "_offerops_arrays"
 
 // indexTables keeps the indexes above on every database file under dir, looking at the files that changed since
 // the last sweep (FerretDB creates tables and indexes when a client first writes or declares them).
@@ -88,8 +97,16 @@ type indexKey struct {
 	Descending bool   `json:"descending"`
 }
 
-// wanted is an index the embedding keeps: its CREATE statement and the text its definition must contain.
-type wanted struct{ create, columns string }
+// wanted is an index or trigger the embedding keeps: the statements that make it and the text its definition
+// must contain.
+type wanted struct {
+	kind    string // "index" or "trigger"
+	create  []string
+	columns string
+}
+
+// updateSuffix names the second trigger of a field (the first, on inserts, has the wanted name).
+const updateSuffix = ":update"
 
 // indexFile brings one database file's indexes in line with its collections and their declared indexes.
 func indexFile(ctx context.Context, file string) error {
@@ -115,34 +132,43 @@ func indexFile(ctx context.Context, file string) error {
 		if ok && strings.Contains(definition, w.columns) {
 			continue
 		}
-		if err := replaceIndex(ctx, db, name, ok, w.create); err != nil && !strings.Contains(err.Error(), "no such table") {
+		if err := replace(ctx, db, name, ok, w); err != nil && !strings.Contains(err.Error(), "no such table") {
 			return err
 		}
 	}
-	for name := range have {
-		if _, ok := want[name]; !ok && strings.HasPrefix(name, twinPrefix) {
-			if _, err := db.ExecContext(ctx, fmt.Sprintf("DROP INDEX IF EXISTS %q", name)); err != nil {
-				return err
-			}
+	for name, definition := range have {
+		if _, ok := want[strings.TrimSuffix(name, updateSuffix)]; ok || !strings.HasPrefix(name, twinPrefix) {
+			continue
+		}
+		kind := "INDEX"
+		if strings.HasPrefix(definition, "CREATE TRIGGER") {
+			kind = "TRIGGER"
+		}
+		if _, err := db.ExecContext(ctx, fmt.Sprintf("DROP %s IF EXISTS %q", kind, name)); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// replaceIndex creates an index, first dropping the one of that name (in one transaction: no write sees neither).
-func replaceIndex(ctx context.Context, db *sql.DB, name string, exists bool, create string) error {
+// replace makes an index or triggers, first dropping what has that name (in one transaction: no write sees
+// neither).
+func replace(ctx context.Context, db *sql.DB, name string, exists bool, w wanted) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit, a no-op
-	if exists {
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("DROP INDEX IF EXISTS %q", name)); err != nil {
+	var drop []string
+	if exists && w.kind == "index" {
+		drop = []string{fmt.Sprintf("DROP INDEX IF EXISTS %q", name)}
+	} else if exists {
+		drop = []string{fmt.Sprintf("DROP TRIGGER IF EXISTS %q", name), fmt.Sprintf("DROP TRIGGER IF EXISTS %q", name+updateSuffix)}
+	}
+	for _, statement := range append(drop, w.create...) {
+		if _, err := tx.ExecContext(ctx, statement); err != nil {
 			return err
 		}
-	}
-	if _, err := tx.ExecContext(ctx, create); err != nil {
-		return err
 	}
 	return tx.Commit()
 }
@@ -161,7 +187,8 @@ func wantedIndexes(ctx context.Context, db *sql.DB) (map[string]wanted, error) {
 			return nil, err
 		}
 		id := "_ferretdb_sjson->'$._id'"
-		want[table+idIndexSuffix] = wanted{fmt.Sprintf(`CREATE INDEX %q ON %q (%s)`, table+idIndexSuffix, table, id), id}
+		want[table+idIndexSuffix] = indexOf(table+idIndexSuffix, table, id)
+		fields := map[string]bool{"_id": true}
 		var d declared
 		if err := json.Unmarshal([]byte(settings), &d); err != nil {
 			return nil, fmt.Errorf("settings of %s: %w", table, err)
@@ -175,10 +202,38 @@ func wantedIndexes(ctx context.Context, db *sql.DB) (map[string]wanted, error) {
 			if index.Unique {
 				name = twinPrefix + table + ":" + index.Name
 			}
-			want[name] = wanted{fmt.Sprintf(`CREATE INDEX %q ON %q (%s)`, name, table, columns), columns}
+			want[name] = indexOf(name, table, columns)
+			for _, k := range index.Key {
+				fields[k.Field] = true
+			}
+		}
+		for field := range fields {
+			want[arraysPrefix+table+":"+field] = arrayTriggers(table, field)
 		}
 	}
 	return want, rows.Err()
+}
+
+// arrayTriggers note when a document of table holds an array or a document in field. Made in one transaction
+// with a look at the rows stored already (no write falls between the two), and the note of what it finds.
+func arrayTriggers(table, field string) wanted {
+	name := arraysPrefix + table + ":" + field
+	holds := func(doc string) string {
+		return fmt.Sprintf(`json_type(%s, '$.%s') IN ('array', 'object')`, doc, field)
+	}
+	into := fmt.Sprintf(`INSERT OR IGNORE INTO %q (tbl, field)`, arraysTable)
+	note := fmt.Sprintf(`%s VALUES ('%s', '%s')`, into, table, field)
+	return wanted{kind: "trigger", columns: holds("NEW._ferretdb_sjson"), create: []string{
+		fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %q (tbl TEXT NOT NULL, field TEXT NOT NULL, PRIMARY KEY (tbl, field))`, arraysTable),
+		fmt.Sprintf(`CREATE TRIGGER %q AFTER INSERT ON %q WHEN %s BEGIN %s; END`, name, table, holds("NEW._ferretdb_sjson"), note),
+		fmt.Sprintf(`CREATE TRIGGER %q AFTER UPDATE ON %q WHEN %s BEGIN %s; END`, name+updateSuffix, table, holds("NEW._ferretdb_sjson"), note),
+		fmt.Sprintf(`%s SELECT '%s', '%s' WHERE EXISTS (SELECT 1 FROM %q WHERE %s)`, into, table, field, table, holds("_ferretdb_sjson")),
+	}}
+}
+
+// indexOf is an index on the given columns.
+func indexOf(name, table, columns string) wanted {
+	return wanted{kind: "index", create: []string{fmt.Sprintf(`CREATE INDEX %q ON %q (%s)`, name, table, columns)}, columns: columns}
 }
 
 // twinColumns writes an index key as the planner's expressions; false for a key on other than top-level fields.
@@ -197,9 +252,9 @@ func twinColumns(key []indexKey) (string, bool) {
 	return strings.Join(columns, ", "), len(columns) > 0
 }
 
-// indexDefinitions is the definition of every index in a database file, by name.
+// indexDefinitions is the definition of every index and trigger in a database file, by name.
 func indexDefinitions(ctx context.Context, db *sql.DB) (map[string]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`)
+	rows, err := db.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL`)
 	if err != nil {
 		return nil, err
 	}
