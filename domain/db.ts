@@ -415,43 +415,60 @@ interface IndexSpec {
   unique?: true;
 }
 
+/**
+ * The index of a tenant's list: the tenant, the list's order, then `_deleted`
+ * and the fields it filters on. A page walks it in order, and a count (the
+ * contract's exact `total`) reads the index alone, on MongoDB and on the
+ * embedded engine's planner, which reads only fields an index declares.
+ */
+const listIndex = (collection: string, order: Record<string, 1 | -1>, filters: string[], name = 'tenant_list'): IndexSpec => ({
+  collection,
+  key: { ...TENANT_KEY, ...order, _deleted: 1, ...Object.fromEntries(filters.map((f) => [f, 1 as const])) },
+  name,
+});
+
+const NEWEST = { _id: -1 } as const;
+
 /** The indexes our queries rely on (groups' address index aside: built after its backfill). */
 const INDEXES: readonly IndexSpec[] = [
   { collection: 'api_keys', key: { hash: 1 }, name: 'hash_unique', unique: true },
   { collection: 'api_keys', key: { account_id: 1 }, name: 'account' },
   { collection: 'offers', key: { ...TENANT_KEY, url: 1 }, name: 'tenant_url_unique', unique: true },
-  // The offers list: newest first, by status or any (`_deleted` and the searched fields in the key let a
-  // count read the index alone, on MongoDB and on the embedded planner alike).
   { collection: 'offers', key: { ...TENANT_KEY, status: 1, _id: -1, _deleted: 1 }, name: 'tenant_status_live' },
-  {
-    collection: 'offers',
-    key: { ...TENANT_KEY, _id: -1, status: 1, _deleted: 1, marketplace: 1, title: 1, store: 1 },
-    name: 'tenant_recent',
-  },
+  listIndex('offers', NEWEST, ['status', 'marketplace', 'title', 'store'], 'tenant_recent'),
   { collection: 'groups', key: { ...TENANT_KEY, segment_id: 1 }, name: 'tenant_segment' },
+  listIndex('groups', NEWEST, ['segment_id', 'active']),
   { collection: 'segments', key: { ...TENANT_KEY, slug: 1 }, name: 'tenant_slug_unique', unique: true },
+  listIndex('segments', NEWEST, []),
   { collection: 'schedules', key: { ...TENANT_KEY, segment_id: 1 }, name: 'tenant_segment' },
   { collection: 'schedules', key: { ...TENANT_KEY, template_id: 1 }, name: 'tenant_template' },
-  { collection: 'schedules', key: { ...TENANT_KEY, order_at: 1, _id: 1 }, name: 'tenant_order' },
+  listIndex('schedules', { order_at: 1, _id: 1 }, ['status', 'group_id', 'segment_id', 'offer_id']),
   { collection: 'events', key: { ...TENANT_KEY, kind: 1, occurred_day: 1 }, name: 'tenant_kind_day' },
   { collection: 'events', key: { dispatched_at: 1 }, name: 'dispatch' },
   { collection: 'publications', key: { ...TENANT_KEY, status: 1, _id: -1 }, name: 'tenant_status' },
   { collection: 'publications', key: { ...TENANT_KEY, offer_id: 1 }, name: 'tenant_offer' },
-  { collection: 'publications', key: { ...TENANT_KEY, queued_at: -1, _id: -1 }, name: 'tenant_queued' },
+  listIndex('publications', { queued_at: -1, _id: -1 }, ['status', 'offer_id', 'segment_id', 'schedule_id']),
   { collection: 'deliveries', key: { ...TENANT_KEY, publication_id: 1 }, name: 'tenant_publication' },
   { collection: 'deliveries', key: { ...TENANT_KEY, group_id: 1 }, name: 'tenant_group' },
   // At most one default per scope: see templates/store.ts.
   { collection: 'templates', key: { ...TENANT_KEY, default_key: 1 }, name: 'tenant_default_unique', unique: true },
   { collection: 'templates', key: { ...TENANT_KEY, segment_id: 1 }, name: 'tenant_segment' },
+  listIndex('templates', NEWEST, ['segment_id', 'format', 'is_default']),
   { collection: 'webhooks', key: { ...TENANT_KEY, state: 1 }, name: 'tenant_state' },
+  listIndex('webhooks', NEWEST, ['state']),
   { collection: 'journeys', key: { ...TENANT_KEY, trigger: 1, active: 1 }, name: 'tenant_trigger' },
-  { collection: 'conversations', key: { ...TENANT_KEY, last_message_at: -1, _id: -1 }, name: 'tenant_activity' },
-  { collection: 'contacts', key: { ...TENANT_KEY, last_seen_at: -1, _id: -1 }, name: 'tenant_seen' },
-  { collection: 'messages', key: { ...TENANT_KEY, conversation_id: 1, created_at: -1, _id: -1 }, name: 'tenant_conversation' },
+  listIndex('journeys', NEWEST, ['active', 'trigger']),
+  listIndex('monitors', NEWEST, ['state']),
+  listIndex('conversations', { last_message_at: -1, _id: -1 }, ['status', 'channel', 'assignee', 'priority', 'contact_id']),
+  listIndex('contacts', { last_seen_at: -1, _id: -1 }, ['stage', 'display_name']),
+  { collection: 'messages', key: { ...TENANT_KEY, conversation_id: 1, created_at: -1, _id: -1, _deleted: 1 }, name: 'tenant_list' },
   // Subdomains are unique across accounts, per environment (a test store never shows, but keeps its own name).
   { collection: 'stores', key: { env: 1, subdomain: 1 }, name: 'env_subdomain_unique', unique: true },
+  listIndex('store_pages', { published_at: -1, _id: 1 }, ['published']),
+  listIndex('store_collections', { position: 1, _id: 1 }, ['published']),
   { collection: 'coupons', key: { ...TENANT_KEY, active: 1, _id: -1 }, name: 'tenant_active' },
-  { collection: 'commissions', key: { ...TENANT_KEY, occurred_at: -1, _id: -1 }, name: 'tenant_occurred' },
+  listIndex('coupons', NEWEST, ['active', 'verified', 'store_key', 'marketplace', 'starts_at', 'expires_at']),
+  listIndex('commissions', { occurred_at: -1, _id: -1 }, ['status', 'marketplace', 'currency']),
   { collection: 'analytics_buckets', key: { day: 1 }, name: 'day' },
   { collection: 'send_slots', key: { at: 1 }, name: 'at' },
   { collection: 'rate_limits', key: { window_end: 1 }, name: 'window_end' },
@@ -463,7 +480,15 @@ const INDEXES: readonly IndexSpec[] = [
 ];
 
 /** Indexes an earlier version built that no query uses now: dropped at start-up. */
-const RETIRED_INDEXES: readonly { collection: string; name: string }[] = [{ collection: 'offers', name: 'tenant_status' }];
+const RETIRED_INDEXES: readonly { collection: string; name: string }[] = [
+  { collection: 'offers', name: 'tenant_status' },
+  { collection: 'schedules', name: 'tenant_order' },
+  { collection: 'publications', name: 'tenant_queued' },
+  { collection: 'conversations', name: 'tenant_activity' },
+  { collection: 'contacts', name: 'tenant_seen' },
+  { collection: 'messages', name: 'tenant_conversation' },
+  { collection: 'commissions', name: 'tenant_occurred' },
+];
 
 /** Drops an index if it is there. */
 async function dropIndexIfPresent(db: Db, collection: string, name: string): Promise<void> {

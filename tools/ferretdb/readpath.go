@@ -27,9 +27,12 @@ import (
 
 // noPlanComment on a read sends it to FerretDB as it came: the conformance suite compares both answers,
 // and knows a planned answer by its planMark field (drivers pass over fields they do not know).
+// explainComment adds SQLite's query plan to a planned answer, in the field queryPlanField.
 const (
-	noPlanComment = "offerops:no-plan"
-	planMark      = "offeropsPlan"
+	noPlanComment  = "offerops:no-plan"
+	explainComment = "offerops:explain"
+	planMark       = "offeropsPlan"
+	queryPlanField = "offeropsQueryPlan"
 )
 
 func init() {
@@ -102,6 +105,8 @@ type request struct {
 	skip, limit         int64
 	count               bool // a countDocuments: `{_id: 1, n}` instead of documents
 	countKey, countName string
+	explain             bool
+	queryPlan           bson.A // SQLite's, when asked
 	deadline            time.Duration
 }
 
@@ -144,7 +149,11 @@ func (r *reads) answer(req []byte, c message, server net.Conn, back *bufio.Reade
 		batch = bson.A{}
 	}
 	cursor := bson.D{{Key: "firstBatch", Value: batch}, {Key: "id", Value: int64(0)}, {Key: "ns", Value: ns}}
-	return r.message(planned.id, bson.D{{Key: "cursor", Value: cursor}, {Key: planMark, Value: "sql"}, {Key: "ok", Value: 1.0}})
+	reply := bson.D{{Key: "cursor", Value: cursor}, {Key: planMark, Value: "sql"}}
+	if planned.explain {
+		reply = append(reply, bson.E{Key: queryPlanField, Value: planned.queryPlan})
+	}
+	return r.message(planned.id, append(reply, bson.E{Key: "ok", Value: 1.0}))
 }
 
 // singleBody is an OP_MSG's command document when it has no other section, else nil.
@@ -167,10 +176,11 @@ var findOptions = map[string]bool{
 }
 
 func parseRead(command string, body bson.Raw) (*request, error) {
-	if c, ok := body.Lookup("comment").StringValueOK(); ok && c == noPlanComment {
+	comment, _ := body.Lookup("comment").StringValueOK()
+	if comment == noPlanComment {
 		return nil, errNotPlanned("asked")
 	}
-	p := &request{deadline: 30 * time.Second}
+	p := &request{deadline: 30 * time.Second, explain: comment == explainComment}
 	if ms, ok := body.Lookup("maxTimeMS").AsInt64OK(); ok && ms > 0 {
 		p.deadline = time.Duration(ms) * time.Millisecond
 	}
@@ -342,12 +352,19 @@ func (r *reads) run(ctx context.Context, p *request) ([]string, int64, error) {
 		args = append(append([]any{}, args...), limit, p.skip)
 	}
 	if p.count {
-		var n int64
 		if p.limit == 0 && p.skip == 0 {
 			q = "SELECT count(*)" + strings.TrimPrefix(q, "SELECT 1")
 		} else {
 			q = "SELECT count(*) FROM (" + q + ")"
 		}
+	}
+	if p.explain {
+		if p.queryPlan, err = explain(ctx, db, q, args); err != nil {
+			return nil, 0, err
+		}
+	}
+	if p.count {
+		var n int64
 		err := db.QueryRowContext(ctx, q, args...).Scan(&n)
 		return nil, n, err
 	}
@@ -423,4 +440,23 @@ func (r *reads) message(to int32, doc bson.D) ([]byte, error) {
 	binary.LittleEndian.PutUint32(msg[12:16], opMsg)
 	// flags (16:20) zero; section kind 0 at 20
 	return append(msg, body...), nil
+}
+
+// explain is SQLite's plan of a query, a line per step.
+func explain(ctx context.Context, db *sql.DB, q string, args []any) (bson.A, error) {
+	rows, err := db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	lines := bson.A{}
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			return nil, err
+		}
+		lines = append(lines, detail)
+	}
+	return lines, rows.Err()
 }

@@ -39,7 +39,7 @@ test('every index on every engine, built by two processes at once; retired ones 
   await ensureIndexes(db);
 
   assert.deepEqual(await names('offers'), ['_id_', 'tenant_recent', 'tenant_status_live', 'tenant_url_unique']);
-  assert.deepEqual(await names('segments'), ['_id_', 'tenant_slug_unique']);
+  assert.deepEqual(await names('segments'), ['_id_', 'tenant_list', 'tenant_slug_unique']);
   assert.deepEqual(await names('request_logs'), ['_id_', 'account_credential_time', 'account_time', 'time']);
   assert.ok((await names('groups')).includes('tenant_address_unique'));
 
