@@ -168,11 +168,34 @@ func singleBody(msg []byte) bson.Raw {
 	return bson.Raw(msg[21:])
 }
 
-// findOptions the planner honours; any other option of a find sends it to FerretDB.
-var findOptions = map[string]bool{
-	"find": true, "filter": true, "sort": true, "projection": true, "skip": true, "limit": true, "batchSize": true,
-	"singleBatch": true, "maxTimeMS": true, "$db": true, "lsid": true, "$clusterTime": true,
-	"readConcern": true, "$readPreference": true, "comment": true,
+// The fields of a find or an aggregate the planner honours (or may pass over); any other sends the command to
+// FerretDB (an `explain: true`, a `hint`, a collation…).
+var (
+	commonOptions = []string{"maxTimeMS", "$db", "lsid", "$clusterTime", "readConcern", "$readPreference", "comment"}
+	findOptions   = options(append([]string{"find", "filter", "sort", "projection", "skip", "limit", "batchSize", "singleBatch"}, commonOptions...))
+	countOptions  = options(append([]string{"aggregate", "pipeline", "cursor"}, commonOptions...))
+)
+
+func options(names []string) map[string]bool {
+	set := map[string]bool{}
+	for _, name := range names {
+		set[name] = true
+	}
+	return set
+}
+
+// onlyOptions: every field of the command is one of these.
+func onlyOptions(body bson.Raw, allowed map[string]bool) error {
+	elems, err := body.Elements()
+	if err != nil {
+		return err
+	}
+	for _, e := range elems {
+		if !allowed[e.Key()] {
+			return errNotPlanned("option " + e.Key())
+		}
+	}
+	return nil
 }
 
 func parseRead(command string, body bson.Raw) (*request, error) {
@@ -185,16 +208,13 @@ func parseRead(command string, body bson.Raw) (*request, error) {
 		p.deadline = time.Duration(ms) * time.Millisecond
 	}
 	if command == "aggregate" {
+		if err := onlyOptions(body, countOptions); err != nil {
+			return nil, err
+		}
 		return p, parseCount(body, p)
 	}
-	elems, err := body.Elements()
-	if err != nil {
+	if err := onlyOptions(body, findOptions); err != nil {
 		return nil, err
-	}
-	for _, e := range elems {
-		if !findOptions[e.Key()] {
-			return nil, errNotPlanned("option " + e.Key())
-		}
 	}
 	filter, _ := body.Lookup("filter").DocumentOK()
 	sort, _ := body.Lookup("sort").DocumentOK()
