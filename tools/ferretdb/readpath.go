@@ -310,15 +310,15 @@ func planQuery(p *request, fields scalars) error {
 	return err
 }
 
-// scalarFields are the fields of table the planner may read (see scalars).
+// scalarFields are the fields of table the planner may read (see scalars): watched by the table's triggers
+// (which a dropped and re-created table has not until the next sweep), and holding no array or document.
 func scalarFields(ctx context.Context, db *sql.DB, table string) (scalars, error) {
-	prefix := arraysPrefix + table + ":"
-	rows, err := db.QueryContext(ctx, `SELECT substr(m.name, ?1) FROM sqlite_master m
-		WHERE m.type = 'trigger' AND m.tbl_name = ?2 AND substr(m.name, 1, ?3) = ?4
-		AND NOT EXISTS (SELECT 1 FROM `+fmt.Sprintf("%q", arraysTable)+` a WHERE a.tbl = ?2 AND a.field = substr(m.name, ?1))`,
-		len(prefix)+1, table, len(prefix), prefix)
+	rows, err := db.QueryContext(ctx, fmt.Sprintf(`SELECT w.field FROM %q w
+		WHERE w.tbl = ?1 AND NOT EXISTS (SELECT 1 FROM %q a WHERE a.tbl = ?1 AND a.field = w.field)
+		AND EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type = 'trigger' AND m.name = ?2)`, watchedTable, arraysTable),
+		table, arraysPrefix+table)
 	if err != nil {
-		return nil, err // before the first triggers, no table of notes: nothing is read as a scalar yet
+		return nil, err // before the first triggers, no tables of ours: nothing is read as a scalar yet
 	}
 	defer rows.Close()
 	fields := scalars{}
@@ -327,9 +327,7 @@ func scalarFields(ctx context.Context, db *sql.DB, table string) (scalars, error
 		if err := rows.Scan(&field); err != nil {
 			return nil, err
 		}
-		if !strings.HasSuffix(field, updateSuffix) {
-			fields[field] = true
-		}
+		fields[field] = true
 	}
 	return fields, rows.Err()
 }

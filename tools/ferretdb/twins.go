@@ -11,10 +11,12 @@ package main
 //     lists and counts walk it and `dropIndexes` still finds it;
 //   - beside every unique index, whose constraint FerretDB's expressions keep,
 //     a twin `offerops:<table>:<index>` on the planner's expressions;
-//   - for `_id` and every field of a declared index, triggers that note in
-//     `_offerops_arrays` when a document holds an array or a document there
-//     (and a look at the rows already stored when they are made): the
-//     planner reads a field as a scalar only while no such note exists.
+//   - for `_id` and every field of a declared index (listed in
+//     `_offerops_watched`), two triggers per table that note in
+//     `_offerops_arrays` when a written document holds an array or a
+//     document there (one pass over its top-level fields), and a look at the
+//     rows already stored when they are made: the planner reads a field as a
+//     scalar only while it is watched and no such note exists.
 // Twins and triggers of indexes dropped since are dropped. FerretDB lists
 // indexes from its own metadata, so clients see exactly the ones they
 // declared; it lists collections from it too, so our table stays unseen.
@@ -27,6 +29,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 )
@@ -42,8 +45,12 @@ const (
 	arraysPrefix  = "offerops:arrays:"
 )
 
-// arraysTable holds (table, field) for each field a document of the table has held an array or a document in.
-const arraysTable = "_offerops_arrays"
+// arraysTable holds (table, field) for each watched field a document of the table holds an array or a document
+// in; watchedTable the fields the table's triggers watch.
+const (
+	arraysTable  = "_offerops_arrays"
+	watchedTable = "_offerops_watched"
+)
 
 // indexTables keeps the indexes above on every database file under dir, looking at the files that changed since
 // the last sweep (FerretDB creates tables and indexes when a client first writes or declares them).
@@ -105,7 +112,7 @@ type wanted struct {
 	columns string
 }
 
-// updateSuffix names the second trigger of a field (the first, on inserts, has the wanted name).
+// updateSuffix names a table's second trigger (the first, on inserts, has the wanted name).
 const updateSuffix = ":update"
 
 // indexFile brings one database file's indexes in line with its collections and their declared indexes.
@@ -207,28 +214,38 @@ func wantedIndexes(ctx context.Context, db *sql.DB) (map[string]wanted, error) {
 				fields[k.Field] = true
 			}
 		}
-		for field := range fields {
-			want[arraysPrefix+table+":"+field] = arrayTriggers(table, field)
-		}
+		want[arraysPrefix+table] = arrayTriggers(table, fields)
 	}
 	return want, rows.Err()
 }
 
-// arrayTriggers note when a document of table holds an array or a document in field. Made in one transaction
-// with a look at the rows stored already (no write falls between the two), and the note of what it finds.
-func arrayTriggers(table, field string) wanted {
-	name := arraysPrefix + table + ":" + field
-	holds := func(doc string) string {
-		return fmt.Sprintf(`json_type(%s, '$.%s') IN ('array', 'object')`, doc, field)
+// arrayTriggers watch fields of a table for arrays and documents: they list the fields, note which ones a
+// stored document holds one in (looking at every row: made in one transaction, no write falls between), then
+// note each later write that holds one.
+func arrayTriggers(table string, fields map[string]bool) wanted {
+	names := make([]string, 0, len(fields))
+	for field := range fields {
+		names = append(names, "'"+field+"'") // plain fields only: no quote inside
 	}
-	into := fmt.Sprintf(`INSERT OR IGNORE INTO %q (tbl, field)`, arraysTable)
-	note := fmt.Sprintf(`%s VALUES ('%s', '%s')`, into, table, field)
-	return wanted{kind: "trigger", columns: holds("NEW._ferretdb_sjson"), create: []string{
+	sort.Strings(names)
+	watched := "key IN (" + strings.Join(names, ", ") + ")"
+	noted := func(doc string) string {
+		return fmt.Sprintf(`INSERT OR IGNORE INTO %q (tbl, field) SELECT DISTINCT '%s', key FROM json_each(%s) WHERE %s AND type IN ('array', 'object')`,
+			arraysTable, table, doc, watched)
+	}
+	name := arraysPrefix + table
+	statements := []string{
 		fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %q (tbl TEXT NOT NULL, field TEXT NOT NULL, PRIMARY KEY (tbl, field))`, arraysTable),
-		fmt.Sprintf(`CREATE TRIGGER %q AFTER INSERT ON %q WHEN %s BEGIN %s; END`, name, table, holds("NEW._ferretdb_sjson"), note),
-		fmt.Sprintf(`CREATE TRIGGER %q AFTER UPDATE ON %q WHEN %s BEGIN %s; END`, name+updateSuffix, table, holds("NEW._ferretdb_sjson"), note),
-		fmt.Sprintf(`%s SELECT '%s', '%s' WHERE EXISTS (SELECT 1 FROM %q WHERE %s)`, into, table, field, table, holds("_ferretdb_sjson")),
-	}}
+		fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %q (tbl TEXT NOT NULL, field TEXT NOT NULL, PRIMARY KEY (tbl, field))`, watchedTable),
+		fmt.Sprintf(`DELETE FROM %q WHERE tbl = '%s'`, arraysTable, table),
+		fmt.Sprintf(`DELETE FROM %q WHERE tbl = '%s'`, watchedTable, table),
+		fmt.Sprintf(`INSERT INTO %q (tbl, field) SELECT '%s', value FROM json_each('[%s]')`, watchedTable, table,
+			strings.ReplaceAll(strings.Join(names, ","), "'", `"`)),
+		strings.Replace(noted(fmt.Sprintf("%q._ferretdb_sjson", table)), " FROM json_each(", fmt.Sprintf(" FROM %q, json_each(", table), 1),
+		fmt.Sprintf(`CREATE TRIGGER %q AFTER INSERT ON %q BEGIN %s; END`, name, table, noted("NEW._ferretdb_sjson")),
+		fmt.Sprintf(`CREATE TRIGGER %q AFTER UPDATE ON %q BEGIN %s; END`, name+updateSuffix, table, noted("NEW._ferretdb_sjson")),
+	}
+	return wanted{kind: "trigger", create: statements, columns: watched}
 }
 
 // indexOf is an index on the given columns.
