@@ -283,7 +283,11 @@ func parseCount(body bson.Raw, p *request) error {
 	return nil
 }
 
+// isEmpty: absent, or a document without fields.
 func isEmpty(doc bson.Raw) bool {
+	if doc == nil {
+		return true
+	}
 	elems, err := doc.Elements()
 	return err == nil && len(elems) == 0
 }
