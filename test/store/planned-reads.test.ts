@@ -200,3 +200,25 @@ test('a field that comes to hold an array is no longer read as a scalar', async 
   );
   assert.deepEqual(rows, await docs.find(filter, { sort: { _id: 1 }, limit: 50, comment: NO_PLAN }).toArray());
 });
+
+test('a malformed read is refused by the engine, which goes on answering', async () => {
+  const malformed = [
+    { aggregate: 'items', pipeline: [1, 2], cursor: {} },
+    { aggregate: 'items', pipeline: [{ $match: {} }, 5, { $group: { _id: 1, n: { $sum: 1 } } }], cursor: {} },
+    { aggregate: 'items', pipeline: [{ $match: {} }, { $group: { _id: 1, n: 3 } }], cursor: {} },
+    { find: 'items', filter: { status: { $in: 5 } }, limit: 3 },
+    { find: 'items', filter: { $or: [1] }, limit: 3 },
+    { find: 'items', sort: { status: 'a' }, limit: 2 },
+  ];
+  for (const command of malformed) await assert.rejects(db.command(command), `${JSON.stringify(command)} is refused`);
+  // A $limit before a $skip counts what is left of the limited set, not LIMIT/OFFSET.
+  const pipeline = (stages: object[]) =>
+    docs.aggregate([{ $match: { env: 'live' } }, ...stages, { $group: { _id: 1, n: { $sum: 1 } } }]).toArray();
+  assert.deepEqual(
+    await pipeline([{ $limit: 4 }, { $skip: 2 }]),
+    await docs
+      .aggregate([{ $match: { env: 'live' } }, { $limit: 4 }, { $skip: 2 }, { $group: { _id: 1, n: { $sum: 1 } } }], { comment: NO_PLAN })
+      .toArray(),
+  );
+  assert.equal(await docs.countDocuments({ env: 'live' }), await docs.countDocuments({ env: 'live' }, { comment: NO_PLAN }));
+});

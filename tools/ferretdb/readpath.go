@@ -245,18 +245,24 @@ func parseCount(body bson.Raw, p *request) error {
 	if err != nil || len(stages) < 2 || len(stages) > 4 {
 		return errNotPlanned("pipeline shape")
 	}
-	match, ok := stages[0].Document().Lookup("$match").DocumentOK()
+	docs := make([]bson.Raw, len(stages))
+	for i, stage := range stages {
+		if docs[i], ok = stage.DocumentOK(); !ok {
+			return errNotPlanned("a stage not a document")
+		}
+	}
+	match, ok := docs[0].Lookup("$match").DocumentOK()
 	if !ok {
 		return errNotPlanned("no $match first")
 	}
-	for _, stage := range stages[1 : len(stages)-1] {
-		elems, err := stage.Document().Elements()
+	for _, stage := range docs[1 : len(docs)-1] {
+		elems, err := stage.Elements()
 		if err != nil || len(elems) != 1 {
 			return errNotPlanned("pipeline stage")
 		}
 		n, ok := elems[0].Value().AsInt64OK()
 		switch {
-		case ok && elems[0].Key() == "$skip" && n >= 0:
+		case ok && elems[0].Key() == "$skip" && n >= 0 && p.limit == 0: // a $skip after a $limit is not OFFSET
 			p.skip = n
 		case ok && elems[0].Key() == "$limit" && n > 0:
 			p.limit = n
@@ -264,7 +270,7 @@ func parseCount(body bson.Raw, p *request) error {
 			return errNotPlanned("pipeline stage")
 		}
 	}
-	group, ok := stages[len(stages)-1].Document().Lookup("$group").DocumentOK()
+	group, ok := docs[len(docs)-1].Lookup("$group").DocumentOK()
 	if !ok {
 		return errNotPlanned("no $group last")
 	}
@@ -275,7 +281,11 @@ func parseCount(body bson.Raw, p *request) error {
 	if key, ok := fields[0].Value().AsInt64OK(); !ok || key != 1 {
 		return errNotPlanned("group key")
 	}
-	if one, ok := fields[1].Value().Document().Lookup("$sum").AsInt64OK(); !ok || one != 1 {
+	sum, ok := fields[1].Value().DocumentOK()
+	if !ok {
+		return errNotPlanned("group sum")
+	}
+	if one, ok := sum.Lookup("$sum").AsInt64OK(); !ok || one != 1 {
 		return errNotPlanned("group sum")
 	}
 	p.count, p.countKey, p.countName = true, "_id", fields[1].Key()
