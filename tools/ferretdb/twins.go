@@ -250,7 +250,8 @@ func arrayTriggers(table string, fields map[string]bool) wanted {
 
 // indexOf is an index on the given columns.
 func indexOf(name, table, columns string) wanted {
-	return wanted{kind: "index", create: []string{fmt.Sprintf(`CREATE INDEX %q ON %q (%s)`, name, table, columns)}, columns: columns}
+	// The columns in their parentheses: an index on more columns does not pass for this one.
+	return wanted{kind: "index", create: []string{fmt.Sprintf(`CREATE INDEX %q ON %q (%s)`, name, table, columns)}, columns: "(" + columns + ")"}
 }
 
 // twinColumns writes an index key as the planner's expressions; false for a key on other than top-level fields.
