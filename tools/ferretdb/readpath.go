@@ -97,17 +97,17 @@ func (r *reads) database(name string) (*sql.DB, error) {
 
 // request is what a planned read needs of a command.
 type request struct {
-	id                  int32
-	db, collection      string
-	filter, sort        bson.Raw
-	query               query
-	projection          bson.Raw
-	skip, limit         int64
-	count               bool // a countDocuments: `{_id: 1, n}` instead of documents
-	countKey, countName string
-	explain             bool
-	queryPlan           bson.A // SQLite's, when asked
-	deadline            time.Duration
+	id             int32
+	db, collection string
+	filter, sort   bson.Raw
+	query          query
+	projection     bson.Raw
+	skip, limit    int64
+	count          bool // a countDocuments: `{_id: 1, n}` instead of documents
+	countName      string
+	explain        bool
+	queryPlan      bson.A // SQLite's, when asked
+	deadline       time.Duration
 }
 
 // answer serves req from SQL when the planner can write it: the reply, or nil to relay it to FerretDB.
@@ -140,7 +140,7 @@ func (r *reads) answer(req []byte, c message, server net.Conn, back *bufio.Reade
 	var batch bson.A
 	if planned.count {
 		if count > 0 {
-			batch = bson.A{bson.D{{Key: planned.countKey, Value: int32(1)}, {Key: planned.countName, Value: count}}}
+			batch = bson.A{bson.D{{Key: "_id", Value: int32(1)}, {Key: planned.countName, Value: count}}}
 		}
 	} else if batch, err = r.fetch(planned, ids, server, back); err != nil {
 		return nil, err
@@ -288,7 +288,7 @@ func parseCount(body bson.Raw, p *request) error {
 	if one, ok := sum.Lookup("$sum").AsInt64OK(); !ok || one != 1 {
 		return errNotPlanned("group sum")
 	}
-	p.count, p.countKey, p.countName = true, "_id", fields[1].Key()
+	p.count, p.countName = true, fields[1].Key()
 	p.filter = match
 	return nil
 }
