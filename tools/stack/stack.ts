@@ -319,10 +319,11 @@ async function startApp(supervisor: Supervisor, stack: Stack, log: Log, port?: n
   const worker = supervisor.spawn('worker', process.execPath, [join(dist, 'worker/main.js')], { env, restart: true });
   const api = supervisor.spawn('api', process.execPath, [join(dist, 'api/main.js')], { env, restart: true });
   const origin = `http://127.0.0.1:${apiPort}`;
+  // Ready, not only healthy: /healthz is 200 while the API still builds its indexes and answers requests 503.
   await poll(
-    `${origin}/healthz`,
+    `${origin}/readyz`,
     async () => {
-      const response = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      const response = await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(2_000) });
       if (response.status !== 200) throw new Error(`it answered ${response.status}`);
     },
     {
