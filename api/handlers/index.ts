@@ -17,8 +17,8 @@ import {
 } from './inbox';
 import { linkConvert } from './links';
 import { monitorCreate, monitorDelete, monitorGet, monitorsList, monitorUpdate } from './monitors';
-import { offerPublish, publicationGet, publicationsList } from './publications';
-import { offerArchive, offerCreate, offerGet, offerPreview, offersList, offerUpdate } from './offers';
+import { publicationGet, publicationsList } from './publications';
+import { offerArchive, offerCreate, offerGet, offerPreview, offerPublish, offersList, offerUpdate } from './offers';
 import { scheduleCreate, scheduleDelete, scheduleGet, scheduleRun, schedulesList, scheduleUpdate } from './schedules';
 import { storeCollectionsList, storeGet, storePageCreate, storeUpdate } from './store';
 import { segmentCreate, segmentDelete, segmentGet, segmentsList, segmentUpdate } from './segments';

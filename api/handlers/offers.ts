@@ -1,4 +1,5 @@
 import { archiveOffer, createOffer, listOffers, mustGetOffer, previewOffer, toOffer, updateOffer } from '../../domain/offers/service';
+import { publicationRecord, queuedRecord, queuePublication } from '../../domain/publications/queue';
 import { Handler, listReply, pageOf } from './types';
 
 export const offersList: Handler<'offers_list'> = async (req, deps) => {
@@ -29,4 +30,29 @@ export const offerArchive: Handler<'offer_archive'> = async (req, deps) => {
 export const offerPreview: Handler<'offer_preview'> = async (req, deps) => {
   const { preview, event } = await previewOffer(deps, req.tenant, req.params.id, req.body);
   return { body: { data: preview, event_id: event.id } };
+};
+
+/** POST /offers/{id}/publish: answers once the publication is recorded and its workflow start is durable. */
+export const offerPublish: Handler<'offer_publish'> = async (req, deps) => {
+  const body = req.body ?? {};
+  const { publication, created } = await queuePublication(deps, req.tenant, {
+    offer_id: req.params.id,
+    text: null,
+    template_id: null,
+    group_id: body.group_id ?? null,
+    segment_id: body.segment_id ?? null,
+    with_image: body.with_image ?? false,
+    schedule_id: null,
+    idempotency_key: req.idempotencyKey,
+  });
+  return {
+    body: {
+      // A publication this request queued is answered as recorded; one a repeated request found, as it is now.
+      data: {
+        offer_id: req.params.id,
+        publications: [created ? queuedRecord(publication) : await publicationRecord(deps.db, req.tenant, publication)],
+      },
+      event_id: publication.event_id!, // queuePublication names the event of every publication it records
+    },
+  };
 };

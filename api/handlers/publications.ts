@@ -1,32 +1,7 @@
-import { publicationRecord, queuedRecord, queuePublication, toPublication } from '../../domain/publications/queue';
+import { publicationRecord, toPublication } from '../../domain/publications/queue';
 import { deliveriesOf, getPublication, listPublications } from '../../domain/publications/store';
 import { found } from '../../domain/resource';
 import { Handler, listReply, pageOf } from './types';
-
-/** POST /offers/{id}/publish: answers once the publication is recorded and its workflow start is durable. */
-export const offerPublish: Handler<'offer_publish'> = async (req, deps) => {
-  const body = req.body ?? {};
-  const { publication, created } = await queuePublication(deps, req.tenant, {
-    offer_id: req.params.id,
-    text: null,
-    template_id: null,
-    group_id: body.group_id ?? null,
-    segment_id: body.segment_id ?? null,
-    with_image: body.with_image ?? false,
-    schedule_id: null,
-    idempotency_key: req.idempotencyKey,
-  });
-  return {
-    body: {
-      // A publication this request queued is answered as recorded; one a repeated request found, as it is now.
-      data: {
-        offer_id: req.params.id,
-        publications: [created ? queuedRecord(publication) : await publicationRecord(deps.db, req.tenant, publication)],
-      },
-      event_id: publication.event_id!, // queuePublication names the event of every publication it records
-    },
-  };
-};
 
 export const publicationsList: Handler<'publications_list'> = async (req, deps) => {
   const page = pageOf(req.query);
