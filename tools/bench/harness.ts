@@ -112,9 +112,11 @@ export async function apiDeps(
 /** The q-quantile of `xs` (the nearest rank below). */
 export const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
-/** `1.23×` padded to `width` before the sign, then ` ` when `met`, `!` when not (nothing when there is no goal). */
-export const ratio = (x: number, width: number, met?: boolean): string =>
-  `${x.toFixed(2).padStart(width)}×${met === undefined ? '' : met ? ' ' : '!'}`;
+/** A figure's mark against its goal: ` ` when `met`, `!` when not, nothing when there is no goal. */
+export const mark = (met?: boolean): string => (met === undefined ? '' : met ? ' ' : '!');
+
+/** `1.23×` padded to `width` before the sign, then its mark against the goal (see mark). */
+export const ratio = (x: number, width: number, met?: boolean): string => `${x.toFixed(2).padStart(width)}×${mark(met)}`;
 
 /**
  * A script's entry: `node script MODE ARGS…` runs that child mode, anything
