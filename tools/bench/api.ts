@@ -20,31 +20,31 @@
  * table of per-request costs by size ends with their max/min;
  * BENCH_LATENCY_SECONDS (the sequential requests' time bound, default 60).
  */
-import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import Koa from 'koa';
 import { closeApp, createApp } from '../../api/app';
 import { Db, MongoClient } from 'mongodb';
-import { createAccount, createApiKey, setAccountRateLimit } from '../../domain/accounts/store';
 import { Tenant } from '../../domain/db';
 import { newId } from '../../domain/ids';
 import type { OfferDoc } from '../../domain/offers/store';
-import { createOffer, listOffers, mustGetOffer, toOffer } from '../../domain/offers/service';
-import { SCOPES } from '../../schemas/openapi/common';
 import { log } from '../stack/processes';
+import { bareApp } from './bare';
 import {
   apiDeps,
+  ask,
+  benchAccount,
   childConfig,
   connectBench,
+  cpuUs,
   forkServer,
   listen,
   portOf,
   quantile,
   ratio,
   runBench,
+  seedOffers,
   serveConfig,
   ServeConfig,
   serveUntilStopped,
@@ -57,8 +57,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 /** At most this many requests per throughput run, whatever the time. */
 const MAX_PER_RUN = 50_000;
-/** The benchmark account's raised per-account limit (an operator setting; the default is 120 a minute). */
-const BENCH_RATE_LIMIT = 10_000_000;
 const SEEDED_OFFERS = 100;
 /** The most seconds of sequential requests per path and size (BENCH_LATENCY_SECONDS), whatever BENCH_REQUESTS. */
 const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 60);
@@ -89,31 +87,6 @@ interface ApiServeConfig extends ServeConfig {
   tenant: Tenant;
 }
 
-/** The bare floor: Koa and the same domain calls (same queries, same documents), without the chain. */
-function bareApp(tenant: Tenant, deps: Parameters<typeof createOffer>[0]): Koa {
-  const app = new Koa();
-  app.use(async (ctx) => {
-    if (ctx.method === 'GET' && ctx.path.startsWith('/api/v1/offers/')) {
-      const offer = await mustGetOffer(deps, tenant, ctx.path.slice('/api/v1/offers/'.length));
-      ctx.body = { data: toOffer(offer) };
-    } else if (ctx.method === 'GET' && ctx.path === '/api/v1/offers') {
-      const page = { limit: Number(ctx.query.limit ?? 20), offset: 0 };
-      const { status, query } = ctx.query as { status?: OfferDoc['status']; query?: string };
-      const { items, total } = await listOffers(deps.db, tenant, { status, query }, page);
-      ctx.body = { data: items.map(toOffer), pagination: { total, limit: page.limit, offset: 0, has_more: total > page.limit } };
-    } else if (ctx.method === 'POST' && ctx.path === '/api/v1/offers') {
-      const chunks: Buffer[] = [];
-      for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
-      const { offer, created } = await createOffer(deps, tenant, JSON.parse(Buffer.concat(chunks).toString('utf8')) as never);
-      ctx.status = created ? 201 : 200;
-      ctx.body = { data: toOffer(offer), created };
-    } else {
-      ctx.status = 404;
-    }
-  });
-  return app;
-}
-
 /** Child process: both servers on loopback, their ports sent to the parent; exits when told. */
 async function serve(config: ApiServeConfig): Promise<void> {
   // One client per server, each counting the commands it sends: database round trips per request.
@@ -134,10 +107,7 @@ async function serve(config: ApiServeConfig): Promise<void> {
     { full: portOf(servers[0]!), bare: portOf(servers[1]!) },
     () => closeApp(full).then(() => Promise.allSettled([mongo.client.close(), bareMongo.client.close(), api.close()])),
     (message) => {
-      if (message === 'commands') {
-        const cpu = process.cpuUsage();
-        process.send!({ full: mongo.commands, bare: bareMongo.commands, cpuUs: cpu.user + cpu.system });
-      }
+      if (message === 'commands') process.send!({ full: mongo.commands, bare: bareMongo.commands, cpuUs: cpuUs() });
     },
   );
 }
@@ -278,25 +248,10 @@ async function main(): Promise<void> {
     const mongodbDb = `bench_${randomBytes(4).toString('hex')}`;
     const conn = await connectBench(serveConfig(stack, mongodbDb));
     const { db, domain } = conn;
-    const account = await createAccount(db, { name: 'Bench' });
-    // The throughput runs need more than 120 a minute: the operator setting, not a bypass of the limiter.
-    await setAccountRateLimit(db, account._id, BENCH_RATE_LIMIT);
-    const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES });
-    const tenant: Tenant = { accountId: account._id, env: 'live' };
-    let offerId = '';
-    let template: OfferDoc | undefined;
-    for (let i = 0; i < SEEDED_OFFERS; i++) {
-      const { offer } = await createOffer(domain, tenant, {
-        url: `https://shop.example/bench/seed-${i}`,
-        title: `Seeded offer ${i}`,
-        price: 100 + i,
-        original_price: 150 + i,
-        store: 'Bench store',
-        currency: 'BRL',
-      });
-      offerId = offer._id;
-      template = offer;
-    }
+    const { apiKey, tenant } = await benchAccount(db);
+    const seeded = await seedOffers(domain, tenant, SEEDED_OFFERS);
+    const template = seeded.at(-1)!;
+    const offerId = template._id;
 
     const config: ApiServeConfig = { ...serveConfig(stack, mongodbDb), tenant };
     log('bench: seeded; starting the servers');
@@ -306,10 +261,7 @@ async function main(): Promise<void> {
       stdout: process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore',
     });
     /** The servers' database commands so far, and their process's CPU time (µs, user + system). */
-    const commands = async (): Promise<{ full: number; bare: number; cpuUs: number }> => {
-      server.send('commands');
-      return ((await once(server, 'message')) as [{ full: number; bare: number; cpuUs: number }])[0];
-    };
+    const commands = () => ask<{ full: number; bare: number; cpuUs: number }>(server, 'commands');
     /**
      * The throughput runs of both sides, in one-second slices taken in turn (so a change of the machine's load
      * hits both alike), with the servers' CPU time per answered request (only the side under load runs then).
@@ -381,7 +333,7 @@ async function main(): Promise<void> {
       created = n;
       if (offers < size) {
         log(`bench: growing the offers from ${offers} to ${size}`);
-        await growOffers(db, template!, offers, size);
+        await growOffers(db, template, offers, size);
         offers = size;
       }
       log(`bench: ${name} (${size} offers)`);

@@ -16,10 +16,15 @@ import { join } from 'node:path';
 import { Db } from 'mongodb';
 import pino from 'pino';
 import type { AppDeps } from '../../api/handlers/types';
+import { createAccount, createApiKey, setAccountRateLimit } from '../../domain/accounts/store';
 import { connectMongo, connectTemporal, DbTimeouts } from '../../domain/config';
-import { ensureIndexes } from '../../domain/db';
+import { ensureIndexes, Tenant } from '../../domain/db';
+import { createOffer } from '../../domain/offers/service';
+import type { OfferDoc } from '../../domain/offers/store';
+import { DomainDeps } from '../../domain/resource';
 import { createLogger } from '../../domain/logger';
 import { newSecretKey } from '../../domain/sealing';
+import { SCOPES } from '../../schemas/openapi/common';
 import { log, Supervisor } from '../stack/processes';
 import { startStack } from '../stack/stack';
 
@@ -53,6 +58,34 @@ export async function connectBench(config: ServeConfig, timeouts?: DbTimeouts) {
   };
 }
 
+/** The benchmark account's raised per-account limit (an operator setting; the default is 120 a minute). */
+export const BENCH_RATE_LIMIT = 10_000_000;
+
+/** The load's account, its limit raised the operator way (not a bypass of the limiter), and a live key with every scope. */
+export async function benchAccount(db: Db): Promise<{ apiKey: string; tenant: Tenant }> {
+  const account = await createAccount(db, { name: 'Bench' });
+  await setAccountRateLimit(db, account._id, BENCH_RATE_LIMIT);
+  const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES });
+  return { apiKey, tenant: { accountId: account._id, env: 'live' } };
+}
+
+/** `count` offers of the tenant, created as the API creates them (each its own URL), in order. */
+export async function seedOffers(domain: DomainDeps, tenant: Tenant, count: number): Promise<OfferDoc[]> {
+  const offers: OfferDoc[] = [];
+  for (let i = 0; i < count; i++) {
+    const { offer } = await createOffer(domain, tenant, {
+      url: `https://shop.example/bench/seed-${i}`,
+      title: `Seeded offer ${i}`,
+      price: 100 + i,
+      original_price: 150 + i,
+      store: 'Bench store',
+      currency: 'BRL',
+    });
+    offers.push(offer);
+  }
+  return offers;
+}
+
 /**
  * In the child: the API's dependencies as api/main.ts makes them (a fresh
  * secret key; JSON lines on stdout, written asynchronously: the parent sends
@@ -79,9 +112,11 @@ export async function apiDeps(
 /** The q-quantile of `xs` (the nearest rank below). */
 export const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
-/** `1.23×` padded to `width` before the sign, then ` ` when `met`, `!` when not (nothing when there is no goal). */
-export const ratio = (x: number, width: number, met?: boolean): string =>
-  `${x.toFixed(2).padStart(width)}×${met === undefined ? '' : met ? ' ' : '!'}`;
+/** A figure's mark against its goal: ` ` when `met`, `!` when not, nothing when there is no goal. */
+export const mark = (met?: boolean): string => (met === undefined ? '' : met ? ' ' : '!');
+
+/** `1.23×` padded to `width` before the sign, then its mark against the goal (see mark). */
+export const ratio = (x: number, width: number, met?: boolean): string => `${x.toFixed(2).padStart(width)}×${mark(met)}`;
 
 /**
  * A script's entry: `node script MODE ARGS…` runs that child mode, anything
@@ -144,6 +179,18 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   const exited = once(child, 'exit');
   child.send('stop');
   await exited;
+}
+
+/** Sends `message` to a child of forkServer and resolves with its next message (its answer). */
+export async function ask<Reply>(child: ChildProcess, message: string): Promise<Reply> {
+  child.send(message);
+  return ((await once(child, 'message')) as [Reply])[0];
+}
+
+/** In the child: its CPU time so far (µs, user + system); the parent takes differences around a side's load. */
+export function cpuUs(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
 }
 
 /** In the child: the config forkServer gave it. */

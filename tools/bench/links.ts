@@ -18,7 +18,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Agent, IncomingMessage, request, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Koa from 'koa';
 import { Db } from 'mongodb';
@@ -32,7 +31,9 @@ import { insertLinks, LinkFields, linkIdOf, newCode } from '../../domain/links/s
 import { log } from '../stack/processes';
 import {
   apiDeps,
+  ask,
   childConfig,
+  cpuUs,
   forkServer,
   listen,
   portOf,
@@ -84,8 +85,7 @@ async function serve(config: ServeConfig): Promise<void> {
       // 'cpu': the servers' CPU time so far (user + system, µs), and the longest the event loop was held since the last
       // 'cpu' (ms); the parent takes differences around each side's load.
       if (message !== 'cpu') return;
-      const { user, system } = process.cpuUsage();
-      process.send!({ cpu: user + system, loopMaxMs: loop.max / 1e6 });
+      process.send!({ cpu: cpuUs(), loopMaxMs: loop.max / 1e6 });
       loop.reset();
     },
   );
@@ -203,11 +203,7 @@ async function main(): Promise<void> {
       seq.bare.push(await send(seqAgent, ports.bare, path()));
     }
     seqAgent.destroy();
-    const cpu = async (): Promise<{ cpu: number; loopMaxMs: number }> => {
-      child.send('cpu');
-      const [reply] = (await once(child, 'message')) as [{ cpu: number; loopMaxMs: number }];
-      return reply;
-    };
+    const cpu = () => ask<{ cpu: number; loopMaxMs: number }>(child, 'cpu');
     /** A load on one side, with the server's and the database server's CPU time per answer (load-independent where wall times are not). */
     const measure = async (port: number) => {
       const [before, dbBefore] = [await cpu(), databaseCpu(bench.dataDir)];
