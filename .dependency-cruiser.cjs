@@ -72,6 +72,15 @@ module.exports = {
       },
     },
 
+    {
+      name: 'domain-base-imports-no-area',
+      comment:
+        'The loose files of domain/ (db.ts, errors.ts, ids.ts, …) are the base every area stands on: they import no area folder of domain/.',
+      severity: 'error',
+      from: { path: '^domain/[^/]+$' },
+      to: { path: '^domain/[^/]+/' },
+    },
+
     // api/ is the HTTP door over domain/.
     {
       name: 'api-imports-domain-schemas-and-temporal',
