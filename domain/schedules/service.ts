@@ -21,7 +21,7 @@ import { DomainDeps, found } from '../resource';
 import { getSegment } from '../segments/store';
 import { runWorkflowId, temporalScheduleId } from '../../temporal/names';
 import { getTemplate } from '../templates/store';
-import { checkRecurrence, Recurrence, RecurrenceError } from './recurrence';
+import { checkRecurrence, Recurrence, RecurrenceError } from '../recurrence';
 import {
   deleteSchedule,
   getSchedule,

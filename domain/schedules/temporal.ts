@@ -1,7 +1,7 @@
 /**
  * The Temporal side of schedules. Each schedule record (store.ts)
  * has a Temporal Schedule `schedule-<sch_id>` made from it: its spec comes
- * from `run_at` and `recurrence` (recurrence.ts), its state from `paused`,
+ * from `run_at` and `recurrence` (../recurrence.ts), its state from `paused`,
  * and its action starts the workflow `scheduleRun` (`schedule-run-<sch_id>-<time>`)
  * on our task queue. Content and destination are not copied into Temporal: a
  * run reads them from the record.
@@ -21,7 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ScheduleAlreadyRunning, ScheduleDescription, ScheduleHandle, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import { offeropsSearchAttributes, temporalScheduleId } from '../../temporal/names';
 import { scheduleRunAction, TemporalDeps } from '../../temporal/start';
-import { scheduleSpec } from './recurrence';
+import { scheduleSpec } from '../recurrence';
 import { iso } from '../resource';
 import { observedFields, ScheduleDoc, ScheduleFields, ScheduleObserved, ScheduleStatus } from './store';
 

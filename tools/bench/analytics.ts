@@ -56,7 +56,7 @@ import {
   timeseriesReport,
 } from '../../domain/analytics/service';
 import { completedFact, deliveryFact, queuedFact } from '../../domain/analytics/publications';
-import { MARKETPLACES } from '../../domain/links/marketplaces';
+import { MARKETPLACES } from '../../domain/marketplaces';
 import { connectMongo, WORKER_DB_TIMEOUTS } from '../../domain/config';
 import { Tenant } from '../../domain/db';
 import { createGroup } from '../../domain/groups/store';
