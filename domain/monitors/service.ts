@@ -12,7 +12,7 @@ import { newId } from '../ids';
 import { DomainDeps, found, iso } from '../resource';
 import { checkRecurrence, RecurrenceError } from '../recurrence';
 import { getSegment } from '../segments/store';
-import { checkSourceUrl, SourceError } from './feeds';
+import { checkSourceUrl, SourceError } from '../webhooks/sources';
 import {
   deleteMonitor,
   getMonitor,
