@@ -72,6 +72,15 @@ module.exports = {
       },
     },
 
+    {
+      name: 'domain-base-imports-no-area',
+      comment:
+        'The loose files of domain/ (db.ts, errors.ts, ids.ts, …) are the base every area stands on: they import no area folder of domain/.',
+      severity: 'error',
+      from: { path: '^domain/[^/]+$' },
+      to: { path: '^domain/[^/]+/' },
+    },
+
     // api/ is the HTTP door over domain/.
     {
       name: 'api-imports-domain-schemas-and-temporal',
@@ -150,6 +159,21 @@ module.exports = {
       severity: 'error',
       from: {},
       to: { circular: true },
+    },
+
+    {
+      name: 'no-loops-between-domain-areas',
+      comment:
+        'The area folders of domain/ form layers, each importing only the ones below it: ' +
+        'base (loose files) < events < coupons < webhooks < integrations < segments < templates < offers < groups < analytics < accounts < channels ' +
+        '< links < publications < schedules < inbox < journeys < monitors < commissions < store < developer < panel < sandbox < contract-tests. ' +
+        'A loop of folders (a > b > … > a), type-only imports included, ties areas into one and leaves no order to change them in; ' +
+        'a rule both need moves down, or the caller one level up passes it in. ' +
+        'A warning until the last loops (groups, segments, templates, channels/send, offers>links) are broken, then an error.',
+      severity: 'warn',
+      scope: 'folder',
+      from: { path: '^domain/[^/]+$' },
+      to: { path: '^domain/[^/]+$', circular: true },
     },
 
     // A guard for the rules above: an import they cannot see would escape them.

@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Tenant } from '../domain/db';
-import { SourceError } from '../domain/monitors/feeds';
+import { SourceError } from '../domain/webhooks/sources';
 import { MonitorRunPlan, planRun, recordRun, runSource, SourceRun } from '../domain/monitors/run';
 import { MonitorRunInput, MonitorRunOutcome, SourceResult } from '../temporal/workflows';
 import { ActivityDeps, domainDeps, publishingDeps } from './deps';

@@ -20,7 +20,7 @@ import encodeUrl from 'encodeurl';
 import escapeHtml from 'escape-html';
 import { ClickBuffer, ClickFields, ipHasher } from '../domain/links/clicks';
 import { classifyAgent, countryOf, isMachine, referrerHost } from '../domain/links/agents';
-import { targetFor } from '../domain/links/marketplaces';
+import { targetFor } from '../domain/marketplaces';
 import { CODE_PATTERN, LinkDoc, linkReader } from '../domain/links/store';
 import { newId } from '../domain/ids';
 import { boundedMemo } from '../domain/memo';

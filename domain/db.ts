@@ -11,7 +11,7 @@
  */
 import { Collection, Db, Document, Filter, FindOptions, UpdateFilter } from 'mongodb';
 import { API_DB_TIMEOUTS } from './config';
-import { groupAddressKey } from './groups/address-key';
+import { groupAddressKey } from './address-key';
 
 export type Environment = 'live' | 'test';
 

@@ -11,7 +11,7 @@ import { Scope, SCOPES } from '../../schemas/openapi/common';
 import { newId, randomToken } from '../ids';
 import { Environment, platformCollection } from '../db';
 import { forgetTimeZone } from '../analytics/buckets';
-import { isTimeZone } from '../schedules/recurrence';
+import { isTimeZone } from '../recurrence';
 
 export type Plan = (typeof PLANS)[number];
 

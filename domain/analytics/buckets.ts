@@ -37,7 +37,7 @@
  */
 import { Collection, Db, MongoBulkWriteError, WriteError } from 'mongodb';
 import { crossTenantCollection, isDuplicateKey, platformCollection, Tenant, tenantCollection, TenantDoc } from '../db';
-import { localTime } from '../schedules/recurrence';
+import { localTime } from '../recurrence';
 
 export type Dimension = 'totals' | 'hours' | 'groups' | 'offers' | 'segments' | 'sources' | 'elements' | 'pages';
 

@@ -15,7 +15,7 @@
 import { Db } from 'mongodb';
 import { Page, Tenant } from '../db';
 import { getGroups } from '../groups/store';
-import { Marketplace } from '../links/marketplaces';
+import { Marketplace } from '../marketplaces';
 import { getOffers } from '../offers/store';
 import { cachedNames } from './names';
 import { accountTimeZone, monthBucketsFrom, openFrom, windowDays } from './buckets';

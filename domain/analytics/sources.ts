@@ -5,7 +5,7 @@
  * Livre", "amazon.com.br"); when it names none of them, the host of the
  * offer's URL decides.
  */
-import { Marketplace } from '../links/marketplaces';
+import { Marketplace } from '../marketplaces';
 
 /** What names each marketplace (but `other`) in an offer's folded `marketplace` or host; a marketplace added there must be named here. */
 const NAMES: Record<Exclude<Marketplace, 'other'>, RegExp> = {

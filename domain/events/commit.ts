@@ -11,8 +11,7 @@
 import { Db } from 'mongodb';
 import { TenantCollectionName } from '../db';
 import { startDispatch, TemporalDeps } from '../../temporal/start';
-import { awaitedByJourneys } from '../journeys/store';
-import { hasSubscribedWebhook } from '../webhooks/store';
+import { awaitedBySubscribers } from './awaited';
 import { DomainEvent, markDispatched, pullFromOutbox, relayAllOutboxes, relayOutbox, storeEvent, undispatchedEvents } from './store';
 
 /** Event kinds whose dispatch does more than deliver to webhooks: the removals a deletion leaves to the background. */
@@ -21,9 +20,7 @@ export const FOLLOW_UP_KINDS: ReadonlySet<string> = new Set(['webhook.deleted', 
 /** Whether anything awaits `event`: a follow-up of its kind, a webhook subscribed to it, a journey it may trigger. */
 async function isAwaited(db: Db, event: DomainEvent): Promise<boolean> {
   if (FOLLOW_UP_KINDS.has(event.kind)) return true;
-  const tenant = { accountId: event.account, env: event.environment };
-  // The two look-ups side by side: one round trip of waiting instead of two.
-  return (await Promise.all([hasSubscribedWebhook(db, tenant, event.kind), awaitedByJourneys(db, tenant, event.kind)])).some(Boolean);
+  return awaitedBySubscribers(db, { accountId: event.account, env: event.environment }, event.kind);
 }
 
 /** Hands `event` to delivery as `awaited` says: its dispatch workflow, or marked dispatched. */

@@ -6,7 +6,7 @@
  * Their kinds are FOLLOW_UP_KINDS (./commit.ts), which are always dispatched.
  */
 import { startWebhookCleanup, TemporalDeps } from '../../temporal/start';
-import { deleteTemporalSchedule } from '../schedules/temporal';
+import { deleteTemporalSchedule } from '../schedule-handle';
 import { DomainEvent } from './store';
 
 /**

@@ -3,7 +3,7 @@ import { GROUP_ROLES } from '../../schemas/openapi/groups';
 import { newId } from '../ids';
 import { OutboxEvent, Page, PageResult, Tenant } from '../db';
 import { ResourceDoc, resourceStore } from '../resource';
-import { groupAddressKey } from './address-key';
+import { groupAddressKey } from '../address-key';
 
 export type GroupRole = (typeof GROUP_ROLES)[number];
 
@@ -24,7 +24,7 @@ export interface GroupDoc extends ResourceDoc, GroupSettings {
   channel_id: string | null;
   channel_type: string | null;
   address: string | null;
-  /** Its channel and a hash of its address, or its id when not connected: unique per tenant (./address-key.ts). */
+  /** Its channel and a hash of its address, or its id when not connected: unique per tenant (../address-key.ts). */
   address_key: string;
   /** Minimum time between two sends to this group (pacing). */
   min_interval_ms: number;

@@ -6,7 +6,7 @@
 import { Db } from 'mongodb';
 import { Tenant } from '../db';
 import { invalid, notFound } from '../errors';
-import { IntegrationConfig, Marketplace, MARKETPLACES } from '../links/marketplaces';
+import { IntegrationConfig, Marketplace, MARKETPLACES } from '../marketplaces';
 import { deleteIntegration, Integration, listIntegrations, putIntegration } from './store';
 
 /** The fields an operator gives, as text (the CLI's options). */

@@ -8,7 +8,7 @@
 import { Db } from 'mongodb';
 import { crossTenantCollection, Tenant, tenantCollection, TenantDoc } from '../db';
 import { derivedId } from '../ids';
-import { IntegrationConfig, Marketplace, MARKETPLACES } from '../links/marketplaces';
+import { IntegrationConfig, Marketplace, MARKETPLACES } from '../marketplaces';
 import { seal, Sealed, unseal } from '../sealing';
 
 export interface IntegrationDoc extends TenantDoc {

@@ -10,7 +10,7 @@
 import { ErrorDetail } from '../errors';
 import { Schema } from '../../schemas/types';
 import { BlockType, WAITING_BLOCKS } from '../../schemas/openapi/journeys';
-import { isTimeZone } from '../schedules/recurrence';
+import { isTimeZone } from '../recurrence';
 
 export type BlockInput = Schema<'JourneyBlockInput'>;
 

@@ -4,6 +4,7 @@ import { Schema } from '../../schemas/types';
 import { newId } from '../ids';
 import { OutboxEvent, Page, PageResult, Tenant } from '../db';
 import { ResourceDoc, resourceStore } from '../resource';
+import { EXECUTED, triggeredBy } from '../events/awaited';
 
 export type StoredBlock = Schema<'JourneyBlockInput'>;
 export type FilterCondition = Schema<'JourneyFilterCondition'>;
@@ -80,9 +81,6 @@ export const saveJourney = store.update;
 export const deleteUnexecutedJourney = (db: Db, tenant: Tenant, id: string, event: OutboxEvent): Promise<boolean> =>
   journeys(db, tenant).deleteById(id, { executions: 0 }, event);
 
-/** Journeys of the tenant that have executed: one of their executions may be waiting for a reply. */
-const EXECUTED = { executions: { $gt: 0 } } as const;
-
 /**
  * The journeys an event of `kind` concerns: the active ones it triggers and,
  * for an inbound message, whether any journey of the tenant has executed (one
@@ -90,16 +88,10 @@ const EXECUTED = { executions: { $gt: 0 } } as const;
  */
 export async function journeysConcerned(db: Db, tenant: Tenant, kind: string): Promise<{ triggered: JourneyDoc[]; mayWaitForReply: boolean }> {
   const [triggered, executed] = await Promise.all([
-    journeys(db, tenant).all({ active: 1, trigger: kind }),
+    journeys(db, tenant).all(triggeredBy(kind)),
     kind === 'message.received' ? journeys(db, tenant).count(EXECUTED) : 0,
   ]);
   return { triggered, mayWaitForReply: executed > 0 };
-}
-
-/** Whether an event of `kind` concerns any journey (journeysConcerned, answered by one count for every event's dispatch). */
-export async function awaitedByJourneys(db: Db, tenant: Tenant, kind: string): Promise<boolean> {
-  const triggers: Filter<JourneyDoc> = { active: 1, trigger: kind };
-  return (await journeys(db, tenant).count(kind === 'message.received' ? { $or: [triggers, EXECUTED] } : triggers)) > 0;
 }
 
 /**

@@ -32,7 +32,7 @@ import { crossTenantCollection, isDuplicateKey, Tenant, tenantCollection, Tenant
 import { newId } from '../ids';
 import { boundedMemo } from '../memo';
 import { AgentClass } from './agents';
-import { Marketplace } from './marketplaces';
+import { Marketplace } from '../marketplaces';
 import { LinkDoc } from './store';
 
 /** What a click takes from its link. */

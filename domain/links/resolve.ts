@@ -9,7 +9,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { invalid } from '../errors';
-import { checkSourceUrl, SourceError } from '../monitors/feeds';
+import { checkSourceUrl, SourceError } from '../webhooks/sources';
 import { pinnedLookup } from '../webhooks/destinations';
 
 export const MAX_REDIRECTS = 5;

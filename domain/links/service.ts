@@ -2,7 +2,7 @@
  * Link conversion (`POST /links/convert`) and the tracked links of a
  * publication's fan-out: detect the marketplace (following short links
  * first), strip others' parameters, apply only this tenant's integration,
- * store a tracked link. The rules themselves are pure (./marketplaces.ts).
+ * store a tracked link. The rules themselves are pure (../marketplaces.ts).
  */
 import { Db } from 'mongodb';
 import { Tenant, tenantCollection } from '../db';
@@ -12,7 +12,7 @@ import { prepareEvent } from '../events/store';
 import { DomainDeps } from '../resource';
 import { getIntegration, Integration } from '../integrations/store';
 import { OfferDoc } from '../offers/store';
-import { applyIntegration, Applied, isShortLink, Marketplace, marketplaceOfHost, otherCovers, stripTracking } from './marketplaces';
+import { applyIntegration, Applied, isShortLink, Marketplace, marketplaceOfHost, otherCovers, stripTracking } from '../marketplaces';
 import { resolveShortLink } from './resolve';
 import { shopeeShortLink, SHOPEE_API_URL } from './shopee';
 import { insertLink, insertLinks, LinkFields, linkIdOf, newCode } from './store';

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { Db } from 'mongodb';
 import { crossTenantCollection, Tenant, tenantCollection, TenantDoc, OutboxEvent } from '../db';
-import { Marketplace } from './marketplaces';
+import { Marketplace } from '../marketplaces';
 
 /** A link as written (the tenant's fields are added by the store). */
 export interface LinkFields {

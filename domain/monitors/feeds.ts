@@ -20,22 +20,13 @@ import { StringDecoder } from 'node:string_decoder';
 import { parse as parseCsv } from 'csv-parse';
 import sax from 'sax';
 import { MONITOR_FEED_MAX_BYTES, MONITOR_SEARCH_MAX_BYTES } from '../../schemas/openapi/monitors';
-import { checkDestination, DestinationError, pinnedLookup, ResolvedAddress } from '../webhooks/destinations';
+import { pinnedLookup } from '../webhooks/destinations';
+import { checkSourceUrl, SourceError } from '../webhooks/sources';
 import { networkCause } from '../network-cause';
 import { MappingField, MonitorSource } from './store';
 
 /** An item as read from a feed, before the criteria: every field as the feed gave it. */
 export type RawItem = Record<string, unknown>;
-
-/** Why a source could not be read. `permanent`: retrying the same fetch cannot help (refused, not a feed, too large, 4xx). */
-export class SourceError extends Error {
-  constructor(
-    message: string,
-    readonly permanent: boolean,
-  ) {
-    super(message);
-  }
-}
 
 export interface FetchOptions {
   /** Hosts or addresses that may be loopback or private, and may be plain http (OFFEROPS_WEBHOOK_ALLOW). */
@@ -54,32 +45,6 @@ const IDLE_TIMEOUT_MS = 30_000;
 function unreachable(err: unknown): SourceError {
   if (err instanceof SourceError) return err;
   return new SourceError(`the source could not be reached: ${networkCause(err)}`, false);
-}
-
-/**
- * Checks a source URL by the webhook rules (HTTPS; plain http only to an
- * allow-listed host; every address public unless allow-listed): the
- * addresses to connect to. Throws a permanent SourceError when refused.
- */
-export async function checkSourceUrl(url: string, allow: readonly string[]): Promise<ResolvedAddress[]> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new SourceError('the URL is not valid', true);
-  }
-  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new SourceError('only http(s) sources are read', true);
-  if (parsed.protocol === 'http:' && !allow.includes(host)) {
-    throw new SourceError('plain http is accepted only for hosts on the allow-list (OFFEROPS_WEBHOOK_ALLOW); use https', true);
-  }
-  parsed.protocol = 'https:';
-  try {
-    return await checkDestination(parsed.toString(), allow);
-  } catch (err) {
-    if (err instanceof DestinationError) throw new SourceError(err.message, true);
-    throw err;
-  }
 }
 
 /** A response, and the reason it was given up when it was (an idle timeout shows in the stream as a bare reset). */

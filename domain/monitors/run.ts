@@ -27,7 +27,8 @@ import { toOffer } from '../offers/service';
 import { PublishingDeps, queuePublication } from '../publications/queue';
 import { DomainDeps } from '../resource';
 import { compileCriteria } from './criteria';
-import { FetchOptions, FoundItem, readSource, SourceError, toFoundItem } from './feeds';
+import { FetchOptions, FoundItem, readSource, toFoundItem } from './feeds';
+import { SourceError } from '../webhooks/sources';
 import { getMonitor, MonitorAutomation, MonitorCriteria, MonitorResult, MonitorSource, recordMonitorRun } from './store';
 import { deleteMonitorSchedule, describeMonitorSchedule, nextRunOf } from './temporal';
 

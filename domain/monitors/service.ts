@@ -10,9 +10,9 @@ import { prepareEvent } from '../events/store';
 import { getGroup } from '../groups/store';
 import { newId } from '../ids';
 import { DomainDeps, found, iso } from '../resource';
-import { checkRecurrence, RecurrenceError } from '../schedules/recurrence';
+import { checkRecurrence, RecurrenceError } from '../recurrence';
 import { getSegment } from '../segments/store';
-import { checkSourceUrl, SourceError } from './feeds';
+import { checkSourceUrl, SourceError } from '../webhooks/sources';
 import {
   deleteMonitor,
   getMonitor,

@@ -7,7 +7,7 @@
  * copied into Temporal: a run reads them from the record.
  */
 import { ScheduleDescription, ScheduleHandle, ScheduleNotFoundError, ScheduleOverlapPolicy, ScheduleSpec } from '@temporalio/client';
-import { scheduleSpec } from '../schedules/recurrence';
+import { scheduleSpec } from '../recurrence';
 import { describeOrNull, triggerAndFind } from '../schedules/temporal';
 import { monitorScheduleId, offeropsSearchAttributes } from '../../temporal/names';
 import { monitorRunAction, TemporalDeps } from '../../temporal/start';

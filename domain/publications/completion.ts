@@ -6,7 +6,7 @@
  * one-group publication and then the workflow's own completion).
  */
 import { AfterAnswer } from '../after-answer';
-import { countCompleted } from '../analytics/publications';
+import { countCompleted } from './counts';
 import { Tenant } from '../db';
 import { PermanentFailure } from '../errors';
 import { commitEvent, commitEvents } from '../events/commit';
@@ -48,7 +48,7 @@ export async function mustGetPublication(deps: DomainDeps, tenant: Tenant, id: s
 /**
  * Waits for an analytics count, which never fails the step it follows: the
  * state it counts is written already, and a retry would not count it again
- * (domain/analytics/publications.ts), so a failed count is reported and lost.
+ * (domain/publications/counts.ts), so a failed count is reported and lost.
  */
 export const counted = (deps: StepDeps, count: Promise<void>): Promise<void> =>
   count.catch((err: unknown) => deps.report('counting for analytics', err));

@@ -34,7 +34,7 @@ import {
   PublicationDoc,
 } from './store';
 import { publicationGroups, publicationTargets } from './targets';
-import { countQueued } from '../analytics/publications';
+import { countQueued } from './counts';
 import { sourceOf } from '../analytics/sources';
 
 export interface PublishingDeps {

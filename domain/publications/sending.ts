@@ -5,7 +5,7 @@
  * Each may run again (a retry, a worker lost) and writes the same then.
  */
 import { PublicationGroup } from '../../temporal/workflows';
-import { countDeliveriesSent, countDelivery } from '../analytics/publications';
+import { countDeliveriesSent, countDelivery } from './counts';
 import { passGroupSession, SendContent, SendDeps, SendOutcome, sendToGroup, sendToGroups, SlotWait } from '../channels/send';
 import { Tenant } from '../db';
 import { textForGroup } from '../links/service';

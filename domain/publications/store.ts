@@ -11,7 +11,7 @@ import { conflict } from '../errors';
 import { DELIVERY_STATUSES, PUBLICATION_STATUSES } from '../../schemas/openapi/publications';
 import { isDuplicateKey, OutboxEvent, Page, PageResult, platformCollection, Tenant, tenantCollection, TenantDoc } from '../db';
 import type { TemplateFormat } from '../templates/store';
-import type { Marketplace } from '../links/marketplaces';
+import type { Marketplace } from '../marketplaces';
 
 export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -15,7 +15,7 @@ import { recordEvent } from '../events/store';
 import { getAccount } from '../accounts/store';
 import { deleteMonitorSchedule } from '../monitors/temporal';
 import { DomainDeps } from '../resource';
-import { deleteTemporalSchedule } from '../schedules/temporal';
+import { deleteTemporalSchedule } from '../schedule-handle';
 import { publicationWorkflowId } from '../../temporal/names';
 import { forgetSeed, SandboxSeed, sandboxTenant, seedSandbox } from './seed';
 

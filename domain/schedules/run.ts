@@ -12,9 +12,10 @@ import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
 import { derivedId } from '../ids';
 import { PublishingDeps, queuePublication } from '../publications/queue';
-import { wallTime } from './recurrence';
+import { wallTime } from '../recurrence';
 import { getSchedule, observedFields, recordScheduleRun } from './store';
-import { changedRecently, deleteTemporalSchedule, describeOrNull, observedOf, RunError, syncHash, syncTemporalSchedule } from './temporal';
+import { deleteTemporalSchedule } from '../schedule-handle';
+import { changedRecently, describeOrNull, observedOf, RunError, syncHash, syncTemporalSchedule } from './temporal';
 
 /**
  * How a run went: it queued its publication (or nothing, its Temporal

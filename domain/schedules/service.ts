@@ -21,7 +21,7 @@ import { DomainDeps, found } from '../resource';
 import { getSegment } from '../segments/store';
 import { runWorkflowId, temporalScheduleId } from '../../temporal/names';
 import { getTemplate } from '../templates/store';
-import { checkRecurrence, Recurrence, RecurrenceError } from './recurrence';
+import { checkRecurrence, Recurrence, RecurrenceError } from '../recurrence';
 import {
   deleteSchedule,
   getSchedule,
@@ -38,7 +38,6 @@ import {
 } from './store';
 import {
   createTemporalSchedule,
-  deleteTemporalSchedule,
   observedOf,
   observeSchedule,
   RUN_REFUSED,
@@ -48,6 +47,7 @@ import {
   toSchedule,
   triggerAndFind,
 } from './temporal';
+import { deleteTemporalSchedule } from '../schedule-handle';
 
 /** What schedule operations need besides the database and Temporal. */
 export interface ScheduleDeps extends DomainDeps {

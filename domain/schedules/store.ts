@@ -6,7 +6,7 @@
  */
 import { Db, Filter } from 'mongodb';
 import { SCHEDULE_STATUSES } from '../../schemas/openapi/schedules';
-import { Recurrence } from './recurrence';
+import { Recurrence } from '../recurrence';
 import { OutboxEvent, Page, PageResult, Tenant, tenantCollection, TenantDoc } from '../db';
 
 export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];

@@ -1,7 +1,7 @@
 /**
  * The Temporal side of schedules. Each schedule record (store.ts)
  * has a Temporal Schedule `schedule-<sch_id>` made from it: its spec comes
- * from `run_at` and `recurrence` (recurrence.ts), its state from `paused`,
+ * from `run_at` and `recurrence` (../recurrence.ts), its state from `paused`,
  * and its action starts the workflow `scheduleRun` (`schedule-run-<sch_id>-<time>`)
  * on our task queue. Content and destination are not copied into Temporal: a
  * run reads them from the record.
@@ -21,8 +21,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ScheduleAlreadyRunning, ScheduleDescription, ScheduleHandle, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import { offeropsSearchAttributes, temporalScheduleId } from '../../temporal/names';
 import { scheduleRunAction, TemporalDeps } from '../../temporal/start';
-import { scheduleSpec } from './recurrence';
+import { scheduleSpec } from '../recurrence';
 import { iso } from '../resource';
+import { scheduleHandle } from '../schedule-handle';
 import { observedFields, ScheduleDoc, ScheduleFields, ScheduleObserved, ScheduleStatus } from './store';
 
 /** The Temporal client, and the task queue the runs go to. */
@@ -58,8 +59,6 @@ export function syncHash(s: Timing): string {
  * during a scheduled run included). BUFFER_ALL would only serialise them.
  */
 const action = (t: ScheduleTemporal, doc: ScheduleDoc & Timing) => scheduleRunAction(t, doc, { sync: syncHash(doc) });
-
-const handleOf = (t: ScheduleTemporal, id: string): ScheduleHandle => t.client.schedule.getHandle(temporalScheduleId(id));
 
 /** A Temporal Schedule's description, or null when there is none (a schedule's or a monitor's). */
 export async function describeOrNull(handle: ScheduleHandle): Promise<ScheduleDescription | null> {
@@ -122,7 +121,7 @@ export async function syncTemporalSchedule(
   doc: ScheduleDoc,
   known?: ScheduleDescription | null,
 ): Promise<ScheduleDescription> {
-  const handle = handleOf(t, doc._id);
+  const handle = scheduleHandle(t, doc._id);
   let desc = known === undefined ? await describeOrNull(handle) : known;
   if (!desc) {
     try {
@@ -179,18 +178,9 @@ export const changedRecently = (desc: ScheduleDescription): boolean =>
 
 /** The Temporal Schedule of a record as it is now, repaired from the record when it is out of date (and no write is under way). */
 export async function observeSchedule(t: ScheduleTemporal, doc: ScheduleDoc): Promise<ScheduleDescription> {
-  const desc = await describeOrNull(handleOf(t, doc._id));
+  const desc = await describeOrNull(scheduleHandle(t, doc._id));
   if (desc && (inSync(desc, doc) || changedRecently(desc))) return desc;
   return syncTemporalSchedule(t, doc, desc);
-}
-
-/** Removes the Temporal Schedule of a record (gone already is fine). */
-export async function deleteTemporalSchedule(t: ScheduleTemporal, id: string): Promise<void> {
-  try {
-    await handleOf(t, id).delete();
-  } catch (err) {
-    if (!(err instanceof ScheduleNotFoundError)) throw err;
-  }
 }
 
 /** `completed` when the scheduler has no run ahead (a one-off that ran, a recurrence past its end), else paused or active. */

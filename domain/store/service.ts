@@ -12,7 +12,7 @@ import { conflict, ErrorDetail, invalid } from '../errors';
 import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
 import { changedFields, DomainDeps, iso, written } from '../resource';
-import { isTimeZone } from '../schedules/recurrence';
+import { isTimeZone } from '../recurrence';
 import { slugify } from '../segments/service';
 import {
   CollectionDoc,

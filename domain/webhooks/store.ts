@@ -4,6 +4,7 @@ import { WEBHOOK_STATES } from '../../schemas/openapi/webhooks';
 import { newId } from '../ids';
 import { OutboxEvent, Page, PageResult, Tenant } from '../db';
 import { ResourceDoc, resourceStore } from '../resource';
+import { subscribedTo } from '../events/awaited';
 
 export type WebhookState = (typeof WEBHOOK_STATES)[number];
 
@@ -73,9 +74,4 @@ export async function recordDeliveryAttempt(db: Db, tenant: Tenant, id: string, 
 export const deleteWebhook = store.remove;
 
 /** Enabled webhooks subscribed to `kind` (or to every kind). */
-export const subscribedWebhooks = (db: Db, tenant: Tenant, kind: string): Promise<WebhookDoc[]> =>
-  webhooks(db, tenant).all({ state: 'enabled', events: { $in: [kind, '*'] } });
-
-/** True when an enabled webhook of the tenant is subscribed to `kind` (or to every kind). */
-export const hasSubscribedWebhook = async (db: Db, tenant: Tenant, kind: string): Promise<boolean> =>
-  (await webhooks(db, tenant).findOne({ state: 'enabled', events: { $in: [kind, '*'] } })) !== null;
+export const subscribedWebhooks = (db: Db, tenant: Tenant, kind: string): Promise<WebhookDoc[]> => webhooks(db, tenant).all(subscribedTo(kind));

@@ -2,7 +2,7 @@
  * The rules a schedule's recurrence and a monitor's frequency are written in:
  * one schema each for the RRULE subset, the five-field cron and the IANA time
  * zone, shared by every operation that takes them. The patterns admit exactly
- * what the domain's parsers accept (domain/schedules/recurrence.ts: parts,
+ * what the domain's parsers accept (domain/recurrence.ts: parts,
  * values and their ranges, which part goes with which `FREQ`, each part at
  * most once); test/unit/recurrence-patterns.test.ts holds them to the parsers.
  * What no pattern can state is a documented rule across values (see

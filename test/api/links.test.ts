@@ -16,7 +16,7 @@ import { seedTenant, startTestApp, Tenant, TestApp } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { bucketsState, clicksState } from '../helpers/states';
 import { putIntegration } from '../../domain/integrations/store';
-import { IntegrationConfig } from '../../domain/links/marketplaces';
+import { IntegrationConfig } from '../../domain/marketplaces';
 import { secretKeyFromEnv } from '../../domain/sealing';
 import { bucketId } from '../../domain/analytics/buckets';
 import { clickById } from '../../domain/links/clicks';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { createGroup } from '../../domain/groups/store';
-import { localTime } from '../../domain/schedules/recurrence';
+import { localTime } from '../../domain/recurrence';
 import { OfferopsKind, OfferopsResourceId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, terminateRunning, Tenant, TestApp } from '../helpers/stack';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { ScheduleDescription, ScheduleNotFoundError } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { localTime } from '../../domain/schedules/recurrence';
+import { localTime } from '../../domain/recurrence';
 import { createGroup } from '../../domain/groups/store';
 import { OfferopsKind, OfferopsResourceId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';

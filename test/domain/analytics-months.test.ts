@@ -30,7 +30,7 @@ import {
   weekdayOf,
   windowDays,
 } from '../../domain/analytics/buckets';
-import { completedFact, deliveryFact, queuedFact } from '../../domain/analytics/publications';
+import { completedFact, deliveryFact, queuedFact } from '../../domain/publications/counts';
 import {
   groupsReport,
   heatmapReport,

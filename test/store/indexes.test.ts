@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Db, MongoClient } from 'mongodb';
 import { ensureIndexes, isDuplicateKey } from '../../domain/db';
-import { groupAddressKey } from '../../domain/groups/address-key';
+import { groupAddressKey } from '../../domain/address-key';
 import { stackEnv } from '../helpers/stack';
 
 let client: MongoClient;

@@ -7,7 +7,7 @@ import escapeHtml from 'escape-html';
 import pino from 'pino';
 import { clickRedirect } from '../../api/links';
 import { ClickFields, FillingColumns } from '../../domain/links/clicks';
-import { CLICK_PLACEHOLDER, targetFor } from '../../domain/links/marketplaces';
+import { CLICK_PLACEHOLDER, targetFor } from '../../domain/marketplaces';
 import { lineWriter } from '../../domain/logger';
 import { LinkDoc, linkReader } from '../../domain/links/store';
 import { Db } from 'mongodb';

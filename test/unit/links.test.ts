@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { classifyAgent, countryOf, isMachine, referrerHost } from '../../domain/links/agents';
 import { batchDoc, CLICK_BATCH, clickAt, clickIdOf, clickIncrements, ClickDoc, hashIp } from '../../domain/links/clicks';
-import { applyIntegration, isShortLink, marketplaceOfHost, otherCovers, stripTracking, targetFor } from '../../domain/links/marketplaces';
+import { applyIntegration, isShortLink, marketplaceOfHost, otherCovers, stripTracking, targetFor } from '../../domain/marketplaces';
 
 const headers =
   (h: Record<string, string> = {}) =>

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { localDayHour } from '../../domain/analytics/buckets';
-import { localTime } from '../../domain/schedules/recurrence';
+import { localTime } from '../../domain/recurrence';
 
 test('localDayHour matches the wall clock minute by minute through DST changes and 45-minute offsets', () => {
   const spans: [string, string][] = [

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { compileCriteria } from '../../domain/monitors/criteria';
-import { FoundItem, JsonItemSplitter, parsePrice, SourceError, toFoundItem } from '../../domain/monitors/feeds';
+import { FoundItem, JsonItemSplitter, parsePrice, toFoundItem } from '../../domain/monitors/feeds';
+import { SourceError } from '../../domain/webhooks/sources';
 
 /** Feeds `text` to a splitter in pieces of `size` characters; every item. */
 function split(text: string, size: number): unknown[] {

@@ -2,11 +2,11 @@
  * The rules of a publication that need no database: which groups it goes to
  * (domain/publications/targets.ts), what a send checks of its group and
  * channel, how the publication ends (completion.ts), and the analytics
- * counters each of those moves (domain/analytics/publications.ts).
+ * counters each of those moves (domain/publications/counts.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { completedFact, deliveryFact, queuedFact } from '../../domain/analytics/publications';
+import { completedFact, deliveryFact, queuedFact } from '../../domain/publications/counts';
 import { isPaced } from '../../domain/channels/pacing';
 import { ConnectorError } from '../../domain/channels/connectors/types';
 import { Tenant } from '../../domain/db';

@@ -1,6 +1,6 @@
 /**
  * The contract's RRULE and cron patterns (schemas/openapi/recurrence.ts)
- * against the domain's parsers (domain/schedules/recurrence.ts): a string
+ * against the domain's parsers (domain/recurrence.ts): a string
  * matches the pattern exactly when the parser takes it, but for the rules no
  * pattern can state (`frequency`, `range`), which the document lists as rules
  * across values. Boundaries by hand, then a few thousand strings made of the
@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseCron, parseRrule, RecurrenceError } from '../../domain/schedules/recurrence';
+import { parseCron, parseRrule, RecurrenceError } from '../../domain/recurrence';
 import { schemas as monitorSchemas } from '../../schemas/openapi/monitors';
 import { CRON, CRON_PATTERN, RRULE, RRULE_PATTERN } from '../../schemas/openapi/recurrence';
 import { schemas as scheduleSchemas } from '../../schemas/openapi/schedules';

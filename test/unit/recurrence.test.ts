@@ -1,5 +1,5 @@
 /**
- * The recurrence rules (domain/schedules/recurrence.ts), without the stack:
+ * The recurrence rules (domain/recurrence.ts), without the stack:
  * which RRULEs and cron expressions are refused and why, the frequency limit,
  * and the Temporal ScheduleSpec a schedule becomes. test/api/schedules.test.ts
  * checks that a refusal is a 400 naming the part, and what Temporal makes of
@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkRecurrence, RecurrenceError, scheduleSpec, wallTime } from '../../domain/schedules/recurrence';
+import { checkRecurrence, RecurrenceError, scheduleSpec, wallTime } from '../../domain/recurrence';
 import { DAY, MINUTE, nextOffsetChange } from '../helpers/time';
 
 const runAt = new Date(Date.now() + DAY);

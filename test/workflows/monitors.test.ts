@@ -12,7 +12,7 @@ import { createGroup } from '../../domain/groups/store';
 import { putIntegration } from '../../domain/integrations/store';
 import { clickById } from '../../domain/links/clicks';
 import { secretKeyFromEnv } from '../../domain/sealing';
-import { SourceError } from '../../domain/monitors/feeds';
+import { SourceError } from '../../domain/webhooks/sources';
 import { runSource, SourceRun } from '../../domain/monitors/run';
 import { OfferopsKind, OfferopsResourceId } from '../../temporal/names';
 import { ApiClient } from '../helpers/client';

@@ -11,7 +11,7 @@ import { ScheduleNotFoundError, WorkflowExecutionInfo } from '@temporalio/client
 import { defaultPayloadConverter } from '@temporalio/common';
 import { createActivities } from '../../activities/index';
 import { secretKeyFromEnv } from '../../domain/sealing';
-import { localTime } from '../../domain/schedules/recurrence';
+import { localTime } from '../../domain/recurrence';
 import { createTemporalSchedule, syncHash } from '../../domain/schedules/temporal';
 import { temporalScheduleId } from '../../temporal/names';
 import { createGroup } from '../../domain/groups/store';

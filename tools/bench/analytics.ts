@@ -9,7 +9,7 @@
  * clicks (5% of them bots) and 100,000 publications (to segments of 8 of its
  * 300 groups; 95% of deliveries sent) with 100,000 commissions over 365 days
  * would produce, written through `addToBuckets` a day at a time with the facts
- * the writers make (domain/analytics/publications.ts for publications); its
+ * the writers make (domain/publications/counts.ts for publications); its
  * 25,000 offers (240 live on a day, each for about three days) and groups
  * exist, so that reports find their names. No operation reads the raw
  * publications or clicks, so none are written. Then each report runs once in
@@ -55,8 +55,8 @@ import {
   summaryReport,
   timeseriesReport,
 } from '../../domain/analytics/service';
-import { completedFact, deliveryFact, queuedFact } from '../../domain/analytics/publications';
-import { MARKETPLACES } from '../../domain/links/marketplaces';
+import { completedFact, deliveryFact, queuedFact } from '../../domain/publications/counts';
+import { MARKETPLACES } from '../../domain/marketplaces';
 import { connectMongo, WORKER_DB_TIMEOUTS } from '../../domain/config';
 import { Tenant } from '../../domain/db';
 import { createGroup } from '../../domain/groups/store';

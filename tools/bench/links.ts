@@ -26,7 +26,7 @@ import { connectMongo } from '../../domain/config';
 import { createAccount } from '../../domain/accounts/store';
 import { ensureIndexes, Tenant } from '../../domain/db';
 import { ClickBatchDoc } from '../../domain/links/clicks';
-import { applyIntegration } from '../../domain/links/marketplaces';
+import { applyIntegration } from '../../domain/marketplaces';
 import { insertLinks, LinkFields, linkIdOf, newCode } from '../../domain/links/store';
 import { log } from '../stack/processes';
 import {

@@ -1,5 +1,6 @@
 /**
- * When a schedule runs, as a Temporal ScheduleSpec. Pure: no I/O.
+ * When a schedule runs, as a Temporal ScheduleSpec (schedules and monitors), and
+ * the time-zone rules analytics, accounts and journeys share. Pure: no I/O.
  *
  * - A one-off schedule is one calendar entry at its exact instant, written in
  *   UTC (so no daylight-saving gap or overlap can drop or double it).

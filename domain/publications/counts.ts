@@ -1,5 +1,5 @@
 /**
- * The publication counters of the analytics buckets (see buckets.ts). Each is
+ * The publication counters of the analytics buckets (see ../analytics/buckets.ts). Each is
  * bumped by the one write that changed the state it counts, so that retried
  * activities never count twice:
  * - queued (`insertPublication` inserted it; a repeated request finds it and
@@ -17,8 +17,8 @@
  */
 import { Db } from 'mongodb';
 import { Tenant } from '../db';
-import type { DeliveryDoc, PublicationDoc } from '../publications/store';
-import { addToBuckets, BucketFact, BucketIncrement } from './buckets';
+import type { DeliveryDoc, PublicationDoc } from './store';
+import { addToBuckets, BucketFact, BucketIncrement } from '../analytics/buckets';
 
 type Counted = Pick<PublicationDoc, 'offer_id' | 'segment_id' | 'source' | 'queued_at'>;
 

@@ -6,7 +6,7 @@
  * a short link and storing tracked links are domain/links/service.ts.
  */
 
-import { LINK_MARKETPLACES } from '../../schemas/openapi/links';
+import { LINK_MARKETPLACES } from '../schemas/openapi/links';
 
 /** The marketplaces: the contract's list (integrations, conversion, analytics sources), not another copy. */
 export const MARKETPLACES = LINK_MARKETPLACES;
