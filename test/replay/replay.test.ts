@@ -27,7 +27,6 @@ const TYPES = [
   'journeyExecution',
   'monitorRun',
   'outboxSweep',
-  'pacedDeliveries',
   'publication',
   'reply',
   'retentionSweep',
