@@ -10,7 +10,7 @@ import { prepareEvent, recordEvent } from '../events/store';
 import { changedFields, DomainDeps, found, iso, referenced, written } from '../resource';
 import { referencedSegment } from '../segments/service';
 import { getCoupon } from '../coupons/store';
-import { discountPct, renderOfferForSend } from '../templates/render';
+import { discountPct, renderOfferForSend } from './render';
 import { getOffer, insertOffer, listOffers, offerIdWithUrl, OfferDoc, OfferFields, OfferQuery, OfferStatus, saveOffer } from './store';
 
 /** Only pending or approved offers go out: an archived or rejected one is a 409 `offer_not_publishable` (`what`: what it would be). */

@@ -12,7 +12,7 @@ import { prepareEvent } from '../events/store';
 import { changedFields, DomainDeps, found, HOLDERS_NAMED, refuseWhileHeld, schedulesThatMayRun, written } from '../resource';
 import { countSchedulesByTemplate, schedulesHolding } from '../holders';
 import { referencedSegment } from '../segments/service';
-import { parseTemplate } from './render';
+import { parseTemplate } from './parse';
 import {
   defaultTemplate,
   DefaultTakenError,
