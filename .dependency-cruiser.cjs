@@ -166,11 +166,10 @@ module.exports = {
       comment:
         'The area folders of domain/ form layers, each importing only the ones below it: ' +
         'base (loose files) < events < coupons < webhooks < integrations < segments < templates < offers < groups < analytics < accounts < channels ' +
-        '< links < publications < schedules < inbox < journeys < monitors < commissions < store < developer < panel < sandbox < contract-tests. ' +
+        '< links < publications < schedules < inbox < journeys < monitors < commissions < store < developer < panel < operator < sandbox < contract-tests. ' +
         'A loop of folders (a > b > … > a), type-only imports included, ties areas into one and leaves no order to change them in; ' +
-        'a rule both need moves down, or the caller one level up passes it in. ' +
-        'A warning until the last loops (groups, segments, templates, channels/send, offers>links) are broken, then an error.',
-      severity: 'warn',
+        'a rule both need moves down, a use case over both moves up (operator/), or the caller one level up passes it in.',
+      severity: 'error',
       scope: 'folder',
       from: { path: '^domain/[^/]+$' },
       to: { path: '^domain/[^/]+$', circular: true },

@@ -1,3 +1,4 @@
+import { affiliateUrlFor } from '../../domain/links/service';
 import { archiveOffer, createOffer, listOffers, mustGetOffer, previewOffer, toOffer, updateOffer } from '../../domain/offers/service';
 import { publicationRecord, queuedRecord, queuePublication } from '../../domain/publications/queue';
 import { Handler, listReply, pageOf } from './types';
@@ -28,7 +29,8 @@ export const offerArchive: Handler<'offer_archive'> = async (req, deps) => {
 };
 
 export const offerPreview: Handler<'offer_preview'> = async (req, deps) => {
-  const { preview, event } = await previewOffer(deps, req.tenant, req.params.id, req.body);
+  const affiliateUrl = (rawUrl: string) => affiliateUrlFor({ db: deps.db, secretKey: deps.secretKey }, req.tenant, rawUrl);
+  const { preview, event } = await previewOffer({ ...deps, affiliateUrl }, req.tenant, req.params.id, req.body);
   return { body: { data: preview, event_id: event.id } };
 };
 

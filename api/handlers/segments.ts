@@ -1,4 +1,4 @@
-import { countGroupsBySegment } from '../../domain/groups/store';
+import { countGroupsBySegment } from '../../domain/holders';
 import { createSegment, groupCount, listSegments, mustGetSegment, removeSegment, toSegment, updateSegment } from '../../domain/segments/service';
 import { Handler, listReply, pageOf } from './types';
 

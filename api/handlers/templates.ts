@@ -1,4 +1,4 @@
-import { countSchedulesByTemplate } from '../../domain/schedules/store';
+import { countSchedulesByTemplate } from '../../domain/holders';
 import {
   createTemplate,
   listTemplates,

@@ -18,11 +18,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Db } from 'mongodb';
 import { Tenant } from '../db';
 import { getGroup, getGroups, GroupDoc } from '../groups/store';
-import { sealedAddress } from '../inbox/store';
-import { channelIdOf, channelsOf, checkSendable, pacingOf, sendTarget, slotRequestOf } from '../publications/targets';
-import { unseal } from '../sealing';
+import { Sealed, unseal } from '../sealing';
 import type { TemplateFormat } from '../templates/store';
 import { ConnectorError, connectorFor } from './connectors/index';
+import { channelIdOf, channelsOf, checkSendable, pacingOf, sendTarget, slotRequestOf } from './send-target';
 import { isPaced, reserveSendSlot, SlotRequest, slotStep } from './pacing';
 import { passSessionGate, sessionRefused } from './session';
 import { ChannelConfig, channelForSend, getChannel, sessionDownOf } from './store';
@@ -46,11 +45,14 @@ export interface SendContent {
   slot?: string;
 }
 
-/** A conversation's thread on its channel: ids only (the address is the sealed one `addressId` names). */
+/** A conversation's thread on its channel: ids only (the address is sealed, read by the send only). */
 export interface ConversationTarget {
   conversationId: string;
   channelId: string;
 }
+
+/** The conversation's sealed address (null when gone), read from the inbox, which owns it, by the one send that needs it. */
+export type SealedAddressOf = () => Promise<Sealed | null>;
 
 /** A send that did not go: its slot had passed, or was not near. The next free slot, reserved, and how late (ms) the send was. */
 export interface SlotWait {
@@ -234,7 +236,7 @@ export async function reserveConversationSlot(
 export async function sendToConversation(
   deps: SendDeps,
   tenant: Tenant,
-  target: ConversationTarget & { addressId: string },
+  target: ConversationTarget & { sealedAddress: SealedAddressOf },
   content: SendContent,
 ): Promise<SendOutcome> {
   const channel = tenant.env === 'test' ? null : await channelForSend(deps.db, tenant, target.channelId, deps.secretKey);
@@ -242,7 +244,7 @@ export async function sendToConversation(
   const request = conversationSlot(target.conversationId, channel?.id ?? null, channel?.minIntervalMs ?? 0);
   return send(deps, tenant, request, channel, content, async () => {
     if (!channel) return target.conversationId;
-    const sealed = await sealedAddress(deps.db, tenant, target.addressId);
+    const sealed = await target.sealedAddress();
     if (!sealed) throw refused("the conversation's address is gone");
     return unseal(sealed, deps.secretKey);
   });

@@ -125,10 +125,3 @@ export function createGroup(
     updated_at: now,
   });
 }
-
-export const countGroupsBySegment = (db: Db, tenant: Tenant, segmentIds: string[]): Promise<Map<string, number>> =>
-  groups(db, tenant).countBy('segment_id', segmentIds);
-
-/** The groups linked to segment `id`: the first `limit` ids, and how many in all. */
-export const groupsHolding = (db: Db, tenant: Tenant, segmentId: string, limit: number): Promise<{ ids: string[]; total: number }> =>
-  groups(db, tenant).holders({ segment_id: segmentId }, limit);

@@ -12,7 +12,7 @@ import { GroupSendResult } from '../publications/sending';
 import { DomainDeps } from '../resource';
 import { startReply } from '../../temporal/start';
 import { markReplyFailed, markReplySent, queuedRepliesBefore } from './replies';
-import { conversations, MessageDoc, messages } from './store';
+import { conversations, MessageDoc, messages, sealedAddress } from './store';
 
 export type ReplyDeps = DomainDeps & SendDeps;
 
@@ -39,7 +39,11 @@ export async function sendReply(deps: ReplyDeps, tenant: Tenant, messageId: stri
   if (message.status !== 'queued') return { outcome: 'sent_before', message_id: null }; // finished by an attempt whose completion was lost
   const conversation = await conversations(deps.db, tenant).findById(message.conversation_id);
   if (!conversation) throw new ConnectorError('the conversation no longer exists', true);
-  const target = { conversationId: conversation._id, channelId: message.channel_id, addressId: conversation.address_id };
+  const target = {
+    conversationId: conversation._id,
+    channelId: message.channel_id,
+    sealedAddress: () => sealedAddress(deps.db, tenant, conversation.address_id),
+  };
   const sent = await sendToConversation(deps, tenant, target, {
     text: message.text ?? '',
     ...(message.format ? { format: message.format } : {}),

@@ -18,7 +18,7 @@ import { derivedId, newId } from '../ids';
 import { DomainDeps } from '../resource';
 import { startReply } from '../../temporal/start';
 import { getOffer } from '../offers/store';
-import { MessageOffer, renderTemplate } from '../templates/render';
+import { MessageOffer, renderTemplate } from '../offers/render';
 import { getTemplate, TemplateFormat } from '../templates/store';
 import { mustGetConversation, previewOf, toConversation, toMessage } from './service';
 import { ConversationDoc, conversations, MessageDoc, messages } from './store';

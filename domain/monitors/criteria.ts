@@ -3,7 +3,7 @@
  * run: words compared without case or accents, stores and marketplaces
  * without case.
  */
-import { discountPct } from '../templates/render';
+import { discountPct } from '../offers/render';
 import { FoundItem } from './feeds';
 import { MonitorCriteria } from './store';
 

@@ -10,8 +10,7 @@ import { prepareEvent, recordEvent } from '../events/store';
 import { changedFields, DomainDeps, found, iso, referenced, written } from '../resource';
 import { referencedSegment } from '../segments/service';
 import { getCoupon } from '../coupons/store';
-import { discountPct, renderOfferForSend } from '../templates/render';
-import { affiliateUrlFor } from '../links/service';
+import { discountPct, renderOfferForSend } from './render';
 import { getOffer, insertOffer, listOffers, offerIdWithUrl, OfferDoc, OfferFields, OfferQuery, OfferStatus, saveOffer } from './store';
 
 /** Only pending or approved offers go out: an archived or rejected one is a 409 `offer_not_publishable` (`what`: what it would be). */
@@ -135,9 +134,13 @@ export async function archiveOffer(deps: DomainDeps, tenant: Tenant, id: string)
   return archived;
 }
 
-/** The message as a group would receive it, with no change of state; records `offer.previewed`. */
+/**
+ * The message as a group would receive it, with no change of state; records
+ * `offer.previewed`. `affiliateUrl`: the links area's conversion of a URL,
+ * passed in by the caller (links sits above offers).
+ */
 export async function previewOffer(
-  deps: DomainDeps & { secretKey?: Buffer },
+  deps: DomainDeps & { affiliateUrl?: (rawUrl: string) => Promise<string | null> },
   tenant: Tenant,
   id: string,
   input: Schema<'OfferPreviewRequest'> | undefined,
@@ -145,7 +148,7 @@ export async function previewOffer(
   const offer = await mustGetOffer(deps, tenant, id);
   const segment = input?.segment_id ? await referencedSegment(deps, tenant, input.segment_id) : null;
   // `{url}` previews as the affiliate URL when the account has the integration (a send gets a tracked link per group).
-  const url = deps.secretKey ? await affiliateUrlFor({ db: deps.db, secretKey: deps.secretKey }, tenant, offer.url) : null;
+  const url = deps.affiliateUrl ? await deps.affiliateUrl(offer.url) : null;
   const { text, templateId } = await renderOfferForSend(deps.db, tenant, {
     offer,
     segment,

@@ -13,7 +13,7 @@ import { PublicationGroup } from '../../temporal/workflows';
 import { conflict, invalid, notFound } from '../errors';
 import { commitEvent } from '../events/commit';
 import { derivedId, newId } from '../ids';
-import { renderOfferForSend } from '../templates/render';
+import { renderOfferForSend } from '../offers/render';
 import { LINK_CODE_PLACEHOLDER, shortUrlOf, trackedLinksFor } from '../links/service';
 import { Tenant } from '../db';
 import { prepareEvent } from '../events/store';

@@ -1,15 +1,14 @@
 /**
- * Where a publication goes and how each of its sends is paced, in one place:
- * the groups a publish names (the API, schedule runs, monitors and journeys
- * all publish through queuePublication), the groups its workflow is given
- * (name, paced or not), and what a send checks of its group and channel
- * before the channel is asked (domain/channels/send.ts).
+ * Where a publication goes, in one place: the groups a publish names (the
+ * API, schedule runs, monitors and journeys all publish through
+ * queuePublication) and the groups its workflow is given (name, paced or
+ * not, by what the sends check: domain/channels/send-target.ts).
  */
 import { Db } from 'mongodb';
 import { PublicationGroup } from '../../temporal/workflows';
-import { ConnectorError } from '../channels/connectors/types';
-import { isPaced, SlotRequest } from '../channels/pacing';
-import { ChannelDoc, DEDUPLICATING_TYPES, getChannel } from '../channels/store';
+import { isPaced } from '../channels/pacing';
+import { channelIdOf, channelsOf, pacingOf, slotRequestOf } from '../channels/send-target';
+import { DEDUPLICATING_TYPES, getChannel } from '../channels/store';
 import { Tenant } from '../db';
 import { conflict, unknownReference } from '../errors';
 import { activeGroupBatches, getGroup, getGroups, GroupDoc } from '../groups/store';
@@ -87,34 +86,7 @@ export async function publicationTargets(
   return { groups, segment };
 }
 
-// --- which channel, paced or not --------------------------------------------------
-
-/** The channel a send to `group` goes through: its own for live data; none (the sandbox) in the test environment. */
-export const channelIdOf = (tenant: Tenant, group: GroupDoc): string | null => (tenant.env === 'live' ? group.channel_id : null);
-
-/** Each channel the sends to `groups` go through (channelIdOf), read once with `read`: null for one that is gone. */
-export async function channelsOf<C>(
-  tenant: Tenant,
-  groups: Iterable<GroupDoc>,
-  read: (channelId: string) => Promise<C | null>,
-): Promise<Map<string, C | null>> {
-  const ids = new Set([...groups].flatMap((g) => channelIdOf(tenant, g) ?? []));
-  return new Map(await Promise.all([...ids].map(async (id) => [id, await read(id)] as const)));
-}
-
-/** A channel's pacing: its id and interval. */
-export const pacingOf = (channel: ChannelDoc): { id: string; minIntervalMs: number } => ({
-  id: channel._id,
-  minIntervalMs: channel.min_interval_ms ?? 0,
-});
-
-/** What paces sends to `group` (its interval) on `channel` (its id and interval; null when the send goes through none). */
-export const slotRequestOf = (group: GroupDoc, channel: { id: string; minIntervalMs: number } | null): SlotRequest => ({
-  groupId: group._id,
-  groupIntervalMs: group.min_interval_ms ?? 0,
-  channelId: channel?.id ?? null,
-  channelIntervalMs: channel?.minIntervalMs ?? 0,
-});
+// --- what the workflow is given -------------------------------------------------
 
 /**
  * The groups `groupIds` as a publication's workflow needs them, in that
@@ -142,31 +114,4 @@ export async function publicationGroups(db: Db, tenant: Tenant, groupIds: string
     const group = groups.get(group_id);
     return { group_id, name: group?.name ?? null, paced: !group || paced(group), ...(group && alone(group) ? { alone: true as const } : {}) };
   });
-}
-
-// --- what a send checks -----------------------------------------------------------
-
-/** A send refused for good, before the channel is asked. */
-const refused = (message: string) => new ConnectorError(message, true);
-
-/**
- * A group to send to and its channel as read (undefined: not read, as for a
- * group that goes through none, channelIdOf): a missing group, or one whose
- * channel is gone, is refused.
- */
-export function sendTarget<C>(
-  tenant: Tenant,
-  group: GroupDoc | null | undefined,
-  channel: C | null | undefined,
-): { group: GroupDoc; channel: C | null } {
-  if (!group) throw refused('the group no longer exists');
-  if (!channelIdOf(tenant, group)) return { group, channel: null };
-  if (!channel) throw refused("the group's channel no longer exists");
-  return { group, channel };
-}
-
-/** What a send checks last: the group is active, and for live data connected to a channel. */
-export function checkSendable(tenant: Tenant, group: GroupDoc, channel: unknown): void {
-  if (!group.active) throw refused('the group is inactive');
-  if (tenant.env === 'live' && !channel) throw refused('the group is not connected to a channel');
 }

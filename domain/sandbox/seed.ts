@@ -12,7 +12,7 @@ import { Db } from 'mongodb';
 import { AccountDoc, createAccount, Plan } from '../accounts/store';
 import { isDuplicateKey, platformCollection, Tenant } from '../db';
 import { connectChannel } from '../channels/service';
-import { createOperatorGroup } from '../groups/admin';
+import { createOperatorGroup } from '../operator/groups';
 import { createCoupon } from '../coupons/service';
 import { createOffer } from '../offers/service';
 import { queuePublication } from '../publications/queue';

@@ -2,7 +2,7 @@
  * Schedules: what to publish, where, and when. The record here is the truth
  * for all of it; the Temporal Schedule `schedule-<id>` is derived from it
  * (temporal.ts). `segment_id` and `template_id` are what segments and
- * templates look at before they let themselves be deleted.
+ * templates look at before they let themselves be deleted (../holders.ts).
  */
 import { Db, Filter } from 'mongodb';
 import { SCHEDULE_STATUSES } from '../../schemas/openapi/schedules';
@@ -80,25 +80,6 @@ export const observedDiffers = (a: ScheduleObserved, b: ScheduleObserved): boole
   (a.run_count ?? 0) !== (b.run_count ?? 0);
 
 const schedules = (db: Db, tenant: Tenant) => tenantCollection<ScheduleDoc>(db, 'schedules', tenant);
-
-/**
- * The schedules that still hold on to what they name: all but `completed`
- * ones, which have no run ahead and are kept as history only (reviving one
- * with a new run_at checks its references again).
- */
-const LINKING: Filter<ScheduleDoc> = { status: { $ne: 'completed' } };
-
-/** The schedules that may still run and name segment, template or group `id`: the first `limit` ids, and how many in all. */
-export const schedulesHolding = (
-  db: Db,
-  tenant: Tenant,
-  ref: { segment_id: string } | { template_id: string } | { group_id: string },
-  limit: number,
-): Promise<{ ids: string[]; total: number }> => schedules(db, tenant).holders({ ...LINKING, ...ref }, limit);
-
-/** How many schedules that may still run name each of the templates `ids`. */
-export const countSchedulesByTemplate = (db: Db, tenant: Tenant, ids: string[]): Promise<Map<string, number>> =>
-  schedules(db, tenant).countBy('template_id', ids, LINKING);
 
 export interface ScheduleQuery {
   status?: ScheduleStatus;

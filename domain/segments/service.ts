@@ -9,7 +9,7 @@ import { Tenant } from '../db';
 import { conflict } from '../errors';
 import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
-import { countGroupsBySegment } from '../groups/store';
+import { countGroupsBySegment } from '../holders';
 import { changedFields, DomainDeps, found, HOLDERS_NAMED, referenced, refuseWhileHeld, schedulesThatMayRun, written } from '../resource';
 import {
   deleteSegment,

@@ -3,8 +3,7 @@ import { DISTRIBUTIONS } from '../../schemas/openapi/segments';
 import { newId } from '../ids';
 import { isDuplicateKey, OutboxEvent, Page, PageResult, Tenant } from '../db';
 import { ResourceDoc, resourceStore } from '../resource';
-import { groupsHolding } from '../groups/store';
-import { schedulesHolding } from '../schedules/store';
+import { groupsHolding, schedulesHolding } from '../holders';
 
 export type Distribution = (typeof DISTRIBUTIONS)[number];
 

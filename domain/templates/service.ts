@@ -10,9 +10,9 @@ import { conflict, invalid } from '../errors';
 import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
 import { changedFields, DomainDeps, found, HOLDERS_NAMED, refuseWhileHeld, schedulesThatMayRun, written } from '../resource';
-import { countSchedulesByTemplate, schedulesHolding } from '../schedules/store';
+import { countSchedulesByTemplate, schedulesHolding } from '../holders';
 import { referencedSegment } from '../segments/service';
-import { parseTemplate } from './render';
+import { parseTemplate } from './parse';
 import {
   defaultTemplate,
   DefaultTakenError,

@@ -15,7 +15,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { gatewayFor } from '../../domain/channels/connectors/index';
-import { importGroups } from '../../domain/channels/discovery';
+import { importGroups } from '../../domain/operator/discovery';
 import { connectChannel } from '../../domain/channels/service';
 import { channelForSend } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';

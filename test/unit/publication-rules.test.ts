@@ -1,7 +1,7 @@
 /**
  * The rules of a publication that need no database: which groups it goes to
  * (domain/publications/targets.ts), what a send checks of its group and
- * channel, how the publication ends (completion.ts), and the analytics
+ * channel (domain/channels/send-target.ts), how the publication ends (completion.ts), and the analytics
  * counters each of those moves (domain/publications/counts.ts).
  */
 import assert from 'node:assert/strict';
@@ -12,7 +12,8 @@ import { ConnectorError } from '../../domain/channels/connectors/types';
 import { Tenant } from '../../domain/db';
 import { GroupDoc } from '../../domain/groups/store';
 import { finalStatus } from '../../domain/publications/completion';
-import { canReceive, channelIdOf, checkSendable, pacingOf, pickGroup, sendTarget, slotRequestOf } from '../../domain/publications/targets';
+import { canReceive, pickGroup } from '../../domain/publications/targets';
+import { channelIdOf, checkSendable, pacingOf, sendTarget, slotRequestOf } from '../../domain/channels/send-target';
 import { ChannelDoc } from '../../domain/channels/store';
 
 const live: Tenant = { accountId: 'acc_1', env: 'live' };

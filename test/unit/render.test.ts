@@ -1,10 +1,12 @@
 /**
- * The template renderer (domain/templates/render.ts), without the stack: each placeholder, each format's
- * escaping, literal braces, dropped lines, and the parser's refusals.
+ * The template renderer (domain/offers/render.ts; the body's syntax in
+ * domain/templates/parse.ts), without the stack: each placeholder, each
+ * format's escaping, literal braces, dropped lines, and the parser's refusals.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MessageOffer, parseTemplate, renderTemplate } from '../../domain/templates/render';
+import { MessageOffer, renderTemplate } from '../../domain/offers/render';
+import { parseTemplate } from '../../domain/templates/parse';
 
 const FULL: MessageOffer = {
   title: 'Air Fryer Mondial',

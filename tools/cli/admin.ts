@@ -25,7 +25,7 @@ import { CHANNEL_TYPES, ChannelType, channelForSend, getChannel, WHATSAPP_GATEWA
 import { gatewayFor } from '../../domain/channels/connectors/index';
 import { setTelegramWebhook } from '../../domain/channels/connectors/telegram';
 import { ConnectorError } from '../../domain/channels/connectors/types';
-import { checkChannelState, discoverGroups, importGroups } from '../../domain/channels/discovery';
+import { checkChannelState, discoverGroups, importGroups } from '../../domain/operator/discovery';
 import {
   changeChannel,
   connectChannel,
@@ -34,7 +34,7 @@ import {
   removeChannel,
   rotateInboundSecret,
 } from '../../domain/channels/service';
-import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGroups, removeOperatorGroup } from '../../domain/groups/admin';
+import { changeOperatorGroup, createOperatorGroup, GroupChange, listOperatorGroups, removeOperatorGroup } from '../../domain/operator/groups';
 import { listOperatorCollections, removeCollection, setCollection } from '../../domain/store/admin';
 import { verifyStoreDomain } from '../../domain/store/service';
 import { IntegrationInput, listOperatorIntegrations, removeIntegration, setIntegration } from '../../domain/integrations/service';

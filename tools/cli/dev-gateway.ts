@@ -25,7 +25,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { addressHint } from '../../domain/groups/admin';
+import { addressHint } from '../../domain/operator/groups';
 import { UsageError } from './errors';
 import { Flavor, FLAVORS, startWhatsAppGateway } from './whatsapp-gateway';
 

@@ -10,12 +10,12 @@
 import { Db } from 'mongodb';
 import { Tenant } from '../db';
 import { conflict, notFound } from '../errors';
-import { addressHint, createOperatorGroup } from '../groups/admin';
+import { addressHint, createOperatorGroup } from './groups';
 import { groupAt } from '../groups/store';
-import { gatewayFor } from './connectors/index';
-import { GatewayGroup } from './connectors/whatsapp';
-import { recordChannelState } from './service';
-import { ChannelConfig, channelForSend, ChannelState, WHATSAPP_GATEWAYS } from './store';
+import { gatewayFor } from '../channels/connectors/index';
+import { GatewayGroup } from '../channels/connectors/whatsapp';
+import { recordChannelState } from '../channels/service';
+import { ChannelConfig, channelForSend, ChannelState, WHATSAPP_GATEWAYS } from '../channels/store';
 
 /** A gateway group as an operator sees it: name, size, address hint, and the offerops group at that address (null if none). */
 export interface DiscoveredGroup {

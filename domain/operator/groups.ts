@@ -12,12 +12,22 @@ import { isDuplicateKey, Tenant } from '../db';
 import { conflict, notFound } from '../errors';
 import { prepareEvent } from '../events/store';
 import { listPublications } from '../publications/store';
+import { schedulesHolding } from '../holders';
 import { Found, HOLDERS_NAMED, refuseWhileHeld, schedulesThatMayRun } from '../resource';
-import { schedulesHolding } from '../schedules/store';
 import { getSegment } from '../segments/store';
 import { getChannel } from '../channels/store';
-import { allGroups, createGroup, getGroup, GroupConnection, GroupDoc, GroupSettings, groupAt, deleteGroup, saveGroupFrom } from './store';
-import { toGroup } from './service';
+import {
+  allGroups,
+  createGroup,
+  getGroup,
+  GroupConnection,
+  GroupDoc,
+  GroupSettings,
+  groupAt,
+  deleteGroup,
+  saveGroupFrom,
+} from '../groups/store';
+import { toGroup } from '../groups/service';
 
 /** `…0001@g.us`: enough of an address (a JID, a chat id) to tell groups apart, never the whole of it. */
 export function addressHint(address: string | null): string | null {
