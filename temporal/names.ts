@@ -24,6 +24,8 @@ export const RETIRED_SCHEDULES = ['offerops-outbox-sweep', 'offerops-retention-s
 
 /** `publication`: sends one publication. */
 export const publicationWorkflowId = (publicationId: string): string => `publication-${publicationId}`;
+/** `pacedDeliveries`: batch `batch` (from 1) of a large publication's one-by-one sends, a child of its `publication`. */
+export const pacedDeliveriesWorkflowId = (publicationId: string, batch: number): string => `publication-${publicationId}-batch-${batch}`;
 /** `dispatchEvent`: hands one domain event to its webhooks. */
 export const dispatchWorkflowId = (eventId: string): string => `event-dispatch-${eventId}`;
 /** `webhookDelivery`: one per (event, webhook), so an event never goes out twice under the same `webhook-id`. */
@@ -85,6 +87,7 @@ export const OFFEROPS_SEARCH_ATTRIBUTES = [
 /** The `OfferopsKind` of each kind of workflow. */
 export type WorkflowKind =
   | 'publication'
+  | 'paced_deliveries'
   | 'reply'
   | 'event_dispatch'
   | 'webhook_delivery'

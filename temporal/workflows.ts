@@ -9,6 +9,7 @@ import type { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Schema } from '../schemas/types';
 import {
   deliveryWorkflowId,
+  pacedDeliveriesWorkflowId,
   journeyExecutionWorkflowId,
   OfferopsConversationId,
   OfferopsEventKind,
@@ -55,6 +56,53 @@ export interface PublicationInput {
 
 /** The failure type of a publication workflow that reached no group: Temporal UI shows it Failed, with the reason. */
 export const PUBLICATION_FAILED = 'PublicationFailed';
+
+/**
+ * One batch of a large publication's groups sent one by one (paced, or whose
+ * channel cannot deduplicate), in a child workflow of its own so that no
+ * history grows with the publication (decision 24).
+ */
+export interface PacedDeliveriesInput {
+  publication_id: string;
+  account: string;
+  environment: Environment;
+  /** Its number among the publication's batches, from 1: part of its workflow id. */
+  batch: number;
+  /** How many batches the publication has, for its summary. */
+  batches: number;
+  groups: PublicationGroup[];
+}
+
+/** What the publication needs of a batch: how many of its groups failed, and why the first few did. */
+export interface PacedDeliveriesResult {
+  failed: number;
+  /** "Grupo 1 (grp_…): <the recorded error>" of its first FAILURES_KEPT failures. */
+  failures: string[];
+}
+
+/** The failure texts a batch returns (and a publication's failure shows): a few say why, the count says how many. */
+export const FAILURES_KEPT = 3;
+
+/**
+ * Start options of a batch as its publication starts it (a child): its id,
+ * derived from the publication's and its number, so that a start made again
+ * finds the batch already started; search attributes and a summary naming it.
+ */
+export function pacedDeliveriesStartOptions(input: PacedDeliveriesInput, groupsLabel: string) {
+  const what = `batch ${input.batch} of ${input.batches} of publication ${input.publication_id}`;
+  return {
+    workflowId: pacedDeliveriesWorkflowId(input.publication_id, input.batch),
+    args: [input] as [PacedDeliveriesInput],
+    typedSearchAttributes: offeropsSearchAttributes(
+      input.account,
+      input.environment,
+      input.publication_id,
+      'paced_deliveries',
+      `batch ${input.batch}/${input.batches} · ${groupsLabel}`,
+    ),
+    staticSummary: `Sends of ${what}, one by one: ${groupsLabel}`,
+  };
+}
 
 // --- reply ------------------------------------------------------------------------
 
@@ -287,6 +335,8 @@ export const RETENTION_SWEEP: SweepInput = { every_ms: 300_000, sweeps: 288 };
 export interface OfferopsWorkflows {
   /** `sent` or `partial`; a publication that reached no group fails (PUBLICATION_FAILED). */
   publication: (input: PublicationInput) => Promise<{ status: 'sent' | 'partial' }>;
+  /** A batch of a large publication's one-by-one sends, a child of the publication; its failures recorded by itself. */
+  pacedDeliveries: (input: PacedDeliveriesInput) => Promise<PacedDeliveriesResult>;
   /** A reply the channel did not take fails (REPLY_FAILED). */
   reply: (input: ReplyInput) => Promise<{ status: 'sent' }>;
   dispatchEvent: (input: { event_id: string }) => Promise<void>;

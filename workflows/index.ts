@@ -4,7 +4,7 @@ import { dispatchEvent } from './events';
 import { journeyExecution } from './journey';
 import { outboxSweep, retentionSweep } from './maintenance';
 import { monitorRun } from './monitors';
-import { publication } from './publication';
+import { pacedDeliveries, publication } from './publication';
 import { reply } from './replies';
 import { scheduleRun } from './schedules';
 import { webhookCleanup, webhookDelivery } from './webhooks';
@@ -14,6 +14,7 @@ export {
   journeyExecution,
   monitorRun,
   outboxSweep,
+  pacedDeliveries,
   publication,
   reply,
   retentionSweep,
@@ -29,6 +30,7 @@ export type Workflows = Implements<{
   journeyExecution: typeof journeyExecution;
   monitorRun: typeof monitorRun;
   outboxSweep: typeof outboxSweep;
+  pacedDeliveries: typeof pacedDeliveries;
   publication: typeof publication;
   reply: typeof reply;
   retentionSweep: typeof retentionSweep;

@@ -1,7 +1,9 @@
 import {
   ApplicationFailure,
   condition,
+  executeChild,
   isCancellation,
+  ParentClosePolicy,
   proxyActivities,
   proxyLocalActivities,
   sleep,
@@ -10,7 +12,16 @@ import {
 import type { Activities } from '../activities/index';
 import type { ChunkSendResult, GroupSendResult, SentRecord } from '../activities/publications';
 import { OfferopsState } from '../temporal/names';
-import { PUBLICATION_FAILED, PublicationGroup, PublicationInput } from '../temporal/workflows';
+import {
+  FAILURES_KEPT,
+  OfferopsWorkflows,
+  PacedDeliveriesInput,
+  PacedDeliveriesResult,
+  pacedDeliveriesStartOptions,
+  PUBLICATION_FAILED,
+  PublicationGroup,
+  PublicationInput,
+} from '../temporal/workflows';
 import { countSends } from './metrics';
 import { reason, SEND_ATTEMPT_OPTIONS, sendWithRetries } from './sending';
 import { retryPauseMs, spoken } from './send-timing';
@@ -65,8 +76,19 @@ interface DeliverOptions {
   slot?: string | null;
 }
 
-/** Why groups were not sent to, as the workflow's failure says it: "Grupo 1 (grp_…): <the recorded error>". */
-type Failures = string[];
+/** Why groups were not sent to: how many, and the first few as the workflow's failure says them ("Grupo 1 (grp_…): <the recorded error>"). */
+interface Failures {
+  count: number;
+  first: string[];
+}
+
+const noFailures = (): Failures => ({ count: 0, first: [] });
+
+/** Counts `count` more failures, keeping the first FAILURES_KEPT texts (`texts`, in order). */
+function addFailures(failures: Failures, count: number, texts: string[]): void {
+  failures.count += count;
+  failures.first.push(...texts.slice(0, FAILURES_KEPT - failures.first.length));
+}
 
 /**
  * Sends to one group, paced and retried (workflows/sending.ts); what the
@@ -86,7 +108,7 @@ async function deliver(
       { ...ref, ...(notBefore ? { not_before: notBefore } : {}) },
     ]);
   const fail = async (error: string, attempts: number) => {
-    failures.push(`${named(group)}: ${error}`);
+    addFailures(failures, 1, [`${named(group)}: ${error}`]);
     await failDelivery.executeWithOptions({ summary: `record the failure of ${group.group_id}` }, [{ ...ref, error, attempts }]);
     return undefined;
   };
@@ -195,6 +217,41 @@ async function deliverPaced(input: PublicationInput, paced: PublicationGroup[], 
 }
 
 /**
+ * The most groups one workflow sends one by one (paced, or alone); a
+ * publication with more sends them in child workflows (pacedDeliveries) of
+ * at most as many each, so that no history grows with the publication
+ * (Temporal warns past 10,240 events and stops a workflow at 51,200).
+ * A paced group costs about 7 events when its send goes at the first try
+ * (a timer started and fired, an activity scheduled, started and completed,
+ * and its share of workflow tasks; 6.2 and 7.0 measured in two batches of
+ * 300, decision 24), a retry about 8 more: 500 groups make about 3,500, room
+ * for a retry of each under the 10,240-event warning.
+ */
+const ONE_BY_ONE_MAX = 500;
+
+/** The publication's reference, as its activities and batches take it: its groups never travel with it. */
+const refOf = ({ publication_id, account, environment }: PublicationInput): PublicationInput => ({ publication_id, account, environment });
+
+/**
+ * Sends to `groups` (paced, or alone) in batches of at most ONE_BY_ONE_MAX,
+ * of even sizes, each a child workflow (pacedDeliveries) that records its
+ * sends and failures itself; they run side by side, and pacing holds across
+ * them (slots are reserved in MongoDB). A cancelled publication cancels them.
+ */
+async function deliverBatches(input: PublicationInput, groups: PublicationGroup[], failures: Failures): Promise<void> {
+  const count = Math.ceil(groups.length / ONE_BY_ONE_MAX);
+  const batches = batchesOf(groups, Math.ceil(groups.length / count));
+  await Promise.all(
+    batches.map(async (batch, i) => {
+      const child: PacedDeliveriesInput = { ...refOf(input), batch: i + 1, batches: batches.length, groups: batch };
+      const options = { ...pacedDeliveriesStartOptions(child, groupsLabel(batch)), parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL };
+      const result = await executeChild<OfferopsWorkflows['pacedDeliveries']>('pacedDeliveries', options);
+      addFailures(failures, result.failed, result.failures);
+    }),
+  );
+}
+
+/**
  * Sends to every group: the unpaced ones in chunks (but those whose channel
  * cannot deduplicate, which go alone), their sends recorded by
  * the workflow in batches; the sends not recorded yet when all are done go
@@ -207,7 +264,10 @@ async function deliverInBatches(
 ): Promise<{ sent: SentRecord[]; recorded: number }> {
   const sent: SentRecord[] = [];
   let recorded = 0;
-  const unpaced = groups.filter((g) => !g.paced);
+  const oneByOne = groups.filter((g) => g.paced || g.alone);
+  const batched = oneByOne.length > ONE_BY_ONE_MAX;
+  // The unpaced groups this workflow sends (and records): when batched, those that go alone are the batches'.
+  const unpaced = groups.filter((g) => !g.paced && !(batched && g.alone));
   const batchSize = Math.max(SENT_BATCH, Math.ceil(unpaced.length / RECORDINGS_MAX));
   let sending = unpaced.length;
   let done = false;
@@ -234,11 +294,13 @@ async function deliverInBatches(
   const chunked = unpaced.filter((g) => !g.alone);
   const chunks = chunked.length > 1 ? batchesOf(chunked, SEND_CHUNK) : [];
   await Promise.all([
-    deliverPaced(
-      input,
-      groups.filter((g) => g.paced),
-      failures,
-    ),
+    batched
+      ? deliverBatches(input, oneByOne, failures)
+      : deliverPaced(
+          input,
+          groups.filter((g) => g.paced),
+          failures,
+        ),
     ...(chunks.length ? chunks.map((chunk) => deliverChunk(input, chunk, record, alone)) : chunked.map((group) => alone(group))),
     ...unpaced.filter((g) => g.alone).map((group) => alone(group)),
   ]);
@@ -249,9 +311,9 @@ async function deliverInBatches(
 
 /** What a failed publication's workflow says: the first reasons its groups were not sent to. */
 function failureText(failures: Failures): string {
-  if (!failures.length) return 'no group received the publication (its deliveries say why)';
-  const more = failures.length > 3 ? `; and ${failures.length - 3} more` : '';
-  return `no group received the publication: ${failures.slice(0, 3).join('; ')}${more}`;
+  if (!failures.count) return 'no group received the publication (its deliveries say why)';
+  const more = failures.count > failures.first.length ? `; and ${failures.count - failures.first.length} more` : '';
+  return `no group received the publication: ${failures.first.join('; ')}${more}`;
 }
 
 /**
@@ -266,7 +328,7 @@ function failureText(failures: Failures): string {
 export async function publication({ groups: given, ...input }: PublicationInput): Promise<{ status: 'sent' | 'partial' }> {
   const groups = given ?? (await local.beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [input]));
   const summary = { summary: 'complete: the final state from the deliveries' };
-  const failures: Failures = [];
+  const failures = noFailures();
   const [only] = groups;
   let status: string;
   if (groups.length === 1 && !only!.paced) {
@@ -281,4 +343,25 @@ export async function publication({ groups: given, ...input }: PublicationInput)
   upsertSearchAttributes([{ key: OfferopsState, value: status }]);
   if (status === 'failed') throw ApplicationFailure.nonRetryable(failureText(failures), PUBLICATION_FAILED);
   return { status: status === 'partial' ? 'partial' : 'sent' };
+}
+
+/**
+ * One batch of a large publication's one-by-one sends, a child of its
+ * `publication` (`publication-<id>-batch-<n>`): the paced groups each on its
+ * slot, as a small publication sends them, the others alone; each send
+ * records itself (the publication completes from the deliveries). Returns
+ * how many groups failed and why the first did: its result stays small.
+ */
+export async function pacedDeliveries(input: PacedDeliveriesInput): Promise<PacedDeliveriesResult> {
+  const ref = refOf(input);
+  const failures = noFailures();
+  await Promise.all([
+    deliverPaced(
+      ref,
+      input.groups.filter((g) => g.paced),
+      failures,
+    ),
+    ...input.groups.filter((g) => !g.paced).map((group) => deliver(ref, group, failures)),
+  ]);
+  return { failed: failures.count, failures: failures.first };
 }

@@ -4,7 +4,8 @@
  * killed with SIGKILL (by the pid the launcher recorded, nothing else) in the
  * middle of a fan-out — twice in a row — or while a send waits for its pacing
  * slot, and the launcher starts it again; a 300-group fan-out three times, from
- * its start to its last sends. Every group ends with exactly one
+ * its start to its last sends; a paced 1,000-group publication, sent in child
+ * batches, twice. Every group ends with exactly one
  * message at the gateway, the publication ends `sent` with no delivery
  * `failed`, and a wait for a slot is never counted as an attempt. Replies
  * (and the journey messages that queue them) go the same way. Through the
@@ -41,6 +42,8 @@ interface Scene {
   tenant: { accountId: string; env: 'live' };
   secretKey: Buffer;
   gateway: FakeGateway;
+  /** A client of the stack's Temporal. */
+  temporal: Client;
   /** The workflow's history: the messages of the activities that failed in it (a worker lost is a timeout, not a failure). */
   failedActivities(workflowId: string): Promise<string[]>;
   /** The workflow's history: for each group, how many of its sends (deliverToGroup) timed out, cut short by a kill. */
@@ -65,6 +68,7 @@ async function onOwnStack(body: (scene: Scene) => Promise<void>): Promise<void> 
       tenant: { accountId: stack.accountId, env: 'live' },
       secretKey: secretKeyFromEnv({ OFFEROPS_SECRET_KEY: secretKeyFor(stack.dataDir, {}) }),
       gateway,
+      temporal,
       async failedActivities(workflowId) {
         const events = (await temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
         return events.flatMap((e) => (e.activityTaskFailedEventAttributes ? [e.activityTaskFailedEventAttributes.failure?.message ?? ''] : []));
@@ -217,6 +221,84 @@ test('a paced fan-out (30 groups, one channel at 300 ms), the worker SIGKILLed t
       INTERVAL_MS,
     );
     assert.deepEqual(await scene.failedActivities(publicationWorkflowId(queued.id)), [], 'waits and crashes are no failed activity');
+  }));
+
+/** The ids of the batches (child workflows) a publication's workflow started, from its history. */
+async function batchesOf(temporal: Client, publicationId: string): Promise<string[]> {
+  const events = (await temporal.workflow.getHandle(publicationWorkflowId(publicationId)).fetchHistory()).events ?? [];
+  return events.flatMap((e) => e.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.workflowId ?? []);
+}
+
+test('a paced 1,000-group publication (in two batches, 25 channels at 100 ms), the worker SIGKILLed twice: one message each, every history small', () =>
+  onOwnStack(async (scene) => {
+    const CHANNELS = 25;
+    const PER_CHANNEL = 40;
+    const { stack, api, gateway, db, tenant, secretKey } = scene;
+    const segment = (await api.post('/segments', { name: 'Faults batches' })).body.data;
+    const addresses = new Map<string, string>();
+    for (let c = 0; c < CHANNELS; c++) {
+      const channel = await createChannel(db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 100 }, secretKey);
+      for (let i = 0; i < PER_CHANNEL; i++) {
+        const address = `5515${String(c).padStart(2, '0')}${String(i).padStart(4, '0')}@g.us`;
+        const group = await createGroup(db, tenant, {
+          name: `Faults batch ${c}-${i}`,
+          segment_id: segment.id,
+          channel: { id: channel._id, type: 'http', address },
+          minIntervalMs: 0,
+        });
+        addresses.set(group._id, address);
+      }
+    }
+    const offer = (await api.post('/offers', { url: 'https://shop.example/faults/batches', title: 'Faults batches offer' })).body.data;
+    const all = [...addresses.values()];
+    const reached = () => new Set(requestsTo(gateway, all).map((r) => r.to)).size;
+
+    const queued = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
+    const state = () => publicationState(api, queued.id);
+    await until('100 groups to be reached', () => reached() >= 100, state);
+    await killWorker(stack);
+    const atFirstKill = reached();
+    await until('300 more groups to be reached', () => reached() >= atFirstKill + 300, state);
+    await killWorker(stack);
+    const atSecondKill = reached();
+    assert.ok(atSecondKill < all.length, `killed mid-publication (${atFirstKill}, then ${atSecondKill} of ${all.length} groups reached)`);
+
+    // A thousand sends through a worker that comes back twice take a while on a busy 2-core machine: a longer bound,
+    // and the state as counts (the deliveries' list would be too long to read).
+    type Done = Awaited<ReturnType<typeof finished>>;
+    let done: Done | undefined;
+    const counts = async () => {
+      const p = (await api.get(`/publications/${queued.id}`)).body.data as Done;
+      const by = new Map<string, number>();
+      for (const key of p.deliveries.map((d) => `${d.status}/${d.attempts}`)) by.set(key, (by.get(key) ?? 0) + 1);
+      return `${p.status}, ${reached()} groups reached, deliveries (status/attempts): ${JSON.stringify(Object.fromEntries(by))}`;
+    };
+    await waitFor(
+      'the publication to finish',
+      async () => {
+        done = (await api.get(`/publications/${queued.id}`)).body.data as Done;
+        return done.completed_at !== null && done.status !== 'sending' ? true : undefined;
+      },
+      300_000,
+      counts,
+    );
+    assertExactlyOnce(
+      gateway,
+      done!,
+      done!.deliveries.map((d) => addresses.get(d.group_id)!),
+    );
+    // A send cut short by a kill counts as an attempt and goes again under its key: at most one per kill.
+    for (const d of done!.deliveries) {
+      const requests = requestsTo(gateway, [addresses.get(d.group_id)!]).length;
+      assert.ok(d.attempts >= 1 && d.attempts <= 3 && requests <= d.attempts, `${d.group_id}: ${d.attempts} attempts, ${requests} requests`);
+    }
+    const { temporal } = scene;
+    const batches = await batchesOf(temporal, queued.id);
+    assert.equal(batches.length, 2);
+    for (const workflowId of [publicationWorkflowId(queued.id), ...batches]) {
+      const { historyLength } = await temporal.workflow.getHandle(workflowId).describe();
+      assert.ok(historyLength <= 10_240, `${workflowId}: ${historyLength} events`);
+    }
   }));
 
 test('an unpaced fan-out in chunks (30 groups), the worker SIGKILLed twice while the sends are under way: sent, one message each, counted once', () =>

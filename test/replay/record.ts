@@ -38,7 +38,8 @@ function fakeActivities() {
       return r.not_before ?? nextSlot();
     },
     async reserveDeliverySlots(r: { group_ids: string[] }) {
-      return r.group_ids.map(nextSlot);
+      // The many paced groups of a publication in batches go at once (their batches' histories are not recorded).
+      return r.group_ids.map((id) => (id.startsWith('grp_many') ? new Date().toISOString() : nextSlot()));
     },
     async deliverToGroup(r: { group_id: string; attempt: number }) {
       if (r.group_id === 'grp_bad') throw ApplicationFailure.nonRetryable('refused', 'ChannelPermanent');
@@ -182,14 +183,20 @@ async function main(): Promise<void> {
     workflowBundle: { codePath: WORKFLOW_BUNDLE },
     activities: fakeActivities(),
   });
-  // A fan-out given in the input: three unpaced groups (ok, refused, flaky) in a chunk, and a paced one.
-  const fanOutGroups = ['grp_ok', 'grp_bad', 'grp_flaky', 'grp_paced'].map((group_id) => ({
-    group_id,
-    name: `Group ${group_id}`,
-    paced: group_id === 'grp_paced',
-  }));
+  // A fan-out given in the input: three unpaced groups (ok, refused, flaky) in a chunk, and more paced groups than one
+  // workflow sends (ONE_BY_ONE_MAX, workflows/publication.ts), which go in two batches.
+  const unpaced = ['grp_ok', 'grp_bad', 'grp_flaky'].map((group_id) => ({ group_id, name: `Group ${group_id}`, paced: false }));
+  const manyPaced = Array.from({ length: 501 }, (_, i) => ({ group_id: `grp_many${i}`, name: null, paced: true }));
+  // A batch: a paced group whose first send wakes late, a paced one refused, and an unpaced one that goes alone.
+  const batchGroups = [
+    { group_id: 'grp_paced', name: 'Group grp_paced', paced: true },
+    { group_id: 'grp_bad', name: null, paced: true },
+    { group_id: 'grp_alone', name: 'Group grp_alone', paced: false, alone: true },
+  ];
+  const ref = { publication_id: 'pub_replay', account: 'acc_replay', environment: 'live' };
   const cases: [string, string, unknown[]][] = [
-    ['publication', 'fan-out', [{ publication_id: 'pub_replay', account: 'acc_replay', environment: 'live', groups: fanOutGroups }]],
+    ['publication', 'fan-out-in-batches', [{ ...ref, groups: [...unpaced, ...manyPaced] }]],
+    ['pacedDeliveries', 'batch', [{ ...ref, publication_id: 'pub_replay2', batch: 1, batches: 1, groups: batchGroups }]],
     ['reply', 'paced', [{ message_id: 'msg_replay', account: 'acc_replay', environment: 'live' }]],
     ['retentionSweep', 'sweep', [{ every_ms: 200, sweeps: 2 }]],
     ['outboxSweep', 'sweep', [{ every_ms: 200, sweeps: 2 }]],

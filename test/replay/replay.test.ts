@@ -27,6 +27,7 @@ const TYPES = [
   'journeyExecution',
   'monitorRun',
   'outboxSweep',
+  'pacedDeliveries',
   'publication',
   'reply',
   'retentionSweep',

@@ -8,7 +8,13 @@
  * delivered to every group through the sandbox connector (test environment:
  * the chat network is not measured). Starts its own stack (or uses
  * MONGODB_URI / TEMPORAL_ADDRESS). Options: BENCH_RUNS (default 20),
- * BENCH_SIZES (the fan-outs' group counts, default 100,1000,10000).
+ * BENCH_SIZES (the fan-outs' group counts, default 100,1000,10000),
+ * BENCH_PACED (paced fan-outs' group counts, none by default, e.g.
+ * 1000,10000: live groups spread over BENCH_PACED_CHANNELS http channels,
+ * default 50, at 100 ms, sent to a local gateway that answers at once; ./paced.ts).
+ * A paced fan-out prints the same figures but the bare side's, plus its
+ * child batches and the largest history among them, and checks exactly
+ * once on the gateway's requests per idempotency key.
  *
  * Each fan-out runs with pacing off (test-environment groups are never
  * paced) beside a bare workflow with as many no-op activities (one per group:
@@ -52,9 +58,12 @@ import { createGroup } from '../../domain/groups/store';
 import { SCOPES } from '../../schemas/openapi/common';
 import { log } from '../stack/processes';
 import { listen, portOf, quantile, runBench, withStack } from './harness';
+import { batchHistories, benchGateway, PACED_CHANNELS, pacedSegment } from './paced';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number);
+/** Paced fan-outs' group counts (none unless set, e.g. 1000,10000): live groups over BENCH_PACED_CHANNELS channels. */
+const PACED = (process.env.BENCH_PACED ?? '').split(',').filter(Boolean).map(Number);
 /** Groups of the fan-out that warms both sides before the measured sizes. */
 const WARM_UP_GROUPS = 50;
 /** Groups created at once while seeding. */
@@ -286,6 +295,55 @@ function printFanOuts(fanOuts: FanOut[]): void {
   }
 }
 
+/** A paced fan-out: ours only (a bare workflow would not be paced), with its batches' histories. */
+interface PacedFanOut extends Omit<FanOut, 'ms' | 'cpuMs' | 'history'> {
+  ms: number;
+  cpuMs: number;
+  /** The publication's own history. */
+  history: { events: number; bytes: number };
+  /** Its child batches, and the largest history among them (events). */
+  batches: number;
+  largest: number;
+}
+
+/** The paced fan-outs' table, one row per size, and the exactly-once check of each. */
+function printPacedFanOuts(fanOuts: PacedFanOut[]): void {
+  const widths = [6, 9, 7, 7, 7, 7, 8, 6, 15, 15, 6, 6, 9];
+  const cols = (cells: (string | number)[]) => cells.map((c, i) => String(c).padStart(widths[i]!)).join(' ');
+  console.log(
+    `\npaced fan-outs (live groups over ${PACED_CHANNELS} http channels at 100 ms, a gateway answering at once; events, KB: the ` +
+      "publication's history; batches, largest: its child batches and the largest history among them; other columns as above)",
+  );
+  console.log(cols(['groups', 'ms', 'ms/grp', 'cpu/grp', 'events', 'KB', 'batches', 'largest', 'RSS MB', 'heap MB', 'act/g', 'db/g', 'req ms']));
+  for (const f of fanOuts) {
+    const mem = (m: FanOut['memory']) => `${m.start.toFixed(0)}/${m.peak.toFixed(0)}/${m.end.toFixed(0)}`;
+    console.log(
+      cols([
+        f.size,
+        f.ms.toFixed(0),
+        (f.ms / f.size).toFixed(2),
+        (f.cpuMs / f.size).toFixed(2),
+        f.history.events,
+        (f.history.bytes / 1024).toFixed(0),
+        f.batches,
+        f.largest,
+        mem(f.memory),
+        mem(f.heap),
+        (f.activities / f.size).toFixed(2),
+        (f.commands / f.size).toFixed(2),
+        `${f.request.ms.toFixed(0)}${f.request.retried ? ` (${f.request.retried}×503)` : ''}`,
+      ]),
+    );
+  }
+  for (const f of fanOuts) {
+    const ok = f.sentOnce === f.size && f.unsent === 0 && Math.max(f.history.events, f.largest) <= 10_240;
+    console.log(
+      `${f.size} paced groups: ${f.sentOnce} sent exactly once, ${f.sentTwice} more than once, ${f.size - f.sentOnce - f.sentTwice} never; ` +
+        `${f.unsent} deliveries not sent; largest history ${Math.max(f.history.events, f.largest)} events${ok ? '' : '  ! MISSED'}`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   await withStack('offerops-bench-', async (bench) => {
@@ -352,8 +410,8 @@ async function main(): Promise<void> {
      * time limit, which a large fan-out's publish can on a busy machine), is sent again after its Retry-After, as a
      * client would; each such answer is counted there.
      */
-    const call = async <T>(method: string, path: string, body?: unknown, retried?: { count: number }): Promise<T> => {
-      const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+    const call = async <T>(method: string, path: string, body?: unknown, retried?: { count: number }, key = apiKey): Promise<T> => {
+      const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
       if (retried) headers['idempotency-key'] = randomBytes(12).toString('hex');
       for (;;) {
         const res = await fetch(base + path, {
@@ -394,10 +452,11 @@ async function main(): Promise<void> {
     /** Publishes and waits until the workflow has finished: the time, and the workflow's activities. */
     const ourPhases: number[][] = [];
     const barePhases: number[][] = [];
-    const publishAndWait = async (destination: Record<string, string>, retried?: { count: number }) => {
+    /** Publishes (`as`: another key and its offer, the paced fan-outs' live ones) and waits for the workflow's result. */
+    const publishAndWait = async (destination: Record<string, string>, retried?: { count: number }, as = { key: apiKey, offerId: offer.id }) => {
       const started = process.hrtime.bigint();
       const t0 = wallMs();
-      const res = await call<Published>('POST', `/offers/${offer.id}/publish`, destination, retried);
+      const res = await call<Published>('POST', `/offers/${as.offerId}/publish`, destination, retried, as.key);
       const answered = ms(started);
       const id = res.data.publications[0]!.id;
       const handle = temporal.client.workflow.getHandle(`publication-${id}`);
@@ -441,6 +500,8 @@ async function main(): Promise<void> {
     const bareCpu: number[] = [];
     const cpuMs = (from: NodeJS.CpuUsage, to: NodeJS.CpuUsage): number => (to.user - from.user + to.system - from.system) / 1000;
     const fanOuts: FanOut[] = [];
+    const pacedFanOuts: PacedFanOut[] = [];
+    const gateway = await benchGateway();
     await worker.runUntil(() =>
       baseline.runUntil(async () => {
         // Warm both paths (bundles, connections, JIT) before measuring.
@@ -528,6 +589,43 @@ async function main(): Promise<void> {
             unsent,
           });
         }
+        for (const size of [...PACED].sort((a, b) => a - b)) {
+          const setup = { db: mongo.db, secretKey, accountId: account._id, gatewayUrl: gateway.url };
+          const newSegment = async (key: string) =>
+            (await call<Created>('POST', '/segments', { name: `Bench paced ${size}` }, undefined, key)).data.id;
+          const segment = await pacedSegment(setup, size, SEED_PARALLEL, newSegment);
+          const liveOffer = { url: `https://shop.example/bench-paced/${size}`, title: 'Bench paced offer', price: 10 };
+          const offerId = (await call<Created>('POST', '/offers', liveOffer, undefined, segment.apiKey)).data.id;
+          log(`bench: paced fan-out to ${size} groups over ${PACED_CHANNELS} channels`);
+          const before = workerCommands;
+          const rss = sample(() => process.memoryUsage.rss());
+          const heap = sample(() => process.memoryUsage().heapUsed);
+          const cpu0 = process.cpuUsage();
+          const retried = { count: 0 };
+          const ours = await publishAndWait({ segment_id: segment.id }, retried, { key: segment.apiKey, offerId });
+          await settle();
+          const cpu = cpuMs(cpu0, process.cpuUsage());
+          const [memory, heapUsed, commands] = [rss.stop(), heap.stop(), workerCommands - before];
+          const children = await batchHistories(temporal.client, ours.id);
+          const sends = segment.groups.map((g) => gateway.sends.get(`${ours.id}:${g}`) ?? 0);
+          const unsent = await mongo.db.collection('deliveries').countDocuments({ publication_id: ours.id, status: { $ne: 'sent' } });
+          pacedFanOuts.push({
+            size,
+            ms: ours.ms,
+            cpuMs: cpu,
+            history: ours.history,
+            batches: children.batches,
+            largest: children.largest,
+            memory,
+            heap: heapUsed,
+            request: { ms: ours.answered, retried: retried.count },
+            activities: ours.activities + children.activities,
+            commands,
+            sentOnce: sends.filter((n) => n === 1).length,
+            sentTwice: sends.filter((n) => n > 1).length,
+            unsent,
+          });
+        }
       }),
     );
 
@@ -548,9 +646,11 @@ async function main(): Promise<void> {
       console.log(`  ${phase.padEnd(48)} ${p50(ourPhases).toFixed(1).padStart(8)} ${p50(barePhases).toFixed(1).padStart(8)}`);
     });
     printFanOuts(fanOuts);
+    if (pacedFanOuts.length) printPacedFanOuts(pacedFanOuts);
     console.log('goals: latency p50 ≤ 1.2×; fan-out throughput ≥ 1.0× the bare workflow; per-group cost within 1.5× across sizes');
 
     server.close();
+    gateway.close();
     await Promise.all([closeApp(app), workerAfter.close()]);
     await native.close();
     await temporal.connection.close();
