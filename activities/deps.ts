@@ -15,6 +15,8 @@ export interface ActivityDeps {
   temporal: Client;
   /** The queue workflows started by activities go to (default TASK_QUEUE). */
   taskQueue?: string;
+  /** The publication workflows' batch size, when the operator set one (OFFEROPS_PUBLICATION_BATCH_GROUPS). */
+  batchGroups?: number;
   /** Unseals stored secrets (domain/sealing.ts). */
   secretKey: Buffer;
   /** Hosts or addresses webhooks may reach although private or loopback (OFFEROPS_WEBHOOK_ALLOW). */
@@ -49,7 +51,10 @@ export interface ActivityContext extends ActivityDeps {
 }
 
 /** The database and Temporal as the domain takes them. */
-export const domainDeps = (deps: ActivityDeps): DomainDeps => ({ db: deps.db, temporal: { client: deps.temporal, taskQueue: deps.taskQueue } });
+export const domainDeps = (deps: ActivityDeps): DomainDeps => ({
+  db: deps.db,
+  temporal: { client: deps.temporal, taskQueue: deps.taskQueue, ...(deps.batchGroups ? { batchGroups: deps.batchGroups } : {}) },
+});
 
 /**
  * What every activity that queues a publication (a schedule's run, a

@@ -40,7 +40,12 @@ async function main(): Promise<void> {
     ready,
     db: mongo.db,
     secretKey: secretKeyFromEnv(),
-    temporal: { client: temporal.client, namespace: config.temporalNamespace, taskQueue: config.taskQueue },
+    temporal: {
+      client: temporal.client,
+      namespace: config.temporalNamespace,
+      taskQueue: config.taskQueue,
+      ...(config.publicationBatchGroups ? { batchGroups: config.publicationBatchGroups } : {}),
+    },
     logger,
     webhookAllow: allowListFromEnv(),
     shortLinkHosts: hostListFromEnv('OFFEROPS_SHORTLINK_HOSTS'),

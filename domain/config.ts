@@ -17,6 +17,8 @@ export interface ConnectionConfig {
   temporalNamespace: string;
   /** The task queue of the offerops worker (OFFEROPS_TASK_QUEUE, default `offerops`). */
   taskQueue: string;
+  /** OFFEROPS_PUBLICATION_BATCH_GROUPS: the publication workflows' batch size (temporal/workflows.ts PublicationInput). */
+  publicationBatchGroups?: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConnectionConfig {
@@ -31,7 +33,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConnectionC
     temporalAddress: need('TEMPORAL_ADDRESS'),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'offerops',
     taskQueue: env.OFFEROPS_TASK_QUEUE || TASK_QUEUE,
+    ...(env.OFFEROPS_PUBLICATION_BATCH_GROUPS ? { publicationBatchGroups: batchGroups(env.OFFEROPS_PUBLICATION_BATCH_GROUPS) } : {}),
   };
+}
+
+/** A batch size from the environment: an integer from 1 to 500 (a batch's history stays small), else the process refuses to start. */
+function batchGroups(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 500) {
+    throw new Error(`OFFEROPS_PUBLICATION_BATCH_GROUPS must be a whole number from 1 to 500, not ${text}`);
+  }
+  return value;
 }
 
 /**

@@ -35,6 +35,8 @@ import {
 export interface TemporalDeps {
   client: Client;
   taskQueue?: string;
+  /** The publication workflows' batch size (PublicationInput.batch_groups), when the operator set one. */
+  batchGroups?: number;
 }
 
 /**
@@ -81,7 +83,15 @@ export function startPublication(
     t.client.workflow.start<OfferopsWorkflows['publication']>('publication', {
       workflowId: publicationWorkflowId(p._id),
       taskQueue: t.taskQueue ?? TASK_QUEUE,
-      args: [{ publication_id: p._id, account: p.account_id, environment: p.env, ...(groups ? { groups } : {}) }],
+      args: [
+        {
+          publication_id: p._id,
+          account: p.account_id,
+          environment: p.env,
+          ...(groups ? { groups } : {}),
+          ...(t.batchGroups ? { batch_groups: t.batchGroups } : {}),
+        },
+      ],
       typedSearchAttributes: [
         ...offeropsSearchAttributes(p.account_id, p.env, p._id, 'publication', `${offerTitle ?? 'a text'} · ${groupCount(p.group_ids.length)}`),
         SENDING,

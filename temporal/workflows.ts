@@ -52,6 +52,12 @@ export interface PublicationInput {
    * to an activity.
    */
   groups?: PublicationGroup[];
+  /**
+   * The most groups the workflow sends one by one itself; more go in child
+   * batches of at most as many (OFFEROPS_PUBLICATION_BATCH_GROUPS; absent:
+   * the workflow's default, 500). Never passed on to an activity.
+   */
+  batch_groups?: number;
 }
 
 /** The failure type of a publication workflow that reached no group: Temporal UI shows it Failed, with the reason. */

@@ -87,6 +87,7 @@ async function main(): Promise<void> {
       db: mongo.db,
       temporal: client,
       taskQueue: config.taskQueue,
+      ...(config.publicationBatchGroups ? { batchGroups: config.publicationBatchGroups } : {}),
       secretKey: secretKeyFromEnv(),
       webhookAllow: allowListFromEnv(),
       shortLinkHosts: hostListFromEnv('OFFEROPS_SHORTLINK_HOSTS'),

@@ -217,9 +217,9 @@ async function deliverPaced(input: PublicationInput, paced: PublicationGroup[], 
 }
 
 /**
- * The most groups one workflow sends one by one (paced, or alone); a
- * publication with more sends them in child workflows (pacedDeliveries) of
- * at most as many each, so that no history grows with the publication
+ * The most groups one workflow sends one by one (paced, or alone), unless
+ * the input says (batch_groups); a publication with more sends them in child
+ * workflows (pacedDeliveries) of at most as many each, so that no history grows with the publication
  * (Temporal warns past 10,240 events and stops a workflow at 51,200).
  * A paced group costs about 7 events when its send goes at the first try
  * (a timer started and fired, an activity scheduled, started and completed,
@@ -233,13 +233,13 @@ const ONE_BY_ONE_MAX = 500;
 const refOf = ({ publication_id, account, environment }: PublicationInput): PublicationInput => ({ publication_id, account, environment });
 
 /**
- * Sends to `groups` (paced, or alone) in batches of at most ONE_BY_ONE_MAX,
+ * Sends to `groups` (paced, or alone) in batches of at most `max`,
  * of even sizes, each a child workflow (pacedDeliveries) that records its
  * sends and failures itself; they run side by side, and pacing holds across
  * them (slots are reserved in MongoDB). A cancelled publication cancels them.
  */
-async function deliverBatches(input: PublicationInput, groups: PublicationGroup[], failures: Failures): Promise<void> {
-  const count = Math.ceil(groups.length / ONE_BY_ONE_MAX);
+async function deliverBatches(input: PublicationInput, groups: PublicationGroup[], max: number, failures: Failures): Promise<void> {
+  const count = Math.ceil(groups.length / max);
   const batches = batchesOf(groups, Math.ceil(groups.length / count));
   await Promise.all(
     batches.map(async (batch, i) => {
@@ -260,12 +260,13 @@ async function deliverBatches(input: PublicationInput, groups: PublicationGroup[
 async function deliverInBatches(
   input: PublicationInput,
   groups: PublicationGroup[],
+  max: number,
   failures: Failures,
 ): Promise<{ sent: SentRecord[]; recorded: number }> {
   const sent: SentRecord[] = [];
   let recorded = 0;
   const oneByOne = groups.filter((g) => g.paced || g.alone);
-  const batched = oneByOne.length > ONE_BY_ONE_MAX;
+  const batched = oneByOne.length > max;
   // The unpaced groups this workflow sends (and records): when batched, those that go alone are the batches'.
   const unpaced = groups.filter((g) => !g.paced && !(batched && g.alone));
   const batchSize = Math.max(SENT_BATCH, Math.ceil(unpaced.length / RECORDINGS_MAX));
@@ -295,7 +296,7 @@ async function deliverInBatches(
   const chunks = chunked.length > 1 ? batchesOf(chunked, SEND_CHUNK) : [];
   await Promise.all([
     batched
-      ? deliverBatches(input, oneByOne, failures)
+      ? deliverBatches(input, oneByOne, max, failures)
       : deliverPaced(
           input,
           groups.filter((g) => g.paced),
@@ -325,7 +326,11 @@ function failureText(failures: Failures): string {
  * `<publication>:<group>` as idempotency key, so no group receives it twice
  * — not when an attempt is tried again, not after a worker crash.
  */
-export async function publication({ groups: given, ...input }: PublicationInput): Promise<{ status: 'sent' | 'partial' }> {
+export async function publication({
+  groups: given,
+  batch_groups: batchGroups,
+  ...input
+}: PublicationInput): Promise<{ status: 'sent' | 'partial' }> {
   const groups = given ?? (await local.beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [input]));
   const summary = { summary: 'complete: the final state from the deliveries' };
   const failures = noFailures();
@@ -337,7 +342,7 @@ export async function publication({ groups: given, ...input }: PublicationInput)
     const sent = result?.record ? [result.record] : [];
     status = result?.status ?? (await local.completePublication.executeWithOptions(summary, [{ ...input, sent, recorded: 0 }]));
   } else {
-    const sends = await deliverInBatches(input, groups, failures);
+    const sends = await deliverInBatches(input, groups, batchGroups ?? ONE_BY_ONE_MAX, failures);
     status = await local.completePublication.executeWithOptions(summary, [{ ...input, ...sends }]);
   }
   upsertSearchAttributes([{ key: OfferopsState, value: status }]);

@@ -4,8 +4,8 @@
  * killed with SIGKILL (by the pid the launcher recorded, nothing else) in the
  * middle of a fan-out — twice in a row — or while a send waits for its pacing
  * slot, and the launcher starts it again; a 300-group fan-out three times, from
- * its start to its last sends; a paced 1,000-group publication, sent in child
- * batches, twice. Every group ends with exactly one
+ * its start to its last sends; a paced 150-group publication, sent in child
+ * batches of 50, twice. Every group ends with exactly one
  * message at the gateway, the publication ends `sent` with no delivery
  * `failed`, and a wait for a slot is never counted as an attempt. Replies
  * (and the journey messages that queue them) go the same way. Through the
@@ -50,9 +50,9 @@ interface Scene {
   cutSends(workflowId: string): Promise<Map<string, number>>;
 }
 
-/** Runs `body` on a stack of its own (its worker's restarts counted for this test alone), and a fake gateway. */
-async function onOwnStack(body: (scene: Scene) => Promise<void>): Promise<void> {
-  const stack = await launchStack();
+/** Runs `body` on a stack of its own (its worker's restarts counted for this test alone; `env` for its processes), and a fake gateway. */
+async function onOwnStack(body: (scene: Scene) => Promise<void>, env?: Record<string, string>): Promise<void> {
+  const stack = await launchStack(env ? { env } : {});
   const mongo = await MongoClient.connect(stack.info.mongodb_uri);
   const connection = await Connection.connect({ address: stack.info.temporal_address });
   const gateway = await startFakeGateway({ token: TOKEN });
@@ -229,77 +229,75 @@ async function batchesOf(temporal: Client, publicationId: string): Promise<strin
   return events.flatMap((e) => e.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.workflowId ?? []);
 }
 
-test('a paced 1,000-group publication (in two batches, 25 channels at 100 ms), the worker SIGKILLed twice: one message each, every history small', () =>
-  onOwnStack(async (scene) => {
-    const CHANNELS = 25;
-    const PER_CHANNEL = 40;
-    const { stack, api, gateway, db, tenant, secretKey } = scene;
-    const segment = (await api.post('/segments', { name: 'Faults batches' })).body.data;
-    const addresses = new Map<string, string>();
-    for (let c = 0; c < CHANNELS; c++) {
-      const channel = await createChannel(db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 100 }, secretKey);
-      for (let i = 0; i < PER_CHANNEL; i++) {
-        const address = `5515${String(c).padStart(2, '0')}${String(i).padStart(4, '0')}@g.us`;
-        const group = await createGroup(db, tenant, {
-          name: `Faults batch ${c}-${i}`,
-          segment_id: segment.id,
-          channel: { id: channel._id, type: 'http', address },
-          minIntervalMs: 0,
-        });
-        addresses.set(group._id, address);
+test('a paced 150-group publication in batches of 50 (10 channels at 100 ms), the worker SIGKILLed twice: one message each', () =>
+  onOwnStack(
+    async (scene) => {
+      const CHANNELS = 10;
+      const PER_CHANNEL = 15;
+      const { stack, api, gateway, db, tenant, secretKey } = scene;
+      const segment = (await api.post('/segments', { name: 'Faults batches' })).body.data;
+      const addresses = new Map<string, string>();
+      for (let c = 0; c < CHANNELS; c++) {
+        const channel = await createChannel(db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 100 }, secretKey);
+        for (let i = 0; i < PER_CHANNEL; i++) {
+          const address = `5515${String(c).padStart(2, '0')}${String(i).padStart(4, '0')}@g.us`;
+          const group = await createGroup(db, tenant, {
+            name: `Faults batch ${c}-${i}`,
+            segment_id: segment.id,
+            channel: { id: channel._id, type: 'http', address },
+            minIntervalMs: 0,
+          });
+          addresses.set(group._id, address);
+        }
       }
-    }
-    const offer = (await api.post('/offers', { url: 'https://shop.example/faults/batches', title: 'Faults batches offer' })).body.data;
-    const all = [...addresses.values()];
-    const reached = () => new Set(requestsTo(gateway, all).map((r) => r.to)).size;
+      const offer = (await api.post('/offers', { url: 'https://shop.example/faults/batches', title: 'Faults batches offer' })).body.data;
+      const all = [...addresses.values()];
+      const reached = () => new Set(requestsTo(gateway, all).map((r) => r.to)).size;
 
-    const queued = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
-    const state = () => publicationState(api, queued.id);
-    await until('100 groups to be reached', () => reached() >= 100, state);
-    await killWorker(stack);
-    const atFirstKill = reached();
-    await until('300 more groups to be reached', () => reached() >= atFirstKill + 300, state);
-    await killWorker(stack);
-    const atSecondKill = reached();
-    assert.ok(atSecondKill < all.length, `killed mid-publication (${atFirstKill}, then ${atSecondKill} of ${all.length} groups reached)`);
+      const queued = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0];
+      const state = () => publicationState(api, queued.id);
+      await until('20 groups to be reached', () => reached() >= 20, state);
+      await killWorker(stack);
+      const atFirstKill = reached();
+      await until('40 more groups to be reached', () => reached() >= atFirstKill + 40, state);
+      await killWorker(stack);
+      const atSecondKill = reached();
+      assert.ok(atSecondKill < all.length, `killed mid-publication (${atFirstKill}, then ${atSecondKill} of ${all.length} groups reached)`);
 
-    // A thousand sends through a worker that comes back twice take a while on a busy 2-core machine: a longer bound,
-    // and the state as counts (the deliveries' list would be too long to read).
-    type Done = Awaited<ReturnType<typeof finished>>;
-    let done: Done | undefined;
-    const counts = async () => {
-      const p = (await api.get(`/publications/${queued.id}`)).body.data as Done;
-      const by = new Map<string, number>();
-      for (const key of p.deliveries.map((d) => `${d.status}/${d.attempts}`)) by.set(key, (by.get(key) ?? 0) + 1);
-      return `${p.status}, ${reached()} groups reached, deliveries (status/attempts): ${JSON.stringify(Object.fromEntries(by))}`;
-    };
-    await waitFor(
-      'the publication to finish',
-      async () => {
-        done = (await api.get(`/publications/${queued.id}`)).body.data as Done;
-        return done.completed_at !== null && done.status !== 'sending' ? true : undefined;
-      },
-      300_000,
-      counts,
-    );
-    assertExactlyOnce(
-      gateway,
-      done!,
-      done!.deliveries.map((d) => addresses.get(d.group_id)!),
-    );
-    // A send cut short by a kill counts as an attempt and goes again under its key: at most one per kill.
-    for (const d of done!.deliveries) {
-      const requests = requestsTo(gateway, [addresses.get(d.group_id)!]).length;
-      assert.ok(d.attempts >= 1 && d.attempts <= 3 && requests <= d.attempts, `${d.group_id}: ${d.attempts} attempts, ${requests} requests`);
-    }
-    const { temporal } = scene;
-    const batches = await batchesOf(temporal, queued.id);
-    assert.equal(batches.length, 2);
-    for (const workflowId of [publicationWorkflowId(queued.id), ...batches]) {
-      const { historyLength } = await temporal.workflow.getHandle(workflowId).describe();
-      assert.ok(historyLength <= 10_240, `${workflowId}: ${historyLength} events`);
-    }
-  }));
+      // Sends through a worker that comes back twice take a while on a busy 2-core machine: a longer bound, and the
+      // state as counts (the deliveries' list would be too long to read).
+      type Done = Awaited<ReturnType<typeof finished>>;
+      let done: Done | undefined;
+      const counts = async () => {
+        const p = (await api.get(`/publications/${queued.id}`)).body.data as Done;
+        const by = new Map<string, number>();
+        for (const key of p.deliveries.map((d) => `${d.status}/${d.attempts}`)) by.set(key, (by.get(key) ?? 0) + 1);
+        return `${p.status}, ${reached()} groups reached, deliveries (status/attempts): ${JSON.stringify(Object.fromEntries(by))}`;
+      };
+      await waitFor(
+        'the publication to finish',
+        async () => {
+          done = (await api.get(`/publications/${queued.id}`)).body.data as Done;
+          return done.completed_at !== null && done.status !== 'sending' ? true : undefined;
+        },
+        240_000,
+        counts,
+      );
+      assertExactlyOnce(
+        gateway,
+        done!,
+        done!.deliveries.map((d) => addresses.get(d.group_id)!),
+      );
+      // A send cut short by a kill counts as an attempt and goes again under its key: at most one per kill.
+      for (const d of done!.deliveries) {
+        const requests = requestsTo(gateway, [addresses.get(d.group_id)!]).length;
+        assert.ok(d.attempts >= 1 && d.attempts <= 3 && requests <= d.attempts, `${d.group_id}: ${d.attempts} attempts, ${requests} requests`);
+      }
+      const { temporal } = scene;
+      assert.equal((await batchesOf(temporal, queued.id)).length, 3);
+    },
+    { OFFEROPS_PUBLICATION_BATCH_GROUPS: '50' },
+  ));
 
 test('an unpaced fan-out in chunks (30 groups), the worker SIGKILLed twice while the sends are under way: sent, one message each, counted once', () =>
   onOwnStack(async (scene) => {

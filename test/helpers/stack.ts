@@ -61,6 +61,8 @@ export async function startTestApp(
     linkCacheMs?: number;
     publicUrl?: string;
     metricsToken?: string;
+    /** The publication workflows' batch size (OFFEROPS_PUBLICATION_BATCH_GROUPS). */
+    batchGroups?: number;
   } = {},
 ): Promise<TestApp> {
   const env = stackEnv();
@@ -77,7 +79,12 @@ export async function startTestApp(
     app = createApp({
       db: mongo.db,
       secretKey: secretKeyFromEnv(),
-      temporal: { client: temporal.client, namespace: env.temporalNamespace, ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}) },
+      temporal: {
+        client: temporal.client,
+        namespace: env.temporalNamespace,
+        ...(opts.taskQueue ? { taskQueue: opts.taskQueue } : {}),
+        ...(opts.batchGroups ? { batchGroups: opts.batchGroups } : {}),
+      },
       logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
       ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
       ...(opts.webhookAllow ? { webhookAllow: opts.webhookAllow } : {}),
