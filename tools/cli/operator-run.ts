@@ -43,13 +43,15 @@ async function runAdmin(command: Command, values: Values, args: string[]): Promi
 async function runDev(command: Command, values: Values): Promise<void> {
   const opts = Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'));
   const json = wantsJson();
+  // Listened for before the server says it listens: a stop that follows its banner at once is graceful too.
+  const stopped = new Promise<void>((done) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());
+  });
   const server =
     command.dev === 'gateway'
       ? await (await import('./dev-gateway.js')).startDevGateway(opts, { json, input: process.stdin })
       : await (await import('./dev-receiver.js')).startDevReceiver(opts, { json });
-  await new Promise<void>((done) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());
-  });
+  await stopped;
   await server.close();
 }
 
