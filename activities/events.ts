@@ -3,23 +3,24 @@ import { sweepWindows } from '../domain/accounts/rate-limits';
 import { sweepOldBuckets } from '../domain/analytics/buckets';
 import { sweepSendSlots } from '../domain/channels/pacing';
 import { sweepIdempotencyKeys } from '../domain/developer/idempotency';
-import { REQUEST_LOG_RETENTION_MS, sweepRequestLogs } from '../domain/developer/request-logs';
-import { EXPIRED_TOKEN_KEPT_MS, sweepExpiredTokens } from '../domain/developer/tokens';
+import { sweepRequestLogs } from '../domain/developer/request-logs';
+import { sweepExpiredTokens } from '../domain/developer/tokens';
 import { dispatchLeftovers } from '../domain/events/commit';
 import { markDispatched } from '../domain/events/store';
 import { resumeQueuedReplies } from '../domain/inbox/delivery';
 import { resumeQueuedPublications } from '../domain/publications/sending';
+import { RETENTION_MS } from '../domain/retention';
 import { ActivityContext, domainDeps, sendingDeps } from './deps';
 
 /** Deletes expired platform records; how many of each kind. */
 export async function sweepExpiredRecords(ctx: ActivityContext): Promise<Record<string, number>> {
-  const before = new Date(Date.now() - (ctx.windowGraceMs ?? 60_000));
+  const before = new Date(Date.now() - (ctx.windowGraceMs ?? RETENTION_MS.rateLimitWindow));
   return {
     rate_limit_windows: await sweepWindows(ctx.db, before),
-    send_slots: await sweepSendSlots(ctx.db, new Date(Date.now() - 3_600_000)),
-    request_logs: await sweepRequestLogs(ctx.db, new Date(Date.now() - REQUEST_LOG_RETENTION_MS)),
+    send_slots: await sweepSendSlots(ctx.db, new Date(Date.now() - RETENTION_MS.sendSlot)),
+    request_logs: await sweepRequestLogs(ctx.db, new Date(Date.now() - RETENTION_MS.requestLog)),
     idempotency_keys: await sweepIdempotencyKeys(ctx.db),
-    oauth_tokens: await sweepExpiredTokens(ctx.db, new Date(Date.now() - EXPIRED_TOKEN_KEPT_MS)),
+    oauth_tokens: await sweepExpiredTokens(ctx.db, new Date(Date.now() - RETENTION_MS.expiredToken)),
     analytics_buckets: await sweepOldBuckets(ctx.db),
   };
 }

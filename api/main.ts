@@ -31,7 +31,8 @@ async function main(): Promise<void> {
     'the database',
     async () => {
       await connectOrForget(mongo.client);
-      await ensureIndexes(mongo.db);
+      const engine = await ensureIndexes(mongo.db);
+      logger.info({ engine }, `the database is ${engine.name}`);
       await startMonthBuckets(mongo.db);
     },
     (message) => logger.warn(message),

@@ -3,15 +3,15 @@
  * `tenantCollection`, which stamps the account id and environment into every
  * filter and every insert, so an unscoped query cannot be written by accident.
  * The few readers that work across tenants say so (`crossTenantCollection`).
- *
- * Portable subset: everything here works on MongoDB 7 and on FerretDB 1.24
- * (SQLite): plain and unique compound indexes, $set/$inc/$push/$setOnInsert,
- * findOneAndUpdate, countDocuments. No TTL or partial indexes, transactions,
- * change streams, $lookup/$facet or date operators.
+ * What differs between database engines is asked of engine.ts.
  */
-import { Collection, Db, Document, Filter, FindOptions, UpdateFilter } from 'mongodb';
+import { Collection, Db, Document, Filter, FindOptions, UpdateFilter, WithId } from 'mongodb';
 import { API_DB_TIMEOUTS } from './config';
 import { groupAddressKey } from './address-key';
+import { bulkInBatches, EngineProfile, engineOf, expiryOptions, readByIds, updateInScope } from './engine';
+import { RETENTION_MS } from './retention';
+
+export { isDuplicateKey } from './engine';
 
 export type Environment = 'live' | 'test';
 
@@ -119,23 +119,12 @@ export interface PageResult<T> {
 /** The longest a list's queries run on the server: as long as the API waits for a reply. */
 export const PAGE_TIME_LIMIT_MS = API_DB_TIMEOUTS.socketTimeoutMS;
 
-/** How many look-ups by `_id` findByIds has in flight at once. */
-const PARALLEL_READS = 16;
-
 /** A collection seen through one tenant. */
-/**
- * Statements per update command at most. The embedded FerretDB 1.24 never
- * answers an update command of 100 statements or more (measured: 99 pass, 100
- * and 250 hang with no error, alone or beside other writes); MongoDB takes
- * 100,000. Kept well under the edge.
- */
-const UPDATE_BATCH = 50;
-
 export class TenantCollection<T extends TenantDoc> {
   private readonly coll: Collection<T>;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     name: TenantCollectionName,
     readonly tenant: Tenant,
   ) {
@@ -146,30 +135,27 @@ export class TenantCollection<T extends TenantDoc> {
     return { ...filter, account_id: this.tenant.accountId, env: this.tenant.env, _deleted: { $ne: true } };
   }
 
-  /**
-   * The tenant's document `id`. Read by `_id` alone and checked here: the
-   * embedded FerretDB (SQLite) pushes a filter down to its primary key only
-   * when `_id` is the filter's single field, and scans the whole collection
-   * otherwise; MongoDB serves both from the `_id` index. A document's account
-   * and environment never change, so the check after the read is as strict.
-   */
-  async findById(id: string): Promise<T | null> {
-    const doc = (await this.coll.findOne({ _id: id } as Filter<T>)) as T | null;
-    return doc && doc.account_id === this.tenant.accountId && doc.env === this.tenant.env && doc._deleted !== true ? doc : null;
+  /** Whether `doc` is this tenant's and not removed: what `scoped` asks, checked after a read by `_id` alone. */
+  private readonly visible = (doc: WithId<T>): boolean =>
+    doc.account_id === this.tenant.accountId && doc.env === this.tenant.env && doc._deleted !== true;
+
+  private engine(): Promise<EngineProfile> {
+    return engineOf(this.db);
   }
 
   /**
-   * The tenant's documents among `ids` (those that exist, in the order of
-   * `ids`), each read by `_id` alone like findById, PARALLEL_READS at a time:
-   * on the embedded FerretDB an `$in` filter decodes the whole collection,
-   * while look-ups by `_id` cost the same however large it grows.
+   * The tenant's document `id`: read by `_id` alone (the cheapest read on
+   * every engine) and checked here. A document's account and environment
+   * never change, so the check after the read is as strict as a filter.
    */
+  async findById(id: string): Promise<T | null> {
+    const doc = await this.coll.findOne({ _id: id } as Filter<T>);
+    return doc && this.visible(doc) ? (doc as T) : null;
+  }
+
+  /** The tenant's documents among `ids` (those that exist, in the order of `ids`), read as the engine reads best. */
   async findByIds(ids: string[]): Promise<T[]> {
-    const out: T[] = [];
-    for (let i = 0; i < ids.length; i += PARALLEL_READS) {
-      for (const doc of await Promise.all(ids.slice(i, i + PARALLEL_READS).map((id) => this.findById(id)))) if (doc) out.push(doc);
-    }
-    return out;
+    return (await readByIds(await this.engine(), this.coll, ids, this.scoped({}), this.visible)) as T[];
   }
 
   /** The first matching document in `sort` order (any one without it). */
@@ -180,8 +166,8 @@ export class TenantCollection<T extends TenantDoc> {
   /**
    * One page of a request's list and how many match in all. Both queries
    * carry `maxTimeMS` (PAGE_TIME_LIMIT_MS): the server stops a scan the API
-   * has given up on (the embedded FerretDB would otherwise run it to the end,
-   * slowing every later request), and the request answers 503.
+   * has given up on (else it would run to its end, slowing every later
+   * request), and the request answers 503.
    */
   async page(filter: Filter<T>, page: Page, sort: FindOptions['sort'] = { _id: -1 }): Promise<PageResult<T>> {
     const scoped = this.scoped(filter);
@@ -201,8 +187,8 @@ export class TenantCollection<T extends TenantDoc> {
    * Every matching document, `_id` ascending, read in bounded batches of
    * `size` (keyset paging on `_id`, a query per batch): for sets with no
    * upper bound read by a consumer that may pause for long between batches
-   * (a cursor would time out). On the embedded FerretDB each query decodes
-   * the whole collection: a consumer that keeps up reads `cursorBatches`.
+   * (a cursor would time out). Each batch is a query of its own: a consumer
+   * that keeps up reads `cursorBatches`.
    */
   async *inBatches(filter: Filter<T>, size: number): AsyncGenerator<T[]> {
     let after: string | null = null;
@@ -218,7 +204,7 @@ export class TenantCollection<T extends TenantDoc> {
   /**
    * Every matching document, `_id` ascending, in batches of `size`: one query
    * read through its cursor (the driver fetches `size` at a time), so the
-   * embedded FerretDB decodes the collection once, not once per batch. For
+   * engine runs the filter once, not once per batch. For
    * a consumer that takes each batch at once, such as a publish reading a
    * segment's groups.
    */
@@ -291,16 +277,12 @@ export class TenantCollection<T extends TenantDoc> {
     const options = { returnDocument: 'after' } as const;
     if (Object.keys(filter).length)
       return this.coll.findOneAndUpdate(this.scoped({ ...filter, _id: id }), withEvent, options) as Promise<T | null>;
-    // Nothing but the tenant to match: check it with a read by `_id` (see findById), then update by `_id` alone,
-    // which the embedded FerretDB serves from SQL instead of decoding the whole collection. The account and
-    // environment of a document never change, so the check cannot go stale.
-    const current = await this.findById(id);
-    return current && this.updateRead(current, withEvent);
+    return (await updateInScope(await this.engine(), this.coll, id, this.scoped({}), withEvent, this.visible)) as T | null;
   }
 
   /**
    * Applies `update` to `doc`, a document this tenant read, by `_id` alone
-   * (served from SQL by the embedded FerretDB; see updateById). The document
+   * (the cheapest write on every engine). The document
    * after (or, with `returnDocument: 'before'`, as this write found it: whether
    * the write changed a field shows there), or null when it was deleted
    * meanwhile (a tombstone takes the update and stays invisible).
@@ -312,19 +294,17 @@ export class TenantCollection<T extends TenantDoc> {
   }
 
   /**
-   * Applies each update to its document by `_id` alone, UPDATE_BATCH at a
-   * time in one round trip (a bulk write; the embedded FerretDB serves each
-   * statement from SQL). Nothing here checks the tenant: only for documents
-   * whose ids the caller derived from a document of this tenant it read (a
-   * publication's deliveries).
+   * Applies each update to its document by `_id` alone, in bulk writes as
+   * large as the engine takes. Nothing here checks the tenant: only for
+   * documents whose ids the caller derived from a document of this tenant it
+   * read (a publication's deliveries).
    */
   async updateEachById(updates: { id: string; update: UpdateFilter<T> }[]): Promise<void> {
-    for (let i = 0; i < updates.length; i += UPDATE_BATCH) {
-      await this.coll.bulkWrite(
-        updates.slice(i, i + UPDATE_BATCH).map(({ id, update }) => ({ updateOne: { filter: { _id: id } as Filter<T>, update } })),
-        { ordered: false },
-      );
-    }
+    await bulkInBatches(
+      await this.engine(),
+      this.coll,
+      updates.map(({ id, update }) => ({ updateOne: { filter: { _id: id } as Filter<T>, update } })),
+    );
   }
 
   /**
@@ -413,6 +393,8 @@ interface IndexSpec {
   name: string;
   /** A constraint the data relies on: kept on every server. */
   unique?: true;
+  /** Documents expire this long after the time in the key's one field, where the engine has TTL indexes (else the retention sweep removes them). */
+  expireAfterMs?: number;
 }
 
 /**
@@ -470,13 +452,13 @@ const INDEXES: readonly IndexSpec[] = [
   listIndex('coupons', NEWEST, ['active', 'verified', 'store_key', 'marketplace', 'starts_at', 'expires_at']),
   listIndex('commissions', { occurred_at: -1, _id: -1 }, ['status', 'marketplace', 'currency']),
   { collection: 'analytics_buckets', key: { day: 1 }, name: 'day' },
-  { collection: 'send_slots', key: { at: 1 }, name: 'at' },
-  { collection: 'rate_limits', key: { window_end: 1 }, name: 'window_end' },
+  { collection: 'send_slots', key: { at: 1 }, name: 'at', expireAfterMs: RETENTION_MS.sendSlot },
+  { collection: 'rate_limits', key: { window_end: 1 }, name: 'window_end', expireAfterMs: RETENTION_MS.rateLimitWindow },
   { collection: 'request_logs', key: { account_id: 1, time: -1, _id: -1 }, name: 'account_time' },
   { collection: 'request_logs', key: { account_id: 1, credential_id: 1, time: 1, _id: 1 }, name: 'account_credential_time' },
-  { collection: 'request_logs', key: { time: 1 }, name: 'time' },
-  { collection: 'idempotency_keys', key: { expires_at: 1 }, name: 'expires_at' },
-  { collection: 'oauth_tokens', key: { expires_at: 1 }, name: 'expires_at' },
+  { collection: 'request_logs', key: { time: 1 }, name: 'time', expireAfterMs: RETENTION_MS.requestLog },
+  { collection: 'idempotency_keys', key: { expires_at: 1 }, name: 'expires_at', expireAfterMs: RETENTION_MS.idempotencyKey },
+  { collection: 'oauth_tokens', key: { expires_at: 1 }, name: 'expires_at', expireAfterMs: RETENTION_MS.expiredToken },
 ];
 
 /** Indexes an earlier version built that no query uses now: dropped at start-up. */
@@ -501,30 +483,34 @@ async function dropIndexIfPresent(db: Db, collection: string, name: string): Pro
   }
 }
 
+/** MongoDB's answer to an index built again with other options (an expiry added or changed). */
+const INDEX_OPTIONS_CONFLICT = 85;
+
+/** Builds the index `spec`; one that exists with another expiry gets the new one (collMod). */
+async function buildIndex(db: Db, engine: EngineProfile, spec: IndexSpec): Promise<void> {
+  const expiry = expiryOptions(engine, spec.expireAfterMs);
+  try {
+    await db.collection(spec.collection).createIndex(spec.key, { name: spec.name, ...(spec.unique ? { unique: true } : {}), ...expiry });
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== INDEX_OPTIONS_CONFLICT || expiry.expireAfterSeconds === undefined) throw err;
+    await db.command({ collMod: spec.collection, index: { name: spec.name, expireAfterSeconds: expiry.expireAfterSeconds } });
+  }
+}
+
 /**
  * Indexes every query of the store relies on, on every engine (the embedded
- * FerretDB's lists walk them too: see docs/operations/data-layer.md), and
- * drops retired ones. Idempotent; run at start-up by each process.
+ * engine's lists walk them too: see docs/operations/data-layer.md), and
+ * drops retired ones. Idempotent; run at start-up by each process. The
+ * engine's profile, detected on the way.
  */
-export async function ensureIndexes(db: Db): Promise<void> {
+export async function ensureIndexes(db: Db): Promise<EngineProfile> {
+  const engine = await engineOf(db);
   await Promise.all([
     backfillGroupAddressKeys(db).then(() =>
       db.collection('groups').createIndex({ ...TENANT_KEY, address_key: 1 }, { unique: true, name: GROUP_ADDRESS_INDEX }),
     ),
-    ...INDEXES.map((spec) =>
-      db.collection(spec.collection).createIndex(spec.key, { name: spec.name, ...(spec.unique ? { unique: true } : {}) }),
-    ),
+    ...INDEXES.map((spec) => buildIndex(db, engine, spec)),
     ...RETIRED_INDEXES.map((index) => dropIndexIfPresent(db, index.collection, index.name)),
   ]);
-}
-
-/**
- * True for a unique-index violation. MongoDB reports E11000 everywhere;
- * FerretDB 1.24 does on inserts and upserts but reports an update that
- * collides as InternalError (code 1) carrying SQLite's UNIQUE message.
- */
-export function isDuplicateKey(err: unknown): boolean {
-  if (typeof err !== 'object' || err === null) return false;
-  const { code, message } = err as { code?: unknown; message?: unknown };
-  return code === 11000 || (code === 1 && typeof message === 'string' && message.includes('UNIQUE constraint failed'));
+  return engine;
 }

@@ -41,8 +41,8 @@ export async function outboxSweep(input: SweepInput): Promise<never> {
 }
 
 /**
- * Removes records whose time is up. It stands in for TTL indexes, which the
- * portable MongoDB subset (FerretDB) lacks.
+ * Removes records whose time is up: all of them on an engine without TTL
+ * indexes, what a TTL index has not removed yet on one with them.
  */
 export async function retentionSweep(input: SweepInput): Promise<never> {
   return sweeping(input, () => sweepExpiredRecords.executeWithOptions({ summary: 'remove expired records' }, []));

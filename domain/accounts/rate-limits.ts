@@ -3,7 +3,7 @@
  * shares them. A window opens at a credential's first request and lasts
  * `windowMs`; `count` is how many of its requests have been handed out to
  * API processes, never more than the limit. Finished windows are removed by
- * the retention sweep (no TTL index: FerretDB has none).
+ * the retention sweep, or by a TTL index where the engine has one (db.ts).
  *
  * A process does not ask MongoDB once per request: it reserves a block of
  * the window (`WindowReserver`, one atomic update) and hands its slots out

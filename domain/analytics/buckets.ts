@@ -24,11 +24,11 @@
  * Days are the account's local days (its `timezone`, UTC by default); a fact
  * falls in the month of its local day, so a month document is always the sum
  * of its days' documents, whatever zone each fact was counted in. Every write
- * is an upsert by `_id` alone with `$inc`, which the embedded FerretDB serves
- * from SQL and MongoDB from its `_id` index; the writes of a batch are merged
- * per document first and sent as bulk writes (UPSERT_BATCH documents per
- * round trip: a publication's count is one), and the bucket writes of a
- * process queue one behind the other (oneAtATime). Callers count a fact once: where a retry could repeat the
+ * is an upsert by `_id` alone with `$inc` (the cheapest write on every
+ * engine); the writes of a batch are merged per document first and sent as
+ * bulk writes of as many upserts as the engine takes (a publication's count
+ * is one round trip), in turn where the engine needs it (engine.ts,
+ * `inTurn`). Callers count a fact once: where a retry could repeat the
  * call, they bump only on the write that changed the state.
  *
  * Month documents count a month whole only from the month the deployment
@@ -37,6 +37,7 @@
  */
 import { Collection, Db, MongoBulkWriteError, WriteError } from 'mongodb';
 import { crossTenantCollection, isDuplicateKey, platformCollection, Tenant, tenantCollection, TenantDoc } from '../db';
+import { EngineProfile, engineOf, inTurn } from '../engine';
 import { localTime } from '../recurrence';
 
 export type Dimension = 'totals' | 'hours' | 'groups' | 'offers' | 'segments' | 'sources' | 'elements' | 'pages';
@@ -215,16 +216,17 @@ export async function addToBuckets(db: Db, tenant: Tenant, facts: BucketFact[]):
     }
   }
   const coll = db.collection<BucketDoc>('analytics_buckets');
+  const engine = await engineOf(db);
   const writes = [...docs].map(([id, doc]) => ({ id, ...doc }));
   const chunks: BucketWrite[][] = [];
-  for (let i = 0; i < writes.length; i += UPSERT_BATCH) chunks.push(writes.slice(i, i + UPSERT_BATCH));
-  await Promise.all(chunks.map((chunk) => upsertIncs(coll, tenant, chunk)));
+  for (let i = 0; i < writes.length; i += engine.bulkUpserts) chunks.push(writes.slice(i, i + engine.bulkUpserts));
+  await Promise.all(chunks.map((chunk) => upsertIncs(engine, coll, tenant, chunk)));
   // A day that may be packed is marked changed, with its month, after its documents moved (see reads.ts).
   const before = lateBefore();
   const late = [...new Set(writes.flatMap((doc) => (doc.set.month === undefined && doc.set.day < before ? [doc.set.day] : [])))];
   if (late.length) {
     const months = [...new Set(late.map((day) => day.slice(0, 7)))];
-    await upsertIncs(coll, tenant, [
+    await upsertIncs(engine, coll, tenant, [
       { id: packVersionsId(tenant), set: { day: NEVER_SWEPT, dimension: 'packs' }, inc: Object.fromEntries(months.map((m) => [`c.${m}`, 1])) },
       ...months.map((month) => ({
         id: dayVersionsId(tenant, month),
@@ -242,24 +244,14 @@ interface BucketWrite {
 }
 
 /**
- * Upserts per bulk write at most. The embedded FerretDB 1.24 stops answering
- * when bulk updates of many statements run side by side (measured on bucket
- * documents: three concurrent bulk writes of 50 upserts never returned, nor
- * did any later command of theirs; two of 50, or twelve of 10, passed), and
- * never answers one of 100 statements (UPDATE_BATCH in ../db.ts): bulk writes
- * of buckets stay small, and one at a time per process (oneAtATime).
- */
-const UPSERT_BATCH = 10;
-
-/**
  * Upserts by `_id` with `$inc` as one ordered bulk write (one round trip),
- * queued behind the other bucket writes of this process. An ordered bulk
+ * in turn with the other bulk writes of this process where the engine needs it. An ordered bulk
  * write stops at its first error, having applied every statement before it:
  * a duplicate key there (two first writers of a document in two processes
  * both inserted; the loser's update finds the winner's document) sends that
  * statement and the rest again.
  */
-function upsertIncs(coll: Collection<BucketDoc>, tenant: Tenant, writes: BucketWrite[]): Promise<void> {
+function upsertIncs(engine: EngineProfile, coll: Collection<BucketDoc>, tenant: Tenant, writes: BucketWrite[]): Promise<void> {
   const bulk = async (from: number): Promise<void> => {
     const statements = writes.slice(from).map(({ id, set, inc }) => ({
       updateOne: {
@@ -276,23 +268,7 @@ function upsertIncs(coll: Collection<BucketDoc>, tenant: Tenant, writes: BucketW
       await bulk(from + first.index);
     }
   };
-  return oneAtATime(() => bulk(0));
-}
-
-/** The last bucket write queued in this process (settled). */
-let lastWrite: Promise<unknown> = Promise.resolve();
-
-/**
- * Runs the bucket writes of this process one after another: the embedded
- * FerretDB hangs on concurrent bulk updates (UPSERT_BATCH); a publication's
- * deliveries end together in one worker, a click batch and a commission in
- * one API process. One queue for every document: a write of several
- * documents waits for no other in a different order (no lock-order deadlock).
- */
-function oneAtATime<T>(write: () => Promise<T>): Promise<T> {
-  const result = lastWrite.then(write);
-  lastWrite = result.catch(() => undefined);
-  return result;
+  return inTurn(engine, () => bulk(0));
 }
 
 /** The tenant's day documents of `dimension` for `days` (those that exist; days without a document had no activity). */

@@ -1,8 +1,8 @@
 /**
  * How a report reads its window (buckets.ts holds the documents): the days
  * before openFrom are **closed** and come from packed documents (a month's or
- * a day's counters as one JSON string, which the embedded FerretDB decodes in
- * a fraction of the time of their fields), summed once per process and kept
+ * a day's counters as one JSON string: one value to decode, however many
+ * counters it holds), summed once per process and kept
  * (ClosedCache); the days from openFrom on (one or two) are **live** and read
  * as they are on every report.
  *
@@ -297,7 +297,7 @@ function shapeOf(part: Part): Shape & { dimension: StoredDimension } {
   return part.day === undefined ? { day: lastDayOf(part.month), month: part.month, dimension } : { day: part.day, dimension };
 }
 
-/** The packings queued in this process: one at a time (the embedded FerretDB is a single writer), each document once. */
+/** The packings queued in this process: one at a time (background work, never many writes beside requests), each document once. */
 let lastPacking: Promise<unknown> = Promise.resolve();
 const packing = new Set<string>();
 

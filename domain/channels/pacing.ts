@@ -1,7 +1,7 @@
 /**
- * Send pacing, shared by every worker through MongoDB, with inserts only: a
- * unique-key insert is atomic on MongoDB and on FerretDB alike (a
- * compare-and-set on one document races on FerretDB).
+ * Send pacing, shared by every worker through the database, with inserts
+ * only: a unique-key insert claims a slot atomically on every engine, and
+ * an insert never waits for a concurrent change of the same document.
  *
  * The promise is about the real sends, as the channel sees them: no two
  * sends to one channel, nor to one group, leave closer than its interval.

@@ -2,7 +2,7 @@
 import { Db } from 'mongodb';
 import { isDuplicateKey, platformCollection } from '../db';
 
-/** Inserts the message under its key; a repeat finds the key taken and keeps the first (an insert costs the embedded FerretDB less than an upsert). */
+/** Inserts the message under its key; a repeat finds the key taken and keeps the first. */
 export async function recordSandboxMessage(
   db: Db,
   idempotencyKey: string,

@@ -4,7 +4,7 @@
  * replayed for a repeat of the same request; a repeat with another request
  * (method, path or body) is refused, and so is a repeat while the first is
  * still running. Stored by a derived `_id` (credential + key), so every
- * look-up is by `_id` alone (served from SQL by the embedded FerretDB).
+ * look-up is by `_id` alone (the cheapest read on every engine).
  * Expired records are removed by the retention sweep.
  */
 import { createHash } from 'node:crypto';

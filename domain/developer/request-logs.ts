@@ -11,9 +11,6 @@ import { Db, Filter } from 'mongodb';
 import { Environment, platformCollection } from '../db';
 import { newId } from '../ids';
 
-/** How long request logs are kept (spec 8). */
-export const REQUEST_LOG_RETENTION_MS = 90 * 86_400_000;
-
 export interface RequestLogDoc {
   /** Time-ordered (`rql_…`): ties on `time` are broken by it. */
   _id: string;

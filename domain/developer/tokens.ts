@@ -20,8 +20,6 @@ import { Credential } from './credentials';
 
 /** How long a token works (spec 8). */
 export const TOKEN_LIFETIME_MS = 3_600_000;
-/** How long an expired token is kept (answering `expired_token`) before the sweep removes it. */
-export const EXPIRED_TOKEN_KEPT_MS = 24 * 3_600_000;
 
 /** What a bearer credential must look like to be tried as a token (anything else is tried as an API key). */
 export const TOKEN_FORM = /^oo_at_[A-Za-z0-9]{40}$/;

@@ -1,7 +1,7 @@
 /**
  * Domain events and their outbox.
  *
- * Without transactions (FerretDB has none), an event is made durable in the
+ * Without transactions (the portable subset has none, engine.ts), an event is made durable in the
  * same single-document write as the change it describes: it rides in the
  * document's `_outbox`. `relayOutbox` then copies it into the `events`
  * collection (idempotently, keyed by the event id) and removes it from the
@@ -110,8 +110,8 @@ export async function relayOutbox(db: Db, collection: TenantCollectionName, id: 
 
 /**
  * Removes `event` (stored already) from the outbox of document `id`: the
- * element itself, as written — the embedded FerretDB ignores a $pull by
- * condition ({id}) and left every relayed event in its outbox.
+ * element itself, as written (not a condition on its id, which not every
+ * engine honours: engine.ts).
  */
 export async function pullFromOutbox(db: Db, collection: TenantCollectionName, id: string, event: DomainEvent): Promise<void> {
   await crossTenantCollection(db, collection).updateOne({ _id: id }, { $pull: { _outbox: event } } as unknown as UpdateFilter<TenantDoc>);

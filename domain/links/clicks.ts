@@ -9,13 +9,12 @@
  *
  * A click's id names its batch: `clk_<batch id, 24 characters><its index in
  * the batch, 3 base-32 digits>`, the batch document's `_id` being
- * `clk_<batch id>`; so a click is read by `_id` alone (clickById), which the
- * embedded FerretDB runs in SQL. The batch holds its clicks as text columns
+ * `clk_<batch id>`; so a click is read by `_id` alone (clickById), the
+ * cheapest read on every engine. The batch holds its clicks as text columns
  * (ClickLines): a value a line, the user-agent class a letter, each link
  * written once. A database stores a long string for a fraction of what an
- * array of as many values costs it (the embedded FerretDB converts each
- * element, and its cost grows with the bytes), and the driver encodes it as
- * one value. Batches written before hold one array per field (ClickColumns)
+ * array of as many values costs it (an engine converts each element), and
+ * the driver encodes it as one value. Batches written before hold one array per field (ClickColumns)
  * and are still read. A click keeps its link's id; the link's fields (offer,
  * publication, group, segment, marketplace) are read from the link (links
  * never change).
@@ -105,7 +104,7 @@ export interface ClickBatchDoc extends TenantDoc {
 export const CLICK_FLUSH_MS = 1_000;
 /**
  * A batch's size at most (~400 kB). Counters cost a dozen bucket upserts
- * whatever they add (about 1 ms of the embedded FerretDB's CPU each), so they
+ * whatever they add (about 1 ms of the embedded engine's CPU each), so they
  * move once per flush for every batch stored since: at 4,000 clicks a second,
  * counting per 500 clicks cost ~35 µs of the database per click, per 4,000
  * ~5 (measured apart, docs/benchmarks/links.md).

@@ -72,8 +72,8 @@ export async function insertOffer(
   describe: (offer: OfferDoc) => OutboxEvent,
 ): Promise<{ offer: OfferDoc; created: boolean }> {
   const coll = offers(db, tenant);
-  // Insert first and let the unique index on (tenant, url) find a repeat: a look-up by url before
-  // every insert would scan the whole collection on the embedded FerretDB (it serves only `_id` filters from SQL).
+  // Insert first and let the unique index on (tenant, url) find a repeat: one write, and no window between a
+  // look-up and the insert for a concurrent create of the same url.
   const now = new Date();
   const doc = {
     _id: newId('off', now.getTime()),

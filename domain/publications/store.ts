@@ -105,8 +105,8 @@ export interface InFlightKey {
 /**
  * The latest publication of a content to a destination while it is in flight
  * (`inflight_publications`, `_id` derived from the tenant and the key): what
- * finds a double click with look-ups by `_id` alone, where a filter on the
- * publications would decode them all on the embedded FerretDB.
+ * finds a double click with look-ups by `_id` alone, which every engine
+ * serves from its primary key (engine.ts).
  */
 interface InFlightDoc {
   _id: string;
@@ -205,8 +205,7 @@ export async function insertPublication(db: Db, tenant: Tenant, doc: Publication
   const coll = deliveries(db, tenant);
   const all = queuedDeliveries(doc);
   // A fan-out can be thousands, so in batches. A retried insert after a crash finds some recorded already: the
-  // unordered insert writes the others and refuses those alone (no look-up first, which on the embedded FerretDB
-  // would decode the whole collection).
+  // unordered insert writes the others and refuses those alone (no look-up first: the insert's own answer says it).
   for (let i = 0; i < all.length; i += INSERT_BATCH) {
     try {
       await coll.insertMany(all.slice(i, i + INSERT_BATCH), { ordered: false });
@@ -365,9 +364,8 @@ export async function markDeliveryFailed(
 
 /**
  * Moves the publication to `status`, with the event `describe` makes of the
- * result in the same write, by `_id` alone: the embedded FerretDB serves that
- * from SQL, where an optimistic filter (`updated_at`) decodes the whole
- * collection on every begin and completion. Only the publication's own
+ * result in the same write, by `_id` alone (the cheapest write on every
+ * engine, engine.ts; no optimistic `updated_at` filter). Only the publication's own
  * workflow writes its status, one step after another; should two completions
  * ever overlap (an attempt outliving its timeout), `before` tells the second
  * that the first completed it (`completed_at`), and an event with an id

@@ -1,7 +1,7 @@
 /**
  * Persistence of the store area. Every record has an id derived from what
- * makes it unique, so it is read by `_id` alone (one cheap look-up on the
- * embedded FerretDB) and a duplicate is refused by the `_id` itself:
+ * makes it unique, so it is read by `_id` alone (the cheapest read on every
+ * engine) and a duplicate is refused by the `_id` itself:
  * the store of a tenant (`sto_` of account and environment), a page (`pag_`
  * of the tenant and its slug), a collection (`col_` of the tenant and its
  * slug). Subdomains are unique across accounts through a unique index.
