@@ -1,8 +1,10 @@
 /**
  * A stop signal to the test runner (tools/stack/run-tests.ts), as the
  * launcher sends it on Ctrl-C or SIGTERM, ends the processes of the test
- * files under way: none is left running, orphaned, after the runner.
+ * files under way: none is left running, orphaned, after the runner. A file
+ * that outlives its bound fails, saying what it was still running.
  */
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,6 +51,32 @@ test('SIGTERM to the runner ends the test files it runs, within seconds', async 
       10_000,
       () => `process ${pid} still runs after the runner exited`,
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file past its bound fails, named, with the tests it was still running; one held by an open handle says so', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'offerops-run-tests-'));
+  try {
+    writeFileSync(
+      join(dir, 'stuck.test.js'),
+      `const { describe, test } = require('node:test');\n` +
+        `test('quick', () => undefined);\n` +
+        `describe('outer', () => test('waits', () => new Promise(() => setInterval(() => undefined, 1000))));\n`,
+    );
+    writeFileSync(join(dir, 'held.test.js'), `require('node:test').test('quick', () => undefined);\nsetInterval(() => undefined, 1000);\n`);
+    const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
+    const runner = spawn(process.execPath, [RUNNER, '2', join(dir, 'stuck.test.js'), join(dir, 'held.test.js')], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...env, OFFEROPS_TEST_FILE_TIMEOUT_MS: '3000' },
+    });
+    let stderr = '';
+    runner.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(runner, 'exit')) as [number | null];
+    assert.equal(code, 1);
+    assert.match(stderr, /stuck\.test\.js timed out; still running: outer › waits\n/);
+    assert.match(stderr, /held\.test\.js timed out; its tests had ended: a hook or an open handle held it\n/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

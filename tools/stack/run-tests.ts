@@ -28,11 +28,44 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
+/**
+ * A file still running after this long fails, named (`run`'s timeout is per file), instead of holding its lane, and
+ * every file reported after it, until CI's own limit. The longest file takes about 8 minutes on a loaded 2-core machine.
+ * OFFEROPS_TEST_FILE_TIMEOUT_MS sets another bound.
+ */
+const FILE_TIMEOUT_MS = Number(process.env.OFFEROPS_TEST_FILE_TIMEOUT_MS || 20 * 60_000);
+
+/**
+ * Per file, the tests started (dequeued: `test:start` comes only with the result) and not ended yet: what a file that
+ * timed out was doing, said at once on stderr.
+ */
+const unfinished = new Map<string, string[]>();
+interface TestEvent {
+  name: string;
+  nesting: number;
+  file?: string;
+  details?: { error?: { failureType?: string } };
+}
+const started = ({ name, file }: TestEvent) => file && name !== file && unfinished.set(file, [...(unfinished.get(file) ?? []), name]);
+const ended = ({ name, nesting, file, details }: TestEvent) => {
+  if (!file) return;
+  const left = unfinished.get(file) ?? [];
+  const at = left.lastIndexOf(name);
+  if (at >= 0) left.splice(at, 1);
+  if (nesting === 0 && details?.error?.failureType === 'testTimeoutFailure')
+    process.stderr.write(
+      `${file} timed out; ${left.length ? `still running: ${left.join(' › ')}` : 'its tests had ended: a hook or an open handle held it'}\n`,
+    );
+};
+
 const reporter = new spec();
 reporter.pipe(process.stdout);
 let running = lanes.filter((lane) => lane.files.length).length;
 for (const { concurrency, files } of lanes.filter((lane) => lane.files.length)) {
-  const tests = run({ files, concurrency, signal: abort.signal });
+  const tests = run({ files, concurrency, signal: abort.signal, timeout: FILE_TIMEOUT_MS });
+  tests.on('test:dequeue', started);
+  tests.on('test:pass', ended);
+  tests.on('test:fail', ended);
   tests.on('test:fail', () => (process.exitCode = 1));
   tests.on('end', () => --running || reporter.end());
   tests.pipe(reporter, { end: false });
