@@ -151,6 +151,17 @@ module.exports = {
       to: { path: '^api/', pathNot: '^api/mcp/' },
     },
 
+    // The fast layer: tests that need no stack (tools/stack/test-layers.ts).
+    {
+      name: 'no-stack-tests-reach-no-stack-helper',
+      comment:
+        'The test files of test/unit, test/contract and test/replay run without a stack (npm run test:unit): ' +
+        'they reach no helper that connects to the shared stack or starts one of its own.',
+      severity: 'error',
+      from: { path: '^test/(unit|contract|replay)/[^/]+[.]test[.]ts$' },
+      to: { path: '^test/helpers/(stack|launched-stack)[.]ts$', reachable: true },
+    },
+
     // Cycles.
     {
       name: 'no-cycles',

@@ -13,7 +13,6 @@ import type { Activities } from '../activities/index';
 import type { ChunkSendResult, GroupSendResult, SentRecord } from '../activities/publications';
 import { OfferopsState } from '../temporal/names';
 import {
-  FAILURES_KEPT,
   OfferopsWorkflows,
   PacedDeliveriesInput,
   PacedDeliveriesResult,
@@ -23,8 +22,27 @@ import {
   PublicationInput,
 } from '../temporal/workflows';
 import { countSends } from './metrics';
+import {
+  addFailures,
+  batchesOf,
+  chunkOutcome,
+  chunkRetryPauseMs,
+  completesItself,
+  evenBatches,
+  failureText,
+  Failures,
+  groupsLabel,
+  named,
+  noFailures,
+  ONE_BY_ONE_MAX,
+  planSends,
+  publicationOutcome,
+  recordingDue,
+  SENT_BATCH,
+  shortName,
+} from './publication-plan';
 import { reason, SEND_ATTEMPT_OPTIONS, sendWithRetries } from './sending';
-import { retryPauseMs, spoken } from './send-timing';
+import { spoken } from './send-timing';
 
 const STEP_OPTIONS = {
   startToCloseTimeout: '30 seconds',
@@ -44,7 +62,7 @@ const { deliverToGroup } = proxyActivities<Activities>(SEND_ATTEMPT_OPTIONS);
 /**
  * One attempt of the sends of a chunk of unpaced groups, at once: a chunk
  * lost with its worker (10 s without a heartbeat) or failed as a whole is
- * tried again, CHUNK_ATTEMPTS in all; a group the chunk did not send is then
+ * tried again, CHUNK_ATTEMPTS in all (./publication-plan.ts); a group the chunk did not send is then
  * sent on its own (deliverToGroup), the chunk's attempts counted.
  */
 const { deliverToGroups } = proxyActivities<Activities>({
@@ -52,18 +70,6 @@ const { deliverToGroups } = proxyActivities<Activities>({
   heartbeatTimeout: '10 seconds',
   retry: { maximumAttempts: 1 },
 });
-const CHUNK_ATTEMPTS = 3;
-
-/** Unpaced groups one deliverToGroups sends to. */
-const SEND_CHUNK = 25;
-
-/** A group as summaries name it: "Grupo 1 (grp_…)", or its id alone when the name is unknown. */
-const named = (g: PublicationGroup): string => (g.name === null ? g.group_id : `${g.name.replace(/\s+/g, ' ')} (${g.group_id})`);
-/** Groups as summaries name them: "25 groups: Grupo 1 (grp_…) … Grupo 25 (grp_…)". */
-const groupsLabel = (groups: PublicationGroup[]): string =>
-  `${groups.length} ${groups.length === 1 ? 'group' : 'groups'}: ${named(groups[0]!)}${groups.length > 1 ? ` … ${named(groups[groups.length - 1]!)}` : ''}`;
-/** A group as pacing timers name it: "Grupo 1", or its id. */
-const shortName = (g: PublicationGroup): string => (g.name === null ? g.group_id : g.name.replace(/\s+/g, ' '));
 
 interface DeliverOptions {
   /** The workflow records the send (recordSentDeliveries, completePublication): the activity writes nothing when it sends. */
@@ -74,20 +80,6 @@ interface DeliverOptions {
   tried?: number;
   /** The slot reserved for the group (null: none, it is not paced any more); absent: reserve one if the group is paced. */
   slot?: string | null;
-}
-
-/** Why groups were not sent to: how many, and the first few as the workflow's failure says them ("Grupo 1 (grp_…): <the recorded error>"). */
-interface Failures {
-  count: number;
-  first: string[];
-}
-
-const noFailures = (): Failures => ({ count: 0, first: [] });
-
-/** Counts `count` more failures, keeping the first FAILURES_KEPT texts (`texts`, in order). */
-function addFailures(failures: Failures, count: number, texts: string[]): void {
-  failures.count += count;
-  failures.first.push(...texts.slice(0, FAILURES_KEPT - failures.first.length));
 }
 
 /**
@@ -159,40 +151,22 @@ async function deliverChunk(
       break;
     } catch (err) {
       if (isCancellation(err)) throw err;
-      if (attempt >= CHUNK_ATTEMPTS) break;
+      const pause = chunkRetryPauseMs(attempt);
+      if (pause === undefined) break;
       countSends('retried', chunk.length);
-      const pause = retryPauseMs(attempt)!;
       await sleep(pause, { summary: `retry: wait ${spoken(pause)} before attempt ${attempt + 1} to ${label}` });
     }
   }
   // Each attempt may have sent to every group of the chunk: a group sent alone counts them.
-  const byGroup = new Map((results ?? []).map((r) => [r.group_id, r]));
   const unsent: [PublicationGroup, DeliverOptions][] = [];
-  for (const group of chunk) {
-    const result = byGroup.get(group.group_id);
-    if (result && 'record' in result) {
+  chunkOutcome(chunk, results, attempt).forEach((next, i) => {
+    if ('sent' in next) {
       countSends('sent');
-      sent(result.record);
-    } else if (result && 'slot' in result) unsent.push([group, { tried: attempt - 1, slot: result.slot }]);
-    // A group whose channel was not connected spent no attempt: sent alone, it waits for the channel.
-    else unsent.push([group, { tried: result && 'disconnected' in result ? attempt - 1 : attempt }]);
-  }
+      sent(next.sent);
+    } else unsent.push([chunk[i]!, next.alone]);
+  });
   await Promise.all(unsent.map(([group, opts]) => alone(group, opts)));
 }
-
-/** The most paced groups one reserveDeliverySlots reserves for, and the fewest sends one recordSentDeliveries writes. */
-const SENT_BATCH = 100;
-/**
- * The full recordings of sends in one fan-out at most (a few smaller ones
- * follow as its last sends come in): a larger fan-out records more sends in
- * each, since every recording rewrites documents that grow with the fan-out
- * (its publication, the day's analytics buckets of its groups) and the
- * recordings' cost would otherwise grow with its square.
- */
-const RECORDINGS_MAX = 10;
-
-const batchesOf = <T>(items: T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /**
  * Sends to the paced groups, each on its slot: their first slots reserved in
@@ -216,19 +190,6 @@ async function deliverPaced(input: PublicationInput, paced: PublicationGroup[], 
   );
 }
 
-/**
- * The most groups one workflow sends one by one (paced, or alone), unless
- * the input says (batch_groups); a publication with more sends them in child
- * workflows (pacedDeliveries) of at most as many each, so that no history grows with the publication
- * (Temporal warns past 10,240 events and stops a workflow at 51,200).
- * A paced group costs about 7 events when its send goes at the first try
- * (a timer started and fired, an activity scheduled, started and completed,
- * and its share of workflow tasks; 6.2 and 7.0 measured in two batches of
- * 300, decision 24), a retry about 8 more: 500 groups make about 3,500, room
- * for a retry of each under the 10,240-event warning.
- */
-const ONE_BY_ONE_MAX = 500;
-
 /** The publication's reference, as its activities and batches take it: its groups never travel with it. */
 const refOf = ({ publication_id, account, environment }: PublicationInput): PublicationInput => ({ publication_id, account, environment });
 
@@ -239,8 +200,7 @@ const refOf = ({ publication_id, account, environment }: PublicationInput): Publ
  * them (slots are reserved in MongoDB). A cancelled publication cancels them.
  */
 async function deliverBatches(input: PublicationInput, groups: PublicationGroup[], max: number, failures: Failures): Promise<void> {
-  const count = Math.ceil(groups.length / max);
-  const batches = batchesOf(groups, Math.ceil(groups.length / count));
+  const batches = evenBatches(groups, max);
   await Promise.all(
     batches.map(async (batch, i) => {
       const child: PacedDeliveriesInput = { ...refOf(input), batch: i + 1, batches: batches.length, groups: batch };
@@ -265,20 +225,14 @@ async function deliverInBatches(
 ): Promise<{ sent: SentRecord[]; recorded: number }> {
   const sent: SentRecord[] = [];
   let recorded = 0;
-  const oneByOne = groups.filter((g) => g.paced || g.alone);
-  const batched = oneByOne.length > max;
-  // The unpaced groups this workflow sends (and records): when batched, those that go alone are the batches'.
-  const unpaced = groups.filter((g) => !g.paced && !(batched && g.alone));
-  const batchSize = Math.max(SENT_BATCH, Math.ceil(unpaced.length / RECORDINGS_MAX));
-  let sending = unpaced.length;
+  const plan = planSends(groups, max);
+  let sending = plan.unpaced.length;
   let done = false;
-  // A batch is recorded when it is full, or when as many sends wait to be recorded as are still under way:
-  // a fan-out's deliveries show as sent while it runs.
   const recording = (async () => {
     for (let batch = 0; ; batch++) {
-      await condition(() => done || (sending > 0 && sent.length - recorded >= Math.min(batchSize, sending)));
+      await condition(() => done || recordingDue(sent.length - recorded, sending, plan.recordingSize));
       if (done) return;
-      const deliveries = sent.slice(recorded, recorded + batchSize);
+      const deliveries = sent.slice(recorded, recorded + plan.recordingSize);
       await local.recordSentDeliveries.executeWithOptions({ summary: `record ${deliveries.length} sends` }, [{ ...input, batch, deliveries }]);
       recorded += deliveries.length;
     }
@@ -292,29 +246,14 @@ async function deliverInBatches(
     if (result?.record) sent.push(result.record);
     sending--;
   };
-  const chunked = unpaced.filter((g) => !g.alone);
-  const chunks = chunked.length > 1 ? batchesOf(chunked, SEND_CHUNK) : [];
   await Promise.all([
-    batched
-      ? deliverBatches(input, oneByOne, max, failures)
-      : deliverPaced(
-          input,
-          groups.filter((g) => g.paced),
-          failures,
-        ),
-    ...(chunks.length ? chunks.map((chunk) => deliverChunk(input, chunk, record, alone)) : chunked.map((group) => alone(group))),
-    ...unpaced.filter((g) => g.alone).map((group) => alone(group)),
+    plan.batched ? deliverBatches(input, plan.oneByOne, max, failures) : deliverPaced(input, plan.paced, failures),
+    ...plan.chunks.map((chunk) => deliverChunk(input, chunk, record, alone)),
+    ...plan.alone.map((group) => alone(group)),
   ]);
   done = true;
   await recording;
   return { sent, recorded };
-}
-
-/** What a failed publication's workflow says: the first reasons its groups were not sent to. */
-function failureText(failures: Failures): string {
-  if (!failures.count) return 'no group received the publication (its deliveries say why)';
-  const more = failures.count > failures.first.length ? `; and ${failures.count - failures.first.length} more` : '';
-  return `no group received the publication: ${failures.first.join('; ')}${more}`;
 }
 
 /**
@@ -336,7 +275,7 @@ export async function publication({
   const failures = noFailures();
   const [only] = groups;
   let status: string;
-  if (groups.length === 1 && !only!.paced) {
+  if (completesItself(groups)) {
     // One unpaced send: it completes the publication itself (no local activity after it), or says it could not.
     const result = await deliver(input, only!, failures, { deferred: true, complete: true });
     const sent = result?.record ? [result.record] : [];
@@ -346,8 +285,9 @@ export async function publication({
     status = await local.completePublication.executeWithOptions(summary, [{ ...input, ...sends }]);
   }
   upsertSearchAttributes([{ key: OfferopsState, value: status }]);
-  if (status === 'failed') throw ApplicationFailure.nonRetryable(failureText(failures), PUBLICATION_FAILED);
-  return { status: status === 'partial' ? 'partial' : 'sent' };
+  const outcome = publicationOutcome(status);
+  if (outcome === 'failed') throw ApplicationFailure.nonRetryable(failureText(failures), PUBLICATION_FAILED);
+  return outcome;
 }
 
 /**

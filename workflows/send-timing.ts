@@ -1,7 +1,8 @@
 /**
  * The arithmetic of sends over time, pure (no workflow API): how many
- * attempts a send gets and the pause between them, how early a paced send
- * wakes before its slot, and how a delay reads in a summary.
+ * attempts a send gets and the pause between them, what a send does after a
+ * failed attempt, how early a paced send wakes before its slot, and how a
+ * delay reads in a summary.
  */
 
 /** Attempts of one send (a send lost with its worker, or failed on our side, included); a wait for a slot is none. */
@@ -27,6 +28,44 @@ export function reconnectPauseMs(waits: number, waitedMs: number, askedMs?: numb
   const left = RECONNECT_WAIT_LIMIT_MS - waitedMs;
   if (left <= 0) return undefined;
   return Math.min(askedMs ?? Math.min(MAX_RECONNECT_PAUSE_MS, FIRST_RECONNECT_PAUSE_MS * 2 ** waits), left);
+}
+
+/** What a failed attempt says, read from its failure (workflows/sending.ts). */
+export interface AttemptFailure {
+  /** Its channel's session is not connected (ChannelDisconnected): waiting for it spends no attempt, up to a limit. */
+  disconnected: boolean;
+  /** The channel refused the send for good. */
+  nonRetryable: boolean;
+  /** The pause the failure carries (a ChannelTransient's or ChannelDisconnected's): what the far end asked for. */
+  askedMs?: number;
+}
+
+/** A send's counts: its attempts, and its waits for a channel to come back (how many, how long in all). */
+export interface SendCounts {
+  attempts: number;
+  reconnectWaits: number;
+  reconnectWaitedMs: number;
+}
+
+/**
+ * What a send does after a failed attempt, with its counts after it: waits
+ * `pauseMs` for its channel to come back (no attempt spent, within
+ * RECONNECT_WAIT_LIMIT_MS), or tries again after `pauseMs` (an attempt
+ * spent), or gives up (refused for good, or its attempts spent).
+ */
+export function afterFailedAttempt(
+  counts: SendCounts,
+  failure: AttemptFailure,
+): { next: 'reconnect' | 'retry'; pauseMs: number; counts: SendCounts } | { next: 'give up'; counts: SendCounts } {
+  const reconnect = failure.disconnected ? reconnectPauseMs(counts.reconnectWaits, counts.reconnectWaitedMs, failure.askedMs) : undefined;
+  if (reconnect !== undefined) {
+    const after = { ...counts, reconnectWaits: counts.reconnectWaits + 1, reconnectWaitedMs: counts.reconnectWaitedMs + reconnect };
+    return { next: 'reconnect', pauseMs: reconnect, counts: after };
+  }
+  const after = { ...counts, attempts: counts.attempts + 1 };
+  // A disconnected send past its wait limit retries on the usual pauses, not on the session's.
+  const pause = failure.nonRetryable ? undefined : retryPauseMs(after.attempts, failure.disconnected ? undefined : failure.askedMs);
+  return pause === undefined ? { next: 'give up', counts: after } : { next: 'retry', pauseMs: pause, counts: after };
 }
 
 /** How early a paced send wakes before its slot: the send waits the rest in its activity. */

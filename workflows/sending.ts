@@ -12,7 +12,7 @@
 import { ActivityFailure, ActivityOptions, ApplicationFailure, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
 import type { SlotWait } from '../activities/publications';
 import { countPacingWait, countSends } from './metrics';
-import { msBeforeSlot, reconnectPauseMs, retryPauseMs, spoken, WAKE_EARLY_MS, wakeEarlier } from './send-timing';
+import { afterFailedAttempt, AttemptFailure, msBeforeSlot, spoken, WAKE_EARLY_MS, wakeEarlier } from './send-timing';
 
 /**
  * One attempt of a send: Temporal does not retry it (the workflow does, and
@@ -33,25 +33,21 @@ export function reason(err: unknown): string {
 }
 
 /**
- * The pause before trying a send again after `failed` failed attempts, the
- * last one `err`; undefined when it must not be tried again: the channel
- * refused it for good, or the attempts are spent.
+ * What a failed attempt `err` says: whether its channel is not connected (the
+ * send may go once it is), whether it was refused for good, and the pause a
+ * channel's transient or disconnected failure carries (what the far end
+ * asked for, or until the session's next check).
  */
-export function retryPause(err: ActivityFailure, failed: number): number | undefined {
+function failureOf(err: ActivityFailure): AttemptFailure {
   const cause = err.cause;
-  if (cause instanceof ApplicationFailure && cause.nonRetryable) return undefined;
-  return retryPauseMs(failed, askedPause(err, 'ChannelTransient'));
+  if (!(cause instanceof ApplicationFailure)) return { disconnected: false, nonRetryable: false };
+  const [asked] = cause.type === 'ChannelTransient' || cause.type === 'ChannelDisconnected' ? (cause.details ?? []) : [];
+  return {
+    disconnected: cause.type === 'ChannelDisconnected',
+    nonRetryable: cause.nonRetryable === true,
+    ...(typeof asked === 'number' ? { askedMs: asked } : {}),
+  };
 }
-
-/** The pause a channel's failure of `type` carries: what the far end asked for, or until the session's next check. */
-function askedPause(err: ActivityFailure, type: string): number | undefined {
-  const cause = err.cause;
-  const [asked] = cause instanceof ApplicationFailure && cause.type === type ? (cause.details ?? []) : [];
-  return typeof asked === 'number' ? asked : undefined;
-}
-
-/** Whether `err` says the send's channel is not connected (the send may go once it is). */
-const disconnected = (err: ActivityFailure): boolean => err.cause instanceof ApplicationFailure && err.cause.type === 'ChannelDisconnected';
 
 /** How a send ended: what its last attempt returned, or the reason it failed; and the attempts it made in all. */
 export type Attempted<T> = { sent: T; attempts: number } | { error: string; attempts: number };
@@ -80,13 +76,11 @@ export interface SendPlan<T> {
  * waits (./metrics.ts).
  */
 export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T>> {
-  let attempts = plan.tried;
+  let counts = { attempts: plan.tried, reconnectWaits: 0, reconnectWaitedMs: 0 };
   let slot = plan.slot;
   let wakeEarly = WAKE_EARLY_MS;
   let retrying = false;
   let reconnecting = false;
-  let reconnectWaits = 0;
-  let reconnectWaited = 0;
   for (;;) {
     const ms = slot === null ? 0 : msBeforeSlot(slot, Date.now(), wakeEarly);
     if (ms > 0) {
@@ -94,35 +88,32 @@ export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T
       const summary = reconnecting
         ? `channel not connected: wait for ${plan.slotOf} to try again`
         : retrying
-          ? `retry: wait for ${plan.slotOf} before attempt ${attempts + 1}`
+          ? `retry: wait for ${plan.slotOf} before attempt ${counts.attempts + 1}`
           : `pacing: wait for ${plan.slotOf}`;
       await sleep(ms, { summary });
     }
     let outcome: T | SlotWait;
     try {
-      outcome = await plan.attempt(slot, attempts + 1);
+      outcome = await plan.attempt(slot, counts.attempts + 1);
     } catch (err) {
       if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
       // Waiting for the channel to come back spends no attempt and no slot, up to the limit; past it, the failure counts.
-      const reconnect = disconnected(err)
-        ? reconnectPauseMs(reconnectWaits, reconnectWaited, askedPause(err, 'ChannelDisconnected'))
-        : undefined;
-      reconnecting = reconnect !== undefined;
-      if (reconnect === undefined) attempts++;
-      else [reconnectWaits, reconnectWaited] = [reconnectWaits + 1, reconnectWaited + reconnect];
-      const pause = reconnect ?? retryPause(err, attempts);
-      if (pause === undefined) return failed(reason(err), attempts);
+      const next = afterFailedAttempt(counts, failureOf(err));
+      counts = next.counts;
+      if (next.next === 'give up') return failed(reason(err), counts.attempts);
+      reconnecting = next.next === 'reconnect';
+      const pause = next.pauseMs;
       try {
         // The send after a reconnect wait takes its slot itself, should its target be paced.
         slot = plan.reserve && !reconnecting ? await plan.reserve(new Date(Date.now() + pause).toISOString()) : null;
       } catch (reserveErr) {
         if (isCancellation(reserveErr) || !(reserveErr instanceof ActivityFailure)) throw reserveErr;
-        return failed(reason(reserveErr), attempts);
+        return failed(reason(reserveErr), counts.attempts);
       }
       if (!reconnecting) countSends('retried');
       const summary = reconnecting
         ? `channel not connected: wait ${spoken(pause)} for ${plan.target}'s channel to come back`
-        : `retry: wait ${spoken(pause)} before attempt ${attempts + 1} to ${plan.target}`;
+        : `retry: wait ${spoken(pause)} before attempt ${counts.attempts + 1} to ${plan.target}`;
       if (slot === null) await sleep(pause, { summary });
       wakeEarly = WAKE_EARLY_MS;
       retrying = true;
@@ -136,7 +127,7 @@ export async function sendWithRetries<T>(plan: SendPlan<T>): Promise<Attempted<T
       continue;
     }
     countSends('sent');
-    return { sent: outcome, attempts: attempts + 1 };
+    return { sent: outcome, attempts: counts.attempts + 1 };
   }
 }
 

@@ -184,7 +184,7 @@ async function main(): Promise<void> {
     activities: fakeActivities(),
   });
   // A fan-out given in the input: three unpaced groups (ok, refused, flaky) in a chunk, and more paced groups than one
-  // workflow sends (ONE_BY_ONE_MAX, workflows/publication.ts), which go in two batches.
+  // workflow sends (ONE_BY_ONE_MAX, workflows/publication-plan.ts), which go in two batches.
   const unpaced = ['grp_ok', 'grp_bad', 'grp_flaky'].map((group_id) => ({ group_id, name: `Group ${group_id}`, paced: false }));
   const manyPaced = Array.from({ length: 501 }, (_, i) => ({ group_id: `grp_many${i}`, name: null, paced: true }));
   // A batch: a paced group whose first send wakes late, a paced one refused, and an unpaced one that goes alone.

@@ -19,6 +19,7 @@ import {
   slotStep,
 } from '../../domain/channels/pacing';
 import {
+  afterFailedAttempt,
   MAX_SEND_ATTEMPTS,
   MAX_WAKE_EARLY_MS,
   msBeforeSlot,
@@ -153,6 +154,56 @@ describe('reconnectPauseMs', () => {
     assert.equal(reconnectPauseMs(0, 0, 37_000), 37_000);
     assert.equal(reconnectPauseMs(3, 0, 3000), 3000);
     assert.equal(reconnectPauseMs(3, RECONNECT_WAIT_LIMIT_MS - 1000, 300_000), 1000);
+  });
+});
+
+describe('afterFailedAttempt: what a send does after its mocked attempt failed', () => {
+  const fresh = { attempts: 0, reconnectWaits: 0, reconnectWaitedMs: 0 };
+  const transient = { disconnected: false, nonRetryable: false };
+  const disconnected = { disconnected: true, nonRetryable: false };
+
+  test('a transient failure spends an attempt and retries after 2 s doubling, or the pause the far end asked for; six in all', () => {
+    let counts = fresh;
+    const pauses: number[] = [];
+    for (;;) {
+      const next = afterFailedAttempt(counts, transient);
+      counts = next.counts;
+      if (next.next === 'give up') break;
+      assert.equal(next.next, 'retry');
+      pauses.push(next.pauseMs);
+    }
+    assert.deepEqual(pauses, [2000, 4000, 8000, 16_000, 32_000]);
+    assert.equal(counts.attempts, MAX_SEND_ATTEMPTS);
+    assert.deepEqual(afterFailedAttempt(fresh, { ...transient, askedMs: 1500 }), {
+      next: 'retry',
+      pauseMs: 1500,
+      counts: { ...fresh, attempts: 1 },
+    });
+  });
+
+  test('a refusal for good gives up at once, the attempt counted', () => {
+    assert.deepEqual(afterFailedAttempt({ ...fresh, attempts: 2 }, { ...transient, nonRetryable: true }), {
+      next: 'give up',
+      counts: { ...fresh, attempts: 3 },
+    });
+  });
+
+  test("a channel not connected waits for it, spending no attempt, until the session's next check when it says", () => {
+    assert.deepEqual(afterFailedAttempt({ ...fresh, attempts: 1 }, disconnected), {
+      next: 'reconnect',
+      pauseMs: 10_000,
+      counts: { attempts: 1, reconnectWaits: 1, reconnectWaitedMs: 10_000 },
+    });
+    assert.deepEqual(afterFailedAttempt(fresh, { ...disconnected, askedMs: 37_000 }).counts.reconnectWaitedMs, 37_000);
+  });
+
+  test('past the wait limit, a channel not connected counts as a transient failure, on the usual pauses', () => {
+    const spent = { attempts: 1, reconnectWaits: 30, reconnectWaitedMs: RECONNECT_WAIT_LIMIT_MS };
+    assert.deepEqual(afterFailedAttempt(spent, { ...disconnected, askedMs: 37_000 }), {
+      next: 'retry',
+      pauseMs: 4000,
+      counts: { ...spent, attempts: 2 },
+    });
   });
 });
 

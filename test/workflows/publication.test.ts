@@ -1,8 +1,11 @@
 /**
- * The publication workflow with fake activities on the real Temporal server:
- * fan-out, attempts counted by the workflow (transient errors tried again
- * after their pause, permanent errors failing one group only), durable
- * pacing waits that are never attempts, chunks, and the final state.
+ * The publication workflow with fake activities on the real Temporal server
+ * (the Temporal samples' pattern: a Worker running the real workflow code,
+ * its activities functions of the test): fan-out, attempts counted by the
+ * workflow (transient errors tried again after their pause, permanent errors
+ * failing one group only), durable pacing waits that are never attempts,
+ * chunks, child batches, and the final state. Its decisions alone, without a
+ * server: test/unit/publication-plan.test.ts.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +14,7 @@ import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { NativeConnection, Runtime, DefaultLogger, Worker } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE } from '../../domain/config';
-import { OfferopsState } from '../../temporal/names';
+import { OfferopsState, pacedDeliveriesWorkflowId } from '../../temporal/names';
 import { stackEnv } from '../helpers/stack';
 
 let connection: Connection;
@@ -41,6 +44,8 @@ interface Calls {
   failed: { group: string; error: string; attempts: number }[];
   /** The groups whose first slot was reserved later than now (their deliveries marked `waiting`). */
   waiting: string[];
+  /** The groups of each reserveDeliverySlots. */
+  slotBatches: string[][];
   begun: number;
   /** The sends asked to complete the publication. */
   completing: string[];
@@ -88,6 +93,7 @@ function fakes(plan: { groups: Group[]; slots?: Record<string, number>; behaviou
     slots: [],
     failed: [],
     waiting: [],
+    slotBatches: [],
     begun: 0,
     completing: [],
     completedWith: [],
@@ -112,6 +118,7 @@ function fakes(plan: { groups: Group[]; slots?: Record<string, number>; behaviou
       return new Date(Math.max(at, r.not_before ? Date.parse(r.not_before) : 0)).toISOString();
     },
     async reserveDeliverySlots(r: { group_ids: string[] }) {
+      calls.slotBatches.push(r.group_ids);
       return r.group_ids.map((group_id) => {
         calls.reserved.push(group_id);
         if (plan.slots?.[group_id]) calls.waiting.push(group_id);
@@ -194,8 +201,12 @@ function fakes(plan: { groups: Group[]; slots?: Record<string, number>; behaviou
   return { activities, calls };
 }
 
-/** `inInput`: the groups are given in the workflow's input (as a publish request does), not read by beginPublication. */
-async function run(plan: Parameters<typeof fakes>[0], inInput = false) {
+/**
+ * `inInput`: the groups are given in the workflow's input (as a publish request does), not read by beginPublication;
+ * `batchGroups`: the most groups the workflow sends one by one itself (more go in child batches, whose workflow ids
+ * derive from the publication's id: a fresh one then).
+ */
+async function run(plan: Parameters<typeof fakes>[0], inInput = false, batchGroups?: number) {
   const taskQueue = `test-publication-${randomBytes(4).toString('hex')}`;
   const { activities, calls } = fakes(plan);
   const worker = await Worker.create({
@@ -205,20 +216,29 @@ async function run(plan: Parameters<typeof fakes>[0], inInput = false) {
     workflowBundle: { codePath: WORKFLOW_BUNDLE },
     activities,
   });
-  const workflowId = `publication-pub_test${randomBytes(6).toString('hex')}`;
+  const publicationId = batchGroups ? `pub_b${randomBytes(6).toString('hex')}` : 'pub_test';
+  const workflowId = batchGroups ? `publication-${publicationId}` : `publication-pub_test${randomBytes(6).toString('hex')}`;
   const result = await worker.runUntil(
     client.workflow
       .execute('publication', {
         workflowId,
         taskQueue,
-        args: [{ publication_id: 'pub_test', account: 'acc_test', environment: 'live', ...(inInput ? { groups: plan.groups } : {}) }],
+        args: [
+          {
+            publication_id: publicationId,
+            account: 'acc_test',
+            environment: 'live',
+            ...(inInput ? { groups: plan.groups } : {}),
+            ...(batchGroups ? { batch_groups: batchGroups } : {}),
+          },
+        ],
       })
       .catch((err: unknown) => err),
   );
   const handle = client.workflow.getHandle(workflowId);
   const history = await handle.fetchHistory();
   const state = (await handle.describe()).typedSearchAttributes.get(OfferopsState);
-  return { result, calls, history, state };
+  return { result, calls, history, state, publicationId };
 }
 
 /** The run failed its workflow as a publication no group received (Temporal UI: Failed), saying why. */
@@ -478,4 +498,39 @@ test('one unpaced group: its send completes the publication, no local activity; 
   const paced = await run({ groups: [{ group_id: 'grp_paced1', name: 'P', paced: true }], behaviour: { grp_paced1: 'ok' } }, true);
   assert.deepEqual(paced.calls.completing, []);
   assert.equal(paced.calls.completedWith.length, 1);
+});
+
+test('more paced groups than one workflow sends: even child batches, each paced on its slots; the parent chunks and completes (partial)', async () => {
+  const paced = ['grp_p1', 'grp_p2', 'grp_p3', 'grp_p4', 'grp_p5', 'grp_p6'].map(bare);
+  const unpaced = ['grp_u1', 'grp_u2', 'grp_u3'].map((group_id) => ({ group_id, name: null, paced: false }));
+  const { result, calls, history, state, publicationId } = await run(
+    {
+      groups: [...paced, ...unpaced],
+      slots: { grp_p3: 1500 },
+      behaviour: { ...Object.fromEntries([...paced, ...unpaced].map((g) => [g.group_id, 'ok'])), grp_p5: 'permanent' },
+    },
+    true,
+    2,
+  );
+  assert.deepEqual(result, { status: 'partial' });
+  assert.equal(state, 'partial');
+  // Six one-by-one groups over a limit of two: three children of two, each reserving its groups' slots in one activity.
+  const children = history.events!.flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId ?? []);
+  assert.deepEqual(
+    children,
+    [1, 2, 3].map((batch) => pacedDeliveriesWorkflowId(publicationId, batch)),
+  );
+  assert.deepEqual(calls.slotBatches.map((b) => b.join()).sort(), ['grp_p1,grp_p2', 'grp_p3,grp_p4', 'grp_p5,grp_p6']);
+  // The paced sends are the children's, each once; the unpaced groups go in one chunk from the parent.
+  assert.deepEqual([...calls.deliver].sort(), ['grp_p1', 'grp_p2', 'grp_p3', 'grp_p4', 'grp_p5', 'grp_p6']);
+  const parentActivities = history.events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+  assert.deepEqual(parentActivities, ['deliverToGroups']);
+  assert.deepEqual(calls.chunks, [['grp_u1', 'grp_u2', 'grp_u3']]);
+  // A paced group whose slot is later waits for it on a durable timer, in its child's history.
+  const child = await client.workflow.getHandle(pacedDeliveriesWorkflowId(publicationId, 2)).fetchHistory();
+  assert.deepEqual(timers(child).map(summary), ["pacing: wait for grp_p3's slot"]);
+  // The failure is the child's to record; the parent's completion is given its own sends only, and says why one failed.
+  assert.deepEqual(calls.failed, [{ group: 'grp_p5', error: 'the gateway refused the destination', attempts: 1 }]);
+  const completed = calls.completedWith[0]!.map((r) => (r as { group_id: string }).group_id);
+  assert.deepEqual(completed.sort(), ['grp_u1', 'grp_u2', 'grp_u3']);
 });

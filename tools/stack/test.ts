@@ -3,8 +3,9 @@
  * runs every compiled test file — or the files and folders given after
  * `npm test --` — with the stack's coordinates in its environment, stops the
  * stack and exits with the tests' exit code. When every file given needs no
- * shared stack (test/unit: pure functions; test/stack and test/faults: stacks
- * of their own), none starts. Files on the shared stack run several at a
+ * shared stack (test/unit, test/contract, test/replay: none at all; test/stack
+ * and test/faults: stacks of their own; ./test-layers.ts), none starts, and
+ * the files run without the stack's settings. Files on the shared stack run several at a
  * time (OFFEROPS_TEST_CONCURRENCY), each in its own process on its own
  * database and task queue; beside them, the files that start stacks of
  * their own run one at a time; the longest start first
@@ -20,11 +21,10 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { log, Supervisor } from './processes';
 import { exitWith, runOnTemporaryStack } from './temporary';
+import { NO_STACK_DIRS, OWN_STACK_DIRS, STACK_SETTINGS } from './test-layers';
 
 const DIST = resolve(__dirname, '../..');
 const TESTS = join(DIST, 'test');
-/** Tests that need no shared stack: pure functions, and tests that start stacks of their own. */
-const STANDALONE_DIRS = ['unit', 'stack', 'faults'].map((dir) => join(TESTS, dir));
 /**
  * Test files on the shared stack running at once. Most of a file's time is spent waiting (timers, back-offs, other
  * processes), not on a core, so more files than the machine's 2 cores run at once (`node --test` ran one at a time).
@@ -51,6 +51,13 @@ const RUNNER = join(__dirname, 'run-tests.js');
 const RUNS_DIR = join(tmpdir(), 'offerops-tests');
 
 const isUnder = (path: string, dir: string): boolean => !relative(dir, resolve(path)).startsWith('..');
+/**
+ * Whether `file` runs without the shared stack: a test file needing none, or any file starting its own (a script
+ * beside the tests, as test/replay/record.js, needs the stack).
+ */
+const needsNoSharedStack = (file: string): boolean =>
+  (file.endsWith('.test.js') && NO_STACK_DIRS.some((dir) => isUnder(file, join(TESTS, dir)))) ||
+  OWN_STACK_DIRS.some((dir) => isUnder(file, join(TESTS, dir)));
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -95,9 +102,10 @@ function testProcessArgs(args: string[]): string[] {
   return [RUNNER, String(CONCURRENCY), ...files.filter((file) => !own(file)), '--lane', '1', ...files.filter(own)];
 }
 
-/** Runs the tests `args` name in this environment, no stack; their exit code. */
+/** Runs the tests `args` name in this environment without the stack's settings, no stack; their exit code. */
 async function runWithoutStack(args: string[]): Promise<number> {
-  const tests = spawn(process.execPath, testProcessArgs(args), { stdio: 'inherit' });
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !STACK_SETTINGS.includes(name)));
+  const tests = spawn(process.execPath, testProcessArgs(args), { stdio: 'inherit', env });
   const [code] = (await once(tests, 'exit')) as [number | null];
   return code ?? 1;
 }
@@ -121,7 +129,7 @@ async function removeAbandonedRuns(except: string): Promise<void> {
 async function main(): Promise<number | null> {
   const args = process.argv.slice(2).flatMap(compiledPaths);
   const named = args.filter((arg) => !arg.startsWith('-'));
-  if (named.length && named.every((file) => STANDALONE_DIRS.some((dir) => isUnder(file, dir)))) return runWithoutStack(args);
+  if (named.length && named.every(needsNoSharedStack)) return runWithoutStack(args);
   mkdirSync(RUNS_DIR, { recursive: true });
   const dataDir = mkdtempSync(join(RUNS_DIR, 'run-'));
   await removeAbandonedRuns(dataDir);
