@@ -62,13 +62,13 @@ module.exports = {
     {
       name: 'domain-npm-allow-list',
       comment:
-        'Of npm packages, domain/ imports only mongodb, @temporalio/client, @temporalio/common, the client side of @temporalio/interceptors-opentelemetry, @opentelemetry/* (tracing), pino, the feed parsers sax and csv-parse and the address classifier ipaddr.js (never koa, @koa/router, @temporalio/workflow, @temporalio/worker or @temporalio/activity).',
+        'Of npm packages, domain/ imports only mongodb, @temporalio/client, @temporalio/common, the client side of @temporalio/interceptors-opentelemetry, @opentelemetry/* (tracing), pino, the feed parsers sax and csv-parse, the address classifier ipaddr.js and standardwebhooks (webhook signatures, domain/webhooks/signature.ts) (never koa, @koa/router, @temporalio/workflow, @temporalio/worker or @temporalio/activity).',
       severity: 'error',
       from: { path: '^domain/' },
       to: {
         path: '^node_modules/',
         pathNot:
-          '^node_modules/(mongodb|@temporalio/(client|common|interceptors-opentelemetry/lib/client)|@opentelemetry/[^/]+|pino|sax|csv-parse|ipaddr\\.js)/',
+          '^node_modules/(mongodb|@temporalio/(client|common|interceptors-opentelemetry/lib/client)|@opentelemetry/[^/]+|pino|sax|csv-parse|ipaddr\\.js|standardwebhooks)/',
       },
     },
 

@@ -4,49 +4,21 @@
  * localhost once (with the openssl command) and keeps it in its directory,
  * so a stack started to trust it (NODE_EXTRA_CA_CERTS) keeps trusting it
  * across restarts of the receiver. Each delivery is printed as one line with
- * whether its Standard Webhooks signature verified (HMAC-SHA256 with the
- * secret after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<body>`,
- * timestamps at most 5 minutes off) and answered 200 if it did, 401 if not.
+ * whether its Standard Webhooks signature verified (domain/webhooks/signature.ts:
+ * the check the contract-test run makes too) and answered 200 if it did, 401 if not.
  */
 import { execFileSync } from 'node:child_process';
-import { createHmac, timingSafeEqual, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { isSigningSecret, Verdict, verifySignature } from '../../domain/webhooks/signature';
 import { DevServer, portOf } from './dev-gateway';
 import { UsageError } from './errors';
 import { dataDir } from './stack-config';
-
-/** How far a `webhook-timestamp` may be from now. */
-const TOLERANCE_S = 5 * 60;
-
-export type Verdict = { verified: true } | { verified: false; reason: string };
-
-/** Verifies a delivery as the Standard Webhooks spec says; `secret` is `whsec_<base64 key>`. */
-export function verifyDelivery(secret: string, headers: Record<string, string | string[] | undefined>, body: string, now = Date.now()): Verdict {
-  const header = (name: string): string | undefined => {
-    const v = headers[name];
-    return Array.isArray(v) ? v[0] : v;
-  };
-  const id = header('webhook-id');
-  const timestamp = header('webhook-timestamp');
-  const signatures = header('webhook-signature');
-  if (!id || !timestamp || !signatures) return { verified: false, reason: 'webhook-id, webhook-timestamp and webhook-signature are required' };
-  if (!/^\d{1,12}$/.test(timestamp)) return { verified: false, reason: 'webhook-timestamp is not unix seconds' };
-  if (Math.abs(now / 1000 - Number(timestamp)) > TOLERANCE_S) return { verified: false, reason: 'webhook-timestamp is more than 5 minutes off' };
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
-  for (const entry of signatures.split(' ')) {
-    const [version, signature] = entry.split(',');
-    if (version !== 'v1' || !signature) continue;
-    const given = Buffer.from(signature, 'base64');
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return { verified: true };
-  }
-  return { verified: false, reason: 'no v1 signature matches the secret' };
-}
 
 /** The receiver's certificate and key in `dir`, made with openssl when missing or expiring within a day. */
 export function certificate(dir: string): { cert: string; key: string; certFile: string } {
@@ -106,7 +78,7 @@ function eventOf(body: string): { id?: unknown; kind?: unknown; data?: unknown }
 export async function startDevReceiver(opts: { port?: string; secret?: string; dir?: string }, out: { json: boolean }): Promise<DevServer> {
   const port = portOf(opts.port, 9443);
   const { secret } = opts;
-  if (secret !== undefined && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) {
+  if (secret !== undefined && !isSigningSecret(secret)) {
     throw new UsageError('--secret must be the whsec_… signing secret POST /webhooks answered with');
   }
   const dir = resolve(opts.dir ?? join(dataDir(), 'dev-receiver'));
@@ -114,7 +86,7 @@ export async function startDevReceiver(opts: { port?: string; secret?: string; d
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
-    const verdict: Verdict | null = secret === undefined ? null : verifyDelivery(secret, req.headers, body);
+    const verdict: Verdict | null = secret === undefined ? null : verifySignature(secret, req.headers, body);
     const status = verdict && !verdict.verified ? 401 : 200;
     const event = eventOf(body);
     const line = {
