@@ -7,57 +7,19 @@
  * whether its Standard Webhooks signature verified (domain/webhooks/signature.ts:
  * the check the contract-test run makes too) and answered 200 if it did, 401 if not.
  */
-import { execFileSync } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { isSigningSecret, Verdict, verifySignature } from '../../domain/webhooks/signature';
+import { selfSignedCertificate } from './certificate';
 import { DevServer, portOf } from './dev-gateway';
 import { UsageError } from './errors';
 import { dataDir } from './stack-config';
 
-/** The receiver's certificate and key in `dir`, made with openssl when missing or expiring within a day. */
-export function certificate(dir: string): { cert: string; key: string; certFile: string } {
-  const certFile = join(dir, 'cert.pem');
-  const keyFile = join(dir, 'key.pem');
-  if (existsSync(certFile) && existsSync(keyFile)) {
-    const cert = readFileSync(certFile, 'utf8');
-    if (Date.parse(new X509Certificate(cert).validTo) > Date.now() + 86_400_000) return { cert, key: readFileSync(keyFile, 'utf8'), certFile };
-  }
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '365',
-        '-subj',
-        '/CN=offerops dev receiver',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-      ],
-      { stdio: 'ignore' },
-    );
-  } catch (err) {
-    throw new Error(`could not make the receiver's certificate with openssl (is the openssl command installed?): ${(err as Error).message}`, {
-      cause: err,
-    });
-  }
-  return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), certFile };
-}
+/** The receiver's certificate in `dir`, kept there for the next start (the stack trusts that file). */
+export const receiverCertificate = (dir: string) => selfSignedCertificate(dir, 'offerops dev receiver');
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -82,7 +44,7 @@ export async function startDevReceiver(opts: { port?: string; secret?: string; d
     throw new UsageError('--secret must be the whsec_… signing secret POST /webhooks answered with');
   }
   const dir = resolve(opts.dir ?? join(dataDir(), 'dev-receiver'));
-  const { cert, key, certFile } = certificate(dir);
+  const { cert, key, certFile } = receiverCertificate(dir);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
