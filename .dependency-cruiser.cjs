@@ -10,7 +10,7 @@
  */
 
 /** Our top-level source folders. */
-const OURS = '^(temporal|domain|api|workflows|activities|worker|schemas|tools|test)/';
+const OURS = '^(temporal|domain|api|workflows|activities|worker|schemas|mcp|tools|test)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -62,13 +62,13 @@ module.exports = {
     {
       name: 'domain-npm-allow-list',
       comment:
-        'Of npm packages, domain/ imports only mongodb, @temporalio/client, @temporalio/common, the client side of @temporalio/interceptors-opentelemetry, @opentelemetry/* (tracing), pino, the feed parsers sax and csv-parse and the address classifier ipaddr.js (never koa, @koa/router, @temporalio/workflow, @temporalio/worker or @temporalio/activity).',
+        'Of npm packages, domain/ imports only mongodb, @temporalio/client, @temporalio/common, the client side of @temporalio/interceptors-opentelemetry, @opentelemetry/* (tracing), pino, the feed parsers sax and csv-parse, the address classifier ipaddr.js and standardwebhooks (webhook signatures, domain/webhooks/signature.ts) (never koa, @koa/router, @temporalio/workflow, @temporalio/worker or @temporalio/activity).',
       severity: 'error',
       from: { path: '^domain/' },
       to: {
         path: '^node_modules/',
         pathNot:
-          '^node_modules/(mongodb|@temporalio/(client|common|interceptors-opentelemetry/lib/client)|@opentelemetry/[^/]+|pino|sax|csv-parse|ipaddr\\.js)/',
+          '^node_modules/(mongodb|@temporalio/(client|common|interceptors-opentelemetry/lib/client)|@opentelemetry/[^/]+|pino|sax|csv-parse|ipaddr\\.js|standardwebhooks)/',
       },
     },
 
@@ -81,13 +81,25 @@ module.exports = {
       to: { path: '^domain/[^/]+/' },
     },
 
+    // mcp/ is the MCP server both doors serve: the API at /mcp and the CLI over stdio.
+    {
+      name: 'mcp-imports-only-schemas',
+      comment:
+        "mcp/ (the MCP tools derived from the OpenAPI document, the server that calls the REST API with the caller's credential) " +
+        'imports only its own folder and schemas/ among our folders: it reaches the service over HTTP only, ' +
+        'so that api/ and the CLI may both import it without the CLI taking in the web layer.',
+      severity: 'error',
+      from: { path: '^mcp/' },
+      to: { path: OURS, pathNot: ['^mcp/', '^schemas/'] },
+    },
+
     // api/ is the HTTP door over domain/.
     {
       name: 'api-imports-domain-schemas-and-temporal',
-      comment: 'api/ imports domain/, schemas/ and temporal/, never workflows/, activities/, worker/, tools/ or test/.',
+      comment: 'api/ imports domain/, schemas/, temporal/ and mcp/, never workflows/, activities/, worker/, tools/ or test/.',
       severity: 'error',
       from: { path: '^api/' },
-      to: { path: OURS, pathNot: ['^api/', '^domain/', '^schemas/', '^temporal/'] },
+      to: { path: OURS, pathNot: ['^api/', '^domain/', '^schemas/', '^temporal/', '^mcp/'] },
     },
 
     // workflows/ run in Temporal's deterministic sandbox.
@@ -144,11 +156,11 @@ module.exports = {
     {
       name: 'cli-imports-no-web-layer',
       comment:
-        'The CLI is a door of its own beside the HTTP one: it uses domain/ and schemas/, not Koa middleware or handlers. ' +
-        'Only the MCP server it serves over stdio (api/mcp) is shared with the HTTP door.',
+        'The CLI is a door of its own beside the HTTP one: it uses domain/, schemas/ and mcp/ (the MCP server it serves over stdio, ' +
+        'shared with the HTTP door), never api/: Koa middleware, handlers and their helpers would tie it to the web layer.',
       severity: 'error',
       from: { path: '^tools/cli/' },
-      to: { path: '^api/', pathNot: '^api/mcp/' },
+      to: { path: '^api/' },
     },
 
     // The fast layer: tests that need no stack (tools/stack/test-layers.ts).

@@ -17,6 +17,7 @@ COPY temporal temporal
 COPY domain domain
 COPY workflows workflows
 COPY activities activities
+COPY mcp mcp
 COPY api api
 COPY worker worker
 COPY tools tools

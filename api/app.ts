@@ -19,7 +19,7 @@ import { oauthToken } from './oauth';
 import { postbacks } from './postbacks';
 import { docs } from './docs';
 import { favicon } from './favicon';
-import { mcpEndpoint } from './mcp/http';
+import { mcpEndpoint } from './mcp';
 import { storefront } from './storefront';
 import { panel } from './panel/index';
 import { DEFAULT_RATE_LIMIT } from '../domain/accounts/store';

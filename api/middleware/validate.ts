@@ -220,65 +220,100 @@ function untagged(location: ErrorDetail['location'], e: ErrorObject): ErrorDetai
  * just before it.
  */
 function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObject[]): ErrorDetail[] {
-  const dropped = errors.map((e) => e.keyword === 'if');
-  // The details each error gives, by its place: a client reads them in the order of the body.
-  const byError: ErrorDetail[][] = errors.map(() => []);
-  const dataOf = (e: ErrorObject) => (typeof e.data === 'object' && e.data !== null ? e.data : {}) as Record<string, unknown>;
+  const r: Resolution = { location, errors, dropped: errors.map((e) => e.keyword === 'if'), byError: errors.map(() => []) };
   for (let k = errors.length - 1; k >= 0; k--) {
     const alt = errors[k]!;
-    if (alt.keyword === 'discriminator') byError[k]!.push(untagged(location, alt));
-    if (alt.keyword !== 'oneOf' || dropped[k]) continue;
-    let start = k;
-    while (start > 0 && branchOf(errors[start - 1]!, alt) >= 0) start--;
-    const branches = (Array.isArray(alt.schema) ? alt.schema : []) as JsonSchema[];
-    const base = fieldOf(alt.instancePath);
-    const data = dataOf(alt);
-    dropped[k] = true;
-    const presence = branches.map(presenceOnly);
-    if (presence.every((p) => p !== null)) {
-      const choices = presence.flatMap((p) => p ?? []);
-      const sent = choices.filter((f) => data[f] !== undefined);
-      const message = sent.length ? `takes only one of ${choices.join(', ')}` : `needs one of ${choices.join(', ')}`;
-      for (const f of sent.length ? sent : choices) byError[k]!.push({ location, field: join(base, f), rule: 'oneOf', message });
-      for (let j = start; j < k; j++) dropped[j] = true;
-      continue;
-    }
-    const required = branches.map((b) => (Array.isArray(b.required) ? (b.required as string[]) : []));
-    const shared = required.reduce((acc, r) => acc.filter((p) => r.includes(p)));
-    const own = required.map((r) => r.filter((p) => !shared.includes(p)));
-    // Branches told apart by a constant (a block's `type`): the one whose constants the value has.
-    const consts = branches.map((b) =>
-      Object.entries((b.properties ?? {}) as Record<string, JsonSchema>).flatMap(([key, p]) => ('const' in p ? [[key, p.const] as const] : [])),
-    );
-    const tagged = consts.flatMap((c, i) => (c.length && c.every(([key, v]) => data[key] === v) ? [i] : []));
-    const fits =
-      tagged.length === 1 ? tagged : own.flatMap((props, i) => (props.length && props.every((p) => data[p] !== undefined) ? [i] : []));
-    for (let j = start; j < k; j++) if (fits.length !== 1 || branchOf(errors[j]!, alt) !== fits[0]) dropped[j] = true;
-    const tag = consts[0]?.length === 1 && consts.every((c) => c.length === 1 && c[0]![0] === consts[0]![0]![0]) ? consts[0][0]![0] : null;
-    if (fits.length !== 1 && tag) {
-      const values = consts.map((c) => c[0]![1]);
-      byError[k]!.push({ location, field: join(base, tag), rule: 'enum', message: oneOfValues(data[tag], values) });
-    } else if (fits.length !== 1) {
-      const choices = (fits.length ? fits.map((i) => own[i]!) : own).flat();
-      const message = fits.length
-        ? `takes only one of ${choices.join(', ')}`
-        : choices.length
-          ? `needs one of ${choices.join(', ')}`
-          : 'matches none of its alternatives (see its description in the contract)';
-      byError[k]!.push({ location, field: base, rule: 'oneOf', message });
-    }
+    if (alt.keyword === 'discriminator') r.byError[k]!.push(untagged(location, alt));
+    if (alt.keyword === 'oneOf' && !r.dropped[k]) resolveOneOf(r, k);
   }
+  resolveNots(r);
+  return errors.flatMap((e, k) => (r.byError[k]!.length ? r.byError[k]! : r.dropped[k] || e.keyword === 'anyOf' ? [] : [detail(location, e)]));
+}
+
+/** What resolveAlternatives works on: the errors, which are dropped, and the details each gives by its place (read in the body's order). */
+interface Resolution {
+  location: ErrorDetail['location'];
+  errors: ErrorObject[];
+  dropped: boolean[];
+  byError: ErrorDetail[][];
+}
+
+const dataOf = (e: ErrorObject) => (typeof e.data === 'object' && e.data !== null ? e.data : {}) as Record<string, unknown>;
+
+/** The `oneOf` at `k` (its branches' errors the run before it): presence tests become one choice; object branches keep the fitting one's. */
+function resolveOneOf(r: Resolution, k: number): void {
+  const alt = r.errors[k]!;
+  let start = k;
+  while (start > 0 && branchOf(r.errors[start - 1]!, alt) >= 0) start--;
+  r.dropped[k] = true;
+  const branches = (Array.isArray(alt.schema) ? alt.schema : []) as JsonSchema[];
+  const presence = branches.map(presenceOnly);
+  if (presence.every((p) => p !== null)) {
+    const choices = presence.flatMap((p) => p ?? []);
+    r.byError[k]!.push(...presenceChoice(r.location, alt, choices));
+    for (let j = start; j < k; j++) r.dropped[j] = true;
+    return;
+  }
+  const { fits, refusal } = objectBranches(r.location, alt, branches);
+  for (let j = start; j < k; j++) if (fits.length !== 1 || branchOf(r.errors[j]!, alt) !== fits[0]) r.dropped[j] = true;
+  if (refusal) r.byError[k]!.push(refusal);
+}
+
+/** A `oneOf` over presence tests: on each field sent, "takes only one of …"; with none sent, "needs one of …" on each. */
+function presenceChoice(location: ErrorDetail['location'], alt: ErrorObject, choices: string[]): ErrorDetail[] {
+  const base = fieldOf(alt.instancePath);
+  const data = dataOf(alt);
+  const sent = choices.filter((f) => data[f] !== undefined);
+  const message = sent.length ? `takes only one of ${choices.join(', ')}` : `needs one of ${choices.join(', ')}`;
+  return (sent.length ? sent : choices).map((f) => ({ location, field: join(base, f), rule: 'oneOf', message }));
+}
+
+/**
+ * A `oneOf` of object branches: the branches the value fits — by their constants (a block's `type`),
+ * else by the properties only each requires — and, unless exactly one fits, the one detail that says
+ * which values or fields to choose from.
+ */
+function objectBranches(
+  location: ErrorDetail['location'],
+  alt: ErrorObject,
+  branches: JsonSchema[],
+): { fits: number[]; refusal: ErrorDetail | null } {
+  const base = fieldOf(alt.instancePath);
+  const data = dataOf(alt);
+  const required = branches.map((b) => (Array.isArray(b.required) ? (b.required as string[]) : []));
+  const shared = required.reduce((acc, r) => acc.filter((p) => r.includes(p)));
+  const own = required.map((r) => r.filter((p) => !shared.includes(p)));
+  const consts = branches.map((b) =>
+    Object.entries((b.properties ?? {}) as Record<string, JsonSchema>).flatMap(([key, p]) => ('const' in p ? [[key, p.const] as const] : [])),
+  );
+  const tagged = consts.flatMap((c, i) => (c.length && c.every(([key, v]) => data[key] === v) ? [i] : []));
+  const fits = tagged.length === 1 ? tagged : own.flatMap((props, i) => (props.length && props.every((p) => data[p] !== undefined) ? [i] : []));
+  if (fits.length === 1) return { fits, refusal: null };
+  const tag = consts[0]?.length === 1 && consts.every((c) => c.length === 1 && c[0]![0] === consts[0]![0]![0]) ? consts[0][0]![0] : null;
+  const values = consts.map((c) => c[0]?.[1]);
+  if (tag) return { fits, refusal: { location, field: join(base, tag), rule: 'enum', message: oneOfValues(data[tag], values) } };
+  const choices = (fits.length ? fits.map((i) => own[i]!) : own).flat();
+  const message = fits.length
+    ? `takes only one of ${choices.join(', ')}`
+    : choices.length
+      ? `needs one of ${choices.join(', ')}`
+      : 'matches none of its alternatives (see its description in the contract)';
+  return { fits, refusal: { location, field: base, rule: 'oneOf', message } };
+}
+
+/** Each `not` over a presence test not yet dropped: "takes only one of …" for several fields; for one, when it is taken (its `if`). */
+function resolveNots(r: Resolution): void {
   const ifErrors = new Map<string, ErrorObject>();
-  for (const e of errors) if (e.keyword === 'if' && !isGuard(e.parentSchema?.if)) ifErrors.set(`${e.schemaPath}|${e.instancePath}`, e);
-  errors.forEach((never, k) => {
-    if (never.keyword !== 'not' || dropped[k]) return;
+  for (const e of r.errors) if (e.keyword === 'if' && !isGuard(e.parentSchema?.if)) ifErrors.set(`${e.schemaPath}|${e.instancePath}`, e);
+  r.errors.forEach((never, k) => {
+    if (never.keyword !== 'not' || r.dropped[k]) return;
     const fields = presenceOnly(never.schema);
     if (!fields) return;
-    dropped[k] = true;
+    r.dropped[k] = true;
     const base = fieldOf(never.instancePath);
     if (fields.length > 1) {
       for (const f of fields)
-        byError[k]!.push({ location, field: join(base, f), rule: 'oneOf', message: `takes only one of ${fields.join(', ')}` });
+        r.byError[k]!.push({ location: r.location, field: join(base, f), rule: 'oneOf', message: `takes only one of ${fields.join(', ')}` });
       return;
     }
     // One field refused by a branch of an `if` (on the object itself, or on an object inside it: a source's
@@ -286,9 +321,8 @@ function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObj
     const found = causeOf(never, ifErrors);
     const when = found ? conditionOf(found.cause.parentSchema?.if) : null;
     const message = !when ? 'is not taken here' : found!.branch === 'else' ? `is taken only when ${when}` : `is not taken when ${when}`;
-    byError[k]!.push({ location, field: join(base, fields[0]!), rule: 'not', message });
+    r.byError[k]!.push({ location: r.location, field: join(base, fields[0]!), rule: 'not', message });
   });
-  return errors.flatMap((e, k) => (byError[k]!.length ? byError[k]! : dropped[k] || e.keyword === 'anyOf' ? [] : [detail(location, e)]));
 }
 
 export function check(location: ErrorDetail['location'], schema: JsonSchema, value: unknown): ErrorDetail[] {

@@ -3,9 +3,9 @@
  * HTTPS server on 127.0.0.1 with a certificate the worker trusts (the caller
  * gives it: `offerops admin contract-test` uses the dev receiver's, which the
  * stack trusts when started with NODE_EXTRA_CA_CERTS and
- * OFFEROPS_WEBHOOK_ALLOW=127.0.0.1). It keeps what it receives and answers 200.
+ * OFFEROPS_WEBHOOK_ALLOW=127.0.0.1). It keeps what it receives and answers 200;
+ * the run checks the signatures (domain/webhooks/signature.ts).
  */
-import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:https';
 import { AddressInfo } from 'node:net';
@@ -45,23 +45,4 @@ export async function startReceiver(tls: { cert: string; key: string }): Promise
       await new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-/**
- * Checks a delivery's Standard Webhooks signature: `webhook-signature`
- * holds `v1,<base64 HMAC-SHA256>` over `<webhook-id>.<webhook-timestamp>.<body>`
- * with the key after `whsec_`. What is wrong, or null.
- */
-export function signatureProblem(secret: string, d: ReceivedDelivery): string | null {
-  const id = d.headers['webhook-id'];
-  const timestamp = d.headers['webhook-timestamp'];
-  const signatures = d.headers['webhook-signature'];
-  if (!id || !timestamp || !signatures) return 'webhook-id, webhook-timestamp and webhook-signature headers are required';
-  if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300)
-    return 'webhook-timestamp is not within 5 minutes of now';
-  const expected = createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
-    .update(`${id}.${timestamp}.${d.body}`)
-    .digest('base64');
-  const offered = signatures.split(' ').map((s) => s.split(',', 2));
-  return offered.some(([v, sig]) => v === 'v1' && sig === expected) ? null : 'no v1 signature matches the secret';
 }

@@ -30,7 +30,8 @@ import { crossTenantCollection } from '../db';
 import { notFound } from '../errors';
 import { recordEvent } from '../events/store';
 import { sandboxTenant } from '../sandbox/seed';
-import { signatureProblem, WebhookReceiver } from './receiver';
+import { isSigningSecret, verifySignature } from '../webhooks/signature';
+import { WebhookReceiver } from './receiver';
 import { CheckOutcome, ContractTestRunDoc, MAX_FAILURES, newRunId, saveRun } from './store';
 
 export interface RunOptions {
@@ -209,8 +210,8 @@ const webhooks: Check = {
     t.check(created.status === 201, () => `POST /webhooks answered ${created.status}`);
     const webhook = record(created);
     const secret = webhook?.secret;
-    if (!webhook?.id || typeof secret !== 'string') {
-      t.check(false, () => 'the created webhook has no id or secret');
+    if (!webhook?.id || typeof secret !== 'string' || !isSigningSecret(secret)) {
+      t.check(false, () => 'the created webhook has no id or no signing secret (whsec_…)');
       return;
     }
     try {
@@ -221,8 +222,8 @@ const webhooks: Check = {
       const got = receiver.received(path);
       t.check(got.length > 0, () => `no delivery reached the receiver within ${(ctx.opts.deliveryWaitMs ?? 30_000) / 1000} s`);
       for (const d of got) {
-        const problem = signatureProblem(secret, d);
-        t.check(problem === null, () => `delivery ${d.headers['webhook-id'] ?? '?'}: ${problem}`);
+        const verdict = verifySignature(secret, d.headers, d.body);
+        t.check(verdict.verified, () => `delivery ${d.headers['webhook-id'] ?? '?'}: ${verdict.verified ? '' : verdict.reason}`);
         let kind: unknown;
         try {
           kind = (JSON.parse(d.body) as { kind?: unknown }).kind;

@@ -1,11 +1,9 @@
 /**
  * Webhook delivery: who receives an event, one signed HTTPS attempt, and the
- * removal of a deleted webhook's deliveries. Signing follows Standard
- * Webhooks: `webhook-id` (the event id, the same on every retry),
- * `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256(secret,
- * "id.timestamp.body")>`.
+ * removal of a deleted webhook's deliveries. Each attempt is signed as
+ * Standard Webhooks says (./signature.ts), its `webhook-id` the event id,
+ * the same on every retry.
  */
-import { createHmac } from 'node:crypto';
 import { request } from 'node:https';
 import { LookupFunction } from 'node:net';
 import { Client, isGrpcServiceError } from '@temporalio/client';
@@ -18,6 +16,7 @@ import { DomainDeps } from '../resource';
 import { unseal } from '../sealing';
 import { checkDestination, DestinationError, pinnedLookup } from './destinations';
 import { deliveriesQuery, toWebhook } from './record';
+import { signatureHeaders } from './signature';
 import { getWebhook, recordDeliveryAttempt, saveWebhook, subscribedWebhooks } from './store';
 
 /** A 2xx within this time succeeds: connection, TLS, request and response headers, all told. */
@@ -60,12 +59,6 @@ export interface WebhookTargets {
   webhook_ids: string[];
   /** The host of each webhook's URL (never its path or query), for summaries. */
   hosts: string[];
-}
-
-/** The Standard Webhooks signature of `body` sent as message `id` at `timestamp` (unix seconds). */
-export function signature(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
 /** A failure of the attempt itself (no answer in time, no connection, TLS refused), worded for the tenant. */
@@ -163,16 +156,11 @@ export async function attemptDelivery(deps: AttemptDeps, tenant: Tenant, webhook
   if (!webhook || !event) return result('stopped', null, 'not sent: the webhook or the event no longer exists');
   if (webhook.state !== 'enabled') return result('stopped', null, 'not sent: the webhook is disabled');
   const body = JSON.stringify(event);
-  const timestamp = Math.floor(started / 1000);
   let status: number;
   try {
     const addresses = await checkDestination(webhook.url, deps.webhookAllow ?? []);
     await recordDeliveryAttempt(deps.db, tenant, webhook._id, new Date(started));
-    const headers = {
-      'webhook-id': event.id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signature(unseal(webhook.secret, deps.secretKey), event.id, timestamp, body),
-    };
+    const headers = signatureHeaders(unseal(webhook.secret, deps.secretKey), event.id, new Date(started), body);
     status = await post(webhook.url, pinnedLookup(addresses, deps.webhookAllow ?? []), headers, body, {
       ca: deps.webhookCa,
       timeoutMs: deps.webhookTimeoutMs ?? ATTEMPT_TIMEOUT_MS,

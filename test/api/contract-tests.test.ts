@@ -17,7 +17,7 @@ import { ApiClient } from '../helpers/client';
 import { cliEnv, ok, runCli, usage } from '../helpers/cli';
 import { stackEnv, startTestApp, terminateRunning, TestApp } from '../helpers/stack';
 import { startTestWorker } from '../helpers/worker';
-import { certificate } from '../../tools/cli/dev-receiver';
+import { receiverCertificate } from '../../tools/cli/dev-receiver';
 import { CHECKS } from '../../domain/contract-tests/runner';
 
 const taskQueue = `test-contract-runs-${randomBytes(4).toString('hex')}`;
@@ -28,7 +28,7 @@ let broken: Server;
 
 before(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'offerops-contract-'));
-  const { cert } = certificate(join(tmp, 'dev-receiver'));
+  const { cert } = receiverCertificate(join(tmp, 'dev-receiver'));
   app = await startTestApp({ taskQueue, webhookAllow: ['127.0.0.1'] });
   worker = await startTestWorker(app, taskQueue, { webhookAllow: ['127.0.0.1'], webhookCa: cert });
   // A service that knows no route.

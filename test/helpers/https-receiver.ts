@@ -1,15 +1,15 @@
 /**
- * A webhook receiver: a real HTTPS server on 127.0.0.1 with a self-signed
- * certificate made by the openssl CLI, answering with scripted statuses and
+ * A webhook receiver: a real HTTPS server on 127.0.0.1 with a fresh self-signed
+ * certificate (tools/cli/certificate.ts), answering with scripted statuses and
  * keeping every request with its headers and raw body.
  */
-import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { selfSignedCertificate } from '../../tools/cli/certificate';
 import { listener } from './listener';
 
 export interface ReceivedRequest {
@@ -35,29 +35,7 @@ export interface HttpsReceiver {
 
 export async function startHttpsReceiver(): Promise<HttpsReceiver> {
   const dir = mkdtempSync(join(tmpdir(), 'offerops-receiver-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  const key = readFileSync(join(dir, 'key.pem'), 'utf8');
-  const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  const { key, cert } = selfSignedCertificate(dir, '127.0.0.1');
   rmSync(dir, { recursive: true, force: true });
   const receiver: HttpsReceiver = {
     url: '',

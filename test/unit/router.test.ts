@@ -106,3 +106,19 @@ test('a known path under another method: 405 with the methods it takes; an unkno
     assert.equal(res.body.code, 'route_not_found');
   }
 });
+
+test('OPTIONS and methods the router does not know (PROPFIND) are refused alike: 405 with Allow on a known path, 404 with none elsewhere', async () => {
+  for (const method of ['OPTIONS', 'PROPFIND']) {
+    const known = await call(method, '/api/v1/offers/off_1');
+    assert.equal(known.status, 405, method);
+    assert.equal(known.body.code, 'method_not_allowed');
+    assert.equal(known.allow, 'GET, PATCH', method);
+    const unknown = await call(method, '/api/v1/offers/off_1/other');
+    assert.equal(unknown.status, 404, method);
+    assert.equal(unknown.allow, null, method);
+  }
+  // HEAD, which every GET route takes, is never offered; a HEAD where only POST is: 405.
+  const head = await call('HEAD', '/api/v1/offers/off_1/preview');
+  assert.equal(head.status, 405);
+  assert.equal(head.allow, 'POST');
+});

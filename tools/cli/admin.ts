@@ -55,7 +55,7 @@ import { createPanelLink } from '../../domain/panel/auth';
 import { runMonitorNow } from '../../domain/monitors/service';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { certificate } from './dev-receiver';
+import { receiverCertificate } from './dev-receiver';
 import { dataDir } from './stack-config';
 
 export type Values = Record<string, string | boolean | undefined>;
@@ -646,7 +646,7 @@ export async function contractTest(db: Db, { values, stack }: AdminInput) {
   const baseUrl = baseUrlOf(values, stack);
   // The dev receiver's certificate, when there is one: the stack trusts it if started as the README's walkthrough says.
   const dir = join(dataDir(), 'dev-receiver');
-  const receiver = existsSync(join(dir, 'cert.pem')) ? await startReceiver(certificate(dir)) : undefined;
+  const receiver = existsSync(join(dir, 'cert.pem')) ? await startReceiver(receiverCertificate(dir)) : undefined;
   try {
     return runSummary(await runContractTests(db, account, { baseUrl, trigger: 'cli', receiver }));
   } finally {

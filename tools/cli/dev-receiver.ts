@@ -4,88 +4,22 @@
  * localhost once (with the openssl command) and keeps it in its directory,
  * so a stack started to trust it (NODE_EXTRA_CA_CERTS) keeps trusting it
  * across restarts of the receiver. Each delivery is printed as one line with
- * whether its Standard Webhooks signature verified (HMAC-SHA256 with the
- * secret after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<body>`,
- * timestamps at most 5 minutes off) and answered 200 if it did, 401 if not.
+ * whether its Standard Webhooks signature verified (domain/webhooks/signature.ts:
+ * the check the contract-test run makes too) and answered 200 if it did, 401 if not.
  */
-import { execFileSync } from 'node:child_process';
-import { createHmac, timingSafeEqual, X509Certificate } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { isSigningSecret, Verdict, verifySignature } from '../../domain/webhooks/signature';
+import { selfSignedCertificate } from './certificate';
 import { DevServer, portOf } from './dev-gateway';
 import { UsageError } from './errors';
 import { dataDir } from './stack-config';
 
-/** How far a `webhook-timestamp` may be from now. */
-const TOLERANCE_S = 5 * 60;
-
-export type Verdict = { verified: true } | { verified: false; reason: string };
-
-/** Verifies a delivery as the Standard Webhooks spec says; `secret` is `whsec_<base64 key>`. */
-export function verifyDelivery(secret: string, headers: Record<string, string | string[] | undefined>, body: string, now = Date.now()): Verdict {
-  const header = (name: string): string | undefined => {
-    const v = headers[name];
-    return Array.isArray(v) ? v[0] : v;
-  };
-  const id = header('webhook-id');
-  const timestamp = header('webhook-timestamp');
-  const signatures = header('webhook-signature');
-  if (!id || !timestamp || !signatures) return { verified: false, reason: 'webhook-id, webhook-timestamp and webhook-signature are required' };
-  if (!/^\d{1,12}$/.test(timestamp)) return { verified: false, reason: 'webhook-timestamp is not unix seconds' };
-  if (Math.abs(now / 1000 - Number(timestamp)) > TOLERANCE_S) return { verified: false, reason: 'webhook-timestamp is more than 5 minutes off' };
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
-  for (const entry of signatures.split(' ')) {
-    const [version, signature] = entry.split(',');
-    if (version !== 'v1' || !signature) continue;
-    const given = Buffer.from(signature, 'base64');
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return { verified: true };
-  }
-  return { verified: false, reason: 'no v1 signature matches the secret' };
-}
-
-/** The receiver's certificate and key in `dir`, made with openssl when missing or expiring within a day. */
-export function certificate(dir: string): { cert: string; key: string; certFile: string } {
-  const certFile = join(dir, 'cert.pem');
-  const keyFile = join(dir, 'key.pem');
-  if (existsSync(certFile) && existsSync(keyFile)) {
-    const cert = readFileSync(certFile, 'utf8');
-    if (Date.parse(new X509Certificate(cert).validTo) > Date.now() + 86_400_000) return { cert, key: readFileSync(keyFile, 'utf8'), certFile };
-  }
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '365',
-        '-subj',
-        '/CN=offerops dev receiver',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-      ],
-      { stdio: 'ignore' },
-    );
-  } catch (err) {
-    throw new Error(`could not make the receiver's certificate with openssl (is the openssl command installed?): ${(err as Error).message}`, {
-      cause: err,
-    });
-  }
-  return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), certFile };
-}
+/** The receiver's certificate in `dir`, kept there for the next start (the stack trusts that file). */
+export const receiverCertificate = (dir: string) => selfSignedCertificate(dir, 'offerops dev receiver');
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -106,15 +40,15 @@ function eventOf(body: string): { id?: unknown; kind?: unknown; data?: unknown }
 export async function startDevReceiver(opts: { port?: string; secret?: string; dir?: string }, out: { json: boolean }): Promise<DevServer> {
   const port = portOf(opts.port, 9443);
   const { secret } = opts;
-  if (secret !== undefined && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) {
+  if (secret !== undefined && !isSigningSecret(secret)) {
     throw new UsageError('--secret must be the whsec_… signing secret POST /webhooks answered with');
   }
   const dir = resolve(opts.dir ?? join(dataDir(), 'dev-receiver'));
-  const { cert, key, certFile } = certificate(dir);
+  const { cert, key, certFile } = receiverCertificate(dir);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
-    const verdict: Verdict | null = secret === undefined ? null : verifyDelivery(secret, req.headers, body);
+    const verdict: Verdict | null = secret === undefined ? null : verifySignature(secret, req.headers, body);
     const status = verdict && !verdict.verified ? 401 : 200;
     const event = eventOf(body);
     const line = {

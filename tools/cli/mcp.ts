@@ -1,15 +1,15 @@
 /**
  * `offerops mcp`: the MCP server over stdio, for an MCP client that starts it
  * as a child process. Its tools are the operations of the OpenAPI document
- * (api/mcp/tools.ts); each call is a REST request to OFFEROPS_BASE_URL
+ * (mcp/tools.ts); each call is a REST request to OFFEROPS_BASE_URL
  * (default http://127.0.0.1:8080/api/v1) with OFFEROPS_API_KEY, so the API
  * decides what the key may do. `tools/list` shows the tools of the key's
  * scopes, read once from `GET /me` (every tool when the key may not read it).
  * Nothing but MCP messages is written on stdout; the key is never printed.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpServer, httpSend } from '../../api/mcp/server';
-import { mcpTools } from '../../api/mcp/tools';
+import { createMcpServer, httpSend } from '../../mcp/server';
+import { mcpTools } from '../../mcp/tools';
 import { openapiDocument } from '../../schemas/openapi/index';
 import { UsageError } from './errors';
 import { DEFAULT_BASE_URL } from './recipes';

@@ -15,8 +15,8 @@
  *   (`idempotentHint` for PUT and DELETE as HTTP defines them);
  * - scope: the operation's `x-offerops-scope`, which decides whether the tool is listed.
  */
-import { JsonSchema } from '../../schemas/openapi/common';
-import { SCOPE_EXTENSION } from '../../schemas/openapi/index';
+import { JsonSchema } from '../schemas/openapi/common';
+import { SCOPE_EXTENSION } from '../schemas/openapi/index';
 
 export interface McpTool {
   name: string;

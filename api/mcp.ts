@@ -13,12 +13,12 @@
 import { isIPv6 } from 'node:net';
 import { Db } from 'mongodb';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { openapiDocument } from '../../schemas/openapi/index';
-import { HttpError } from '../errors';
-import { authenticate } from '../middleware/auth';
-import { AppMiddleware, authOf } from '../middleware/state';
-import { createMcpServer, httpSend } from './server';
-import { mcpTools } from './tools';
+import { openapiDocument } from '../schemas/openapi/index';
+import { HttpError } from './errors';
+import { authenticate } from './middleware/auth';
+import { AppMiddleware, authOf } from './middleware/state';
+import { createMcpServer, httpSend } from '../mcp/server';
+import { mcpTools } from '../mcp/tools';
 
 export const MCP_PATH = '/mcp';
 

@@ -1,10 +1,11 @@
 /**
- * The MCP server of offerops over either transport: its tools come from the
- * OpenAPI document (tools.ts), and every call is a REST request made by
- * `send` — over HTTP to the API (stdio, `offerops mcp`) or back into the API
- * process through its own middleware chain (`/mcp`, http.ts) — with the
- * caller's credential, so authentication, scopes, rate limit, validation and
- * the request log apply exactly as for REST.
+ * The MCP server of offerops over either transport, shared by the API's `/mcp`
+ * (api/mcp.ts) and the CLI's `offerops mcp` (tools/cli/mcp.ts): its tools come
+ * from the OpenAPI document (tools.ts), and every call is a REST request made
+ * by `send` — over HTTP to the API (stdio) or back into the API process
+ * through its own middleware chain (`/mcp`) — with the caller's credential, so
+ * authentication, scopes, rate limit, validation and the request log apply
+ * exactly as for REST.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
