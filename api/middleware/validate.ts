@@ -219,6 +219,7 @@ function untagged(location: ErrorDetail['location'], e: ErrorObject): ErrorDetai
  * alternative before the ones inside it, and its branches' errors are the run
  * just before it.
  */
+// eslint-disable-next-line max-lines-per-function -- split separately
 function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObject[]): ErrorDetail[] {
   const dropped = errors.map((e) => e.keyword === 'if');
   // The details each error gives, by its place: a client reads them in the order of the body.
