@@ -109,52 +109,59 @@ function sendError(res: ServerResponse, err: HttpError, requestId: string): void
   send(res, 'application/json; charset=utf-8', JSON.stringify({ code: known.code, message: known.message, request_id: requestId }));
 }
 
+/** The 404 page of an unknown code. */
+function notFound(res: ServerResponse, requestId: string): void {
+  res.statusCode = 404;
+  res.setHeader('X-Request-Id', requestId);
+  res.setHeader('Cache-Control', 'no-store');
+  send(res, 'text/html; charset=utf-8', renderNotFound());
+}
+
+/** What a click records: the client's kind, the referring host, the country, the storefront page and element (`?p=&e=`), the hashed IP. */
+function clickOf(req: IncomingMessage, url: string, hashIp: (ip: string) => string): ClickFields {
+  const q = url.indexOf('?');
+  const query = q === -1 ? null : parseQuery(url.slice(q + 1));
+  const page = query?.p;
+  const element = query?.e;
+  const get = (name: string) => header(req, name);
+  const referrer = referrerHost(get('referer') || get('referrer'));
+  const country = countryOf(get);
+  const ua = classifyAgent(get('user-agent'), get);
+  const ip = req.socket.remoteAddress;
+  const click: ClickFields = { ua_class: ua, bot: isMachine(ua), at: new Date() };
+  if (typeof page === 'string' && LABEL.test(page)) click.page_id = page;
+  if (typeof element === 'string' && LABEL.test(element)) click.element = element;
+  if (referrer) click.referrer_host = referrer;
+  if (country) click.country = country;
+  if (ip) click.ip_hash = hashIp(ip);
+  return click;
+}
+
+/** A bug: logged like Koa's `error` event, answered 500 in the error shape (its message never sent); never throws. */
+function fail(logger: AppDeps['logger'], res: ServerResponse, err: unknown, requestId: string): void {
+  logger.error({ err, request_id: requestId }, 'request failed');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  try {
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    sendError(res, new HttpError('internal_error', 'Internal error; quote the request_id when reporting it.'), requestId);
+  } catch {
+    // Not even the 500 could be written: the connection is cut rather than the process.
+    res.destroy();
+  }
+}
+
 export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog): LinkRedirect {
   const hashIp = ipHasher(deps.secretKey);
   const linkByCode = linkReader(deps.db, deps.linkCacheMs);
 
   /** Queues the click and answers the 302, or the 404 page. */
   const answer = (req: IncomingMessage, res: ServerResponse, link: LinkDoc | null, url: string, requestId: string): void => {
-    if (!link) {
-      res.statusCode = 404;
-      res.setHeader('X-Request-Id', requestId);
-      res.setHeader('Cache-Control', 'no-store');
-      send(res, 'text/html; charset=utf-8', renderNotFound());
-      return;
-    }
-    const q = url.indexOf('?');
-    const query = q === -1 ? null : parseQuery(url.slice(q + 1));
-    const page = query?.p;
-    const element = query?.e;
-    const get = (name: string) => header(req, name);
-    const referrer = referrerHost(get('referer') || get('referrer'));
-    const country = countryOf(get);
-    const ua = classifyAgent(get('user-agent'), get);
-    const ip = req.socket.remoteAddress;
-    const click: ClickFields = { ua_class: ua, bot: isMachine(ua), at: new Date() };
-    if (typeof page === 'string' && LABEL.test(page)) click.page_id = page;
-    if (typeof element === 'string' && LABEL.test(element)) click.element = element;
-    if (referrer) click.referrer_host = referrer;
-    if (country) click.country = country;
-    if (ip) click.ip_hash = hashIp(ip);
-    const clickId = clicks.add(link, click);
+    if (!link) return notFound(res, requestId);
+    const clickId = clicks.add(link, clickOf(req, url, hashIp));
     redirect(req, res, link.target, clickId, ['X-Request-Id', requestId, 'Cache-Control', 'no-store']);
-  };
-
-  /** A bug: logged like Koa's `error` event, answered 500 in the error shape (its message never sent); never throws. */
-  const fail = (res: ServerResponse, err: unknown, requestId: string): void => {
-    deps.logger.error({ err, request_id: requestId }, 'request failed');
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    try {
-      for (const name of res.getHeaderNames()) res.removeHeader(name);
-      sendError(res, new HttpError('internal_error', 'Internal error; quote the request_id when reporting it.'), requestId);
-    } catch {
-      // Not even the 500 could be written: the connection is cut rather than the process.
-      res.destroy();
-    }
   };
 
   const done = (req: IncomingMessage, res: ServerResponse, path: string, requestId: string, started: bigint): void => {
@@ -194,10 +201,10 @@ export function linkRedirect(deps: AppDeps, clicks: ClickBuffer, log: RequestLog
       }
       link
         .then((found) => answer(req, res, found, url, requestId))
-        .catch((err: unknown) => fail(res, err, requestId))
+        .catch((err: unknown) => fail(deps.logger, res, err, requestId))
         .finally(() => done(req, res, path, requestId, started));
     } catch (err) {
-      fail(res, err, requestId);
+      fail(deps.logger, res, err, requestId);
       done(req, res, path, requestId, started);
     }
     return true;

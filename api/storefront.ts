@@ -9,6 +9,7 @@
  * no database read per visit and a change shows within that time.
  */
 import { createHash } from 'node:crypto';
+import { Context } from 'koa';
 import { publicCollections, publicPage, publicPages, publicStore } from '../domain/store/public';
 import { renderHome, renderNotFound, renderPage, renderRobots, renderSitemap } from './storefront-html';
 import { storeAddress } from '../domain/store/service';
@@ -76,6 +77,55 @@ function noneMatchFails(header: string, etag: string): boolean {
   return false;
 }
 
+/** Where the store is and the path inside it; null once `/s/{subdomain}` is redirected to `/s/{subdomain}/`. */
+function located(ctx: Context, match: RegExpExecArray | null, host: string): { where: Where; rest: string } | null {
+  if (!match) return { where: { domain: host }, rest: ctx.path };
+  if (match[2] === undefined) {
+    ctx.status = 301;
+    ctx.redirect(`/s/${match[1]!}/`);
+    return null;
+  }
+  return { where: { subdomain: match[1]! }, rest: match[2] };
+}
+
+/** The answer as kept, its ETag the hash of its body; kept under `key` when a 200 and caching is on. */
+function kept(cache: Map<string, Rendered>, key: string, r: Answer, cacheMs: number): Rendered {
+  const entry = {
+    status: r.status,
+    type: r.type,
+    body: r.body,
+    etag: `"${createHash('sha1').update(r.body).digest('base64url')}"`,
+    until: Date.now() + cacheMs,
+  };
+  if (cache.size >= CACHE_ENTRIES) cache.clear();
+  // A 404 is not kept: a store or page made public shows at once.
+  if (r.status === 200 && cacheMs > 0) cache.set(key, entry);
+  else cache.delete(key);
+  return entry;
+}
+
+/** Sends the answer: a 404 never cached; a 200 cached for a minute, or 304 when the client has it already. */
+function reply(ctx: Context, entry: Rendered): void {
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Content-Security-Policy', "default-src 'none'; img-src https: http:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'");
+  if (entry.status !== 200) {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = entry.status;
+    ctx.type = entry.type;
+    ctx.body = entry.body;
+    return;
+  }
+  ctx.set('Cache-Control', 'public, max-age=60');
+  ctx.set('ETag', entry.etag);
+  if (noneMatchFails(ctx.get('If-None-Match'), entry.etag)) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.status = 200;
+  ctx.type = entry.type;
+  ctx.body = entry.body;
+}
+
 export function storefront(deps: AppDeps): AppMiddleware {
   const cache = new Map<string, Rendered>();
   const cacheMs = deps.storefrontCacheMs ?? STOREFRONT_CACHE_MS;
@@ -89,63 +139,21 @@ export function storefront(deps: AppDeps): AppMiddleware {
     }
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
       throw new HttpError('method_not_allowed', `${ctx.method} is not allowed here; use GET.`, { Allow: 'GET, HEAD' });
-    let where: Where;
-    let rest: string;
-    if (match) {
-      where = { subdomain: match[1]! };
-      if (match[2] === undefined) {
-        ctx.status = 301;
-        ctx.redirect(`/s/${match[1]!}/`);
-        return;
-      }
-      rest = match[2];
-    } else {
-      where = { domain: host };
-      rest = ctx.path;
-    }
+    const at = located(ctx, match, host);
+    if (!at) return;
     // Koa 3's ctx.origin is the Origin request header; the address this request came to is protocol and Host.
     const origin = `${ctx.protocol}://${ctx.host}`;
     const key = `${origin} ${ctx.path}`;
     let entry = cache.get(key);
     if (!entry || entry.until <= Date.now()) {
-      const r = await render(deps, origin, where, rest);
+      const r = await render(deps, origin, at.where, at.rest);
       if (byHost && !r.store) {
         // No store on this Host: the API answers as for any unknown path.
         await next();
         return;
       }
-      entry = {
-        status: r.status,
-        type: r.type,
-        body: r.body,
-        etag: `"${createHash('sha1').update(r.body).digest('base64url')}"`,
-        until: Date.now() + cacheMs,
-      };
-      if (cache.size >= CACHE_ENTRIES) cache.clear();
-      // A 404 is not kept: a store or page made public shows at once.
-      if (r.status === 200 && cacheMs > 0) cache.set(key, entry);
-      else cache.delete(key);
+      entry = kept(cache, key, r, cacheMs);
     }
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set(
-      'Content-Security-Policy',
-      "default-src 'none'; img-src https: http:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
-    );
-    if (entry.status !== 200) {
-      ctx.set('Cache-Control', 'no-store');
-      ctx.status = entry.status;
-      ctx.type = entry.type;
-      ctx.body = entry.body;
-      return;
-    }
-    ctx.set('Cache-Control', 'public, max-age=60');
-    ctx.set('ETag', entry.etag);
-    if (noneMatchFails(ctx.get('If-None-Match'), entry.etag)) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.status = 200;
-    ctx.type = entry.type;
-    ctx.body = entry.body;
+    reply(ctx, entry);
   };
 }

@@ -5,11 +5,20 @@
 import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index';
-import { configFromEnv, connectOrForget, lazyMongo, untilAvailable, WORKER_DB_TIMEOUTS, WORKFLOW_BUNDLE } from '../domain/config';
+import {
+  configFromEnv,
+  ConnectionConfig,
+  connectOrForget,
+  lazyMongo,
+  untilAvailable,
+  WORKER_DB_TIMEOUTS,
+  WORKFLOW_BUNDLE,
+} from '../domain/config';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
+import type { Logger } from 'pino';
 import { createLogger } from '../domain/logger';
-import { startTracing, temporalClientInterceptors } from '../domain/tracing';
+import { startTracing, temporalClientInterceptors, Tracing } from '../domain/tracing';
 import { temporalLogger, workerTracing } from './tracing';
 import { AfterAnswer } from '../domain/after-answer';
 import { ensureIndexes } from '../domain/db';
@@ -32,12 +41,10 @@ async function ensureMaintenance(client: Client, taskQueue: string): Promise<voi
   await startMaintenance({ client, taskQueue });
 }
 
-async function main(): Promise<void> {
-  const logger = createLogger('offerops-worker');
-  const config = configFromEnv();
+/** The SDK's runtime: its log lines (an activity's carry its workflow and run ids) as ours, and its metrics when asked. */
+function installRuntime(logger: Logger): void {
   // Prometheus metrics on their own address (the SDK's exporter: its runtime's metrics and those our workflows count).
   const metricsAddress = process.env.OFFEROPS_WORKER_METRICS_ADDRESS;
-  // The SDK's log lines (an activity's carry its workflow and run ids) as ours.
   Runtime.install({
     logger: temporalLogger(logger),
     ...(metricsAddress
@@ -49,10 +56,10 @@ async function main(): Promise<void> {
       : {}),
   });
   if (metricsAddress) logger.info({ address: `http://${metricsAddress}/metrics` }, 'metrics');
-  const tracing = startTracing('offerops-worker');
-  if (tracing) logger.info({ exporter: tracing.exporter }, 'tracing on');
-  // Started while the database or Temporal is away (or being restarted), the worker waits for them instead of exiting.
-  const wait = (message: string) => logger.warn(message);
+}
+
+/** The database, once it answers: its indexes made and the month buckets started. */
+async function connectDatabase(config: ConnectionConfig, wait: (message: string) => void) {
   const mongo = lazyMongo(config, WORKER_DB_TIMEOUTS);
   await untilAvailable(
     'the database',
@@ -63,12 +70,38 @@ async function main(): Promise<void> {
     },
     wait,
   );
+  return mongo;
+}
+
+/** Temporal, once it answers: the worker's connection, and the clients (the sweeps' untraced) over another. */
+async function connectTemporal(config: ConnectionConfig, tracing: Tracing | undefined, wait: (message: string) => void) {
   const connection = await untilAvailable('Temporal', () => NativeConnection.connect({ address: config.temporalAddress }), wait);
   const clientConnection = await untilAvailable('Temporal', () => Connection.connect({ address: config.temporalAddress }), wait);
   const interceptors = temporalClientInterceptors(tracing);
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace, ...(interceptors ? { interceptors } : {}) });
   // The sweeps run for days: started untraced, they are not one endless trace.
   const maintenance = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
+  return { connection, clientConnection, client, maintenance };
+}
+
+/** Restarts a sweep workflow ended by hand (terminated, reset) within MAINTENANCE_CHECK_MS; the timer, to clear. */
+function keepMaintenance(maintenance: Client, taskQueue: string, logger: Logger): NodeJS.Timeout {
+  return setInterval(
+    () => void startMaintenance({ client: maintenance, taskQueue }).catch((err: unknown) => logger.warn({ err }, 'starting the sweeps failed')),
+    MAINTENANCE_CHECK_MS,
+  );
+}
+
+async function main(): Promise<void> {
+  const logger = createLogger('offerops-worker');
+  const config = configFromEnv();
+  installRuntime(logger);
+  const tracing = startTracing('offerops-worker');
+  if (tracing) logger.info({ exporter: tracing.exporter }, 'tracing on');
+  // Started while the database or Temporal is away (or being restarted), the worker waits for them instead of exiting.
+  const wait = (message: string) => logger.warn(message);
+  const mongo = await connectDatabase(config, wait);
+  const { connection, clientConnection, client, maintenance } = await connectTemporal(config, tracing, wait);
   await untilAvailable('Temporal', () => ensureMaintenance(maintenance, config.taskQueue), wait);
   // The HTTP client compiles on its first use (tens of ms, more on a busy machine): now, not between the first paced
   // send's slot check and its request.
@@ -96,14 +129,7 @@ async function main(): Promise<void> {
     }),
   });
   logger.info({ taskQueue: config.taskQueue, namespace: config.temporalNamespace }, 'worker running');
-  // A sweep workflow ended by hand (terminated, reset) is started again within this interval.
-  const keeper = setInterval(
-    () =>
-      void startMaintenance({ client: maintenance, taskQueue: config.taskQueue }).catch((err: unknown) =>
-        logger.warn({ err }, 'starting the sweeps failed'),
-      ),
-    MAINTENANCE_CHECK_MS,
-  );
+  const keeper = keepMaintenance(maintenance, config.taskQueue, logger);
   try {
     // Worker.run installs SIGINT/SIGTERM handlers and drains before it resolves.
     await worker.run();

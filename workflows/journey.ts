@@ -30,6 +30,125 @@ const MAX_STEPS = 1000;
 
 const minutes = (n: number) => `${n} min`;
 
+/** What every activity of an execution is told of it. */
+const refOf = (input: JourneyExecutionInput) => ({
+  journey_id: input.journey_id,
+  account: input.account,
+  environment: input.environment,
+  conversation_id: input.conversation_id,
+  contact_id: input.contact_id,
+});
+
+/** What an execution carries from block to block. */
+interface Walk {
+  input: JourneyExecutionInput;
+  ref: ReturnType<typeof refOf>;
+  /** Replies signalled so far. */
+  replies: number;
+  /** The answers of the http blocks run, by block id. */
+  answers: Record<string, HttpAnswer>;
+  /** The steps not counted yet: the start, and the blocks entered and completed since the last journeyProgress. */
+  started: boolean;
+  entered: string[];
+  completed: string[];
+}
+
+/** An activity's summary: the block and what it does there. */
+const on = (block: ExecutionBlock, what: string) => ({ summary: `${block.id}: ${what}` });
+
+/** Counts the steps not counted yet in one journeyProgress (with the end, when the execution ends at `at`). */
+async function count(walk: Walk, at: string, end?: { failed?: string; finished: 'completed' | 'failed' }): Promise<void> {
+  const { started, entered, completed } = walk;
+  await acts.journeyProgress.executeWithOptions({ summary: end ? `count: ${end.finished} at ${at}` : `count the blocks up to ${at}` }, [
+    { ...walk.ref, ...(started ? { started } : {}), entered, completed, ...end },
+  ]);
+  walk.started = false;
+  walk.entered = [];
+  walk.completed = [];
+}
+
+/** A wait block: counts, then sleeps its minutes or until its time of day in its time zone. */
+async function wait(walk: Walk, block: ExecutionBlock): Promise<void> {
+  const c = block.config;
+  await count(walk, block.id);
+  if (typeof c.minutes === 'number') await sleep(c.minutes * 60_000, on(block, `wait ${minutes(c.minutes)}`));
+  else {
+    const until = String(c.until);
+    const zone = String(c.timezone);
+    await sleep(msUntilTimeOfDay(Date.now(), until, zone), on(block, `wait until ${until} ${zone}`));
+  }
+}
+
+/** A wait_reply block: counts, then whether a reply came before its time-out. */
+async function replied(walk: Walk, block: ExecutionBlock): Promise<boolean> {
+  await count(walk, block.id);
+  const seen = walk.replies;
+  const timeout = Number(block.config.timeout_minutes) * 60_000;
+  return condition(() => walk.replies > seen, timeout);
+}
+
+/** Runs `block`; the id of the block to go to, or null where the path ends. */
+async function run(walk: Walk, block: ExecutionBlock): Promise<string | null> {
+  const { input, ref, answers } = walk;
+  const next = block.next ?? [];
+  const c = block.config;
+  switch (block.type) {
+    case 'message':
+      await acts.journeySend.executeWithOptions(on(block, 'send a message'), [{ ...ref, block_id: block.id, config: c }]);
+      break;
+    case 'wait':
+      await wait(walk, block);
+      break;
+    case 'wait_reply':
+      return ((await replied(walk, block)) ? next[0] : next[1]) ?? null;
+    case 'condition': {
+      const ok = await acts.journeyCondition.executeWithOptions(on(block, `test ${String(c.field)}`), [
+        { ...ref, event: input.event, condition: c, http: answers },
+      ]);
+      return (ok ? next[0] : next[1]) ?? null;
+    }
+    case 'tag':
+      await acts.journeyTag.executeWithOptions(on(block, 'tag'), [{ ...ref, config: c }]);
+      break;
+    case 'assign':
+      await acts.journeyAssign.executeWithOptions(on(block, 'assign'), [{ ...ref, config: c }]);
+      break;
+    case 'http':
+      answers[block.id] = await calls.journeyHttp.executeWithOptions(on(block, `call ${hostOf(String(c.url))}`), [
+        { ...ref, event: input.event, config: c },
+      ]);
+      break;
+    case 'publish':
+      await acts.journeyPublish.executeWithOptions(on(block, 'publish'), [{ ...ref, event: input.event, config: c }]);
+      break;
+    case 'end':
+      if (c.close_conversation === true) await acts.journeyClose.executeWithOptions(on(block, 'close the conversation'), [ref]);
+      return null;
+    default: // trigger
+      break;
+  }
+  return next[0] ?? null;
+}
+
+/** Ends the execution at `block`: its state (and, when it failed, why, in its memo), the last count, its result. */
+async function finish(walk: Walk, block: ExecutionBlock, state: 'completed' | 'failed', error: string | null): Promise<ExecutionResult> {
+  const { input } = walk;
+  upsertSearchAttributes([{ key: OfferopsState, value: state }]);
+  if (error) {
+    const memo: ExecutionMemo = {
+      event_id: input.event.id,
+      event_kind: input.event.kind,
+      conversation_id: input.conversation_id,
+      version: input.version,
+      error,
+    };
+    upsertMemo({ execution: memo });
+  }
+  if (state === 'completed') walk.completed.push(block.id);
+  await count(walk, block.id, { ...(state === 'failed' ? { failed: block.id } : {}), finished: state });
+  return { state, last_block: block.id, error };
+}
+
 /**
  * One execution of a journey, started by the dispatch of its triggering event
  * (id `journey-<jrn>-<evt>`: a redelivered event starts nothing new). Walks
@@ -42,122 +161,30 @@ const minutes = (n: number) => `${n} min`;
  * the blocks in the execution's history.
  */
 export async function journeyExecution(input: JourneyExecutionInput): Promise<ExecutionResult> {
-  let replies = 0;
+  const walk: Walk = { input, ref: refOf(input), replies: 0, answers: {}, started: true, entered: [], completed: [] };
   setHandler(journeyReply, () => {
-    replies++;
+    walk.replies++;
   });
   const byId = new Map(input.blocks.map((b) => [b.id, b]));
-  const ref = {
-    journey_id: input.journey_id,
-    account: input.account,
-    environment: input.environment,
-    conversation_id: input.conversation_id,
-    contact_id: input.contact_id,
-  };
-  const answers: Record<string, HttpAnswer> = {};
-
   const first = input.blocks.find((b) => b.type === 'trigger');
   if (!first) throw new Error('the journey has no trigger block'); // the graph rules make this impossible
-
-  // The steps not counted yet: the blocks entered and completed since the last journeyProgress.
-  let started = true;
-  let entered: string[] = [first.id];
-  let completed: string[] = [];
-  const count = async (at: string, end?: { failed?: string; finished: 'completed' | 'failed' }) => {
-    await acts.journeyProgress.executeWithOptions({ summary: end ? `count: ${end.finished} at ${at}` : `count the blocks up to ${at}` }, [
-      { ...ref, ...(started ? { started } : {}), entered, completed, ...end },
-    ]);
-    started = false;
-    entered = [];
-    completed = [];
-  };
-
-  /** Runs `block`; the id of the block to go to, or null where the path ends. */
-  async function run(block: ExecutionBlock): Promise<string | null> {
-    const next = block.next ?? [];
-    const c = block.config;
-    const on = (what: string) => ({ summary: `${block.id}: ${what}` });
-    switch (block.type) {
-      case 'message':
-        await acts.journeySend.executeWithOptions(on('send a message'), [{ ...ref, block_id: block.id, config: c }]);
-        break;
-      case 'wait':
-        await count(block.id);
-        if (typeof c.minutes === 'number') await sleep(c.minutes * 60_000, on(`wait ${minutes(c.minutes)}`));
-        else {
-          const until = String(c.until);
-          const zone = String(c.timezone);
-          await sleep(msUntilTimeOfDay(Date.now(), until, zone), on(`wait until ${until} ${zone}`));
-        }
-        break;
-      case 'wait_reply': {
-        await count(block.id);
-        const seen = replies;
-        const timeout = Number(c.timeout_minutes) * 60_000;
-        const replied = await condition(() => replies > seen, timeout);
-        return (replied ? next[0] : next[1]) ?? null;
-      }
-      case 'condition': {
-        const ok = await acts.journeyCondition.executeWithOptions(on(`test ${String(c.field)}`), [
-          { ...ref, event: input.event, condition: c, http: answers },
-        ]);
-        return (ok ? next[0] : next[1]) ?? null;
-      }
-      case 'tag':
-        await acts.journeyTag.executeWithOptions(on('tag'), [{ ...ref, config: c }]);
-        break;
-      case 'assign':
-        await acts.journeyAssign.executeWithOptions(on('assign'), [{ ...ref, config: c }]);
-        break;
-      case 'http':
-        answers[block.id] = await calls.journeyHttp.executeWithOptions(on(`call ${hostOf(String(c.url))}`), [
-          { ...ref, event: input.event, config: c },
-        ]);
-        break;
-      case 'publish':
-        await acts.journeyPublish.executeWithOptions(on('publish'), [{ ...ref, event: input.event, config: c }]);
-        break;
-      case 'end':
-        if (c.close_conversation === true) await acts.journeyClose.executeWithOptions(on('close the conversation'), [ref]);
-        return null;
-      default: // trigger
-        break;
-    }
-    return next[0] ?? null;
-  }
-
-  const finish = async (block: ExecutionBlock, state: 'completed' | 'failed', error: string | null): Promise<ExecutionResult> => {
-    upsertSearchAttributes([{ key: OfferopsState, value: state }]);
-    if (error) {
-      const memo: ExecutionMemo = {
-        event_id: input.event.id,
-        event_kind: input.event.kind,
-        conversation_id: input.conversation_id,
-        version: input.version,
-        error,
-      };
-      upsertMemo({ execution: memo });
-    }
-    if (state === 'completed') completed.push(block.id);
-    await count(block.id, { ...(state === 'failed' ? { failed: block.id } : {}), finished: state });
-    return { state, last_block: block.id, error };
-  };
+  walk.entered.push(first.id);
 
   let block = first;
   for (let steps = 0; ; steps++) {
     let next: string | null;
     try {
-      next = await run(block);
+      next = await run(walk, block);
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
-      return finish(block, 'failed', `block ${block.id} (${block.type}) failed: ${err.cause?.message ?? err.message}`);
+      return finish(walk, block, 'failed', `block ${block.id} (${block.type}) failed: ${err.cause?.message ?? err.message}`);
     }
     const following = next === null ? undefined : byId.get(next);
-    if (!following) return finish(block, 'completed', null);
-    if (steps >= MAX_STEPS) return finish(block, 'failed', `stopped after ${MAX_STEPS} blocks`);
+    if (!following) return finish(walk, block, 'completed', null);
+    if (steps >= MAX_STEPS) return finish(walk, block, 'failed', `stopped after ${MAX_STEPS} blocks`);
     upsertSearchAttributes([{ key: OfferopsStep, value: following.id }]);
-    completed.push(block.id);
-    entered.push(following.id);
+    walk.completed.push(block.id);
+    walk.entered.push(following.id);
     block = following;
   }
 }

@@ -27,14 +27,24 @@ function exposedClientError(err: unknown): HttpError | null {
   return code && expose === true ? new HttpError(code, (err as Error).message) : null;
 }
 
+/** Where a request's outcome is counted (api/metrics.ts). */
+export interface RequestMetrics {
+  observe(operation: string, method: string, status: number, seconds: number): void;
+}
+
+/** What a request outside the operations counts as (api/metrics.ts doorOf). */
+type Door = (path: string) => string;
+
 /**
  * The first step of every request, in one `async` frame (each frame is a
  * promise and a turn more on the hot path):
  * - a request id (`req_…`) in `ctx.state.requestId` and the X-Request-Id header;
  * - every failure turned into the contract's error shape
- *   `{code, message, request_id[, details]}`: domain and HTTP errors by their
- *   code's status. Anything else is a bug: a 500 whose message is never sent
- *   (the client sees only the request id to quote); the error goes to the
+ *   `{code, message, request_id[, details]}` (answerError): domain and HTTP
+ *   errors by their code's status; a database or Temporal that did not answer
+ *   is 503 `service_unavailable`, logged as a warning by the app's
+ *   `unavailable` event. Anything else is a bug: a 500 whose message is never
+ *   sent (the client sees only the request id to quote); the error goes to the
  *   app's `error` event, which logs it (createApp);
  * - a deadline (`limit.ms`): a request not answered by then gets 503
  *   `service_unavailable` (its work goes on, and is logged if it fails), and
@@ -48,14 +58,6 @@ function exposedClientError(err: unknown): HttpError | null {
  * - the rest of the request runs as its work (inRequest: every line it logs
  *   carries its request id) and, with a `tracer`, inside its span (requestSpan).
  */
-/** Where a request's outcome is counted (api/metrics.ts). */
-export interface RequestMetrics {
-  observe(operation: string, method: string, status: number, seconds: number): void;
-}
-
-/** What a request outside the operations counts as (api/metrics.ts doorOf). */
-type Door = (path: string) => string;
-
 export function front(log: RequestLog, limit: RequestLimit, metrics: RequestMetrics, door: Door, tracer?: Tracer): AppMiddleware {
   return async (ctx, next) => {
     const requestId = newId('req');

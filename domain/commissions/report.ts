@@ -41,18 +41,9 @@ export interface ReportProblem {
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
-/** A report from `fields`, or every problem found. Empty strings count as absent (a CSV cell left blank). */
-export function reportOf(
-  fields: Record<string, unknown>,
-  marketplace: string,
-  source: CommissionSource,
-): { report: CommissionReport } | { problems: ReportProblem[] } {
-  const problems: ReportProblem[] = [];
+/** Reads the fields of a report: a value with a problem reads as null, its problem added to `problems`. */
+function fieldReader(fields: Record<string, unknown>, problems: ReportProblem[]) {
   const get = (name: string): unknown => (fields[name] === '' ? undefined : fields[name]);
-  for (const name of Object.keys(fields)) {
-    if (!(REPORT_FIELDS as readonly string[]).includes(name)) problems.push({ field: name, message: 'is not a report field' });
-  }
-  for (const name of REQUIRED_FIELDS) if (get(name) === undefined || get(name) === null) problems.push({ field: name, message: 'is required' });
   const text = (name: string, max: number): string | null => {
     const v = get(name);
     if (v === undefined || v === null) return null;
@@ -72,15 +63,8 @@ export function reportOf(
     }
     return d;
   };
-  const transactionId = text('transaction_id', 200);
-  const statusText = text('status', 20)?.toLowerCase() ?? null;
-  const status =
-    statusText !== null && (COMMISSION_STATUSES as readonly string[]).includes(statusText) ? (statusText as CommissionStatus) : null;
-  if (statusText !== null && !status) problems.push({ field: 'status', message: `must be one of ${COMMISSION_STATUSES.join(', ')}` });
-  const currencyText = text('currency', 3)?.toUpperCase() ?? null;
-  const currency = currencyText !== null && /^[A-Z]{3}$/.test(currencyText) ? currencyText : null;
-  if (currencyText !== null && !currency) problems.push({ field: 'currency', message: 'must be an ISO 4217 code such as BRL' });
-  const money = (name: string): number | null => {
+  /** An amount in minor units of `currency` (null without a valid currency). */
+  const money = (name: string, currency: string | null): number | null => {
     const v = get(name);
     if (v === undefined || v === null || !currency) return null;
     const minor = toMinor(v, currency);
@@ -90,13 +74,56 @@ export function reportOf(
     }
     return minor;
   };
-  const amount = money('commission');
-  const orderAmount = money('order_amount');
-  const occurredAt = date('occurred_at');
-  const updatedAt = date('updated_at');
-  const subId = text('sub_id', 100);
-  const productUrl = text('product_url', 2000);
-  const orderRef = text('order_ref', 200);
+  return { get, text, date, money };
+}
+
+type FieldReader = ReturnType<typeof fieldReader>;
+
+/** Names that are not report fields, and required fields left out. */
+function checkNames(fields: Record<string, unknown>, read: FieldReader, problems: ReportProblem[]): void {
+  for (const name of Object.keys(fields)) {
+    if (!(REPORT_FIELDS as readonly string[]).includes(name)) problems.push({ field: name, message: 'is not a report field' });
+  }
+  for (const name of REQUIRED_FIELDS)
+    if (read.get(name) === undefined || read.get(name) === null) problems.push({ field: name, message: 'is required' });
+}
+
+/** The status, in any case, if it is one of COMMISSION_STATUSES. */
+function statusOf(read: FieldReader, problems: ReportProblem[]): CommissionStatus | null {
+  const statusText = read.text('status', 20)?.toLowerCase() ?? null;
+  const status =
+    statusText !== null && (COMMISSION_STATUSES as readonly string[]).includes(statusText) ? (statusText as CommissionStatus) : null;
+  if (statusText !== null && !status) problems.push({ field: 'status', message: `must be one of ${COMMISSION_STATUSES.join(', ')}` });
+  return status;
+}
+
+/** The currency, in any case, if it is three letters. */
+function currencyOf(read: FieldReader, problems: ReportProblem[]): string | null {
+  const currencyText = read.text('currency', 3)?.toUpperCase() ?? null;
+  const currency = currencyText !== null && /^[A-Z]{3}$/.test(currencyText) ? currencyText : null;
+  if (currencyText !== null && !currency) problems.push({ field: 'currency', message: 'must be an ISO 4217 code such as BRL' });
+  return currency;
+}
+
+/** A report from `fields`, or every problem found. Empty strings count as absent (a CSV cell left blank). */
+export function reportOf(
+  fields: Record<string, unknown>,
+  marketplace: string,
+  source: CommissionSource,
+): { report: CommissionReport } | { problems: ReportProblem[] } {
+  const problems: ReportProblem[] = [];
+  const read = fieldReader(fields, problems);
+  checkNames(fields, read, problems);
+  const transactionId = read.text('transaction_id', 200);
+  const status = statusOf(read, problems);
+  const currency = currencyOf(read, problems);
+  const amount = read.money('commission', currency);
+  const orderAmount = read.money('order_amount', currency);
+  const occurredAt = read.date('occurred_at');
+  const updatedAt = read.date('updated_at');
+  const subId = read.text('sub_id', 100);
+  const productUrl = read.text('product_url', 2000);
+  const orderRef = read.text('order_ref', 200);
   if (problems.length) return { problems };
   return {
     report: {

@@ -325,12 +325,9 @@ async function call(baseUrl: string, key: string, method: string, path: string, 
   }
 }
 
-/** Runs every check against `opts.baseUrl` in the sandbox of `accountId`; the recorded run. */
-export async function runContractTests(db: Db, accountId: string, opts: RunOptions): Promise<ContractTestRunDoc> {
-  if (!(await getAccount(db, accountId))) throw notFound('account', accountId);
-  const started = new Date();
-  const keyIds: string[] = [];
-  const ctx: Context = {
+/** What the checks of one run use: its test keys (each kept in `keyIds`, to be revoked) and calls to `opts.baseUrl`. */
+function runContext(db: Db, accountId: string, opts: RunOptions, started: Date, keyIds: string[]): Context {
+  return {
     db,
     accountId,
     opts,
@@ -348,28 +345,39 @@ export async function runContractTests(db: Db, accountId: string, opts: RunOptio
     },
     call: (key, method, path, body) => call(opts.baseUrl.replace(/\/$/, ''), key, method, path, body),
   };
+}
+
+/** One check's outcome: a check that throws fails with why; past MAX_FAILURES, failures are counted. */
+async function runCheck(check: Check, ctx: Context): Promise<CheckOutcome> {
+  const t = new Tally();
+  const at = Date.now();
+  try {
+    await check.run(ctx, t);
+  } catch (err) {
+    t.failures.push(`the check stopped: ${(err as Error).message}`);
+  }
+  const failures =
+    t.failures.length > MAX_FAILURES ? [...t.failures.slice(0, MAX_FAILURES), `… and ${t.failures.length - MAX_FAILURES} more`] : t.failures;
+  return {
+    name: check.name,
+    description: check.description,
+    result: t.failures.length ? 'failed' : t.skipped ? 'skipped' : 'passed',
+    assertions: t.assertions,
+    failures,
+    note: t.skipped ?? t.note,
+    duration_ms: Date.now() - at,
+  };
+}
+
+/** Runs every check against `opts.baseUrl` in the sandbox of `accountId`; the recorded run. */
+export async function runContractTests(db: Db, accountId: string, opts: RunOptions): Promise<ContractTestRunDoc> {
+  if (!(await getAccount(db, accountId))) throw notFound('account', accountId);
+  const started = new Date();
+  const keyIds: string[] = [];
+  const ctx = runContext(db, accountId, opts, started, keyIds);
   const outcomes: CheckOutcome[] = [];
   try {
-    for (const check of CHECKS) {
-      const t = new Tally();
-      const at = Date.now();
-      try {
-        await check.run(ctx, t);
-      } catch (err) {
-        t.failures.push(`the check stopped: ${(err as Error).message}`);
-      }
-      const failures =
-        t.failures.length > MAX_FAILURES ? [...t.failures.slice(0, MAX_FAILURES), `… and ${t.failures.length - MAX_FAILURES} more`] : t.failures;
-      outcomes.push({
-        name: check.name,
-        description: check.description,
-        result: t.failures.length ? 'failed' : t.skipped ? 'skipped' : 'passed',
-        assertions: t.assertions,
-        failures,
-        note: t.skipped ?? t.note,
-        duration_ms: Date.now() - at,
-      });
-    }
+    for (const check of CHECKS) outcomes.push(await runCheck(check, ctx));
   } finally {
     for (const id of keyIds) await revokeApiKey(db, id);
   }

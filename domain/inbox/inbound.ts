@@ -100,6 +100,126 @@ async function applyToConversation(deps: DomainDeps, tenant: Tenant, conversatio
   throw changedMeanwhile('conversation');
 }
 
+/** One inbound message being stored: its channel and tenant, its network, the time it arrived. */
+interface Arrival {
+  deps: DomainDeps & { secretKey: Buffer };
+  tenant: Tenant;
+  channel: ChannelDoc;
+  input: InboundMessage;
+  network: Network;
+  now: Date;
+}
+
+/** The sender's contact, made with its event on first contact; its id. */
+async function contactOf({ deps, tenant, channel, input, network, now }: Arrival): Promise<string> {
+  const address = { channelId: channel._id, kind: 'contact' as const, address: input.from };
+  const contact = await addressOwner(deps.db, tenant, deps.secretKey, address, newId('ctc'));
+  const contactDoc: ContactDoc = {
+    _id: contact.ownerId,
+    account_id: tenant.accountId,
+    env: tenant.env,
+    display_name: input.name ?? null,
+    channels: [network],
+    stage: 'new' as const,
+    interests: [],
+    tags: [],
+    conversation_count: 0,
+    first_seen_at: now,
+    last_seen_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertOnce(contacts(deps.db, tenant), contactDoc, prepareEvent(tenant, 'contact.created', { contact: toContact(contactDoc) }));
+  return contact.ownerId;
+}
+
+/** The conversation of the message's thread (its group, else its sender), made with its event on first contact; its id, and whether it is new. */
+async function conversationOf(
+  { deps, tenant, channel, input, network, now }: Arrival,
+  contactId: string,
+): Promise<{ id: string; created: boolean }> {
+  const address = { channelId: channel._id, kind: 'thread' as const, address: input.group ?? input.from };
+  const thread = await addressOwner(deps.db, tenant, deps.secretKey, address, newId('cnv'));
+  const conversationDoc: ConversationDoc = {
+    _id: thread.ownerId,
+    account_id: tenant.accountId,
+    env: tenant.env,
+    channel: network,
+    channel_id: channel._id,
+    contact_id: contactId,
+    address_id: thread.id,
+    status: 'open',
+    assignee: null,
+    priority: 'medium',
+    du_mode: 'auto',
+    tags: [],
+    unread_count: 0,
+    last_message_at: null,
+    last_message_preview: null,
+    last_inbound_id: null,
+    closed_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const created = await insertOnce(
+    conversations(deps.db, tenant),
+    conversationDoc,
+    prepareEvent(tenant, 'conversation.created', { conversation: toConversation(conversationDoc) }),
+  );
+  return { id: thread.ownerId, created };
+}
+
+/** The message stored with its event, once; `created` is false when it was stored before (the stored one is returned). */
+async function storeMessage(
+  { deps, tenant, channel, input, now }: Arrival,
+  messageId: string,
+  conversationId: string,
+  contactId: string,
+): Promise<{ created: boolean; message: MessageDoc }> {
+  const messageDoc: MessageDoc = {
+    _id: messageId,
+    account_id: tenant.accountId,
+    env: tenant.env,
+    conversation_id: conversationId,
+    contact_id: contactId,
+    channel_id: channel._id,
+    direction: 'inbound',
+    author: 'contact',
+    text: input.text ?? null,
+    media_type: input.media_type ?? (input.media_urls?.length ? 'image' : null),
+    media_urls: input.media_urls ?? [],
+    template_id: null,
+    status: 'received',
+    error: null,
+    sent_at: input.sent_at ? new Date(input.sent_at) : now,
+    created_at: now,
+    applied_at: null,
+  };
+  const event = prepareEvent(tenant, 'message.received', { message: toMessage(messageDoc), contact_id: contactId });
+  const created = await insertOnce(messages(deps.db, tenant), messageDoc, event);
+  const message = created ? messageDoc : ((await messages(deps.db, tenant).findById(messageId)) ?? messageDoc);
+  return { created, message };
+}
+
+/** Applies a stored message: its conversation and contact updated, the message marked applied, then their events committed. */
+async function applyMessage(a: Arrival, message: MessageDoc, contactId: string, conversation: { id: string; created: boolean }): Promise<void> {
+  const { deps, tenant, input, network, now } = a;
+  await applyToConversation(deps, tenant, conversation.id, message);
+  await contacts(deps.db, tenant).updateById(contactId, {
+    $set: { last_seen_at: now, updated_at: now, ...(input.name ? { display_name: input.name } : {}) },
+    $addToSet: { channels: network },
+    ...(conversation.created ? { $inc: { conversation_count: 1 } } : {}),
+  });
+  await messages(deps.db, tenant).updateRead(message, { $set: { applied_at: now } });
+  for (const [collection, id] of [
+    ['contacts', contactId],
+    ['conversations', conversation.id],
+    ['messages', message._id],
+  ] as const) {
+    await commitEvents(deps, collection, id);
+  }
+}
+
 /**
  * Stores inbound message `input` of `channel`: its contact and conversation
  * (made on first contact), the message, and their events. `created` is false
@@ -117,100 +237,10 @@ export async function receiveInbound(
 
   const now = new Date();
   const network: Network = channel.type === 'telegram' ? 'telegram' : (input.network ?? 'whatsapp');
-  const contact = await addressOwner(
-    deps.db,
-    tenant,
-    deps.secretKey,
-    { channelId: channel._id, kind: 'contact', address: input.from },
-    newId('ctc'),
-  );
-  const contactDoc: ContactDoc = {
-    _id: contact.ownerId,
-    account_id: tenant.accountId,
-    env: tenant.env,
-    display_name: input.name ?? null,
-    channels: [network],
-    stage: 'new' as const,
-    interests: [],
-    tags: [],
-    conversation_count: 0,
-    first_seen_at: now,
-    last_seen_at: null,
-    created_at: now,
-    updated_at: now,
-  };
-  await insertOnce(contacts(deps.db, tenant), contactDoc, prepareEvent(tenant, 'contact.created', { contact: toContact(contactDoc) }));
-
-  const thread = await addressOwner(
-    deps.db,
-    tenant,
-    deps.secretKey,
-    { channelId: channel._id, kind: 'thread', address: input.group ?? input.from },
-    newId('cnv'),
-  );
-  const conversationDoc: ConversationDoc = {
-    _id: thread.ownerId,
-    account_id: tenant.accountId,
-    env: tenant.env,
-    channel: network,
-    channel_id: channel._id,
-    contact_id: contact.ownerId,
-    address_id: thread.id,
-    status: 'open',
-    assignee: null,
-    priority: 'medium',
-    du_mode: 'auto',
-    tags: [],
-    unread_count: 0,
-    last_message_at: null,
-    last_message_preview: null,
-    last_inbound_id: null,
-    closed_at: null,
-    created_at: now,
-    updated_at: now,
-  };
-  const newConversation = await insertOnce(
-    conversations(deps.db, tenant),
-    conversationDoc,
-    prepareEvent(tenant, 'conversation.created', { conversation: toConversation(conversationDoc) }),
-  );
-
-  const messageDoc: MessageDoc = {
-    _id: messageId,
-    account_id: tenant.accountId,
-    env: tenant.env,
-    conversation_id: thread.ownerId,
-    contact_id: contact.ownerId,
-    channel_id: channel._id,
-    direction: 'inbound',
-    author: 'contact',
-    text: input.text ?? null,
-    media_type: input.media_type ?? (input.media_urls?.length ? 'image' : null),
-    media_urls: input.media_urls ?? [],
-    template_id: null,
-    status: 'received',
-    error: null,
-    sent_at: input.sent_at ? new Date(input.sent_at) : now,
-    created_at: now,
-    applied_at: null,
-  };
-  const event = prepareEvent(tenant, 'message.received', { message: toMessage(messageDoc), contact_id: contact.ownerId });
-  const created = await insertOnce(messages(deps.db, tenant), messageDoc, event);
-  const message = created ? messageDoc : ((await messages(deps.db, tenant).findById(messageId)) ?? messageDoc);
-
-  await applyToConversation(deps, tenant, thread.ownerId, message);
-  await contacts(deps.db, tenant).updateById(contact.ownerId, {
-    $set: { last_seen_at: now, updated_at: now, ...(input.name ? { display_name: input.name } : {}) },
-    $addToSet: { channels: network },
-    ...(newConversation ? { $inc: { conversation_count: 1 } } : {}),
-  });
-  await messages(deps.db, tenant).updateRead(message, { $set: { applied_at: now } });
-  for (const [collection, id] of [
-    ['contacts', contact.ownerId],
-    ['conversations', thread.ownerId],
-    ['messages', messageId],
-  ] as const) {
-    await commitEvents(deps, collection, id);
-  }
+  const arrival: Arrival = { deps, tenant, channel, input, network, now };
+  const contactId = await contactOf(arrival);
+  const conversation = await conversationOf(arrival, contactId);
+  const { created, message } = await storeMessage(arrival, messageId, conversation.id, contactId);
+  await applyMessage(arrival, message, contactId, conversation);
   return { created, message };
 }

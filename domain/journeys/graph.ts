@@ -35,14 +35,18 @@ const detail = (id: string, rule: string, message: string, where = ''): ErrorDet
 /** The `http` block a condition's field names (`http.<id>.…`), if any. */
 export const httpBlockOf = (field: string): string | null => /^http\.([a-z0-9_-]+)\./.exec(field)?.[1] ?? null;
 
-/** Every rule the graph breaks, each naming the block and the rule; empty when the graph is sound. */
-export function graphErrors(blocks: readonly GraphBlock[]): ErrorDetail[] {
-  const errors: ErrorDetail[] = [];
+/** The blocks by id, a repeated id an error. */
+function blocksById(blocks: readonly GraphBlock[], errors: ErrorDetail[]): Map<string, GraphBlock> {
   const byId = new Map<string, GraphBlock>();
   for (const b of blocks) {
     if (byId.has(b.id)) errors.push(detail(b.id, 'unique_id', `two blocks have the id ${b.id}`));
     else byId.set(b.id, b);
   }
+  return byId;
+}
+
+/** The one trigger block, the graph's entry; none or several is an error (then null). */
+function entryOf(blocks: readonly GraphBlock[], errors: ErrorDetail[]): GraphBlock | null {
   const entries = blocks.filter((b) => b.type === 'trigger');
   if (entries.length !== 1) {
     const first = entries[1] ?? blocks[0];
@@ -56,46 +60,55 @@ export function graphErrors(blocks: readonly GraphBlock[]): ErrorDetail[] {
       ),
     );
   }
-  const entry = entries.length === 1 ? entries[0]! : null;
+  return entries.length === 1 ? entries[0]! : null;
+}
 
-  for (const b of blocks) {
-    const next = b.next ?? [];
-    if (TWO_BRANCHES.includes(b.type) && next.length !== 2) {
-      errors.push(detail(b.id, 'branches', `a ${b.type} block needs two branches in next, it has ${next.length}`, '.next'));
+/** The rules one block breaks: its branches, its edges, its time zone, the http block its condition names. */
+function blockErrors(b: GraphBlock, byId: ReadonlyMap<string, GraphBlock>, entry: GraphBlock | null, errors: ErrorDetail[]): void {
+  const next = b.next ?? [];
+  if (TWO_BRANCHES.includes(b.type) && next.length !== 2) {
+    errors.push(detail(b.id, 'branches', `a ${b.type} block needs two branches in next, it has ${next.length}`, '.next'));
+  }
+  for (const target of next) {
+    if (!byId.has(target)) errors.push(detail(b.id, 'dangling_edge', `next names ${target}, which is no block of the journey`, '.next'));
+    else if (entry && target === entry.id) errors.push(detail(b.id, 'entry_inbound', `next leads back to the trigger block ${target}`, '.next'));
+  }
+  if (b.type === 'wait' && 'timezone' in b.config && typeof b.config.timezone === 'string' && !isTimeZone(b.config.timezone)) {
+    errors.push(detail(b.id, 'timezone', `${b.config.timezone} is not an IANA time zone`, '.config.timezone'));
+  }
+  if (b.type === 'condition' && 'field' in b.config && typeof b.config.field === 'string') {
+    const named = httpBlockOf(b.config.field);
+    if (named !== null && byId.get(named)?.type !== 'http') {
+      errors.push(detail(b.id, 'unknown_block', `the field names ${named}, which is no http block of the journey`, '.config.field'));
     }
-    for (const target of next) {
-      if (!byId.has(target)) errors.push(detail(b.id, 'dangling_edge', `next names ${target}, which is no block of the journey`, '.next'));
-      else if (entry && target === entry.id)
-        errors.push(detail(b.id, 'entry_inbound', `next leads back to the trigger block ${target}`, '.next'));
-    }
-    if (b.type === 'wait' && 'timezone' in b.config && typeof b.config.timezone === 'string' && !isTimeZone(b.config.timezone)) {
-      errors.push(detail(b.id, 'timezone', `${b.config.timezone} is not an IANA time zone`, '.config.timezone'));
-    }
-    if (b.type === 'condition' && 'field' in b.config && typeof b.config.field === 'string') {
-      const named = httpBlockOf(b.config.field);
-      if (named !== null && byId.get(named)?.type !== 'http') {
-        errors.push(detail(b.id, 'unknown_block', `the field names ${named}, which is no http block of the journey`, '.config.field'));
+  }
+}
+
+/** Blocks no path from the entry reaches, each an error. */
+function unreachableErrors(entry: GraphBlock, byId: ReadonlyMap<string, GraphBlock>, errors: ErrorDetail[]): void {
+  // Breadth-first; the queue is read by index (an Array#shift would make the walk quadratic).
+  const reached = new Set<string>([entry.id]);
+  const queue = [entry.id];
+  for (let head = 0; head < queue.length; head++) {
+    for (const t of byId.get(queue[head]!)?.next ?? []) {
+      if (byId.has(t) && !reached.has(t)) {
+        reached.add(t);
+        queue.push(t);
       }
     }
   }
-
-  if (entry) {
-    // Breadth-first; the queue is read by index (an Array#shift would make the walk quadratic).
-    const reached = new Set<string>([entry.id]);
-    const queue = [entry.id];
-    for (let head = 0; head < queue.length; head++) {
-      for (const t of byId.get(queue[head]!)?.next ?? []) {
-        if (byId.has(t) && !reached.has(t)) {
-          reached.add(t);
-          queue.push(t);
-        }
-      }
-    }
-    for (const b of byId.values()) {
-      if (!reached.has(b.id)) errors.push(detail(b.id, 'unreachable', `no path from the trigger block ${entry.id} reaches it`));
-    }
+  for (const b of byId.values()) {
+    if (!reached.has(b.id)) errors.push(detail(b.id, 'unreachable', `no path from the trigger block ${entry.id} reaches it`));
   }
+}
 
+/** Every rule the graph breaks, each naming the block and the rule; empty when the graph is sound. */
+export function graphErrors(blocks: readonly GraphBlock[]): ErrorDetail[] {
+  const errors: ErrorDetail[] = [];
+  const byId = blocksById(blocks, errors);
+  const entry = entryOf(blocks, errors);
+  for (const b of blocks) blockErrors(b, byId, entry, errors);
+  if (entry) unreachableErrors(entry, byId, errors);
   for (const id of blocksOnSpinningLoops(byId)) {
     errors.push(detail(id, 'cycle_without_wait', 'it is on a loop that passes through no wait or wait_reply block'));
   }

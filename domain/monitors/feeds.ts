@@ -115,27 +115,32 @@ async function* limited({ res, givenUp }: OpenSource, maxBytes: number): AsyncGe
 
 // --- formats --------------------------------------------------------------------
 
-/** Google Merchant RSS 2.0 (`<item>`) or Atom (`<entry>`): each item's direct children by local name (`g:price` → `price`). */
-async function* merchantXml(chunks: AsyncIterable<Buffer>): AsyncGenerator<RawItem[]> {
+/** What the parser has made of a Merchant feed so far (a holder, so the checks after `write` are not narrowed away). */
+interface MerchantRead {
+  /** The items closed since the last batch went out. */
+  out: RawItem[];
+  /** The document's element, once met. */
+  root: string | null;
+  /** The first error met: the feed is no Merchant feed, or broke there. */
+  error: SourceError | null;
+}
+
+/** A parser that collects each item's direct children by local name (`g:price` → `price`) into `read`. */
+function merchantParser(read: MerchantRead): sax.SAXParser {
   const parser = sax.parser(true, { trim: false, normalize: false, position: true });
-  const decoder = new StringDecoder('utf8');
-  let out: RawItem[] = [];
-  let root: string | null = null;
   let depth = 0;
   let itemDepth = -1;
   let item: RawItem | null = null;
   let field: string | null = null;
   let text = '';
-  /** Set by the parser's callbacks (a holder, so the checks after `write` are not narrowed away). */
-  const failed: { error: SourceError | null } = { error: null };
   const local = (name: string): string => name.slice(name.indexOf(':') + 1).toLowerCase();
   parser.onopentag = (tag) => {
     depth++;
     const name = local(tag.name);
-    if (root === null) {
-      root = name;
+    if (read.root === null) {
+      read.root = name;
       if (name !== 'rss' && name !== 'feed' && name !== 'rdf')
-        failed.error = new SourceError(`not an RSS or Atom feed (the document is <${tag.name}>)`, true);
+        read.error = new SourceError(`not an RSS or Atom feed (the document is <${tag.name}>)`, true);
       return;
     }
     if (item === null && (name === 'item' || name === 'entry')) {
@@ -159,28 +164,36 @@ async function* merchantXml(chunks: AsyncIterable<Buffer>): AsyncGenerator<RawIt
       field = null;
     } else if (item !== null && depth === itemDepth) {
       // Past a well-formedness error the parser reads on, but nothing it makes of the rest is trusted.
-      if (!failed.error) out.push(item);
+      if (!read.error) read.out.push(item);
       item = null;
     }
     depth--;
   };
   parser.onerror = (err) => {
     // The first error is where the feed broke; those after it follow from it.
-    failed.error ??= new SourceError(`not well-formed XML (line ${parser.line + 1}: ${err.message.split('\n')[0]})`, true);
+    read.error ??= new SourceError(`not well-formed XML (line ${parser.line + 1}: ${err.message.split('\n')[0]})`, true);
   };
+  return parser;
+}
+
+/** Google Merchant RSS 2.0 (`<item>`) or Atom (`<entry>`): each item's direct children by local name. */
+async function* merchantXml(chunks: AsyncIterable<Buffer>): AsyncGenerator<RawItem[]> {
+  const read: MerchantRead = { out: [], root: null, error: null };
+  const parser = merchantParser(read);
+  const decoder = new StringDecoder('utf8');
   for await (const chunk of chunks) {
     parser.write(decoder.write(chunk));
     // The items closed before the break count: they go out before the error.
-    if (out.length) {
-      yield out;
-      out = [];
+    if (read.out.length) {
+      yield read.out;
+      read.out = [];
     }
-    if (failed.error) throw failed.error;
+    if (read.error) throw read.error;
   }
   parser.write(decoder.end()).close();
-  if (out.length) yield out;
-  if (failed.error) throw failed.error;
-  if (root === null) throw new SourceError('the feed is empty', true);
+  if (read.out.length) yield read.out;
+  if (read.error) throw read.error;
+  if (read.root === null) throw new SourceError('the feed is empty', true);
 }
 
 const CSV_BATCH = 256;

@@ -22,7 +22,7 @@ import { DomainError } from '../errors';
 import { derivedId } from '../ids';
 import { commitEvents } from '../events/commit';
 import { prepareEvent } from '../events/store';
-import { insertFoundOffer, offersByUrl, OfferFields } from '../offers/store';
+import { insertFoundOffer, OfferDoc, offersByUrl, OfferFields } from '../offers/store';
 import { toOffer } from '../offers/service';
 import { PublishingDeps, queuePublication } from '../publications/queue';
 import { DomainDeps } from '../resource';
@@ -56,6 +56,69 @@ const offerFields = (item: FoundItem): OfferFields => {
   return fields;
 };
 
+/** One attempt at reading a source: its counts so far and what it has done. */
+interface Attempt {
+  deps: PublishingDeps;
+  run: SourceRun;
+  result: SourceResult;
+  /** Offers counted as this run's in this attempt (a URL twice in a feed is created once): grows with creations only. */
+  counted: Set<string>;
+  /** Whether created offers are published: by the automation, until a destination refuses. */
+  publishing: boolean;
+  progress: (r: SourceResult) => void;
+}
+
+/** Publishes a created offer through the normal publish path, once per offer and monitor (its idempotency key). */
+async function publish(a: Attempt, offerId: string): Promise<void> {
+  if (!a.publishing) return;
+  const { automation, tenant, monitor_id } = a.run;
+  try {
+    await queuePublication(a.deps, tenant, {
+      offer_id: offerId,
+      text: null,
+      template_id: null,
+      group_id: automation.group_id,
+      segment_id: automation.segment_id,
+      with_image: automation.with_image,
+      schedule_id: null,
+      idempotency_key: `monitor:${monitor_id}:${offerId}`,
+    });
+    a.result.published++;
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    // The destination refused (e.g. no active group): the offers stay created; publishing stops for this source.
+    a.publishing = false;
+    a.result.error = `publishing stopped: ${ERROR_STATUS[err.code]} ${err.code}: ${err.message}`;
+  }
+}
+
+/** The offer a match counts as in this run: created now, or by an earlier attempt of this run; null when it is not this run's. */
+async function offerOf(a: Attempt, item: FoundItem, known: Pick<OfferDoc, '_id' | 'found_by'> | undefined): Promise<string | null> {
+  const { deps, run } = a;
+  // In the catalogue already: this run's when an earlier attempt of it created the offer.
+  if (known) return known.found_by?.run_id === run.run_id && !a.counted.has(known._id) ? known._id : null;
+  const offer = await insertFoundOffer(deps.db, run.tenant, offerFields(item), { monitor_id: run.monitor_id, run_id: run.run_id }, (o) =>
+    prepareEvent(run.tenant, 'offer.created', { offer: toOffer(o) }),
+  );
+  if (!offer) return null;
+  await commitEvents(deps, 'offers', offer._id);
+  return offer._id;
+}
+
+/** Checks a batch of matches against the catalogue: the new ones created (and published), each counted once. */
+async function flush(a: Attempt, items: FoundItem[]): Promise<void> {
+  const byUrl = new Map(items.map((i) => [i.url, i]));
+  const existing = await offersByUrl(a.deps.db, a.run.tenant, [...byUrl.keys()]);
+  for (const [url, item] of byUrl) {
+    const offerId = await offerOf(a, item, existing.get(url));
+    if (offerId === null) continue;
+    a.counted.add(offerId);
+    a.result.created++;
+    await publish(a, offerId);
+    a.progress(a.result); // a batch of creations and publications can outlast the heartbeat timeout
+  }
+}
+
 /**
  * Reads one source to its end. A source that cannot be read for good (refused
  * by the fetch rules, not the format it claims, too large, a 4xx) ends with
@@ -69,61 +132,11 @@ export async function runSource(
   opts: FetchOptions,
   progress: (r: SourceResult) => void,
 ): Promise<SourceResult> {
-  const result = emptyResult(run.source);
-  const matches = compileCriteria(run.criteria);
   const mode = run.automation.mode;
-  /** Offers counted as this run's in this attempt (a URL twice in a feed is created once): grows with creations only. */
-  const counted = new Set<string>();
-  let publishing = mode === 'publish';
+  const a: Attempt = { deps, run, result: emptyResult(run.source), counted: new Set(), publishing: mode === 'publish', progress };
+  const { result } = a;
+  const matches = compileCriteria(run.criteria);
   let pending: FoundItem[] = [];
-
-  async function publish(offerId: string): Promise<void> {
-    if (!publishing) return;
-    try {
-      await queuePublication(deps, run.tenant, {
-        offer_id: offerId,
-        text: null,
-        template_id: null,
-        group_id: run.automation.group_id,
-        segment_id: run.automation.segment_id,
-        with_image: run.automation.with_image,
-        schedule_id: null,
-        idempotency_key: `monitor:${run.monitor_id}:${offerId}`,
-      });
-      result.published++;
-    } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
-      // The destination refused (e.g. no active group): the offers stay created; publishing stops for this source.
-      publishing = false;
-      result.error = `publishing stopped: ${ERROR_STATUS[err.code]} ${err.code}: ${err.message}`;
-    }
-  }
-
-  async function flush(items: FoundItem[]): Promise<void> {
-    const byUrl = new Map(items.map((i) => [i.url, i]));
-    const existing = await offersByUrl(deps.db, run.tenant, [...byUrl.keys()]);
-    for (const [url, item] of byUrl) {
-      const known = existing.get(url);
-      let offerId: string | null = null;
-      if (!known) {
-        const offer = await insertFoundOffer(deps.db, run.tenant, offerFields(item), { monitor_id: run.monitor_id, run_id: run.run_id }, (o) =>
-          prepareEvent(run.tenant, 'offer.created', { offer: toOffer(o) }),
-        );
-        if (offer) {
-          await commitEvents(deps, 'offers', offer._id);
-          offerId = offer._id;
-        }
-      } else if (known.found_by?.run_id === run.run_id && !counted.has(known._id)) {
-        offerId = known._id; // created by an earlier attempt of this run
-      }
-      if (offerId === null) continue;
-      counted.add(offerId);
-      result.created++;
-      await publish(offerId);
-      progress(result); // a batch of creations and publications can outlast the heartbeat timeout
-    }
-  }
-
   try {
     for await (const batch of readSource(run.source, opts)) {
       for (const raw of batch) {
@@ -134,12 +147,12 @@ export async function runSource(
         if (mode !== 'none') pending.push(item);
       }
       if (pending.length >= FLUSH_EVERY) {
-        await flush(pending);
+        await flush(a, pending);
         pending = [];
       }
       progress(result);
     }
-    await flush(pending);
+    await flush(a, pending);
   } catch (err) {
     if (err instanceof SourceError && err.permanent) return { ...result, error: err.message };
     throw err;

@@ -16,7 +16,7 @@ import { derivedId, newId } from '../ids';
 import { renderOfferForSend } from '../offers/render';
 import { LINK_CODE_PLACEHOLDER, shortUrlOf, trackedLinksFor } from '../links/service';
 import { Tenant } from '../db';
-import { prepareEvent } from '../events/store';
+import { DomainEvent, prepareEvent } from '../events/store';
 import { GroupDoc } from '../groups/store';
 import { checkPublishable } from '../offers/service';
 import { getOffer, OfferDoc } from '../offers/store';
@@ -195,61 +195,95 @@ async function checkedOffer(db: Db, tenant: Tenant, input: PublishInput): Promis
   return offer;
 }
 
-/** queuePublication once the request holds its claim (or has a key): checks, records and starts publication `id`. */
-async function queueClaimed(
+type Targets = Awaited<ReturnType<typeof publicationTargets>>;
+type RenderedText = Awaited<ReturnType<typeof renderOfferForSend>>;
+
+/**
+ * Check: the offer, and the publication of the same key. The reads that need nothing of one another go side by side,
+ * a single group's destination too (a segment's is chosen after the checks: it counts deliveries); each is checked in
+ * the order the request's errors are given.
+ */
+async function check(db: Db, tenant: Tenant, input: PublishInput, id: string) {
+  const single = input.group_id !== null ? settledLater(publicationTargets(db, tenant, input)) : null;
+  const [offer, existing] = await Promise.all([checkedOffer(db, tenant, input), input.idempotency_key ? getPublication(db, tenant, id) : null]);
+  return { offer, existing, single };
+}
+
+/** The publication of the same key: the answer to the same request (its workflow started, should an earlier start have failed). */
+async function repeated(
+  deps: PublishingDeps,
+  existing: PublicationDoc,
+  offer: OfferDoc | null,
+  hash: string | null,
+): Promise<{ publication: PublicationDoc; created: boolean }> {
+  if (hash && existing.request_hash !== hash) {
+    throw conflict('idempotency_key_reused', 'This Idempotency-Key was used for a different request.');
+  }
+  await startPublication(deps.temporal, existing, offer?.title ?? null);
+  return { publication: existing, created: false };
+}
+
+/**
+ * One tracked link per group (one insertMany), so each click names its publication and group; the text carries
+ * `<public url>/l/{link}` and each send puts its group's code there (textForGroup). None without an offer or a key.
+ */
+function trackedLinks(deps: PublishingDeps, tenant: Tenant, id: string, offer: OfferDoc | null, { groups, segment }: Targets) {
+  if (!offer || !deps.secretKey) return Promise.resolve(new Map<string, string>());
+  const linkDeps = { db: deps.db, secretKey: deps.secretKey, shortLinkHosts: deps.shortLinkHosts };
+  const context = { offer_id: offer._id, publication_id: id, segment_id: segment?._id ?? null };
+  return trackedLinksFor(
+    linkDeps,
+    tenant,
+    offer.url,
+    groups.map((g) => g._id),
+    context,
+  );
+}
+
+/** The text to send: the offer rendered (its URL the tracked link's, once the links are made), else the text given. */
+function textToSend(
+  deps: PublishingDeps,
+  tenant: Tenant,
+  input: PublishInput,
+  offer: OfferDoc | null,
+  segment: Targets['segment'],
+  codes: Promise<Map<string, string>>,
+): Promise<RenderedText> | RenderedText {
+  if (!offer) return { text: input.text!, templateId: input.template_id, format: 'plain' as const };
+  const url = codes.then((c) => (c.size ? shortUrlOf(deps, LINK_CODE_PLACEHOLDER) : undefined));
+  return renderOfferForSend(deps.db, tenant, { offer, segment, templateId: input.template_id, url });
+}
+
+/** Plan: the destination's groups, then their tracked links, the text and the workflow's groups side by side. */
+async function plan(
   deps: PublishingDeps,
   tenant: Tenant,
   input: PublishInput,
   id: string,
-  now: Date,
-): Promise<{ publication: PublicationDoc; created: boolean }> {
-  const { db } = deps;
-  // The reads that need nothing of one another side by side: the offer, the publication of the same key, and a
-  // single group's destination (a segment's is chosen after the checks: it counts deliveries). Each is checked
-  // in the order the request's errors are given.
-  const single = input.group_id !== null ? settledLater(publicationTargets(db, tenant, input)) : null;
-  const [offer, existing] = await Promise.all([checkedOffer(db, tenant, input), input.idempotency_key ? getPublication(db, tenant, id) : null]);
-
-  const hash = input.idempotency_key ? requestHash(input) : null;
-  if (existing) {
-    if (hash && existing.request_hash !== hash) {
-      throw conflict('idempotency_key_reused', 'This Idempotency-Key was used for a different request.');
-    }
-    await startPublication(deps.temporal, existing, offer?.title ?? null);
-    return { publication: existing, created: false };
-  }
-
-  const { groups, segment } = await (single ?? publicationTargets(db, tenant, input));
-  // One tracked link per group (one insertMany), so each click names its publication and group; the text carries
-  // `<public url>/l/{link}` and each send puts its group's code there (textForGroup). The links, the template and
-  // the workflow's groups side by side.
-  const codes =
-    offer && deps.secretKey
-      ? trackedLinksFor(
-          { db, secretKey: deps.secretKey, shortLinkHosts: deps.shortLinkHosts },
-          tenant,
-          offer.url,
-          groups.map((g) => g._id),
-          {
-            offer_id: offer._id,
-            publication_id: id,
-            segment_id: segment?._id ?? null,
-          },
-        )
-      : Promise.resolve(new Map<string, string>());
+  offer: OfferDoc | null,
+  single: Promise<Targets> | null,
+) {
+  const targets = await (single ?? publicationTargets(deps.db, tenant, input));
+  const codes = trackedLinks(deps, tenant, id, offer, targets);
   const [rendered, links, given] = await Promise.all([
-    offer
-      ? renderOfferForSend(db, tenant, {
-          offer,
-          segment,
-          templateId: input.template_id,
-          url: codes.then((c) => (c.size ? shortUrlOf(deps, LINK_CODE_PLACEHOLDER) : undefined)),
-        })
-      : { text: input.text!, templateId: input.template_id, format: 'plain' as const },
+    textToSend(deps, tenant, input, offer, targets.segment, codes),
     codes,
-    workflowGroups(db, tenant, groups),
+    workflowGroups(deps.db, tenant, targets.groups),
   ]);
-  const doc: PublicationDoc = {
+  return { groups: targets.groups, rendered, links, given };
+}
+
+/** The publication as recorded: queued, with its text, its groups and their links. */
+function publicationDoc(
+  tenant: Tenant,
+  input: PublishInput,
+  id: string,
+  now: Date,
+  offer: OfferDoc | null,
+  { groups, rendered, links }: Awaited<ReturnType<typeof plan>>,
+  hash: string | null,
+): PublicationDoc {
+  return {
     account_id: tenant.accountId,
     env: tenant.env,
     _id: id,
@@ -273,36 +307,70 @@ async function queueClaimed(
     created_at: now,
     updated_at: now,
   };
-  // The publication names the event that queued it, and that event carries the publication.
-  const event = prepareEvent(tenant, 'publication.queued', { publication: queuedRecord(doc) }, now, doc.event_id!);
-  let publication: PublicationDoc;
+}
+
+/** Record: the publication with its event; when the same Idempotency-Key raced us here, the winner's publication. */
+async function record(
+  db: Db,
+  tenant: Tenant,
+  input: PublishInput,
+  doc: PublicationDoc,
+  event: DomainEvent,
+): Promise<{ publication: PublicationDoc; created: boolean }> {
   try {
-    publication = await insertPublication(db, tenant, doc, event);
+    return { publication: await insertPublication(db, tenant, doc, event), created: true };
   } catch (err) {
-    // The same Idempotency-Key raced us here: the winner's publication is the answer.
     const winner = input.idempotency_key ? await getPublication(db, tenant, doc._id) : null;
     if (!winner) throw err;
     return { publication: winner, created: false };
   }
-  // The workflow's start and the in-flight note before the answer (a repeated request must find the publication in
-  // flight); the queued count (by the request whose insert recorded it: a repeated request returned above), the relay
-  // of the event and the move to `sending` after it (see afterAnswer). None of them is read by the workflow. A workflow
-  // given its groups has no begin: the publication moves to `sending` once it is started (until then the sweep of queued
-  // publications may start it).
-  await Promise.all([
-    startPublication(deps.temporal, publication, offer?.title ?? null, given),
-    input.idempotency_key ? noteInFlight(db, tenant, publication) : undefined,
-  ]);
-  // The move to `sending` before the relay of the event: a completion the move overtook is put back by it (markSending).
+}
+
+/**
+ * After the answer (see afterAnswer), or awaited without it: the queued count (by the request whose insert recorded
+ * the publication), the relay of the event and the move to `sending`, before the relay: a completion the move
+ * overtook is put back by it (markSending). A workflow given its groups has no begin: the publication moves to
+ * `sending` once it is started (until then the sweep of queued publications may start it). None of them is read by
+ * the workflow.
+ */
+async function afterTheAnswer(deps: PublishingDeps, tenant: Tenant, publication: PublicationDoc, event: DomainEvent, started: boolean) {
   const bookkeeping = () =>
     Promise.all([
       (async () => {
-        if (given) await markSending(db, tenant, publication);
+        if (started) await markSending(deps.db, tenant, publication);
         await commitEvent(deps, 'publications', publication._id, event);
       })(),
-      countQueued(db, tenant, publication),
+      countQueued(deps.db, tenant, publication),
     ]);
   if (deps.afterAnswer) deps.afterAnswer.add(bookkeeping);
   else await bookkeeping();
-  return { publication, created: true };
+}
+
+/** queuePublication once the request holds its claim (or has a key): check, plan, record, start, then after the answer. */
+async function queueClaimed(
+  deps: PublishingDeps,
+  tenant: Tenant,
+  input: PublishInput,
+  id: string,
+  now: Date,
+): Promise<{ publication: PublicationDoc; created: boolean }> {
+  const { offer, existing, single } = await check(deps.db, tenant, input, id);
+  const hash = input.idempotency_key ? requestHash(input) : null;
+  if (existing) return repeated(deps, existing, offer, hash);
+
+  const planned = await plan(deps, tenant, input, id, offer, single);
+  const doc = publicationDoc(tenant, input, id, now, offer, planned, hash);
+  // The publication names the event that queued it, and that event carries the publication.
+  const event = prepareEvent(tenant, 'publication.queued', { publication: queuedRecord(doc) }, now, doc.event_id!);
+  const recorded = await record(deps.db, tenant, input, doc, event);
+  if (!recorded.created) return recorded;
+
+  // Start: the workflow and the in-flight note before the answer (a repeated request must find the publication in flight).
+  const { publication } = recorded;
+  await Promise.all([
+    startPublication(deps.temporal, publication, offer?.title ?? null, planned.given),
+    input.idempotency_key ? noteInFlight(deps.db, tenant, publication) : undefined,
+  ]);
+  await afterTheAnswer(deps, tenant, publication, event, planned.given !== undefined);
+  return recorded;
 }
