@@ -219,7 +219,6 @@ function untagged(location: ErrorDetail['location'], e: ErrorObject): ErrorDetai
  * alternative before the ones inside it, and its branches' errors are the run
  * just before it.
  */
-// eslint-disable-next-line max-lines-per-function -- split separately
 function resolveAlternatives(location: ErrorDetail['location'], errors: ErrorObject[]): ErrorDetail[] {
   const r: Resolution = { location, errors, dropped: errors.map((e) => e.keyword === 'if'), byError: errors.map(() => []) };
   for (let k = errors.length - 1; k >= 0; k--) {
