@@ -212,7 +212,9 @@ describe('segment distributions', () => {
         queued.deliveries.map((d: any) => d.group_id),
         expected,
       );
-      const got = (await api.get(`/publications/${queued.id}`)).body.data;
+      const read = await api.get(`/publications/${queued.id}`);
+      assert.equal(read.status, 200, read.text);
+      const got = read.body.data;
       assert.deepEqual(
         got.deliveries.map((d: any) => [d.group_id, d.status]),
         expected.map((id) => [id, 'queued']),
