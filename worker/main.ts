@@ -58,14 +58,15 @@ function installRuntime(logger: Logger): void {
   if (metricsAddress) logger.info({ address: `http://${metricsAddress}/metrics` }, 'metrics');
 }
 
-/** The database, once it answers: its indexes made and the month buckets started. */
-async function connectDatabase(config: ConnectionConfig, wait: (message: string) => void) {
+/** The database, once it answers: its indexes made (its engine logged) and the month buckets started. */
+async function connectDatabase(config: ConnectionConfig, logger: Logger, wait: (message: string) => void) {
   const mongo = lazyMongo(config, WORKER_DB_TIMEOUTS);
   await untilAvailable(
     'the database',
     async () => {
       await connectOrForget(mongo.client);
-      await ensureIndexes(mongo.db);
+      const engine = await ensureIndexes(mongo.db);
+      logger.info({ engine }, `the database is ${engine.name}`);
       await startMonthBuckets(mongo.db);
     },
     wait,
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
   if (tracing) logger.info({ exporter: tracing.exporter }, 'tracing on');
   // Started while the database or Temporal is away (or being restarted), the worker waits for them instead of exiting.
   const wait = (message: string) => logger.warn(message);
-  const mongo = await connectDatabase(config, wait);
+  const mongo = await connectDatabase(config, logger, wait);
   const { connection, clientConnection, client, maintenance } = await connectTemporal(config, tracing, wait);
   await untilAvailable('Temporal', () => ensureMaintenance(maintenance, config.taskQueue), wait);
   // The HTTP client compiles on its first use (tens of ms, more on a busy machine): now, not between the first paced
