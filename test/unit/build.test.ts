@@ -35,11 +35,11 @@ describe('the build stamp: build again only when an input changed', () => {
     write('src/deep/b.ts', 'export const b = 2;\n');
     write('elsewhere/notes.txt', 'not an input');
 
-    assert.deepEqual(buildState(root), { fresh: false, reason: 'no complete build in dist/ yet' });
+    assert.deepEqual(buildState(root), { fresh: false, built: false, reason: 'no complete build in dist/ yet' });
     writeStamp(root, sourceHash(root));
     assert.equal(buildState(root).fresh, true);
 
-    const changed = { fresh: false, reason: 'sources changed since the last build' };
+    const changed = { fresh: false, built: true, reason: 'sources changed since the last build' };
     write('src/deep/b.ts', 'export const b = 3;\n');
     assert.deepEqual(buildState(root), changed, 'an edit');
     write('src/deep/b.ts', 'export const b = 2;\n');
@@ -65,9 +65,33 @@ describe('the build stamp: build again only when an input changed', () => {
     assert.equal(buildState(root).fresh, true, 'a file outside the inputs');
   });
 
+  test('under npm test (OFFEROPS_FROZEN_BUILD) a stale build is run as it is, never rebuilt under the running files', async () => {
+    const project = join(scratch, 'frozen');
+    mkdirSync(join(project, 'tools/build'), { recursive: true });
+    for (const file of ['run.mjs', 'build.mjs'])
+      writeFileSync(join(project, 'tools/build', file), readFileSync(join(REPO, 'tools/build', file)));
+    writeFileSync(join(project, 'package.json'), '{"name":"p"}');
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ include: ['src'] }));
+    const { writeStamp } = await import(pathToFileURL(join(project, 'tools/build/build.mjs')).href);
+    writeStamp(project, 'the hash of other sources');
+    writeFileSync(join(project, 'dist/hello.js'), "process.stdout.write('ran the build as it is');\n");
+    const run = spawn(process.execPath, [join(project, 'tools/build/run.mjs'), 'hello'], {
+      env: { ...process.env, OFFEROPS_FROZEN_BUILD: '1', npm_lifecycle_event: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    run.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((done) => run.on('exit', done));
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, 'ran the build as it is');
+    assert.match(stderr, /sources changed since the last build: not built, a test run uses dist\//);
+    assert.doesNotMatch(stderr, /building/);
+  });
+
   test('this checkout, as npm test leaves it, is fresh', async () => {
     const { buildState } = await load();
-    assert.deepEqual(buildState(REPO), { fresh: true, reason: 'dist/ is up to date' });
+    assert.deepEqual(buildState(REPO), { fresh: true, built: true, reason: 'dist/ is up to date' });
   });
 });
 

@@ -57,16 +57,16 @@ export function sourceHash(root = ROOT) {
   return hash.digest('hex');
 }
 
-/** Whether dist/ under `root` was built from the inputs as they are now; `reason` says why not. */
+/** Whether dist/ under `root` was built from the inputs as they are now (`fresh`), whether it holds a complete build at all (`built`); `reason` says which. */
 export function buildState(root = ROOT) {
   let stamp;
   try {
     stamp = readFileSync(join(root, STAMP), 'utf8').trim();
   } catch {
-    return { fresh: false, reason: 'no complete build in dist/ yet' };
+    return { fresh: false, built: false, reason: 'no complete build in dist/ yet' };
   }
-  if (stamp !== sourceHash(root)) return { fresh: false, reason: 'sources changed since the last build' };
-  return { fresh: true, reason: 'dist/ is up to date' };
+  if (stamp !== sourceHash(root)) return { fresh: false, built: true, reason: 'sources changed since the last build' };
+  return { fresh: true, built: true, reason: 'dist/ is up to date' };
 }
 
 /** Records that dist/ under `root` holds the build of the inputs whose hash is `hash`. */

@@ -47,6 +47,11 @@ const LONGEST = [
   'cli/manage.test.js',
 ];
 const RUNNER = join(__dirname, 'run-tests.js');
+/**
+ * The run's files are loaded from dist/ while it runs: an `npm start` inside a test (the launcher tests) must not
+ * rebuild it under them when sources changed since (tools/build/run.mjs then runs the build as it is).
+ */
+const FROZEN_BUILD = { OFFEROPS_FROZEN_BUILD: '1' };
 /** Every test run's data directory lives here, so a later run can clear a crashed one's. */
 const RUNS_DIR = join(tmpdir(), 'offerops-tests');
 
@@ -104,7 +109,7 @@ function testProcessArgs(args: string[]): string[] {
 
 /** Runs the tests `args` name in this environment without the stack's settings, no stack; their exit code. */
 async function runWithoutStack(args: string[]): Promise<number> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !STACK_SETTINGS.includes(name)));
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !STACK_SETTINGS.includes(name))), ...FROZEN_BUILD };
   const tests = spawn(process.execPath, testProcessArgs(args), { stdio: 'inherit', env });
   const [code] = (await once(tests, 'exit')) as [number | null];
   return code ?? 1;
@@ -149,6 +154,7 @@ async function main(): Promise<number | null> {
           TEMPORAL_NAMESPACE: stack.temporalNamespace,
           OFFEROPS_TEST_DATA_DIR: dataDir,
           OFFEROPS_SECRET_KEY: secretKeyFor(dataDir),
+          ...FROZEN_BUILD,
         },
       });
     },
