@@ -12,12 +12,11 @@ import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { Client } from '@temporalio/client';
 import { secretKeyFromEnv } from '../../domain/sealing';
-import { createChannel } from '../../domain/channels/store';
-import { createGroup } from '../../domain/groups/store';
 import { pacedDeliveriesWorkflowId, publicationWorkflowId } from '../../temporal/names';
 import { FakeGateway, startFakeGateway } from '../helpers/fake-gateway';
 import { ApiClient } from '../helpers/client';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
+import { groupsOverChannels } from '../helpers/publications';
 import { publicationState } from '../helpers/states';
 import { startTestWorker } from '../helpers/worker';
 import { waitFor } from '../helpers/wait';
@@ -57,25 +56,16 @@ test('a paced publication to 60 groups in batches of 20 goes in three child batc
   const tenant = await seedTenant(app.db);
   const api = new ApiClient(app.baseUrl, tenant.apiKey);
   const segment = (await api.post('/segments', { name: 'Batches' })).body.data;
-  const addresses = new Map<string, string>();
-  for (let c = 0; c < CHANNELS; c++) {
-    const channel = await createChannel(
-      app.db,
-      tenant,
-      { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 100 },
-      secretKeyFromEnv(),
-    );
-    for (let i = 0; i < PER_CHANNEL; i++) {
-      const address = `5511${String(c).padStart(2, '0')}${String(i).padStart(4, '0')}@g.us`;
-      const group = await createGroup(app.db, tenant, {
-        name: `Batch group ${c}-${i}`,
-        segment_id: segment.id,
-        channel: { id: channel._id, type: 'http', address },
-        minIntervalMs: 0,
-      });
-      addresses.set(group._id, address);
-    }
-  }
+  const addresses = await groupsOverChannels(app.db, tenant, {
+    gateway: { url: gateway.url, token: TOKEN },
+    secretKey: secretKeyFromEnv(),
+    segmentId: segment.id,
+    channels: CHANNELS,
+    perChannel: PER_CHANNEL,
+    intervalMs: 100,
+    name: 'Batch group',
+    prefix: '5511',
+  });
   const offer = (await api.post('/offers', { url: 'https://shop.example/batches', title: 'Batches offer' })).body.data;
   const id = (await api.post(`/offers/${offer.id}/publish`, { segment_id: segment.id })).body.data.publications[0].id as string;
 

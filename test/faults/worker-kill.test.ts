@@ -31,6 +31,7 @@ import { startTestGateway, TestGateway } from '../helpers/gateways';
 import { launchStack, LaunchedStack } from '../helpers/launched-stack';
 import { waitFor } from '../helpers/wait';
 import { messagesState, publicationState } from '../helpers/states';
+import { groupsOverChannels } from '../helpers/publications';
 
 const GROUPS = 30;
 const TOKEN = 'faults-gateway-token';
@@ -236,20 +237,16 @@ test('a paced 150-group publication in batches of 50 (10 channels at 100 ms), th
       const PER_CHANNEL = 15;
       const { stack, api, gateway, db, tenant, secretKey } = scene;
       const segment = (await api.post('/segments', { name: 'Faults batches' })).body.data;
-      const addresses = new Map<string, string>();
-      for (let c = 0; c < CHANNELS; c++) {
-        const channel = await createChannel(db, tenant, { type: 'http', url: gateway.url, token: TOKEN, minIntervalMs: 100 }, secretKey);
-        for (let i = 0; i < PER_CHANNEL; i++) {
-          const address = `5515${String(c).padStart(2, '0')}${String(i).padStart(4, '0')}@g.us`;
-          const group = await createGroup(db, tenant, {
-            name: `Faults batch ${c}-${i}`,
-            segment_id: segment.id,
-            channel: { id: channel._id, type: 'http', address },
-            minIntervalMs: 0,
-          });
-          addresses.set(group._id, address);
-        }
-      }
+      const addresses = await groupsOverChannels(db, tenant, {
+        gateway: { url: gateway.url, token: TOKEN },
+        secretKey,
+        segmentId: segment.id,
+        channels: CHANNELS,
+        perChannel: PER_CHANNEL,
+        intervalMs: 100,
+        name: 'Faults batch',
+        prefix: '5515',
+      });
       const offer = (await api.post('/offers', { url: 'https://shop.example/faults/batches', title: 'Faults batches offer' })).body.data;
       const all = [...addresses.values()];
       const reached = () => new Set(requestsTo(gateway, all).map((r) => r.to)).size;
