@@ -2,6 +2,8 @@
 import { once } from 'node:events';
 import pino from 'pino';
 import { closeApp, createApp, createAppServer, drainApp } from './app';
+import { warmValidators } from './middleware/validate';
+import { operations } from '../schemas/operations';
 import { secretKeyFromEnv } from '../domain/sealing';
 import { allowListFromEnv, hostListFromEnv } from '../domain/webhooks/destinations';
 import { configFromEnv, connectOrForget, lazyMongo, lazyTemporal, untilAvailable } from '../domain/config';
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
   server.listen(Number(process.env.PORT ?? 8080), process.env.HOST ?? '127.0.0.1');
   await once(server, 'listening');
   logger.info({ address: server.address() }, 'listening');
+  void warmValidators(operations);
   void ready.then(() => logger.info('ready'));
 
   const stop = async () => {

@@ -15,18 +15,28 @@ import { openapiDocument } from './openapi/index';
 
 export const DOCUMENT_ID = 'https://offerops.dev/openapi.json';
 
-// `verbose`: errors carry the schema they broke, so a message can say what the field takes (api/middleware/validate.ts).
-// `discriminator`: a tagged `oneOf` (a journey block's `type`) judges only the branch the tag names.
-export const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true, verbose: true, discriminator: true });
-addFormats(ajv);
-ajv.addKeyword({ keyword: FORM_KEYWORD, schemaType: 'string' });
-// Refusals the state decides, for the fuzzer (schemas/openapi/common.ts): an annotation, nothing to validate.
-ajv.addKeyword({ keyword: STATE_DECIDED_EXTENSION, schemaType: 'object' });
-// The root of the OpenAPI document is not a schema; these are its keywords.
-for (const keyword of ['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components']) {
-  ajv.addKeyword({ keyword });
+let instance: Ajv2020 | undefined;
+
+/**
+ * The instance, made on first use: adding the document costs a process about 0.2 s of CPU, which one that never
+ * validates (most CLI commands, the worker) does not spend.
+ */
+export function documentAjv(): Ajv2020 {
+  if (instance) return instance;
+  // `verbose`: errors carry the schema they broke, so a message can say what the field takes (api/middleware/validate.ts).
+  // `discriminator`: a tagged `oneOf` (a journey block's `type`) judges only the branch the tag names.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true, verbose: true, discriminator: true });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: FORM_KEYWORD, schemaType: 'string' });
+  // Refusals the state decides, for the fuzzer (schemas/openapi/common.ts): an annotation, nothing to validate.
+  ajv.addKeyword({ keyword: STATE_DECIDED_EXTENSION, schemaType: 'object' });
+  // The root of the OpenAPI document is not a schema; these are its keywords.
+  for (const keyword of ['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components']) {
+    ajv.addKeyword({ keyword });
+  }
+  ajv.addSchema(openapiDocument, DOCUMENT_ID);
+  return (instance = ajv);
 }
-ajv.addSchema(openapiDocument, DOCUMENT_ID);
 
 const components = (openapiDocument.components as { schemas: Record<string, JsonSchema> }).schemas;
 
@@ -164,11 +174,11 @@ function tagged(schema: JsonSchema): JsonSchema {
 
 const cache = new WeakMap<JsonSchema, ValidateFunction>();
 
-/** A compiled validator for a schema fragment of the document (memoised). */
+/** A compiled validator for a schema fragment of the document (memoised: compiled on first use). */
 export function validatorFor(schema: JsonSchema): ValidateFunction {
   let fn = cache.get(schema);
   if (!fn) {
-    fn = ajv.compile(compilable(schema) as JsonSchema);
+    fn = documentAjv().compile(compilable(schema) as JsonSchema);
     cache.set(schema, fn);
   }
   return fn;
