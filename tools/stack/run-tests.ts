@@ -8,6 +8,7 @@
  * signal (the launcher's SIGTERM, Ctrl-C) aborts the run, which ends every
  * file's process: none is left orphaned when only this one is signalled.
  */
+import { setMaxListeners } from 'node:events';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 
@@ -19,6 +20,8 @@ for (let i = 0; i < args.length; i++) {
 }
 
 const abort = new AbortController();
+// Each file running listens to it: more than the default 10 at once is expected, not a leak.
+setMaxListeners(0, abort.signal);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.once(signal, () => {
     abort.abort();
