@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { constants } from 'node:os';
 import { resolve } from 'node:path';
-import type { connectTemporal } from '../../domain/config';
+import type { connectTemporal } from '../../domain/temporal-connection';
 import type { TemporalDeps } from '../../temporal/start';
 import type { AdminFn, Command } from './commands';
 import { printRecords, wantsJson } from './output';
@@ -25,7 +25,10 @@ async function runAdmin(command: Command, values: Values, args: string[]): Promi
   const held: { temporal?: ReturnType<typeof connectTemporal> } = {};
   const temporalDeps = async (): Promise<TemporalDeps> => {
     if (!info.temporal_address) throw new Error('the stack has no Temporal address (start it with npm start, or set TEMPORAL_ADDRESS)');
-    const [{ connectTemporal }, { TASK_QUEUE }] = await Promise.all([import('../../domain/config.js'), import('../../temporal/names.js')]);
+    const [{ connectTemporal }, { TASK_QUEUE }] = await Promise.all([
+      import('../../domain/temporal-connection.js'),
+      import('../../temporal/names.js'),
+    ]);
     held.temporal ??= connectTemporal({ temporalAddress: info.temporal_address, temporalNamespace: info.temporal_namespace || 'offerops' });
     return { client: (await held.temporal).client, taskQueue: process.env.OFFEROPS_TASK_QUEUE || TASK_QUEUE };
   };
