@@ -21,7 +21,7 @@ async function runAdmin(command: Command, values: Values, args: string[]): Promi
   const info = stackInfo();
   const [{ MongoClient }, admin] = await Promise.all([import('mongodb'), import('./admin.js')]);
   const client = await MongoClient.connect(info.mongodb_uri, { serverSelectionTimeoutMS: 5_000 });
-  // Temporal (and its client's modules) only for the commands that start or stop workflows (account create seeds the sandbox, sandbox reset).
+  // Temporal (and its client's modules) only for the commands that start or stop workflows (sandbox seeding and reset, monitor run).
   const held: { temporal?: ReturnType<typeof connectTemporal> } = {};
   const temporalDeps = async (): Promise<TemporalDeps> => {
     if (!info.temporal_address) throw new Error('the stack has no Temporal address (start it with npm start, or set TEMPORAL_ADDRESS)');
