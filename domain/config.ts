@@ -3,7 +3,6 @@
  * environment the stack launcher (or an operator) sets.
  */
 import { resolve } from 'node:path';
-import { Client, ClientInterceptors, Connection } from '@temporalio/client';
 import { Db, MongoClient } from 'mongodb';
 import { TASK_QUEUE } from '../temporal/names';
 
@@ -113,26 +112,4 @@ export async function untilAvailable<T>(what: string, attempt: () => Promise<T>,
       await new Promise((resolve) => setTimeout(resolve, RETRY_START_MS));
     }
   }
-}
-
-/** How long a new connection to Temporal may take; each call's deadline is its caller's (the API's request deadline). */
-export const TEMPORAL_CONNECT_TIMEOUT_MS = 5_000;
-
-export async function connectTemporal(
-  config: Pick<ConnectionConfig, 'temporalAddress' | 'temporalNamespace'>,
-): Promise<{ connection: Connection; client: Client }> {
-  const connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: TEMPORAL_CONNECT_TIMEOUT_MS });
-  return { connection, client: new Client({ connection, namespace: config.temporalNamespace }) };
-}
-
-/** A Temporal client that connects on its first call (with `interceptors`: the tracing ones, domain/tracing.ts). */
-export function lazyTemporal(
-  config: Pick<ConnectionConfig, 'temporalAddress' | 'temporalNamespace'>,
-  interceptors?: ClientInterceptors,
-): {
-  connection: Connection;
-  client: Client;
-} {
-  const connection = Connection.lazy({ address: config.temporalAddress, connectTimeout: TEMPORAL_CONNECT_TIMEOUT_MS });
-  return { connection, client: new Client({ connection, namespace: config.temporalNamespace, ...(interceptors ? { interceptors } : {}) }) };
 }

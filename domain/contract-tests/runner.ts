@@ -92,13 +92,15 @@ interface Check {
 
 const MISSING_ID = 'zz_contract_test_missing';
 const pathOf = (op: Operation) => op.path.replace('{id}', MISSING_ID);
-const errorValid = validatorFor({ $ref: '#/components/schemas/Error' });
+/** The error envelope's schema: compiled when first checked (validatorFor memoises by schema), not when this module loads. */
+const ERROR_SCHEMA = { $ref: '#/components/schemas/Error' };
 
 /** What is wrong with `a` as an answer of `op` by the document, or null. */
 function undocumented(op: Operation, a: Answer): string | null {
   if (a.status >= 400) {
     const codes = ERROR_CODES[a.status as keyof typeof ERROR_CODES] as readonly string[] | undefined;
     if (!codes) return `status ${a.status} is not in the document`;
+    const errorValid = validatorFor(ERROR_SCHEMA);
     if (!errorValid(a.body)) return `error body does not match Error: ${JSON.stringify(errorValid.errors).slice(0, 300)}`;
     const code = a.body?.code ?? '';
     if (!codes.includes(code)) return `code ${code} is not documented for ${a.status}`;

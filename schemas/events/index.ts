@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { validatorFor } from '../validator';
+import type * as validatorModule from '../validator';
 
 export type EventKind = string;
 
@@ -50,10 +50,15 @@ export function eventDefinition(kind: EventKind): EventDefinition {
   return def;
 }
 
+/** The validator, loaded with the first event checked: a process that records none (most CLI commands) never loads Ajv. */
+let validator: typeof validatorModule | undefined;
+
 /** Validates a published event against the schema of its kind and version; the Ajv errors, or null. */
 export function eventErrors(event: { kind: EventKind; version: number }): string | null {
   const def = EVENT_CATALOGUE.find((d) => d.kind === event.kind && d.version === event.version);
   if (!def) return `no schema for ${event.kind} v${event.version}`;
-  const validate = validatorFor(def.schema);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous, as its callers are
+  validator ??= require('../validator') as typeof validatorModule;
+  const validate = validator.validatorFor(def.schema);
   return validate(event) ? null : JSON.stringify(validate.errors);
 }

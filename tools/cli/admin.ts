@@ -2,7 +2,9 @@
  * Operator commands, run against the stack's MongoDB directly (there is no
  * developer panel yet). Each checks and converts its options, calls the
  * domain (domain/accounts, domain/channels, domain/groups) and returns the
- * JSON object the CLI prints.
+ * JSON object the CLI prints. The areas only a few commands use (the sandbox
+ * seed, monitors, contract tests) are loaded by those commands when they run:
+ * the others start without the Temporal client or Ajv.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { Db } from 'mongodb';
@@ -47,12 +49,8 @@ import { closest } from '../../domain/nearest-word';
 import { UsageError } from './errors';
 import { StackInfo } from './stack-config';
 import { TemporalDeps } from '../../temporal/start';
-import { createSeededAccount, seedSandbox } from '../../domain/sandbox/seed';
-import { runContractTests } from '../../domain/contract-tests/runner';
-import { startReceiver } from '../../domain/contract-tests/receiver';
 import { listRuns, runSummary } from '../../domain/contract-tests/store';
 import { createPanelLink } from '../../domain/panel/auth';
-import { runMonitorNow } from '../../domain/monitors/service';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { receiverCertificate } from './dev-receiver';
@@ -112,6 +110,7 @@ export async function accountCreate(db: Db, { values, temporal }: AdminInput) {
   const name = nonEmpty('--name', str(values, 'name'));
   if (!name) throw new UsageError('--name is required');
   const plan = oneOf<Plan>('--plan', str(values, 'plan'), PLANS, 'pro');
+  const { createSeededAccount } = await import('../../domain/sandbox/seed.js');
   const { account, seed } = await createSeededAccount({ db, temporal: await temporal() }, { name, plan });
   const { apiKey } = await createApiKey(db, { accountId: account._id, env: 'live', scopes: SCOPES, name: 'owner key' });
   return { account_id: account._id, api_key: apiKey, sandbox: seed };
@@ -126,12 +125,12 @@ async function accountOf(db: Db, values: Values): Promise<string> {
 }
 
 export async function sandboxReset(db: Db, { values, temporal }: AdminInput) {
-  // The one admin module that loads the Temporal client: only for this command.
   const { resetSandbox } = await import('../../domain/sandbox/reset.js');
   return resetSandbox({ db, temporal: await temporal() }, await accountOf(db, values));
 }
 
 export async function sandboxSeed(db: Db, { values, temporal }: AdminInput) {
+  const { seedSandbox } = await import('../../domain/sandbox/seed.js');
   return seedSandbox({ db, temporal: await temporal() }, await accountOf(db, values));
 }
 
@@ -391,6 +390,7 @@ export async function channelCheck(db: Db, { values, args, secretKey }: AdminInp
 
 export async function monitorRun(db: Db, { values, args, temporal }: AdminInput) {
   const tenant = await tenantOf(db, values);
+  const { runMonitorNow } = await import('../../domain/monitors/service.js');
   const run = await runMonitorNow({ db, temporal: await temporal() }, tenant, args[0]!);
   if ('workflowId' in run) return { monitor_id: args[0]!, workflow_id: run.workflowId };
   throw new UsageError(
@@ -644,6 +644,10 @@ export async function contractTest(db: Db, { values, stack }: AdminInput) {
   const account = await accountOf(db, values);
   if (values.list === true) return { runs: (await listRuns(db, account)).map(runSummary) };
   const baseUrl = baseUrlOf(values, stack);
+  const [{ startReceiver }, { runContractTests }] = await Promise.all([
+    import('../../domain/contract-tests/receiver.js'),
+    import('../../domain/contract-tests/runner.js'),
+  ]);
   // The dev receiver's certificate, when there is one: the stack trusts it if started as the README's walkthrough says.
   const dir = join(dataDir(), 'dev-receiver');
   const receiver = existsSync(join(dir, 'cert.pem')) ? await startReceiver(receiverCertificate(dir)) : undefined;

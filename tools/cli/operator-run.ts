@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { constants } from 'node:os';
 import { resolve } from 'node:path';
-import type { connectTemporal } from '../../domain/config';
+import type { connectTemporal } from '../../domain/temporal-connection';
 import type { TemporalDeps } from '../../temporal/start';
 import type { AdminFn, Command } from './commands';
 import { printRecords, wantsJson } from './output';
@@ -21,11 +21,14 @@ async function runAdmin(command: Command, values: Values, args: string[]): Promi
   const info = stackInfo();
   const [{ MongoClient }, admin] = await Promise.all([import('mongodb'), import('./admin.js')]);
   const client = await MongoClient.connect(info.mongodb_uri, { serverSelectionTimeoutMS: 5_000 });
-  // Temporal (and its client's modules) only for the commands that start or stop workflows (account create seeds the sandbox, sandbox reset).
+  // Temporal (and its client's modules) only for the commands that start or stop workflows (sandbox seeding and reset, monitor run).
   const held: { temporal?: ReturnType<typeof connectTemporal> } = {};
   const temporalDeps = async (): Promise<TemporalDeps> => {
     if (!info.temporal_address) throw new Error('the stack has no Temporal address (start it with npm start, or set TEMPORAL_ADDRESS)');
-    const [{ connectTemporal }, { TASK_QUEUE }] = await Promise.all([import('../../domain/config.js'), import('../../temporal/names.js')]);
+    const [{ connectTemporal }, { TASK_QUEUE }] = await Promise.all([
+      import('../../domain/temporal-connection.js'),
+      import('../../temporal/names.js'),
+    ]);
     held.temporal ??= connectTemporal({ temporalAddress: info.temporal_address, temporalNamespace: info.temporal_namespace || 'offerops' });
     return { client: (await held.temporal).client, taskQueue: process.env.OFFEROPS_TASK_QUEUE || TASK_QUEUE };
   };

@@ -8,7 +8,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { connectMongo, connectTemporal } from '../../domain/config';
+import { connectMongo } from '../../domain/config';
+import { connectTemporal } from '../../domain/temporal-connection';
 import { createApiKey, getAccount, TEST_KEY_LIFETIMES } from '../../domain/accounts/store';
 import { createSeededAccount, seedSandbox } from '../../domain/sandbox/seed';
 import { TASK_QUEUE } from '../../temporal/names';
