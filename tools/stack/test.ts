@@ -37,16 +37,24 @@ const CONCURRENCY = Number(process.env.OFFEROPS_TEST_CONCURRENCY || 3);
  */
 const OWN_STACK_CONCURRENCY = 2;
 const OWN_STACKS = ['faults', 'stack/launcher.test.js', 'stack/backup.test.js'].map((path) => join(TESTS, path));
-/** Files that take over a minute alone, started first in this order, so that none starts last and runs on alone. */
+/**
+ * Files that take about half a minute or more alone (most of it waiting: retries, back-offs, restarts), started first
+ * in this order, so that none starts last and runs on alone while the machine idles.
+ */
 const LONGEST = [
   'faults/worker-kill.test.js',
   'faults/dependencies.test.js',
   'stack/launcher.test.js',
-  'processes/scale-out.test.js',
   'api/publish.test.js',
   'domain/analytics-months.test.js',
-  'cli/admin.test.js',
+  'workflows/webhook-delivery.test.js',
+  'api/whatsapp.test.js',
   'cli/manage.test.js',
+  'cli/admin.test.js',
+  'processes/scale-out.test.js',
+  'workflows/publication.test.js',
+  'api/replies.test.js',
+  'workflows/schedules.test.js',
 ];
 const RUNNER = join(__dirname, 'run-tests.js');
 /**
