@@ -75,7 +75,7 @@ async function connectDatabase(config: ConnectionConfig, logger: Logger, wait: (
 }
 
 /** Temporal, once it answers: the worker's connection, and the clients (the sweeps' untraced) over another. */
-async function connectTemporal(config: ConnectionConfig, tracing: Tracing | undefined, wait: (message: string) => void) {
+async function temporalConnections(config: ConnectionConfig, tracing: Tracing | undefined, wait: (message: string) => void) {
   const connection = await untilAvailable('Temporal', () => NativeConnection.connect({ address: config.temporalAddress }), wait);
   const clientConnection = await untilAvailable('Temporal', () => Connection.connect({ address: config.temporalAddress }), wait);
   const interceptors = temporalClientInterceptors(tracing);
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   // Started while the database or Temporal is away (or being restarted), the worker waits for them instead of exiting.
   const wait = (message: string) => logger.warn(message);
   const mongo = await connectDatabase(config, logger, wait);
-  const { connection, clientConnection, client, maintenance } = await connectTemporal(config, tracing, wait);
+  const { connection, clientConnection, client, maintenance } = await temporalConnections(config, tracing, wait);
   await untilAvailable('Temporal', () => ensureMaintenance(maintenance, config.taskQueue), wait);
   // The HTTP client compiles on its first use (tens of ms, more on a busy machine): now, not between the first paced
   // send's slot check and its request.
