@@ -107,7 +107,7 @@ beforeEach(() => healthy());
 describe('a stalled dependency answers 503 within the deadline, and recovery is automatic', () => {
   test('the database stopped (SIGSTOP): reads and writes answer 503, /healthz names it within 2 s; after SIGCONT all answers again', async () => {
     const offer = (await api.post('/offers', { url: 'https://shop.example/stall/1', title: 'Before the stall' })).body.data;
-    const pid = stack.signal('ferretdb', 'SIGSTOP');
+    const pid = await stack.stall('ferretdb');
     try {
       const timeout = { timeoutMs: ANSWER_WITHIN_MS };
       const [me, one, list, create, probe] = await Promise.all([
@@ -141,7 +141,7 @@ describe('a stalled dependency answers 503 within the deadline, and recovery is 
   test('Temporal stopped (SIGSTOP): publish answers 503 within the deadline, /healthz names it; after SIGCONT the same Idempotency-Key publishes once', async () => {
     const offer = (await api.post('/offers', { url: 'https://shop.example/stall/3', title: 'Published across a stall' })).body.data;
     const key = { headers: { 'Idempotency-Key': `stall-${Date.now()}` }, timeoutMs: ANSWER_WITHIN_MS };
-    const pid = stack.signal('temporal', 'SIGSTOP');
+    const pid = await stack.stall('temporal');
     try {
       const [published, probe] = await Promise.all([api.post(`/offers/${offer.id}/publish`, { group_id: groupId }, key), health()]);
       assertUnavailable(published, 'POST /offers/{id}/publish');
@@ -208,7 +208,7 @@ describe('a crashed process loses nothing acknowledged', () => {
   });
 
   test('the API killed while the database is stalled: restarted, it answers 503 until the database is back, then serves', async () => {
-    const db = stack.signal('ferretdb', 'SIGSTOP');
+    const db = await stack.stall('ferretdb');
     try {
       const old = stack.signal('api', 'SIGKILL');
       await stack.restarted('api', old);
@@ -230,7 +230,7 @@ describe('a crashed process loses nothing acknowledged', () => {
 
   test('the API killed between its write and the workflow start: restarted, and the publication is sent exactly once', async () => {
     const offer = (await api.post('/offers', { url: 'https://shop.example/api-kill/1', title: 'Published across an API crash' })).body.data;
-    const temporal = stack.signal('temporal', 'SIGSTOP');
+    const temporal = await stack.stall('temporal');
     let apiPid: number;
     try {
       // The publication is written, then its workflow start waits for the stalled Temporal: the API dies there.

@@ -8,7 +8,7 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -30,6 +30,12 @@ export interface LaunchedStack {
   pid(name: Server): number | null;
   /** Sends `signal` to `name`'s current process; its pid. */
   signal(name: Server, signal: NodeJS.Signals): number;
+  /**
+   * Sends SIGSTOP to `name` and waits until every thread of it has stopped: the
+   * kernel stops a process's threads one by one, and on a busy machine a thread
+   * can still answer a request for a while after the signal was sent. Its pid.
+   */
+  stall(name: Server): Promise<number>;
   /** Waits until the launcher has started `name` again after `oldPid` ended; the new pid. */
   restarted(name: Server, oldPid: number, timeoutMs?: number): Promise<number>;
   /** Everything the launcher printed on stderr so far. */
@@ -75,6 +81,12 @@ export async function launchStack(opts: { env?: Record<string, string>; dataDir?
       return null;
     }
   };
+  const signal = (name: Server, sig: NodeJS.Signals): number => {
+    const current = pid(name);
+    if (current === null) throw new Error(`${name} is not running`);
+    process.kill(current, sig);
+    return current;
+  };
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,
@@ -84,11 +96,16 @@ export async function launchStack(opts: { env?: Record<string, string>; dataDir?
     keys: live && test ? { live, test } : null,
     info,
     pid,
-    signal(name, signal) {
-      const current = pid(name);
-      if (current === null) throw new Error(`${name} is not running`);
-      process.kill(current, signal);
-      return current;
+    signal,
+    async stall(name) {
+      const stalled = signal(name, 'SIGSTOP');
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const states = threadStates(stalled);
+        if (states.every((state) => state === 'T')) return stalled;
+        if (Date.now() > deadline) throw new Error(`${name} (pid ${stalled}) did not stop within 10 s: its threads' states ${states.join('')}`);
+        await sleep(10);
+      }
     },
     async restarted(name, oldPid, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
@@ -112,4 +129,14 @@ export async function launchStack(opts: { env?: Record<string, string>; dataDir?
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The state letter of each thread of `pid` (`T`: stopped by a signal), from /proc. */
+function threadStates(pid: number): string[] {
+  const tasks = `/proc/${pid}/task`;
+  return readdirSync(tasks).map((tid) => {
+    const stat = readFileSync(`${tasks}/${tid}/stat`, 'utf8');
+    // The command name in parentheses may hold spaces: the state follows its closing parenthesis.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  });
 }
