@@ -9,6 +9,8 @@ import { ConnectorError } from '../domain/channels/connectors/types';
 import { completePublication as complete } from '../domain/publications/completion';
 import {
   beginPublication as begin,
+  BeginPage,
+  BegunGroups,
   failDelivery as fail,
   GroupSendResult,
   recordSentBatch,
@@ -17,7 +19,6 @@ import {
   sendDelivery,
 } from '../domain/publications/sending';
 import { SentRecord, updateDelivery } from '../domain/publications/store';
-import { PublicationGroup } from '../temporal/workflows';
 import { ActivityContext, sendingDeps } from './deps';
 import { reportInternalError, safeFailure, withSafeFailures } from './failures';
 import { heartbeating } from './heartbeat';
@@ -88,9 +89,9 @@ interface Completion extends Ref {
 
 const tenantOf = (r: Ref): Tenant => ({ accountId: r.account, env: r.environment });
 
-/** Moves the publication to `sending`; the groups still to deliver (a replayed start skips finished ones). */
-export async function beginPublication(ctx: ActivityContext, r: Ref): Promise<PublicationGroup[]> {
-  return begin(sendingDeps(ctx), tenantOf(r), r.publication_id);
+/** Moves the publication to `sending`; a page of the groups still to deliver (a replayed start skips finished ones). */
+export async function beginPublication(ctx: ActivityContext, r: Ref & { page?: BeginPage }): Promise<BegunGroups> {
+  return begin(sendingDeps(ctx), tenantOf(r), r.publication_id, r.page);
 }
 
 /**

@@ -256,6 +256,19 @@ async function deliverInBatches(
   return { sent, recorded };
 }
 
+/** Moves the publication to `sending`, and reads the groups still to send to, a page (BEGIN_PAGE_GROUPS) per local activity. */
+async function begin(input: PublicationInput): Promise<PublicationGroup[]> {
+  const first = await local.beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [input]);
+  const groups = [...first.groups];
+  for (let from = first.next; from !== null;) {
+    const summary = `begin: the groups still to send to, from number ${from + 1}`;
+    const page = await local.beginPublication.executeWithOptions({ summary }, [{ ...input, page: { from, fresh: first.fresh } }]);
+    groups.push(...page.groups);
+    from = page.next;
+  }
+  return groups;
+}
+
 /**
  * Sends one publication: every group in parallel (the paced ones each on
  * its slot, the unpaced ones in chunks), then the final state, which
@@ -270,7 +283,7 @@ export async function publication({
   batch_groups: batchGroups,
   ...input
 }: PublicationInput): Promise<{ status: 'sent' | 'partial' }> {
-  const groups = given ?? (await local.beginPublication.executeWithOptions({ summary: 'begin: the groups still to send to' }, [input]));
+  const groups = given ?? (await begin(input));
   const summary = { summary: 'complete: the final state from the deliveries' };
   const failures = noFailures();
   const [only] = groups;

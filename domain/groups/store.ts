@@ -43,9 +43,12 @@ export function listGroups(db: Db, tenant: Tenant, q: { segment_id?: string; act
 /** Groups read per round trip by `activeGroupBatches`. */
 const SEGMENT_BATCH = 500;
 
-/** Every active group of a segment, however many, in batches, `_id` ascending (one query: see cursorBatches). */
-export const activeGroupBatches = (db: Db, tenant: Tenant, segmentId: string): AsyncGenerator<GroupDoc[]> =>
-  groups(db, tenant).cursorBatches({ segment_id: segmentId, active: true }, SEGMENT_BATCH);
+/** Every active group of a segment (whose `_id` is within `ids`, when given), in batches, `_id` ascending (one query: see cursorBatches). */
+export const activeGroupBatches = (db: Db, tenant: Tenant, segmentId: string, ids?: { from: string; to: string }): AsyncGenerator<GroupDoc[]> =>
+  groups(db, tenant).cursorBatches(
+    { segment_id: segmentId, active: true, ...(ids ? { _id: { $gte: ids.from, $lte: ids.to } } : {}) },
+    SEGMENT_BATCH,
+  );
 
 export const getGroup = store.get;
 

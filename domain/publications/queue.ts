@@ -133,8 +133,9 @@ const idempotentId = (tenant: Tenant, key: string): string => derivedId('pub', t
 
 /**
  * The most characters of JSON a workflow's input carries of its groups (about
- * 3,000 groups): a larger fan-out is started without them and begins as
- * before (Temporal warns at 2 MB per payload and refuses larger ones).
+ * 3,000 groups): a larger fan-out is started without them and reads them
+ * in pages (beginPublication); Temporal warns at 512 KB per payload and
+ * refuses one over 2 MB.
  */
 export const INPUT_GROUPS_MAX_CHARS = 256 * 1024;
 

@@ -72,36 +72,71 @@ const sendContent = (publication: Content, groupId: string, slot: string | null)
   ...(slot ? { slot } : {}),
 });
 
-/** Moves the publication to `sending`; the groups still to deliver (a repeated begin skips finished ones). */
-export async function beginPublication(deps: StepDeps, tenant: Tenant, id: string): Promise<PublicationGroup[]> {
-  const publication = await mustGetPublication(deps, tenant, id);
-  const fresh = publication.status === 'queued';
-  if (fresh) await setPublicationStatus(deps.db, tenant, publication, 'sending');
-  // Nothing is sent before the publication begins: only a repeated begin reads the deliveries to skip the finished ones.
-  const pending = fresh
-    ? publication.group_ids
-    : (await deliveriesOfPublication(deps.db, tenant, publication))
-        .filter((d) => d.status !== 'sent' && d.status !== 'failed')
-        .map((d) => d.group_id);
-  return publicationGroups(
-    deps.db,
-    tenant,
-    pending,
-    publication.segment_id ? await segmentGroups(deps, tenant, publication.segment_id, pending) : undefined,
-  );
+/**
+ * The most groups one begin reports: a page stays under a megabyte however
+ * long the groups' names (Temporal warns at 512 KB per payload and refuses
+ * one over 2 MB; a local activity's result is one).
+ */
+export const BEGIN_PAGE_GROUPS = 1_000;
+
+/** A page of the groups still to deliver. */
+export interface BegunGroups {
+  groups: PublicationGroup[];
+  /** Where the next page starts in the publication's groups; null after the last page. */
+  next: number | null;
+  /** The publication was queued when its first page was read: nothing had been sent (passed back for the next pages). */
+  fresh: boolean;
+}
+
+/** Which page beginPublication reads: its first group's index, and what the first page said (BegunGroups.fresh). */
+export interface BeginPage {
+  from: number;
+  fresh: boolean;
 }
 
 /**
- * The groups `ids` of a segment publication: the segment's active groups in
- * one query, as the request that queued it read them, and any other (gone
- * from the segment since, or inactive) by its id. A fan-out begins here only
- * when it was too large for the workflow's input: one look-up per group of
- * thousands cost more than the query, and under load outlived the step's timeout.
+ * Moves the publication to `sending` (on its first page); the groups still to
+ * deliver among the page's (a repeated begin skips finished ones).
+ */
+export async function beginPublication(
+  deps: StepDeps,
+  tenant: Tenant,
+  id: string,
+  page?: BeginPage,
+  size = BEGIN_PAGE_GROUPS,
+): Promise<BegunGroups> {
+  const publication = await mustGetPublication(deps, tenant, id);
+  const fresh = page?.fresh ?? publication.status === 'queued';
+  if (!page && fresh) await setPublicationStatus(deps.db, tenant, publication, 'sending');
+  const from = page?.from ?? 0;
+  const end = Math.min(from + size, publication.group_ids.length);
+  const ids = publication.group_ids.slice(from, end);
+  // Nothing is sent before the publication begins: only a repeated begin reads the deliveries to skip the finished ones.
+  const pending = fresh
+    ? ids
+    : (await deliveriesOfPublication(deps.db, tenant, publication, ids))
+        .filter((d) => d.status !== 'sent' && d.status !== 'failed')
+        .map((d) => d.group_id);
+  const read = publication.segment_id ? await segmentGroups(deps, tenant, publication.segment_id, pending) : undefined;
+  return { groups: await publicationGroups(deps.db, tenant, pending, read), next: end < publication.group_ids.length ? end : null, fresh };
+}
+
+/**
+ * The groups `ids` of a segment publication: the segment's active groups
+ * within their `_id` range in one query, as the request that queued it read
+ * them (`_id` ascending), and any other (gone from the segment since, or
+ * inactive) by its id. A fan-out begins here only when it was too large for
+ * the workflow's input: one look-up per group of thousands cost more than
+ * the query, and under load outlived the step's timeout.
  */
 async function segmentGroups(deps: StepDeps, tenant: Tenant, segmentId: string, ids: string[]): Promise<Map<string, GroupDoc>> {
-  const wanted = new Set(ids);
   const read = new Map<string, GroupDoc>();
-  for await (const batch of activeGroupBatches(deps.db, tenant, segmentId)) for (const g of batch) if (wanted.has(g._id)) read.set(g._id, g);
+  if (!ids.length) return read;
+  const wanted = new Set(ids);
+  const sorted = [...ids].sort();
+  const range = { from: sorted[0]!, to: sorted.at(-1)! };
+  for await (const batch of activeGroupBatches(deps.db, tenant, segmentId, range))
+    for (const g of batch) if (wanted.has(g._id)) read.set(g._id, g);
   const missing = ids.filter((id) => !read.has(id));
   for (const g of (await getGroups(deps.db, tenant, missing)).values()) read.set(g._id, g);
   return read;

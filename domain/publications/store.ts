@@ -226,9 +226,14 @@ export async function deliveriesOf(db: Db, tenant: Tenant, publicationIds: strin
   return out;
 }
 
-/** The deliveries of one publication in its groups' order, each read by its id (publication and group). */
-export async function deliveriesOfPublication(db: Db, tenant: Tenant, publication: PublicationDoc): Promise<DeliveryDoc[]> {
-  const rows = await deliveries(db, tenant).findByIds(publication.group_ids.map((g) => deliveryId(publication._id, g)));
+/** The deliveries of one publication (of its groups `groupIds` when given) in its groups' order, each read by its id (publication and group). */
+export async function deliveriesOfPublication(
+  db: Db,
+  tenant: Tenant,
+  publication: PublicationDoc,
+  groupIds: string[] = publication.group_ids,
+): Promise<DeliveryDoc[]> {
+  const rows = await deliveries(db, tenant).findByIds(groupIds.map((g) => deliveryId(publication._id, g)));
   return rows.sort((a, b) => a.position - b.position);
 }
 

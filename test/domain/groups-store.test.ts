@@ -4,7 +4,7 @@
  * query read through its cursor — on the embedded FerretDB a query per
  * batch decoded the whole collection again for each. And as the workflow of
  * a fan-out too large for its input begins (beginPublication): the same
- * query, the groups no longer in it read by id.
+ * query, the groups no longer in it read by id, a page of groups at a time.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -13,7 +13,7 @@ import { MongoClient } from 'mongodb';
 import { ensureIndexes, Tenant } from '../../domain/db';
 import { activeGroupBatches, createGroup } from '../../domain/groups/store';
 import { beginPublication } from '../../domain/publications/sending';
-import { PublicationDoc } from '../../domain/publications/store';
+import { DeliveryDoc, PublicationDoc, queuedDeliveries } from '../../domain/publications/store';
 import { queuedPublicationDoc } from '../helpers/publications';
 import { seedTenant, stackEnv } from '../helpers/stack';
 
@@ -21,10 +21,15 @@ let client: MongoClient;
 const dbName = `t_${randomBytes(6).toString('hex')}`;
 /** The commands this test's client sent, by name. */
 const commands: string[] = [];
+/** The filters of the `find`s on groups this test's client sent. */
+const groupFinds: Record<string, unknown>[] = [];
 
 before(async () => {
   client = await MongoClient.connect(stackEnv().mongodbUri, { monitorCommands: true });
-  client.on('commandStarted', (e) => commands.push(e.commandName));
+  client.on('commandStarted', (e) => {
+    commands.push(e.commandName);
+    if (e.commandName === 'find' && e.command.find === 'groups') groupFinds.push(e.command.filter);
+  });
   await ensureIndexes(client.db(dbName));
 });
 after(async () => {
@@ -78,7 +83,8 @@ test('a fan-out begun by its workflow: every group, in order, the moved, inactiv
 
   commands.length = 0;
   const deps = { db, temporal: { client: undefined as never }, report: () => undefined };
-  const groups = await beginPublication(deps, tenant, publication._id);
+  const { groups, next } = await beginPublication(deps, tenant, publication._id);
+  assert.equal(next, null, 'one page');
   assert.deepEqual(
     groups.map((g) => g.group_id),
     ids,
@@ -92,4 +98,54 @@ test('a fan-out begun by its workflow: every group, in order, the moved, inactiv
   assert.equal(groups.find((g) => g.group_id === deleted)?.name, null);
   // The publication's read, the segment's query, and a look-up for each group not in it.
   assert.equal(commands.filter((c) => c === 'find').length, 1 + 1 + 3, `commands: ${commands.join(', ')}`);
+});
+
+test('a fan-out begun in pages: each page its slice of the groups, one segment query within its ids; a repeated begin skips the finished', async () => {
+  const db = client.db(dbName);
+  const tenant = await seedTenant(db, { env: 'test' });
+  const ids = (await groupsOf(tenant, 'seg_pages', 7)).sort();
+  const publication = queuedPublicationDoc(tenant, ids, 'seg_pages');
+  await db.collection<DeliveryDoc>('deliveries').insertMany(queuedDeliveries(publication));
+  await db.collection<PublicationDoc>('publications').insertOne(publication);
+  const deps = { db, temporal: { client: undefined as never }, report: () => undefined };
+
+  /** Every page of a begin, 3 groups a page, as the workflow reads them. */
+  const pages = async () => {
+    const first = await beginPublication(deps, tenant, publication._id, undefined, 3);
+    const read = [first];
+    for (let from = first.next; from !== null; from = read.at(-1)!.next)
+      read.push(await beginPublication(deps, tenant, publication._id, { from, fresh: first.fresh }, 3));
+    return read;
+  };
+  const fresh = await pages();
+  assert.deepEqual(
+    fresh.map((p) => [p.groups.map((g) => g.group_id), p.next, p.fresh]),
+    [
+      [ids.slice(0, 3), 3, true],
+      [ids.slice(3, 6), 6, true],
+      [ids.slice(6), null, true],
+    ],
+  );
+  assert.equal((await db.collection<PublicationDoc>('publications').findOne({ _id: publication._id }))?.status, 'sending');
+
+  // Begun again (a new run of its workflow): the sent and failed groups are skipped, page by page.
+  const finished = [ids[1]!, ids[4]!, ids[5]!];
+  await db.collection('deliveries').updateMany({ group_id: { $in: finished } }, { $set: { status: 'sent' } });
+  groupFinds.length = 0;
+  const again = await pages();
+  assert.deepEqual(
+    again.map((p) => [p.groups.map((g) => g.group_id), p.next, p.fresh]),
+    [
+      [[ids[0], ids[2]], 3, false],
+      [[ids[3]], 6, false],
+      [[ids[6]], null, false],
+    ],
+  );
+  // One segment query per page, within the page's ids.
+  const ranges = groupFinds.filter((f) => f.segment_id === 'seg_pages').map((f) => f._id);
+  assert.deepEqual(ranges, [
+    { $gte: ids[0], $lte: ids[2] },
+    { $gte: ids[3], $lte: ids[3] },
+    { $gte: ids[6], $lte: ids[6] },
+  ]);
 });

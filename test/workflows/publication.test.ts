@@ -84,6 +84,9 @@ const bare = (group_id: string): Group => ({ group_id, name: null, paced: true }
 
 const sentRecord = (group_id: string, attempts: number) => ({ group_id, with_image: false, sent_at: new Date().toISOString(), attempts });
 
+/** The groups a fake beginPublication reports a page (fewer than the real one: a fan-out of 2,000 begins in three pages). */
+const BEGIN_PAGE = 800;
+
 function fakes(plan: { groups: Group[]; slots?: Record<string, number>; behaviour: Record<string, Behaviour> }) {
   const calls: Calls = {
     deliver: [],
@@ -107,9 +110,11 @@ function fakes(plan: { groups: Group[]; slots?: Record<string, number>; behaviou
   const late = new Set<string>();
   const broken = new Set<string>();
   const activities = {
-    async beginPublication() {
+    async beginPublication(r: { page?: { from: number; fresh: boolean } }) {
       calls.begun++;
-      return plan.groups;
+      const from = r.page?.from ?? 0;
+      const end = Math.min(from + BEGIN_PAGE, plan.groups.length);
+      return { groups: plan.groups.slice(from, end), next: end < plan.groups.length ? end : null, fresh: r.page?.fresh ?? true };
     },
     async reserveDeliverySlot(r: { group_id: string; not_before?: string }) {
       calls.reserved.push(r.group_id);
@@ -443,10 +448,17 @@ test('unpaced groups in a fan-out go in chunks of 25, one activity each; a group
   );
 });
 
-test('a fan-out of 2,000 unpaced groups records its sends in 10 recordings of 200 and a few smaller at its end, each group once', async () => {
+test('a fan-out of 2,000 unpaced groups begins in three pages, records its sends in 10 recordings of 200 and a few smaller at its end, each group once', async () => {
   const groups = Array.from({ length: 2000 }, (_, i) => ({ group_id: `grp_r${i}`, name: null, paced: false }));
-  const { result, calls } = await run({ groups, behaviour: Object.fromEntries(groups.map((g) => [g.group_id, 'ok'])) });
+  const { result, calls, history } = await run({ groups, behaviour: Object.fromEntries(groups.map((g) => [g.group_id, 'ok'])) });
   assert.deepEqual(result, { status: 'sent' });
+  assert.equal(calls.begun, 3);
+  const begins = history.events!.filter((e) => e.markerRecordedEventAttributes && summary(e).startsWith('begin:')).map(summary);
+  assert.deepEqual(begins, [
+    'begin: the groups still to send to',
+    'begin: the groups still to send to, from number 801',
+    'begin: the groups still to send to, from number 1601',
+  ]);
   const sizes = calls.recorded.map((batch) => batch.length);
   assert.ok(sizes.length <= 14 && sizes.every((n) => n <= 200), `recordings of ${sizes.join(', ')} sends`);
   const completed = calls.completedWith[0]!.map((r) => (r as { group_id: string }).group_id);
