@@ -3,6 +3,7 @@
  * domain/publications/sending.ts and completion.ts: each is an attempt
  * (counted by the workflow), heartbeating while it sends.
  */
+import { Context } from '@temporalio/activity';
 import { Environment, Tenant } from '../domain/db';
 import { reserveGroupSlot, SlotWait } from '../domain/channels/send';
 import { ConnectorError } from '../domain/channels/connectors/types';
@@ -109,8 +110,12 @@ export async function reserveDeliverySlot(ctx: ActivityContext, r: GroupRef & { 
  */
 export async function reserveDeliverySlots(ctx: ActivityContext, r: Ref & { group_ids: string[] }): Promise<(string | null)[]> {
   const tenant = tenantOf(r);
+  const activity = Context.current();
   const slots: (string | null)[] = [];
   for (const groupId of r.group_ids) {
+    // An attempt given up on (timed out, its workflow gone) stops rather than take slots no send will use.
+    activity.cancellationSignal.throwIfAborted();
+    activity.heartbeat();
     const slot = await reserveGroupSlot(ctx, tenant, groupId);
     if (slot !== null && Date.parse(slot) > Date.now()) await updateDelivery(ctx.db, tenant, r.publication_id, groupId, { status: 'waiting' });
     slots.push(slot);

@@ -48,7 +48,13 @@ const STEP_OPTIONS = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 } as const;
-const { reserveDeliverySlot, reserveDeliverySlots, failDelivery } = proxyActivities<Activities>(STEP_OPTIONS);
+const { reserveDeliverySlot, failDelivery } = proxyActivities<Activities>(STEP_OPTIONS);
+/** A batch's slots: reported group by group (heartbeats), so a lost attempt is noticed in 10 s and a slow one, on a busy database, is not cut short. */
+const { reserveDeliverySlots } = proxyActivities<Activities>({
+  ...STEP_OPTIONS,
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
+});
 /**
  * The first and last steps, and the records of sends in batches, are a few
  * database reads and writes: run in the worker as local activities (recorded
@@ -170,24 +176,27 @@ async function deliverChunk(
 
 /**
  * Sends to the paced groups, each on its slot: their first slots reserved in
- * one activity per SENT_BATCH groups (which marks `waiting` the deliveries
- * whose slot is later). A batch that could not be reserved is reserved group
+ * one activity per SENT_BATCH groups, one batch after another (which marks
+ * `waiting` the deliveries whose slot is later), each batch's sends starting
+ * once its slots are. A batch that could not be reserved is reserved group
  * by group, each send failing on its own refusal.
  */
 async function deliverPaced(input: PublicationInput, paced: PublicationGroup[], failures: Failures): Promise<void> {
-  await Promise.all(
-    batchesOf(paced, SENT_BATCH).map(async (batch) => {
-      let slots: (string | null)[] | undefined;
-      try {
-        slots = await reserveDeliverySlots.executeWithOptions({ summary: `pacing: reserve the slots of ${groupsLabel(batch)}` }, [
-          { ...input, group_ids: batch.map((g) => g.group_id) },
-        ]);
-      } catch (err) {
-        if (isCancellation(err)) throw err;
-      }
-      await Promise.all(batch.map((group, i) => deliver(input, group, failures, slots ? { slot: slots[i] ?? null } : {})));
-    }),
-  );
+  const sending: Promise<unknown>[] = [];
+  for (const batch of batchesOf(paced, SENT_BATCH)) {
+    let slots: (string | null)[] | undefined;
+    try {
+      slots = await reserveDeliverySlots.executeWithOptions({ summary: `pacing: reserve the slots of ${groupsLabel(batch)}` }, [
+        { ...input, group_ids: batch.map((g) => g.group_id) },
+      ]);
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+    }
+    const sends = Promise.all(batch.map((group, i) => deliver(input, group, failures, slots ? { slot: slots[i] ?? null } : {})));
+    sends.catch(() => undefined); // awaited below, with the others: not an unhandled rejection meanwhile
+    sending.push(sends);
+  }
+  await Promise.all(sending);
 }
 
 /** The publication's reference, as its activities and batches take it: its groups never travel with it. */

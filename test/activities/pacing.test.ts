@@ -102,6 +102,26 @@ test('concurrent sends to a few groups on one channel keep both intervals', asyn
   }
 });
 
+test("a channel's reservations cost one insert each, not one per slot taken before them", async () => {
+  const monitored = await MongoClient.connect(stackEnv().mongodbUri, { monitorCommands: true });
+  let inserts = 0;
+  monitored.on('commandStarted', (e) => (inserts += e.commandName === 'insert' ? 1 : 0));
+  try {
+    const mdb = monitored.db(db.databaseName);
+    const now = new Date();
+    const slots: Date[] = [];
+    for (let i = 0; i < 120; i++)
+      slots.push(
+        await reserveSendSlot(mdb, { groupId: `grp_many_${i}`, groupIntervalMs: 0, channelId: 'chn_many', channelIntervalMs: 100 }, now),
+      );
+    for (const gap of gaps(slots)) assert.ok(gap >= 100 + GUARD, `channel gap ${gap}`);
+    // Searching from the start each time would have tried 120 · 121 / 2 = 7,260 cells.
+    assert.equal(inserts, 120);
+  } finally {
+    await monitored.close();
+  }
+});
+
 test('the retention sweep removes past cells only', async () => {
   const future = await reserveSendSlot(
     db,
