@@ -158,17 +158,6 @@ export class TenantCollection<T extends TenantDoc> {
     return (await readByIds(await this.engine(), this.coll, ids, this.scoped({}), this.visible)) as T[];
   }
 
-  /**
-   * The tenant's documents whose `_id` starts with `prefix`, at most `limit`,
-   * `_id` ascending: one read of an `_id` range (served by the `_id` index on
-   * every engine), checked here as findById's. Only for ids that begin with
-   * their tenant's own key.
-   */
-  async findByIdPrefix(prefix: string, limit: number): Promise<T[]> {
-    const range = { _id: { $gte: prefix, $lt: `${prefix}\uffff` } } as Filter<T>;
-    return (await this.coll.find(range, { sort: { _id: 1 }, limit }).toArray()).filter(this.visible) as T[];
-  }
-
   /** The first matching document in `sort` order (any one without it). */
   findOne(filter: Filter<T>, sort?: FindOptions['sort']): Promise<T | null> {
     return this.coll.findOne(this.scoped(filter), sort ? { sort } : {}) as Promise<T | null>;

@@ -126,10 +126,10 @@ export const bucketId = (tenant: Tenant, day: string, dimension: Dimension): str
  * bounded share of a tenant's keys: the embedded engine re-encodes a whole
  * document on every update at a cost that grows with the square of its
  * fields (10,000 group keys in one: 1–3 s per `$inc`), and MongoDB caps a
- * document at 16 MB. Readers read a document's shards by one `_id` range and
- * merge them under its id (readBucketDocs).
+ * document at 16 MB. Readers read a document's shards by `_id` and merge
+ * them under its id (readBucketDocs).
  */
-export const KEY_SHARDS = 32;
+export const KEY_SHARDS = 16;
 
 const KEYED_DIMENSIONS: ReadonlySet<string> = new Set<StoredDimension>(['groups', 'offers', 'segments', 'sources', 'elements', 'pages']);
 
@@ -148,6 +148,9 @@ function shardOf(key: string): string {
 
 /** The document of a keyed dimension's day or month document `id` that holds `key`. */
 export const shardId = (id: string, key: string): string => `${id}~${shardOf(key)}`;
+
+/** Every document a keyed dimension's day or month document `id` may be stored as: written whole (before shards), and its shards. */
+export const shardIds = (id: string): string[] => [id, ...Array.from({ length: KEY_SHARDS }, (_, i) => `${id}~${String(i).padStart(2, '0')}`)];
 
 /** Adds every number of `from` (times `sign`) into `into`, nested objects key by key. */
 export function addInto(into: Record<string, unknown>, from: unknown, sign = 1): Record<string, unknown> {
@@ -322,24 +325,21 @@ export function readBuckets(db: Db, tenant: Tenant, dimension: Dimension, days: 
 }
 
 /**
- * The tenant's bucket documents among `ids` (those that exist): each read by
- * `_id`, a keyed dimension's from its shards (and any document written whole
- * before them), read by one `_id` range and merged under its id.
+ * The tenant's bucket documents among `ids` (those that exist), read by
+ * `_id`: a keyed dimension's from its shards (and any document written whole
+ * before them), merged under its id.
  */
 export async function readBucketDocs(db: Db, tenant: Tenant, ids: string[]): Promise<BucketDoc[]> {
-  const coll = tenantCollection<BucketDoc>(db, 'analytics_buckets', tenant);
-  const keyed = ids.filter(isKeyedId);
-  const [whole, ...sharded] = await Promise.all([
-    coll.findByIds(ids.filter((id) => !isKeyedId(id))),
-    ...keyed.map((id) => coll.findByIdPrefix(id, KEY_SHARDS + 1)),
-  ]);
-  const merged = keyed.flatMap((id, i) => {
-    const docs = sharded[i]!.filter((doc) => doc._id === id || doc._id.startsWith(`${id}~`));
+  const stored = await tenantCollection<BucketDoc>(db, 'analytics_buckets', tenant).findByIds(
+    ids.flatMap((id) => (isKeyedId(id) ? shardIds(id) : [id])),
+  );
+  const byId = new Map(stored.map((doc) => [doc._id, doc]));
+  return ids.flatMap((id) => {
+    if (!isKeyedId(id)) return byId.get(id) ?? [];
+    const docs = shardIds(id).flatMap((shard) => byId.get(shard) ?? []);
     if (!docs.length) return [];
-    const c = docs.reduce((sum, doc) => addInto(sum, doc.c), {} as Record<string, unknown>);
-    return [{ ...docs[0]!, _id: id, c }];
+    return [{ ...docs[0]!, _id: id, c: docs.reduce((sum, doc) => addInto(sum, doc.c), {} as Record<string, unknown>) }];
   });
-  return [...whole, ...merged];
 }
 
 interface MonthBucketsMarker {

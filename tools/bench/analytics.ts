@@ -19,8 +19,8 @@
  * The bare read is the fastest plain driver read we know on this database of
  * what a report reads on every request (`reportBucketIds(...).every`: the
  * counts of late writes and the live days' documents): every `_id` with its
- * own findOne (a keyed dimension's shards with one `_id` range), all in
- * flight at once. `first` is the API's first request of
+ * own findOne (a keyed dimension's each of its shards), all in flight at
+ * once. `first` is the API's first request of
  * the operation (its process has kept no closed sum yet) and `cold bare` the
  * bare read of what that request reads (the packed closed parts as well). The
  * API runs in a child process; sequential keep-alive requests alternate with
@@ -40,8 +40,8 @@ import {
   BucketIncrement,
   Dimension,
   isKeyedId,
-  KEY_SHARDS,
   monthBucketsFrom,
+  shardIds,
   openFrom,
   startMonthBuckets,
   windowDays,
@@ -279,13 +279,10 @@ async function main(): Promise<void> {
     } = await forkServer<{ port: number }>(__filename, config);
     const mongo = await connectMongo(config);
     const coll = mongo.db.collection<BucketDoc>('analytics_buckets');
-    /** The bare read of one bucket document: by `_id`, a keyed dimension's shards by one `_id` range (as readBucketDocs reads them). */
+    /** The bare read of one bucket document by `_id`, a keyed dimension's as its shards (as readBucketDocs reads them). */
     const bareRead = (id: string) =>
       isKeyedId(id)
-        ? coll
-            .find({ _id: { $gte: id, $lt: `${id}\uffff` } }, { sort: { _id: 1 }, limit: KEY_SHARDS + 1 })
-            .toArray()
-            .then((docs) => docs[0] ?? null)
+        ? Promise.all(shardIds(id).map((_id) => coll.findOne({ _id }))).then((docs) => docs.find(Boolean) ?? null)
         : coll.findOne({ _id: id });
     const monthsFrom = await monthBucketsFrom(mongo.db);
     log('bench: measuring');
