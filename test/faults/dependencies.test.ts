@@ -97,7 +97,8 @@ const healthy = () =>
       lastReady = JSON.stringify(ready.body);
       return ready.status === 200 ? true : undefined;
     },
-    () => `/readyz said ${lastReady}`,
+    // The logs of the two servers it may be waiting for: a stack that stays unready explains itself.
+    () => `/readyz said ${lastReady}; FerretDB's log:\n${stack.logTail('ferretdb')}\nthe API's log:\n${stack.logTail('api')}`,
     90_000,
   );
 
