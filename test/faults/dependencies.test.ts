@@ -98,7 +98,8 @@ const healthy = () =>
       return ready.status === 200 ? true : undefined;
     },
     // The logs of the two servers it may be waiting for: a stack that stays unready explains itself.
-    () => `/readyz said ${lastReady}; FerretDB's log:\n${stack.logTail('ferretdb')}\nthe API's log:\n${stack.logTail('api')}`,
+    () =>
+      `/readyz said ${lastReady}; ${stack.processState('ferretdb')}; FerretDB's log:\n${stack.logTail('ferretdb')}\nthe API's log:\n${stack.logTail('api')}`,
     90_000,
   );
 

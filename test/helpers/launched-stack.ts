@@ -38,6 +38,8 @@ export interface LaunchedStack {
   stall(name: Server): Promise<number>;
   /** Waits until the launcher has started `name` again after `oldPid` ended; the new pid. */
   restarted(name: Server, oldPid: number, timeoutMs?: number): Promise<number>;
+  /** What `name`'s process is doing, for a failure's message: its pid, its threads' states and what its first thread waits in. */
+  processState(name: Server): string;
   /** Everything the launcher printed on stderr so far. */
   stderr(): string;
   /** The last lines of a server's log (for the message of a failed assertion). */
@@ -117,6 +119,16 @@ export async function launchStack(opts: { env?: Record<string, string>; dataDir?
             `${name} was not restarted within ${timeoutMs / 1000} s (its pid: ${current ?? 'none, down'}, was ${oldPid}):\n${stderr}`,
           );
         await sleep(100);
+      }
+    },
+    processState(name) {
+      const current = pid(name);
+      if (current === null) return `${name}: not running`;
+      try {
+        const wchan = readFileSync(`/proc/${current}/wchan`, 'utf8');
+        return `${name}: pid ${current}, threads ${threadStates(current).join('')}, waiting in ${wchan || 'nothing'}`;
+      } catch (err) {
+        return `${name}: pid ${current}, unreadable (${(err as Error).message})`;
       }
     },
     stderr: () => stderr,
