@@ -88,6 +88,18 @@ async function health(path = '/healthz'): Promise<{ status: number; body: any }>
   return { status: res.status, body: await res.json() };
 }
 
+/** Whether the database answers this test's own client (not the API's): tells a stuck database from a stuck API. */
+async function databaseAnswers(): Promise<string> {
+  const ping = mongo
+    .db(stack.info.mongodb_db)
+    .command({ ping: 1 })
+    .then(
+      () => 'answers',
+      (err: Error) => `refuses (${err.message})`,
+    );
+  return `the database ${await Promise.race([ping, sleep(1_500).then(() => 'gives no answer within 1.5 s')])} to the test's own client`;
+}
+
 let lastReady = '';
 const healthy = () =>
   until(
@@ -97,9 +109,10 @@ const healthy = () =>
       lastReady = JSON.stringify(ready.body);
       return ready.status === 200 ? true : undefined;
     },
-    // The logs of the two servers it may be waiting for: a stack that stays unready explains itself.
-    () =>
-      `/readyz said ${lastReady}; ${stack.processState('ferretdb')}; FerretDB's log:\n${stack.logTail('ferretdb')}\nthe API's log:\n${stack.logTail('api')}`,
+    // What it may be waiting for, so that a stack that stays unready explains itself.
+    async () =>
+      `/readyz said ${lastReady}; ${await databaseAnswers()}; ${stack.processState('ferretdb')}; ` +
+      `FerretDB's log:\n${stack.logTail('ferretdb')}\nthe API's log:\n${stack.logTail('api')}`,
     90_000,
   );
 
