@@ -120,6 +120,48 @@ export function windowDays(now: Date, days: number, timeZone: string): string[] 
 
 export const bucketId = (tenant: Tenant, day: string, dimension: Dimension): string => `${tenant.accountId}:${tenant.env}:${day}:${dimension}`;
 
+/**
+ * A keyed dimension's day or month counters are spread over this many
+ * documents by a hash of the key (`<id>~<shard>`), so that a document holds a
+ * bounded share of a tenant's keys: the embedded engine re-encodes a whole
+ * document on every update at a cost that grows with the square of its
+ * fields (10,000 group keys in one: 1–3 s per `$inc`), and MongoDB caps a
+ * document at 16 MB. Readers read a document's shards by `_id` and merge
+ * them under its id (readBucketDocs).
+ */
+export const KEY_SHARDS = 16;
+
+const KEYED_DIMENSIONS: ReadonlySet<string> = new Set<StoredDimension>(['groups', 'offers', 'segments', 'sources', 'elements', 'pages']);
+
+/** Whether the bucket document `id` is a keyed dimension's day or month document (not a packed one), and so read from its shards. */
+export function isKeyedId(id: string): boolean {
+  const [period, dimension] = id.split(':').slice(-2) as [string, string];
+  return KEYED_DIMENSIONS.has(dimension) && !period.startsWith('P');
+}
+
+/** The shard of `key` (FNV-1a, 32 bits), two digits. */
+function shardOf(key: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193) >>> 0;
+  return String(hash % KEY_SHARDS).padStart(2, '0');
+}
+
+/** The document of a keyed dimension's day or month document `id` that holds `key`. */
+export const shardId = (id: string, key: string): string => `${id}~${shardOf(key)}`;
+
+/** Every document a keyed dimension's day or month document `id` may be stored as: written whole (before shards), and its shards. */
+export const shardIds = (id: string): string[] => [id, ...Array.from({ length: KEY_SHARDS }, (_, i) => `${id}~${String(i).padStart(2, '0')}`)];
+
+/** Adds every number of `from` (times `sign`) into `into`, nested objects key by key. */
+export function addInto(into: Record<string, unknown>, from: unknown, sign = 1): Record<string, unknown> {
+  if (typeof from !== 'object' || from === null) return into;
+  for (const [k, v] of Object.entries(from)) {
+    if (typeof v === 'number') into[k] = ((into[k] as number | undefined) ?? 0) + sign * v;
+    else if (typeof v === 'object' && v !== null) into[k] = addInto((into[k] as Record<string, unknown> | undefined) ?? {}, v, sign);
+  }
+  return into;
+}
+
 export const monthBucketId = (tenant: Tenant, month: string, dimension: StoredDimension): string =>
   `${tenant.accountId}:${tenant.env}:M${month}:${dimension}`;
 
@@ -207,12 +249,14 @@ export async function addToBuckets(db: Db, tenant: Tenant, facts: BucketFact[]):
     const counter = inc.counter.split('.').map(safe);
     const key = dimension === 'totals' ? [] : dimension === 'hours' ? [String(hour)] : [safe(inc.key ?? '')];
     if (key[0] === '') throw new Error(`a ${dimension} counter needs a key`);
-    bump(bucketId(tenant, day, dimension), { day, dimension }, [...key, ...counter], inc.by);
+    const keyed = dimension !== 'totals' && dimension !== 'hours';
+    const sharded = (id: string): string => (keyed ? shardId(id, inc.key!) : id);
+    bump(sharded(bucketId(tenant, day, dimension)), { day, dimension }, [...key, ...counter], inc.by);
     if (dimension === 'totals')
       bump(monthBucketId(tenant, month, 'daily'), { day: last, month, dimension: 'daily' }, [day.slice(8), ...counter], inc.by);
     else {
       const monthKey = dimension === 'hours' ? [`${weekdayOf(day)}_${hour}`] : key;
-      bump(monthBucketId(tenant, month, dimension), { day: last, month, dimension }, [...monthKey, ...counter], inc.by);
+      bump(sharded(monthBucketId(tenant, month, dimension)), { day: last, month, dimension }, [...monthKey, ...counter], inc.by);
     }
   }
   const coll = db.collection<BucketDoc>('analytics_buckets');
@@ -280,9 +324,22 @@ export function readBuckets(db: Db, tenant: Tenant, dimension: Dimension, days: 
   );
 }
 
-/** The tenant's bucket documents among `ids` (those that exist), each read by `_id`. */
-export function readBucketDocs(db: Db, tenant: Tenant, ids: string[]): Promise<BucketDoc[]> {
-  return tenantCollection<BucketDoc>(db, 'analytics_buckets', tenant).findByIds(ids);
+/**
+ * The tenant's bucket documents among `ids` (those that exist), read by
+ * `_id`: a keyed dimension's from its shards (and any document written whole
+ * before them), merged under its id.
+ */
+export async function readBucketDocs(db: Db, tenant: Tenant, ids: string[]): Promise<BucketDoc[]> {
+  const stored = await tenantCollection<BucketDoc>(db, 'analytics_buckets', tenant).findByIds(
+    ids.flatMap((id) => (isKeyedId(id) ? shardIds(id) : [id])),
+  );
+  const byId = new Map(stored.map((doc) => [doc._id, doc]));
+  return ids.flatMap((id) => {
+    if (!isKeyedId(id)) return byId.get(id) ?? [];
+    const docs = shardIds(id).flatMap((shard) => byId.get(shard) ?? []);
+    if (!docs.length) return [];
+    return [{ ...docs[0]!, _id: id, c: docs.reduce((sum, doc) => addInto(sum, doc.c), {} as Record<string, unknown>) }];
+  });
 }
 
 interface MonthBucketsMarker {

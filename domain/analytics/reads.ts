@@ -16,6 +16,7 @@
 import { Db } from 'mongodb';
 import { isDuplicateKey, Tenant, tenantCollection, TenantDoc } from '../db';
 import {
+  addInto,
   BucketDoc,
   bucketId,
   Dimension,
@@ -25,6 +26,7 @@ import {
   packedBucketId,
   packedDayId,
   packVersionsId,
+  readBucketDocs,
   StoredDimension,
   weekdayOf,
 } from './buckets';
@@ -150,16 +152,6 @@ export function* entriesOf(doc: Shape, c: Counters): Iterable<[string, Counters]
   } else for (const [key, v] of Object.entries(c)) yield [key, v as Counters];
 }
 
-/** Adds every number of `from` (times `sign`) into `into`, nested objects key by key. */
-export function addInto(into: Counters, from: unknown, sign = 1): Counters {
-  if (typeof from !== 'object' || from === null) return into;
-  for (const [k, v] of Object.entries(from)) {
-    if (typeof v === 'number') into[k] = ((into[k] as number | undefined) ?? 0) + sign * v;
-    else if (typeof v === 'object' && v !== null) into[k] = addInto((into[k] as Counters | undefined) ?? {}, v, sign);
-  }
-  return into;
-}
-
 /** The entries of `docs` summed per key. */
 export function sumEntries(docs: { doc: Shape; c: Counters; sign: number }[]) {
   const sums = new Map<string, Counters>();
@@ -240,9 +232,8 @@ export interface PlanRead {
  * packed, from its source document, packed again without waiting).
  */
 export async function readPlans(db: Db, tenant: Tenant, plans: Plan[]): Promise<PlanRead[]> {
-  const coll = tenantCollection<BucketDoc>(db, 'analytics_buckets', tenant);
   const counts = versionIds(tenant, plans);
-  const found = await coll.findByIds([...counts, ...plans.flatMap((plan) => plan.live)]);
+  const found = await readBucketDocs(db, tenant, [...counts, ...plans.flatMap((plan) => plan.live)]);
   const byId = new Map(found.map((doc) => [doc._id, doc]));
   const monthCounts = byId.get(packVersionsId(tenant))?.c ?? {};
   const countOf = (part: Part): number =>
@@ -278,7 +269,13 @@ async function readParts(db: Db, tenant: Tenant, parts: Part[], countOf: (part: 
   const packed = new Map((await coll.findByIds(parts.map((part) => part.id))).map((doc) => [doc._id, doc]));
   const stale = parts.filter((part) => packed.get(part.id)?.v !== countOf(part));
   const sources = new Map(
-    (await tenantCollection<BucketDoc>(db, 'analytics_buckets', tenant).findByIds(stale.map((p) => p.source))).map((d) => [d._id, d]),
+    (
+      await readBucketDocs(
+        db,
+        tenant,
+        stale.map((p) => p.source),
+      )
+    ).map((d) => [d._id, d]),
   );
   return parts.map((part) => {
     const doc = packed.get(part.id);

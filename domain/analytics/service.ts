@@ -18,8 +18,8 @@ import { getGroups } from '../groups/store';
 import { Marketplace } from '../marketplaces';
 import { getOffers } from '../offers/store';
 import { cachedNames } from './names';
-import { accountTimeZone, monthBucketsFrom, openFrom, windowDays } from './buckets';
-import { addInto, Counters, dailyPlan, keyedPlan, Plan, PlanRead, readPlans, sumEntries, versionIds } from './reads';
+import { accountTimeZone, addInto, monthBucketsFrom, openFrom, windowDays } from './buckets';
+import { Counters, dailyPlan, keyedPlan, Plan, PlanRead, readPlans, sumEntries, versionIds } from './reads';
 
 /** What every report is asked: its window, and whether bots' clicks count. */
 export interface ReportQuery {

@@ -13,7 +13,15 @@ import { ensureIndexes } from '../../domain/db';
 import { hit } from '../../domain/accounts/rate-limits';
 import { insertRequestLogs } from '../../domain/developer/request-logs';
 import { claimIdempotencyKey, completeIdempotencyKey } from '../../domain/developer/idempotency';
-import { addToBuckets, bucketId, BUCKET_RETENTION_DAYS, localDayHour, monthBucketId, packVersionsId } from '../../domain/analytics/buckets';
+import {
+  addToBuckets,
+  bucketId,
+  BUCKET_RETENTION_DAYS,
+  localDayHour,
+  monthBucketId,
+  packVersionsId,
+  shardId,
+} from '../../domain/analytics/buckets';
 import { stackEnv } from '../helpers/stack';
 
 let client: MongoClient;
@@ -192,9 +200,17 @@ test('analytics buckets are kept 400 days after their day, every dimension and t
   await addToBuckets(db, a, [fact(401), fact(399), fact(0)]);
   await addToBuckets(db, b, [fact(500)]);
   const day = (ageDays: number) => localDayHour(new Date(Date.now() - ageDays * DAY), 'UTC').day;
-  const ids = (t: typeof a | typeof b, ageDays: number) => (['totals', 'hours', 'groups'] as const).map((d) => bucketId(t, day(ageDays), d));
-  const monthIds = (t: typeof a | typeof b, ageDays: number) =>
-    (['daily', 'hours', 'groups'] as const).map((d) => monthBucketId(t, day(ageDays).slice(0, 7), d));
+  // A keyed dimension's counters are in the shard of their key.
+  const ids = (t: typeof a | typeof b, ageDays: number) => [
+    bucketId(t, day(ageDays), 'totals'),
+    bucketId(t, day(ageDays), 'hours'),
+    shardId(bucketId(t, day(ageDays), 'groups'), 'grp_retention'),
+  ];
+  const monthIds = (t: typeof a | typeof b, ageDays: number) => [
+    monthBucketId(t, day(ageDays).slice(0, 7), 'daily'),
+    monthBucketId(t, day(ageDays).slice(0, 7), 'hours'),
+    shardId(monthBucketId(t, day(ageDays).slice(0, 7), 'groups'), 'grp_retention'),
+  ];
   const buckets = () => db.collection<{ _id: string; c: unknown; month?: string }>('analytics_buckets');
   const dayDocs = async () =>
     (
@@ -234,6 +250,8 @@ test('analytics buckets are kept 400 days after their day, every dimension and t
   assert.equal(result.analytics_buckets, total - (await buckets().countDocuments()));
   assert.equal(await packsLeft(), 2);
   // What is kept is untouched, and a second sweep removes nothing.
-  assert.deepEqual((await buckets().findOne({ _id: bucketId(a, day(399), 'groups') }))?.c, { grp_retention: { clicks: 1 } });
+  assert.deepEqual((await buckets().findOne({ _id: shardId(bucketId(a, day(399), 'groups'), 'grp_retention') }))?.c, {
+    grp_retention: { clicks: 1 },
+  });
   assert.equal((await createActivities({ db, secretKey: secretKeyFromEnv(), temporal }).sweepExpiredRecords()).analytics_buckets, 0);
 });

@@ -18,7 +18,7 @@ import { bucketsState, clicksState } from '../helpers/states';
 import { putIntegration } from '../../domain/integrations/store';
 import { IntegrationConfig } from '../../domain/marketplaces';
 import { secretKeyFromEnv } from '../../domain/sealing';
-import { bucketId } from '../../domain/analytics/buckets';
+import { bucketId, readBuckets } from '../../domain/analytics/buckets';
 import { clickById } from '../../domain/links/clicks';
 import { newId } from '../../domain/ids';
 
@@ -273,12 +273,12 @@ describe('GET /l/{code}', () => {
       () => bucketsState(app.db, `${t.accountId}:${t.env}:${day}:`),
     );
     assert.ok(totals.c.clicks >= 1);
-    const offers = await app.db.collection('analytics_buckets').findOne({ _id: bucketId(t, day, 'offers') } as object);
-    assert.equal(offers!.c[offer.body.data.id].clicks, 1);
-    const sources = await app.db.collection('analytics_buckets').findOne({ _id: bucketId(t, day, 'sources') } as object);
-    assert.ok(sources!.c.amazon.clicks >= 1);
-    const elements = await app.db.collection('analytics_buckets').findOne({ _id: bucketId(t, day, 'elements') } as object);
-    assert.equal(elements!.c.hero.clicks, 1);
+    const [offers] = await readBuckets(app.db, t, 'offers', [day]);
+    assert.equal((offers!.c[offer.body.data.id] as { clicks: number }).clicks, 1);
+    const [sources] = await readBuckets(app.db, t, 'sources', [day]);
+    assert.ok((sources!.c.amazon as { clicks: number }).clicks >= 1);
+    const [elements] = await readBuckets(app.db, t, 'elements', [day]);
+    assert.equal((elements!.c.hero as { clicks: number }).clicks, 1);
   });
 
   test('link previews, crawlers and prefetches count as bot_clicks, not clicks', async () => {

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addToBuckets, localDayHour, readBuckets, windowDays } from '../../domain/analytics/buckets';
+import {
+  addToBuckets,
+  BucketDoc,
+  bucketId,
+  KEY_SHARDS,
+  localDayHour,
+  monthBucketId,
+  readBuckets,
+  readBucketDocs,
+  windowDays,
+} from '../../domain/analytics/buckets';
 import { platformCollection } from '../../domain/db';
 import { seedTenant, startTestApp, TestApp } from '../helpers/stack';
 
@@ -48,6 +58,37 @@ describe('analytics buckets', () => {
     // The other account (UTC) counted its click on the 24th, and neither sees the other's buckets.
     assert.deepEqual((await readBuckets(app.db, b, 'groups', ['2026-11-23', '2026-11-24']))[0]?.c, { grp_9: { clicks: 1 } });
     assert.equal((await readBuckets(app.db, b, 'totals', ['2026-11-23'])).length, 0);
+  });
+
+  it("spreads a keyed dimension's keys over shard documents, read back as one with a document written whole before them", async () => {
+    const t = await seedTenant(app.db);
+    const at = new Date('2026-11-12T12:00:00Z');
+    const keys = Array.from({ length: 200 }, (_, i) => `grp_${String(i).padStart(3, '0')}`);
+    await addToBuckets(app.db, t, [{ at, incs: keys.map((key) => ({ dimension: 'groups' as const, key, counter: 'deliveries', by: 1 })) }]);
+    const day = bucketId(t, '2026-11-12', 'groups');
+    await app.db.collection<BucketDoc>('analytics_buckets').insertOne({
+      _id: day,
+      account_id: t.accountId,
+      env: t.env,
+      day: '2026-11-12',
+      dimension: 'groups',
+      c: { grp_000: { deliveries: 5 }, grp_old: { deliveries: 1 } },
+    });
+    const shards = await app.db
+      .collection<{ _id: string; c: object }>('analytics_buckets')
+      .find({ _id: { $gt: `${day}~`, $lt: `${day}~~` } })
+      .toArray();
+    // 200 keys over 16 shards: each document holds a small share of them.
+    assert.ok(shards.length > KEY_SHARDS / 2 && shards.length <= KEY_SHARDS, `${shards.length} shards`);
+    assert.ok(shards.every((doc) => Object.keys(doc.c).length < 30));
+    const expected = {
+      ...Object.fromEntries(keys.map((key) => [key, { deliveries: 1 }])),
+      grp_000: { deliveries: 6 },
+      grp_old: { deliveries: 1 },
+    };
+    assert.deepEqual((await readBuckets(app.db, t, 'groups', ['2026-11-12']))[0]?.c, expected);
+    const [month] = await readBucketDocs(app.db, t, [monthBucketId(t, '2026-11', 'groups')]);
+    assert.deepEqual(month?.c, Object.fromEntries(keys.map((key) => [key, { deliveries: 1 }])));
   });
 
   it('counts every increment of concurrent writers of one bucket, whether it exists yet or not', async () => {

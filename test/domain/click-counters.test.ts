@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Db, MongoClient } from 'mongodb';
-import { bucketId } from '../../domain/analytics/buckets';
+import { bucketId, readBuckets } from '../../domain/analytics/buckets';
 import { Tenant } from '../../domain/db';
 import { createLogger } from '../../domain/logger';
 import { CLICK_BATCH, ClickBuffer } from '../../domain/links/clicks';
@@ -94,9 +94,7 @@ test('counters of batches merged for a flush add up per link, hour and kind of v
   }
   await buffer.close();
   const day = '2026-11-21';
-  const read = async (dimension: 'totals' | 'offers' | 'hours') =>
-    (await db.collection<{ _id: string; c: Record<string, unknown> }>('analytics_buckets').findOne({ _id: bucketId(tenant, day, dimension) }))!
-      .c;
+  const read = async (dimension: 'totals' | 'offers' | 'hours') => (await readBuckets(db, tenant, dimension, [day]))[0]!.c;
   const totals = await read('totals');
   const offers = (await read('offers')) as Record<string, Record<string, number>>;
   const hours = (await read('hours')) as Record<string, Record<string, number>>;
