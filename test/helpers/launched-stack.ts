@@ -149,6 +149,7 @@ function threadStates(pid: number): string[] {
   return readdirSync(tasks).map((tid) => {
     const stat = readFileSync(`${tasks}/${tid}/stat`, 'utf8');
     // The command name in parentheses may hold spaces: the state follows its closing parenthesis.
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    const state = stat.lastIndexOf(')') + 2;
+    return stat.slice(state, state + 1);
   });
 }

@@ -316,14 +316,17 @@ func planRegex(x, pattern, options string) (string, []any, error) {
 	return fmt.Sprintf("(typeof(%s) = 'text' AND offerops_regex(%s, ?, ?))", x, x), []any{pattern, flags}, nil
 }
 
-// literalEscapes: every backslash escapes a punctuation character, which means the character itself in both
-// dialects (classes such as \d or \w differ: PCRE's \s, for one, is not RE2's).
+// escapedPunctuation: the characters a backslash may escape in a planned pattern; escaped, each means itself in
+// both dialects (classes such as \d or \w differ: PCRE's \s, for one, is not RE2's).
+const escapedPunctuation = `.*+?^${}()|[]\/-`
+
+// literalEscapes: every backslash escapes one of escapedPunctuation.
 func literalEscapes(pattern string) bool {
 	for i := 0; i < len(pattern); i++ {
 		if pattern[i] != '\\' {
 			continue
 		}
-		if i+1 >= len(pattern) || !strings.ContainsRune(`.*+?^${}()|[]\/-`, rune(pattern[i+1])) {
+		if i+1 >= len(pattern) || strings.IndexByte(escapedPunctuation, pattern[i+1]) < 0 {
 			return false
 		}
 		i++
@@ -381,7 +384,7 @@ func asciiLiteral(pattern string) (string, bool) {
 		case c >= 0x80:
 			return "", false
 		case c == '\\':
-			if i+1 >= len(pattern) || !strings.ContainsRune(`.*+?^${}()|[]\/-`, rune(pattern[i+1])) {
+			if i+1 >= len(pattern) || strings.IndexByte(escapedPunctuation, pattern[i+1]) < 0 {
 				return "", false
 			}
 			i++
