@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { Db, MongoClient } from 'mongodb';
 import { createActivities } from '../../activities/index';
+import { WORKFLOW_BUNDLE } from '../../domain/config';
 import { reserveSendSlot, SEND_MARGIN_MS, SEND_WINDOW_MS, sweepSendSlots } from '../../domain/channels/pacing';
 import { createChannel } from '../../domain/channels/store';
 import { createGroup } from '../../domain/groups/store';
@@ -169,7 +170,7 @@ test('late sends take the next free slot: arrivals on a channel and on each grou
       connection,
       namespace: stackEnv().temporalNamespace,
       taskQueue,
-      workflowsPath: require.resolve('../../workflows/index'),
+      workflowBundle: { codePath: WORKFLOW_BUNDLE },
       activities: {
         ...activities,
         async deliverToGroup(r: Parameters<typeof activities.deliverToGroup>[0]) {
