@@ -57,6 +57,8 @@ const LONGEST = [
   'workflows/schedules.test.js',
 ];
 const RUNNER = join(__dirname, 'run-tests.js');
+/** Loaded into the test files' processes (node:test passes its `--require` on): ./test-async-hook.ts says why. */
+const PRELOAD = ['--require', join(__dirname, 'test-async-hook.js')];
 /**
  * The run's files are loaded from dist/ while it runs: an `npm start` inside a test (the launcher tests) must not
  * rebuild it under them when sources changed since (tools/build/run.mjs then runs the build as it is).
@@ -110,11 +112,19 @@ function longestFirst(files: string[]): string[] {
 function testProcessArgs(args: string[]): string[] {
   if (args.some((arg) => arg.startsWith('-'))) {
     const concurrency = args.some((arg) => arg.startsWith('--test-concurrency')) ? [] : [`--test-concurrency=${CONCURRENCY}`];
-    return ['--test', '--test-reporter=spec', ...concurrency, ...args];
+    return [...PRELOAD, '--test', '--test-reporter=spec', ...concurrency, ...args];
   }
   const files = longestFirst(args.map((file) => resolve(file)));
   const own = (file: string) => OWN_STACKS.some((path) => isUnder(file, path));
-  return [RUNNER, String(CONCURRENCY), ...files.filter((file) => !own(file)), '--lane', String(OWN_STACK_CONCURRENCY), ...files.filter(own)];
+  return [
+    ...PRELOAD,
+    RUNNER,
+    String(CONCURRENCY),
+    ...files.filter((file) => !own(file)),
+    '--lane',
+    String(OWN_STACK_CONCURRENCY),
+    ...files.filter(own),
+  ];
 }
 
 /** Runs the tests `args` name in this environment without the stack's settings, no stack; their exit code. */
