@@ -18,6 +18,7 @@ package main
 // it sends against FerretDB's own answer.
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -70,6 +71,8 @@ func planFilter(filter bson.Raw, fields scalars) (string, []any, error) {
 		switch {
 		case key == "$or" || key == "$and" || key == "$nor":
 			sql, a, err = planLogical(key, val, fields)
+		case key == "_id" && isStringIDs(val):
+			sql, a = planIDs(val)
 		case fields[key]:
 			sql, a, err = planField(key, val)
 		default:
@@ -117,6 +120,59 @@ func planLogical(op string, val bson.RawValue, fields scalars) (string, []any, e
 		return "NOT (" + strings.Join(parts, " OR ") + ")", args, nil
 	}
 	return "(" + strings.Join(parts, " AND ") + ")", args, nil
+}
+
+// idSQL is FerretDB's own expression for `_id` (the JSON text of the value), which the embedding indexes
+// (twins.go): fieldSQL's for `_id` would scan the table.
+const idSQL = "_ferretdb_sjson->'$._id'"
+
+// isStringIDs: `val`, as the condition on `_id`, is a string or `{$in: [strings]}` (at most maxInValues).
+func isStringIDs(val bson.RawValue) bool {
+	if val.Type == bsontype.String {
+		return true
+	}
+	doc, ok := val.DocumentOK()
+	if !ok {
+		return false
+	}
+	elems, err := doc.Elements()
+	if err != nil || len(elems) != 1 || elems[0].Key() != "$in" {
+		return false
+	}
+	arr, ok := elems[0].Value().ArrayOK()
+	if !ok {
+		return false
+	}
+	values, err := arr.Values()
+	if err != nil || len(values) > maxInValues {
+		return false
+	}
+	for _, v := range values {
+		if v.Type != bsontype.String {
+			return false
+		}
+	}
+	return true
+}
+
+// planIDs writes a condition isStringIDs accepts as FerretDB compares `_id`: its expression against each string
+// as FerretDB encodes it (encoding/json), so that the embedding's `_id` index serves it.
+func planIDs(val bson.RawValue) (string, []any) {
+	var ids []bson.RawValue
+	if val.Type == bsontype.String {
+		ids = []bson.RawValue{val}
+	} else {
+		ids, _ = val.Document().Index(0).Value().Array().Values()
+	}
+	if len(ids) == 0 {
+		return "0", nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		text, _ := json.Marshal(id.StringValue()) // a string always encodes
+		args[i] = string(text)
+	}
+	return idSQL + " IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ") + ")", args
 }
 
 // planField writes the conditions on one field: a value (equality) or a document of operators.
