@@ -77,10 +77,14 @@ export function engineOf(db: Db): Promise<EngineProfile> {
   return profile;
 }
 
+/** Ids per read by ids: the embedded engine plans a read of at most 1,000 values and documents (tools/ferretdb). */
+const IDS_PER_READ = 1_000;
+
 /**
- * The documents among `ids` that `visible` accepts, in the order of `ids`.
- * With indexed filters one `$in` read with `scope`; else each read by `_id`
- * alone, 16 at a time, and checked by `visible` (which must hold `scope`).
+ * The documents among `ids` that `visible` accepts, in the order of `ids`: one `$in` read per 1,000 ids. With
+ * indexed filters the read carries `scope`; else it filters on `_id` alone, which the embedding serves from its
+ * `_id` index (any other field could send the read to FerretDB, which decodes the whole collection), and `visible`
+ * (which must hold `scope`) checks each document.
  */
 export async function readByIds<T extends Document & { _id: string }>(
   engine: EngineProfile,
@@ -89,20 +93,17 @@ export async function readByIds<T extends Document & { _id: string }>(
   scope: Filter<T>,
   visible: (doc: WithId<T>) => boolean,
 ): Promise<WithId<T>[]> {
-  if (!ids.length) return [];
-  if (engine.indexedFilters) {
-    const found = new Map((await coll.find({ ...scope, _id: { $in: ids } } as Filter<T>).toArray()).map((doc) => [doc._id as string, doc]));
-    return ids.flatMap((id) => {
-      const doc = found.get(id);
-      return doc && visible(doc) ? [doc] : [];
-    });
+  const unique = [...new Set(ids)];
+  const found = new Map<string, WithId<T>>();
+  for (let i = 0; i < unique.length; i += IDS_PER_READ) {
+    const chunk = unique.slice(i, i + IDS_PER_READ);
+    const filter = (engine.indexedFilters ? { ...scope, _id: { $in: chunk } } : { _id: { $in: chunk } }) as Filter<T>;
+    for (const doc of await coll.find(filter, { limit: chunk.length }).toArray()) found.set(doc._id, doc);
   }
-  const out: WithId<T>[] = [];
-  for (let i = 0; i < ids.length; i += 16) {
-    const docs = await Promise.all(ids.slice(i, i + 16).map((id) => coll.findOne({ _id: id } as Filter<T>)));
-    for (const doc of docs) if (doc && visible(doc)) out.push(doc);
-  }
-  return out;
+  return ids.flatMap((id) => {
+    const doc = found.get(id);
+    return doc && visible(doc) ? [doc] : [];
+  });
 }
 
 /**

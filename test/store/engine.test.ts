@@ -73,6 +73,12 @@ for (const engine of [MONGODB, FERRETDB] as EngineProfile[]) {
         ['a2', 'a1'],
       );
       assert.deepEqual(await readByIds(engine, coll, [], scope('A'), visibleTo('A')), []);
+      // Past one read's 1,000 ids, and an id asked twice.
+      const many = [...Array.from({ length: 1_200 }, (_, i) => `none_${i}`), 'a2', 'a1', 'a2'];
+      assert.deepEqual(
+        (await readByIds(engine, coll, many, scope('A'), visibleTo('A'))).map((d) => d._id),
+        ['a2', 'a1', 'a2'],
+      );
     });
 
     test('updateInScope: changes the account’s document; another’s or a removed one is left as it was', async () => {

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Db, Document, MongoClient } from 'mongodb';
-import { ensureIndexes, Page, Tenant } from '../../domain/db';
+import { ensureIndexes, Page, Tenant, tenantCollection } from '../../domain/db';
 import { listCommissions } from '../../domain/commissions/store';
 import { listCoupons } from '../../domain/coupons/store';
 import { listGroups } from '../../domain/groups/store';
@@ -131,6 +131,13 @@ const LISTS: [string, () => Promise<unknown>][] = [
   ['store pages published', () => publishedPages(db, tenant, 20)],
   ['store collections', () => listCollections(db, tenant, { published: true }, page)],
 ];
+
+test('reads an index: documents by their ids', async () => {
+  caught = [];
+  await tenantCollection(db, 'offers', tenant).findByIds(['off_1', 'off_2', 'off_3']);
+  assert.equal(caught.length, 1, 'one read');
+  await assertIndexed('offers by ids', caught[0]!);
+});
 
 for (const [name, list] of LISTS) {
   test(`reads an index: ${name}`, async () => {

@@ -50,6 +50,9 @@ before(async () => {
     row.tags = i % 2 ? ['red', `t${i % 3}`] : 'red';
     rows.push(row);
   }
+  // Ids whose JSON text holds escapes (FerretDB compares `_id` as encoding/json writes it: <, > and & too).
+  for (const id of ['id_<a&b>', 'id_"q"', 'id_é', 'id_\u2028', 'id_\\b'])
+    rows.push({ _id: id, account_id: 'acc_1', env: 'live', status: 'pending', title: 'Escaped id' });
   await docs.insertMany(rows);
   // The planner reads only fields of declared indexes (watched for arrays), once the embedding has seen them.
   await docs.createIndex({ account_id: 1, env: 1, status: 1, _id: -1 }, { name: 'tenant_status' });
@@ -105,6 +108,14 @@ const SHAPES: [string, Filter<Document>, Sort][] = [
   ['$nor over a missing field', { env: 'live', $nor: [{ status: 'pending' }] }, { _id: 1 }],
   ['$and and $nor', { $and: [{ env: 'live' }, { $nor: [{ status: 'pending' }, { active: true }] }] }, { _id: 1 }],
   ['keyset after an id', { ...tenant, _id: { $gt: 'id_010' } }, { _id: 1 }],
+  [
+    'ids, some missing, some with escapes',
+    { _id: { $in: ['id_003', 'id_<a&b>', 'id_"q"', 'id_é', 'id_\u2028', 'id_\\b', 'id_999'] } },
+    { _id: 1 },
+  ],
+  ['ids of a tenant', { ...tenant, _id: { $in: ['id_001', 'id_005', 'id_013', 'id_017', 'id_<a&b>'] } }, { _id: -1 }],
+  ['one id and its tenant', { ...tenant, _id: 'id_013' }, { _id: 1 }],
+  ['no ids', { _id: { $in: [] } }, { _id: 1 }],
   ['sort ascending over missing', {}, { created_at: 1, _id: 1 }],
   ['sort descending over missing', {}, { created_at: -1, _id: -1 }],
   ['sort on mixed types', {}, { price: 1, _id: 1 }],
