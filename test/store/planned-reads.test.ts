@@ -247,3 +247,16 @@ test('a malformed read is refused by the engine, which goes on answering', async
   );
   assert.equal(await docs.countDocuments({ env: 'live' }), await docs.countDocuments({ env: 'live' }, { comment: NO_PLAN }));
 });
+
+test('a planned read whose projection the engine refuses gets the engine’s own answer, and the connection goes on', async () => {
+  const read = (comment?: string) =>
+    docs
+      .find({ ...tenant }, { sort: { _id: 1 }, limit: 3, projection: { tags: { $slice: 1 } }, ...(comment ? { comment } : {}) })
+      .toArray()
+      .then(
+        (rows) => ({ rows }),
+        (err: Error) => ({ error: err.message }),
+      );
+  assert.deepEqual(await read(), await read(NO_PLAN));
+  assert.equal(await docs.countDocuments({ env: 'live' }), await docs.countDocuments({ env: 'live' }, { comment: NO_PLAN }));
+});

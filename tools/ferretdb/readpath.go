@@ -143,6 +143,10 @@ func (r *reads) answer(req []byte, c message, server net.Conn, back *bufio.Reade
 			batch = bson.A{bson.D{{Key: "_id", Value: int32(1)}, {Key: planned.countName, Value: count}}}
 		}
 	} else if batch, err = r.fetch(planned, ids, server, back); err != nil {
+		var refused errNotPlanned
+		if errors.As(err, &refused) {
+			return nil, nil // FerretDB answers the read as it came, with its own error
+		}
 		return nil, err
 	}
 	if batch == nil {
@@ -446,7 +450,7 @@ func (r *reads) fetch(p *request, ids []string, server net.Conn, back *bufio.Rea
 		}
 		docs, ok := body.Lookup("cursor", "firstBatch").ArrayOK()
 		if !ok {
-			return nil, fmt.Errorf("FerretDB refused a read by _id: %s", body.Lookup("errmsg"))
+			return nil, errNotPlanned("FerretDB refused a read by _id: " + body.Lookup("errmsg").String())
 		}
 		values, err := docs.Values()
 		if err != nil {
