@@ -54,8 +54,10 @@ const (
 
 // indexTables keeps the indexes above on every database file under dir. Each sweep looks at the files written
 // since the last, and indexes one only when its schema changed since it was last indexed: FerretDB makes and drops
-// tables and indexes in DDL, which bumps SQLite's schema version, so most writes cost one PRAGMA on a kept
-// connection (opening the file and reading every index on each write took a tenth of the engine's CPU under load).
+// tables and indexes in DDL, which bumps SQLite's schema version, so most writes cost one PRAGMA (reading every
+// index of each file written took a tenth of the engine's CPU under load). The connection lasts one look: one kept
+// open would outlive a drop of its database, and closing it then would remove the write-ahead log and shared
+// memory files by name, a database made again under that name's included.
 func indexTables(ctx context.Context, dir string, logger *slog.Logger) {
 	files := map[string]*indexedFile{}
 	ticker := time.NewTicker(indexSweep)
@@ -70,53 +72,47 @@ func indexTables(ctx context.Context, dir string, logger *slog.Logger) {
 		forgetGone(files, present)
 		select {
 		case <-ctx.Done():
-			for _, f := range files {
-				f.db.Close()
-			}
 			return
 		case <-ticker.C:
 		}
 	}
 }
 
-// indexedFile is a database file the sweep keeps a connection to.
+// indexedFile is what the sweep last saw of a database file.
 type indexedFile struct {
-	db      *sql.DB
-	opened  os.FileInfo // the file the connection opened: a file dropped and made again is another
+	info    os.FileInfo // the file: one dropped and made again is another (unless its inode number came back)
 	changed time.Time   // the last change the sweep looked at
 	schema  int64       // SQLite's schema version when last indexed with nothing left to do; -1: not so indexed
 }
 
 // sweep indexes `file` if it changed and its schema did since it was last indexed (f is nil for a file not yet
-// seen, or opened anew when the file was replaced); an error is tried again on the next sweep.
+// seen); an error is tried again on the next sweep.
 func (f *indexedFile) sweep(ctx context.Context, file string, files map[string]*indexedFile) error {
 	info, err := os.Stat(file)
 	if err != nil {
 		return nil // dropped meanwhile
 	}
-	if f == nil || !os.SameFile(f.opened, info) {
-		if f != nil {
-			f.db.Close()
-		}
-		// mode=rw: a database dropped meanwhile is not created again. One connection, kept.
-		db, err := sql.Open("sqlite", "file:"+file+"?mode=rw&_pragma=busy_timeout(10000)")
-		if err != nil {
-			return err
-		}
-		db.SetMaxOpenConns(1)
-		f = &indexedFile{db: db, opened: info, schema: -1}
+	if f == nil || !os.SameFile(f.info, info) {
+		f = &indexedFile{info: info, schema: -1}
 		files[file] = f
 	}
 	changed := lastChange(file)
 	if changed.IsZero() || changed.Equal(f.changed) {
 		return nil
 	}
+	// mode=rw: a database dropped meanwhile is not created again.
+	db, err := sql.Open("sqlite", "file:"+file+"?mode=rw&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
 	var version int64
-	if err := f.db.QueryRowContext(ctx, "PRAGMA schema_version").Scan(&version); err != nil {
+	if err := db.QueryRowContext(ctx, "PRAGMA schema_version").Scan(&version); err != nil {
 		return err
 	}
 	if version != f.schema {
-		made, err := indexFile(ctx, f.db)
+		made, err := indexFile(ctx, db)
 		if err != nil {
 			return err
 		}
@@ -127,15 +123,14 @@ func (f *indexedFile) sweep(ctx context.Context, file string, files map[string]*
 	return nil
 }
 
-// forgetGone closes the connections to files no longer present.
+// forgetGone forgets the files no longer present.
 func forgetGone(files map[string]*indexedFile, present []string) {
 	keep := map[string]bool{}
 	for _, file := range present {
 		keep[file] = true
 	}
-	for file, f := range files {
+	for file := range files {
 		if !keep[file] {
-			f.db.Close()
 			delete(files, file)
 		}
 	}
