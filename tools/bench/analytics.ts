@@ -19,8 +19,8 @@
  * The bare read is the fastest plain driver read we know on this database of
  * what a report reads on every request (`reportBucketIds(...).every`: the
  * counts of late writes and the live days' documents): every `_id` with its
- * own findOne (a keyed dimension's each of its shards), all in flight at
- * once. `first` is the API's first request of
+ * own findOne (a keyed dimension's shards with one `$in` read), all in
+ * flight at once. `first` is the API's first request of
  * the operation (its process has kept no closed sum yet) and `cold bare` the
  * bare read of what that request reads (the packed closed parts as well). The
  * API runs in a child process; sequential keep-alive requests alternate with
@@ -40,9 +40,10 @@ import {
   BucketIncrement,
   Dimension,
   isKeyedId,
+  KEY_SHARDS,
   monthBucketsFrom,
-  shardIds,
   openFrom,
+  shardIds,
   startMonthBuckets,
   windowDays,
 } from '../../domain/analytics/buckets';
@@ -279,10 +280,13 @@ async function main(): Promise<void> {
     } = await forkServer<{ port: number }>(__filename, config);
     const mongo = await connectMongo(config);
     const coll = mongo.db.collection<BucketDoc>('analytics_buckets');
-    /** The bare read of one bucket document by `_id`, a keyed dimension's as its shards (as readBucketDocs reads them). */
+    /** The bare read of one bucket document by `_id`, a keyed dimension's shards by one `$in` read (as readBucketDocs reads them). */
     const bareRead = (id: string) =>
       isKeyedId(id)
-        ? Promise.all(shardIds(id).map((_id) => coll.findOne({ _id }))).then((docs) => docs.find(Boolean) ?? null)
+        ? coll
+            .find({ _id: { $in: shardIds(id) } }, { limit: KEY_SHARDS + 1 })
+            .toArray()
+            .then((docs) => docs[0] ?? null)
         : coll.findOne({ _id: id });
     const monthsFrom = await monthBucketsFrom(mongo.db);
     log('bench: measuring');

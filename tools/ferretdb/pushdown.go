@@ -71,8 +71,8 @@ func planFilter(filter bson.Raw, fields scalars) (string, []any, error) {
 		switch {
 		case key == "$or" || key == "$and" || key == "$nor":
 			sql, a, err = planLogical(key, val, fields)
-		case key == "_id" && isStringIDs(val):
-			sql, a = planIDs(val)
+		case key == "_id":
+			sql, a, err = planID(val, fields)
 		case fields[key]:
 			sql, a, err = planField(key, val)
 		default:
@@ -126,53 +126,59 @@ func planLogical(op string, val bson.RawValue, fields scalars) (string, []any, e
 // (twins.go): fieldSQL's for `_id` would scan the table.
 const idSQL = "_ferretdb_sjson->'$._id'"
 
-// isStringIDs: `val`, as the condition on `_id`, is a string or `{$in: [strings]}` (at most maxInValues).
-func isStringIDs(val bson.RawValue) bool {
-	if val.Type == bsontype.String {
-		return true
+// stringIDs are the values of `val`, as the condition on `_id`, when it is a string or `{$in: [strings]}` (at most
+// maxInValues); ok is false for any other condition.
+func stringIDs(val bson.RawValue) (ids []string, ok bool) {
+	if s, isString := val.StringValueOK(); isString {
+		return []string{s}, true
 	}
-	doc, ok := val.DocumentOK()
-	if !ok {
-		return false
+	doc, isDoc := val.DocumentOK()
+	if !isDoc {
+		return nil, false
 	}
 	elems, err := doc.Elements()
 	if err != nil || len(elems) != 1 || elems[0].Key() != "$in" {
-		return false
+		return nil, false
 	}
-	arr, ok := elems[0].Value().ArrayOK()
-	if !ok {
-		return false
+	arr, isArray := elems[0].Value().ArrayOK()
+	if !isArray {
+		return nil, false
 	}
 	values, err := arr.Values()
 	if err != nil || len(values) > maxInValues {
-		return false
+		return nil, false
 	}
+	ids = make([]string, 0, len(values))
 	for _, v := range values {
-		if v.Type != bsontype.String {
-			return false
+		s, isString := v.StringValueOK()
+		if !isString {
+			return nil, false
 		}
+		ids = append(ids, s)
 	}
-	return true
+	return ids, true
 }
 
-// planIDs writes a condition isStringIDs accepts as FerretDB compares `_id`: its expression against each string
-// as FerretDB encodes it (encoding/json), so that the embedding's `_id` index serves it.
-func planIDs(val bson.RawValue) (string, []any) {
-	var ids []bson.RawValue
-	if val.Type == bsontype.String {
-		ids = []bson.RawValue{val}
-	} else {
-		ids, _ = val.Document().Index(0).Value().Array().Values()
+// planID writes the condition on `_id`: a string or `$in` of strings as FerretDB compares `_id` (its expression
+// against each string as FerretDB encodes it, encoding/json), so that the embedding's `_id` index serves it; any
+// other condition as on another field.
+func planID(val bson.RawValue, fields scalars) (string, []any, error) {
+	ids, ok := stringIDs(val)
+	if !ok {
+		if !fields["_id"] {
+			return "", nil, errNotPlanned("field _id")
+		}
+		return planField("_id", val)
 	}
 	if len(ids) == 0 {
-		return "0", nil
+		return "0", nil, nil
 	}
 	args := make([]any, len(ids))
 	for i, id := range ids {
-		text, _ := json.Marshal(id.StringValue()) // a string always encodes
+		text, _ := json.Marshal(id) // a string always encodes
 		args[i] = string(text)
 	}
-	return idSQL + " IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ") + ")", args
+	return idSQL + " IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ") + ")", args, nil
 }
 
 // planField writes the conditions on one field: a value (equality) or a document of operators.

@@ -116,8 +116,10 @@ func (f *indexedFile) sweep(ctx context.Context, file string, files map[string]*
 		if err != nil {
 			return err
 		}
-		// After DDL of its own, the next sweep looks again (and finds nothing left to do).
-		f.schema = map[bool]int64{true: -1, false: version}[made]
+		f.schema = version
+		if made {
+			f.schema = -1 // after DDL of its own, the next sweep looks again (and finds nothing left to do)
+		}
 	}
 	f.changed = changed
 	return nil
