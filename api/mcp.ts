@@ -12,12 +12,10 @@
  */
 import { isIPv6 } from 'node:net';
 import { Db } from 'mongodb';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { openapiDocument } from '../schemas/openapi/index';
 import { HttpError } from './errors';
 import { authenticate } from './middleware/auth';
 import { AppMiddleware, authOf } from './middleware/state';
-import { createMcpServer, httpSend } from '../mcp/server';
 import { mcpTools } from '../mcp/tools';
 
 export const MCP_PATH = '/mcp';
@@ -37,17 +35,15 @@ export function mcpEndpoint(db: Db, apiPrefix: string): AppMiddleware {
       const { credential } = authOf(ctx.state);
       const socket = ctx.req.socket;
       const host = isIPv6(socket.localAddress ?? '') ? `[${socket.localAddress}]` : socket.localAddress;
-      const server = createMcpServer({
+      const { answerMcp } = await import('./mcp-session.js');
+      ctx.respond = false;
+      await answerMcp(ctx.req, ctx.res, {
         tools: TOOLS,
         scopes: () => Promise.resolve(credential.scopes),
-        send: httpSend(`http://${host}:${socket.localPort}${apiPrefix}`, ctx.get('Authorization')),
+        apiBase: `http://${host}:${socket.localPort}${apiPrefix}`,
+        authorization: ctx.get('Authorization'),
         version: VERSION,
       });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      ctx.respond = false;
-      ctx.res.on('close', () => void server.close());
-      await server.connect(transport);
-      await transport.handleRequest(ctx.req, ctx.res);
     });
   };
 }
