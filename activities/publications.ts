@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { Environment, Tenant } from '../domain/db';
-import { reserveGroupSlot, SlotWait } from '../domain/channels/send';
+import { reserveGroupSlot, reserveGroupSlots, SlotWait } from '../domain/channels/send';
 import { ConnectorError } from '../domain/channels/connectors/types';
 import { completePublication as complete } from '../domain/publications/completion';
 import {
@@ -19,7 +19,7 @@ import {
   sendChunk,
   sendDelivery,
 } from '../domain/publications/sending';
-import { SentRecord, updateDelivery } from '../domain/publications/store';
+import { markDeliveriesWaiting, SentRecord, updateDelivery } from '../domain/publications/store';
 import { ActivityContext, sendingDeps } from './deps';
 import { reportInternalError, safeFailure, withSafeFailures } from './failures';
 import { heartbeating } from './heartbeat';
@@ -111,15 +111,17 @@ export async function reserveDeliverySlot(ctx: ActivityContext, r: GroupRef & { 
 export async function reserveDeliverySlots(ctx: ActivityContext, r: Ref & { group_ids: string[] }): Promise<(string | null)[]> {
   const tenant = tenantOf(r);
   const activity = Context.current();
-  const slots: (string | null)[] = [];
-  for (const groupId of r.group_ids) {
-    // An attempt given up on (timed out, its workflow gone) stops rather than take slots no send will use.
+  // An attempt given up on (timed out, its workflow gone) stops rather than take slots no send will use.
+  const slots = await reserveGroupSlots(ctx, tenant, r.group_ids, () => {
     activity.cancellationSignal.throwIfAborted();
     activity.heartbeat();
-    const slot = await reserveGroupSlot(ctx, tenant, groupId);
-    if (slot !== null && Date.parse(slot) > Date.now()) await updateDelivery(ctx.db, tenant, r.publication_id, groupId, { status: 'waiting' });
-    slots.push(slot);
-  }
+  });
+  const now = Date.now();
+  const later = r.group_ids.filter((_, i) => {
+    const slot = slots[i];
+    return typeof slot === 'string' && Date.parse(slot) > now;
+  });
+  await markDeliveriesWaiting(ctx.db, tenant, r.publication_id, later);
   return slots;
 }
 

@@ -24,7 +24,7 @@ import { ConnectorError, connectorFor } from './connectors/index';
 import { channelIdOf, channelsOf, checkSendable, pacingOf, sendTarget, slotRequestOf } from './send-target';
 import { isPaced, reserveSendSlot, SlotRequest, slotStep } from './pacing';
 import { passSessionGate, sessionRefused } from './session';
-import { ChannelConfig, channelForSend, getChannel, sessionDownOf } from './store';
+import { ChannelConfig, channelForSend, getChannel } from './store';
 
 /** What sends need: the database (pacing, the sandbox) and the key that unseals credentials and addresses. */
 export interface SendDeps {
@@ -153,33 +153,63 @@ export async function reserveGroupSlot(deps: SendDeps, tenant: Tenant, groupId: 
   return reserve(deps.db, slotRequestOf(group, channel && pacingOf(channel)), notBefore);
 }
 
+/** A group and its channel (its credentials unsealed) as a send reads them; `channel` undefined when the group has none. */
+export interface GroupTarget {
+  group: GroupDoc | null;
+  channel: ChannelConfig | null | undefined;
+}
+
+async function readGroupTarget(deps: SendDeps, tenant: Tenant, groupId: string): Promise<GroupTarget> {
+  const group = await getGroup(deps.db, tenant, groupId);
+  const channelId = group && channelIdOf(tenant, group);
+  return { group, channel: channelId ? await channelForSend(deps.db, tenant, channelId, deps.secretKey) : undefined };
+}
+
+/**
+ * reserveGroupSlot for each of `groupIds`, in order, their groups and channels read at once; `each` runs before each
+ * reservation (an activity's heartbeat and cancellation check).
+ */
+export async function reserveGroupSlots(deps: SendDeps, tenant: Tenant, groupIds: string[], each: () => void): Promise<(string | null)[]> {
+  if (tenant.env === 'test') return groupIds.map(() => null);
+  const groups = await getGroups(deps.db, tenant, groupIds);
+  const channels = await channelsOf(tenant, groups.values(), (id) => getChannel(deps.db, tenant, id));
+  const slots: (string | null)[] = [];
+  for (const groupId of groupIds) {
+    each();
+    const read = groups.get(groupId);
+    const channelId = read && channelIdOf(tenant, read);
+    const { group, channel } = sendTarget(tenant, read, channelId ? channels.get(channelId) : undefined);
+    slots.push(await reserve(deps.db, slotRequestOf(group, channel && pacingOf(channel)), undefined));
+  }
+  return slots;
+}
+
 /**
  * Lets a send to the group go as far as its channel's session goes: throws
  * the wait (./session.ts) when the session is known to be down, before the
- * send counts an attempt on its delivery.
+ * send counts an attempt on its delivery. The group and channel it read, for
+ * sendToGroup to send through, when the session was not down (else the send
+ * reads them again: the check may have changed the channel).
  */
-export async function passGroupSession(deps: SendDeps, tenant: Tenant, groupId: string): Promise<void> {
-  if (tenant.env !== 'live') return;
-  const group = await getGroup(deps.db, tenant, groupId);
-  const channelId = group && channelIdOf(tenant, group);
-  // Read without its credentials: only a channel whose session is down needs them (to ask its gateway).
-  const read = channelId ? await getChannel(deps.db, tenant, channelId) : null;
-  if (!read || !sessionDownOf(read)) return;
-  const channel = await channelForSend(deps.db, tenant, read._id, deps.secretKey);
-  if (channel) await passSessionGate(deps.db, tenant, channel);
+export async function passGroupSession(deps: SendDeps, tenant: Tenant, groupId: string): Promise<GroupTarget | undefined> {
+  if (tenant.env !== 'live') return undefined;
+  const read = await readGroupTarget(deps, tenant, groupId);
+  if (!read.channel?.session) return read;
+  await passSessionGate(deps.db, tenant, read.channel);
+  return undefined;
 }
 
-/** Sends `content` (read side by side with the group and its channel) to a group. */
+/** Sends `content` (read side by side with the group and its channel, unless `read` gives them) to a group. */
 export async function sendToGroup(
   deps: SendDeps,
   tenant: Tenant,
   groupId: string,
   content: SendContent | Promise<SendContent>,
+  read?: GroupTarget,
 ): Promise<SendOutcome> {
   const target = async () => {
-    const group = await getGroup(deps.db, tenant, groupId);
-    const channelId = group && channelIdOf(tenant, group);
-    return sendTarget(tenant, group, channelId ? await channelForSend(deps.db, tenant, channelId, deps.secretKey) : undefined);
+    const { group, channel } = read ?? (await readGroupTarget(deps, tenant, groupId));
+    return sendTarget(tenant, group, channel);
   };
   const [{ group, channel }, what] = await Promise.all([target(), content]);
   return sendTo(deps, tenant, group, channel, what);

@@ -176,14 +176,14 @@ export async function sendDelivery(deps: SendingDeps, tenant: Tenant, a: Deliver
   // both: the workflow records it once it is sent (a send cut short is sent again under the same idempotency key,
   // which the connector honours).
   // A send that counts its attempt first waits here for a session known to be down: such a wait is no attempt.
-  if (!a.deferred) await passGroupSession(deps, tenant, a.groupId);
+  const target = a.deferred ? undefined : await passGroupSession(deps, tenant, a.groupId);
   const delivery = a.deferred ? null : await startDeliveryAttempt(deps.db, tenant, a.publicationId, a.groupId, a.attempt);
   if (delivery?.status === 'sent') return { outcome: 'sent_before', message_id: null };
   // The publication's content and the group (in sendToGroup) are read side by side. A send that completes the
   // publication reads it whole (the completion's read: one that completed it before shows `completed_at`).
   const whole = a.complete ? mustGetPublication(deps, tenant, a.publicationId) : undefined;
   const content = (whole ?? deps.contents.get(deps, tenant, a.publicationId)).then((p) => sendContent(p, a.groupId, a.slot));
-  const sent = await sendToGroup(deps, tenant, a.groupId, content);
+  const sent = await sendToGroup(deps, tenant, a.groupId, content, target);
   if (sent.outcome === 'wait') {
     // Not sent: the delivery waits again, this attempt not counted.
     await updateDelivery(

@@ -258,6 +258,14 @@ export async function updateDelivery(
   await deliveries(db, tenant).updateById(deliveryId(publicationId, groupId), { $set: set });
 }
 
+/** Marks the deliveries of `groupIds` in the tenant's publication `publicationId` `waiting` (for their slots): one round trip. */
+export async function markDeliveriesWaiting(db: Db, tenant: Tenant, publicationId: string, groupIds: string[]): Promise<void> {
+  if (!groupIds.length) return;
+  await deliveries(db, tenant).updateEachById(
+    groupIds.map((groupId) => ({ id: deliveryId(publicationId, groupId), update: { $set: { status: 'waiting' } } })),
+  );
+}
+
 /**
  * Moves one group's delivery to `sending` (attempt `attempts`) unless an
  * earlier attempt sent it: the delivery as it is now (null when missing). A
