@@ -55,6 +55,10 @@ const LONGEST = [
   'workflows/publication.test.js',
   'api/replies.test.js',
   'workflows/schedules.test.js',
+  // Shorter, but mostly waiting: better early than beside the last files.
+  'processes/worker-metrics.test.js',
+  'workflows/monitors.test.js',
+  'workflows/maintenance.test.js',
 ];
 const RUNNER = join(__dirname, 'run-tests.js');
 /** Loaded into the test files' processes (node:test passes its `--require` on): ./test-async-hook.ts says why. */
